@@ -1,0 +1,41 @@
+# Helpers shared by every layer's CMakeLists.
+
+# pp_layer(NAME SOURCES... DEPS ...): a static library for one src/ layer.
+function(pp_layer name)
+  cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
+  if(A_SOURCES)
+    add_library(pp_${name} STATIC ${A_SOURCES})
+    target_include_directories(pp_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(pp_${name} PUBLIC ${A_DEPS})
+  else()
+    add_library(pp_${name} INTERFACE)
+    target_include_directories(pp_${name} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(pp_${name} INTERFACE ${A_DEPS})
+  endif()
+  add_library(pp::${name} ALIAS pp_${name})
+endfunction()
+
+# pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest.
+function(pp_test name)
+  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${A_SOURCES})
+  target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  if(NOT A_LABELS)
+    set(A_LABELS unit)
+  endif()
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT 600)
+  endif()
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "${A_LABELS}" TIMEOUT ${A_TIMEOUT}
+    ENVIRONMENT "PP_SOURCE_DIR=${PROJECT_SOURCE_DIR};PP_BINARY_DIR=${PROJECT_BINARY_DIR}"
+    SKIP_RETURN_CODE 77)
+endfunction()
+
+# pp_bench(NAME SOURCES... DEPS ...): a Google Benchmark binary.
+function(pp_bench name)
+  cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${A_SOURCES})
+  target_link_libraries(${name} PRIVATE ${A_DEPS} benchmark::benchmark)
+endfunction()

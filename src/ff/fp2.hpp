@@ -1,0 +1,57 @@
+// Fp2 = Fp[u] / (u^2 + 1): c0 + c1*u. The field of G2 coordinates.
+#pragma once
+#include "ff/fp.hpp"
+
+namespace pp::ff {
+
+struct fp2 {
+  using base = fp;
+  fp c0, c1;
+
+  PP_HD static constexpr fp2 zero() { return fp2{fp::zero(), fp::zero()}; }
+  PP_HD static constexpr fp2 one() { return fp2{fp::one(), fp::zero()}; }
+  PP_HD bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  PP_HD bool is_one() const { return c0.is_one() && c1.is_zero(); }
+  PP_HD friend bool operator==(const fp2& a, const fp2& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
+  PP_HD friend bool operator!=(const fp2& a, const fp2& b) { return !(a == b); }
+
+  PP_HD friend fp2 operator+(const fp2& a, const fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+  PP_HD friend fp2 operator-(const fp2& a, const fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  PP_HD fp2 operator-() const { return {-c0, -c1}; }
+  // Karatsuba: 3M. (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u
+  PP_HD friend fp2 operator*(const fp2& a, const fp2& b) {
+    const fp t0 = a.c0 * b.c0;
+    const fp t1 = a.c1 * b.c1;
+    return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+  }
+  PP_HD friend fp2 operator*(const fp2& a, const fp& s) { return {a.c0 * s, a.c1 * s}; }
+  PP_HD fp2& operator+=(const fp2& b) { return *this = *this + b; }
+  PP_HD fp2& operator-=(const fp2& b) { return *this = *this - b; }
+  PP_HD fp2& operator*=(const fp2& b) { return *this = *this * b; }
+
+  PP_HD fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  // Complex squaring: 2M. (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
+  PP_HD fp2 sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  PP_HD fp2 conjugate() const { return {c0, -c1}; }
+  // Multiplication by the sextic non-residue xi = 1 + u (the tower's v^3).
+  PP_HD fp2 mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }
+  PP_HD fp norm() const { return c0.sqr() + c1.sqr(); }
+  // 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2); 0 maps to 0.
+  PP_HD fp2 inverse() const {
+    const fp t = norm().inverse();
+    return {c0 * t, -(c1 * t)};
+  }
+  PP_HD fp2 pow(const uint64_t* e, int n) const {
+    fp2 r = one();
+    for (int i = 64 * n - 1; i >= 0; --i) {
+      r = r.sqr();
+      if ((e[i >> 6] >> (i & 63)) & 1) r *= *this;
+    }
+    return r;
+  }
+  // a is a square in Fp2 iff its norm is a square in Fp.
+  PP_HD bool is_square() const { return norm().is_square(); }
+};
+static_assert(sizeof(fp2) == 96);
+
+}  // namespace pp::ff

@@ -1,0 +1,18 @@
+// PP_HD marks code compiled for both the host and the device (written once, used on both sides).
+#pragma once
+
+#if defined(__CUDACC__)
+#define PP_HD __host__ __device__ __forceinline__
+#define PP_HD_NOINLINE __host__ __device__ __noinline__
+#define PP_DEVICE_CODE_ALLOWED 1
+#else
+#define PP_HD inline
+#define PP_HD_NOINLINE
+#endif
+
+// True while nvcc compiles the device side of a translation unit.
+#if defined(__CUDA_ARCH__)
+#define PP_DEVICE_PASS 1
+#else
+#define PP_DEVICE_PASS 0
+#endif

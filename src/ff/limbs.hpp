@@ -1,0 +1,76 @@
+// Fixed-width little-endian multi-limb integer helpers (64-bit limbs), host and device.
+// The fields build their modular operations on these.
+#pragma once
+#include <cstdint>
+
+#include "ff/hd.hpp"
+
+namespace pp::ff::limbs {
+
+// out = a + b, returns the carry out.
+template <int N>
+PP_HD uint64_t add(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+  uint64_t carry = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const uint64_t s = a[i] + carry;
+    const uint64_t c1 = s < carry;
+    out[i] = s + b[i];
+    carry = c1 | (out[i] < s);
+  }
+  return carry;
+}
+
+// out = a - b, returns the borrow out.
+template <int N>
+PP_HD uint64_t sub(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+  uint64_t borrow = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const uint64_t d = a[i] - b[i];
+    const uint64_t b1 = a[i] < b[i];
+    out[i] = d - borrow;
+    borrow = b1 | (d < borrow);
+  }
+  return borrow;
+}
+
+// -1, 0, 1 as a <, ==, > b.
+template <int N>
+PP_HD constexpr int cmp(const uint64_t* a, const uint64_t* b) {
+  for (int i = N - 1; i >= 0; --i) {
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+template <int N>
+PP_HD constexpr bool is_zero(const uint64_t* a) {
+  uint64_t acc = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) acc |= a[i];
+  return acc == 0;
+}
+
+// Bit i of a little-endian number.
+template <int N>
+PP_HD constexpr bool bit(const uint64_t* a, int i) {
+  return (a[i >> 6] >> (i & 63)) & 1;
+}
+
+// Number of significant bits (0 for zero).
+template <int N>
+PP_HD constexpr int bit_length(const uint64_t* a) {
+  for (int i = N - 1; i >= 0; --i) {
+    if (a[i] != 0) {
+#if PP_DEVICE_PASS
+      return 64 * i + 64 - __clzll(static_cast<long long>(a[i]));
+#else
+      return 64 * i + 64 - __builtin_clzll(a[i]);
+#endif
+    }
+  }
+  return 0;
+}
+
+}  // namespace pp::ff::limbs

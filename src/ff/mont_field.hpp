@@ -1,0 +1,151 @@
+// mont_field<P>: a prime field in Montgomery form, one type for host and device.
+// Storage is N little-endian 64-bit limbs (the same bytes as 2N 32-bit limbs on the device).
+// Multiplication dispatches to the host path (64-bit CIOS) or the device path (32-bit PTX chains).
+#pragma once
+#include <cstdint>
+
+#include "ff/hd.hpp"
+#include "ff/limbs.hpp"
+#include "ff/mont_mul_host.hpp"
+#if PP_DEVICE_PASS
+#include "ff/mont_mul_device.hpp"
+#endif
+
+namespace pp::ff {
+
+template <class P>
+struct mont_field {
+  using params = P;
+  static constexpr int n64 = P::n64;
+  static constexpr int n32 = 2 * P::n64;
+  static constexpr int n_bytes = 8 * P::n64;
+  static constexpr int bits = P::bits;
+
+  uint64_t l[n64];  // Montgomery form, fully reduced (< modulus)
+
+  PP_HD static constexpr mont_field zero() { return mont_field{}; }
+  PP_HD static constexpr mont_field one() { return from_montgomery(P::r_mod); }
+  // Wraps limbs that already are in Montgomery form (constants, key files).
+  PP_HD static constexpr mont_field from_montgomery(const uint64_t (&v)[n64]) {
+    mont_field r{};
+    for (int i = 0; i < n64; ++i) r.l[i] = v[i];
+    return r;
+  }
+  // Canonical integer (must be < modulus: callers that read untrusted data use from_canonical_checked).
+  PP_HD static mont_field from_canonical_unchecked(const uint64_t* v) {
+    mont_field a;
+    for (int i = 0; i < n64; ++i) a.l[i] = v[i];
+    return a * from_montgomery(P::r2_mod);
+  }
+  PP_HD static mont_field from_uint(uint64_t v) {
+    uint64_t t[n64] = {v};
+    return from_canonical_unchecked(t);
+  }
+  // Writes the canonical integer (out of Montgomery form: one multiplication by 1).
+  PP_HD void to_canonical(uint64_t* out) const {
+    uint64_t one_plain[n64] = {1};
+    mul_raw(out, l, one_plain);
+  }
+  // True if v < modulus, then out = v in Montgomery form.
+  PP_HD static bool from_canonical_checked(const uint64_t* v, mont_field& out) {
+    if (limbs::cmp<n64>(v, P::modulus) >= 0) return false;
+    out = from_canonical_unchecked(v);
+    return true;
+  }
+
+  PP_HD bool is_zero() const { return limbs::is_zero<n64>(l); }
+  PP_HD bool is_one() const { return *this == one(); }
+  PP_HD friend bool operator==(const mont_field& a, const mont_field& b) {
+    uint64_t d = 0;
+    for (int i = 0; i < n64; ++i) d |= a.l[i] ^ b.l[i];
+    return d == 0;
+  }
+  PP_HD friend bool operator!=(const mont_field& a, const mont_field& b) { return !(a == b); }
+
+  PP_HD friend mont_field operator+(const mont_field& a, const mont_field& b) {
+#if PP_DEVICE_PASS
+    mont_field r;
+    device_path::mod_add<P>(r.l, a.l, b.l);
+    return r;
+#else
+    mont_field s, r;
+    limbs::add<n64>(s.l, a.l, b.l);  // no carry out: modulus < 2^(64N-1)
+    const uint64_t borrow = limbs::sub<n64>(r.l, s.l, P::modulus);
+    return borrow ? s : r;
+#endif
+  }
+  PP_HD friend mont_field operator-(const mont_field& a, const mont_field& b) {
+#if PP_DEVICE_PASS
+    mont_field r;
+    device_path::mod_sub<P>(r.l, a.l, b.l);
+    return r;
+#else
+    mont_field d, r;
+    const uint64_t borrow = limbs::sub<n64>(d.l, a.l, b.l);
+    if (!borrow) return d;
+    limbs::add<n64>(r.l, d.l, P::modulus);
+    return r;
+#endif
+  }
+  PP_HD mont_field operator-() const { return zero() - *this; }
+  PP_HD friend mont_field operator*(const mont_field& a, const mont_field& b) {
+    mont_field r;
+    mul_raw(r.l, a.l, b.l);
+    return r;
+  }
+  PP_HD mont_field& operator+=(const mont_field& b) { return *this = *this + b; }
+  PP_HD mont_field& operator-=(const mont_field& b) { return *this = *this - b; }
+  PP_HD mont_field& operator*=(const mont_field& b) { return *this = *this * b; }
+
+  PP_HD mont_field dbl() const { return *this + *this; }
+  PP_HD mont_field sqr() const { return *this * *this; }
+
+  // this^e for a little-endian exponent of n limbs (square-and-multiply, left to right).
+  PP_HD mont_field pow(const uint64_t* e, int n) const {
+    mont_field r = one();
+    for (int i = 64 * n - 1; i >= 0; --i) {
+      r = r.sqr();
+      if ((e[i >> 6] >> (i & 63)) & 1) r *= *this;
+    }
+    return r;
+  }
+  PP_HD mont_field pow(uint64_t e) const { return pow(&e, 1); }
+
+  // Multiplicative inverse by Fermat's little theorem; the inverse of 0 is defined as 0.
+  PP_HD mont_field inverse() const { return pow(P::m_minus_2, n64); }
+
+  // Legendre symbol test: 0 and squares are squares.
+  PP_HD bool is_square() const {
+    if (is_zero()) return true;
+    return pow(P::m_minus_1_half, n64).is_one();
+  }
+
+ private:
+  PP_HD static void mul_raw(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+#if PP_DEVICE_PASS
+    device_path::mont_mul<P>(out, a, b);
+#else
+    host_path::mont_mul<P>(out, a, b);
+#endif
+  }
+};
+
+// Inverts every element of v in place with one field inversion (Montgomery's trick); zeros stay zero.
+// scratch must hold n elements.
+template <class F>
+PP_HD void batch_inverse(F* v, F* scratch, int64_t n) {
+  F acc = F::one();
+  for (int64_t i = 0; i < n; ++i) {
+    scratch[i] = acc;
+    if (!v[i].is_zero()) acc *= v[i];
+  }
+  F inv = acc.inverse();
+  for (int64_t i = n - 1; i >= 0; --i) {
+    if (v[i].is_zero()) continue;
+    const F vi = v[i];
+    v[i] = inv * scratch[i];
+    inv *= vi;
+  }
+}
+
+}  // namespace pp::ff
