@@ -16,3 +16,12 @@
 #else
 #define PP_DEVICE_PASS 0
 #endif
+
+// Fully unrolls the next loop (limb loops have compile-time trip counts).
+#if defined(__CUDACC__)
+#define PP_UNROLL _Pragma("unroll")
+#elif defined(__clang__)
+#define PP_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define PP_UNROLL _Pragma("GCC unroll 16")
+#endif

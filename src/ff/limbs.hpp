@@ -11,7 +11,7 @@ namespace pp::ff::limbs {
 template <int N>
 PP_HD uint64_t add(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   uint64_t carry = 0;
-#pragma unroll
+PP_UNROLL
   for (int i = 0; i < N; ++i) {
     const uint64_t s = a[i] + carry;
     const uint64_t c1 = s < carry;
@@ -25,7 +25,7 @@ PP_HD uint64_t add(uint64_t* out, const uint64_t* a, const uint64_t* b) {
 template <int N>
 PP_HD uint64_t sub(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   uint64_t borrow = 0;
-#pragma unroll
+PP_UNROLL
   for (int i = 0; i < N; ++i) {
     const uint64_t d = a[i] - b[i];
     const uint64_t b1 = a[i] < b[i];
@@ -47,7 +47,7 @@ PP_HD constexpr int cmp(const uint64_t* a, const uint64_t* b) {
 template <int N>
 PP_HD constexpr bool is_zero(const uint64_t* a) {
   uint64_t acc = 0;
-#pragma unroll
+PP_UNROLL
   for (int i = 0; i < N; ++i) acc |= a[i];
   return acc == 0;
 }

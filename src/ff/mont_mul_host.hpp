@@ -16,7 +16,7 @@ PP_HD void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   constexpr int N = P::n64;
   static_assert(P::modulus[N - 1] < 0x7fffffffffffffffull, "no-carry CIOS needs a spare top bit");
   uint64_t t[N] = {};
-#pragma unroll
+PP_UNROLL
   for (int i = 0; i < N; ++i) {
     u128 acc = u128(a[0]) * b[i] + t[0];
     uint64_t A = uint64_t(acc >> 64);
@@ -24,7 +24,7 @@ PP_HD void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
     const uint64_t m = t[0] * P::inv;
     acc = u128(m) * P::modulus[0] + t[0];
     uint64_t C = uint64_t(acc >> 64);
-#pragma unroll
+PP_UNROLL
     for (int j = 1; j < N; ++j) {
       acc = u128(a[j]) * b[i] + t[j] + A;
       A = uint64_t(acc >> 64);
@@ -37,7 +37,7 @@ PP_HD void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   }
   uint64_t r[N];
   const uint64_t borrow = limbs::sub<N>(r, t, P::modulus);
-#pragma unroll
+PP_UNROLL
   for (int i = 0; i < N; ++i) out[i] = borrow ? t[i] : r[i];
 }
 
