@@ -59,9 +59,16 @@ def fr_extra():
     t = (R - 1) >> s
     root = pow(g, t, R)  # primitive 2^32-th root of unity
     assert pow(root, 2**s, R) == 1 and pow(root, 2 ** (s - 1), R) != 1
+    # snarkjs (ffjavascript) derives its roots from the smallest non-residue, 5, not from 7: a zkey's
+    # H points are Lagrange bases over that root, so proving a snarkjs key needs the same domain.
+    nqr = 5
+    assert pow(nqr, (R - 1) // 2, R) == R - 1 and all(pow(k, (R - 1) // 2, R) == 1 for k in range(2, nqr))
+    root5 = pow(nqr, t, R)
+    assert root5 == 0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f
     return [f"  static constexpr int two_adicity = {s};",
             arr("generator", mont(g, R, 4), 4) + "  // 7, multiplicative generator (Montgomery); coset shift",
-            arr("root_of_unity", mont(root, R, 4), 4) + "  // 7^t, primitive 2^32-th root (Montgomery)"]
+            arr("root_of_unity", mont(root, R, 4), 4) + "  // 7^t, primitive 2^32-th root (Montgomery)",
+            arr("snarkjs_root_of_unity", mont(root5, R, 4), 4) + "  // 5^t, the 2^32-th root snarkjs uses"]
 
 
 def fp_extra():

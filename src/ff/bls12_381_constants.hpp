@@ -34,6 +34,7 @@ struct fr_params {
   static constexpr int two_adicity = 32;
   static constexpr uint64_t generator[4] = {0x0000000efffffff1, 0x17e363d300189c0f, 0xff9c57876f8457b0, 0x351332208fc5a8c4};  // 7, multiplicative generator (Montgomery); coset shift
   static constexpr uint64_t root_of_unity[4] = {0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64, 0x5bf3adda19e9b27b};  // 7^t, primitive 2^32-th root (Montgomery)
+  static constexpr uint64_t snarkjs_root_of_unity[4] = {0x9cab6d5c0c17f47c, 0x1ce1e93dfd4b71e5, 0x0d6db230471dd505, 0x3f0ee990743a3b6a};  // 5^t, the 2^32-th root snarkjs uses
 };
 
 }  // namespace pp::ff

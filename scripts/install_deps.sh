@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything proofpipe needs on Debian 12 (packages by name), then the npm oracles the
+# test suite drives (pinned in tools/oracle/package-lock.json). Safe to run again.
+# The CUDA toolkit is optional and not installed here: with nvcc on PATH or in /usr/local/cuda the
+# build adds the GPU backend, without it the CPU backend is built alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake g++ clang libclang-rt-14-dev git python3
+  libgmp-dev libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libtbb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  nodejs npm
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -d tools/oracle/node_modules ] || [ tools/oracle/package-lock.json -nt tools/oracle/node_modules ]; then
+  (cd tools/oracle && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "dependencies ready"
