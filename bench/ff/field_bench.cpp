@@ -1,0 +1,94 @@
+// Host latency of the field operations: each iteration is one step of a dependent chain
+// (x = x op y), so the numbers are latency, not throughput. Reported as items/s and ns per op.
+// Run: build/<preset>/bench/ff/ff_field_bench [--benchmark_filter=BM_FpMul]
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <type_traits>
+
+#include "ff/fp2.hpp"
+#include "ff/fr.hpp"
+
+namespace {
+
+using pp::ff::fp;
+using pp::ff::fp2;
+using pp::ff::fr;
+
+// A pseudo-random field element (not a benchmark input that the compiler can fold).
+template <class F>
+F random_element(std::mt19937_64& rng) {
+  if constexpr (std::is_same_v<F, fp2>) {
+    return fp2{random_element<fp>(rng), random_element<fp>(rng)};
+  } else {
+    F acc = F::one();
+    for (int i = 0; i < 4; ++i) acc = acc * F::from_uint(rng() | 1) + F::from_uint(rng());
+    return acc;
+  }
+}
+
+template <class F>
+void bm_mul(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  F x = random_element<F>(rng);
+  const F y = random_element<F>(rng);
+  for (auto _ : state) {
+    x = x * y;
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
+void bm_sqr(benchmark::State& state) {
+  std::mt19937_64 rng(2);
+  F x = random_element<F>(rng);
+  for (auto _ : state) {
+    x = x.sqr();
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
+void bm_add(benchmark::State& state) {
+  std::mt19937_64 rng(3);
+  F x = random_element<F>(rng);
+  const F y = random_element<F>(rng);
+  for (auto _ : state) {
+    x = x + y;
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
+void bm_inverse(benchmark::State& state) {
+  std::mt19937_64 rng(4);
+  F x = random_element<F>(rng);
+  for (auto _ : state) {
+    x = x.inverse();
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_FpMul(benchmark::State& s) { bm_mul<fp>(s); }
+void BM_FpSqr(benchmark::State& s) { bm_sqr<fp>(s); }
+void BM_FpAdd(benchmark::State& s) { bm_add<fp>(s); }
+void BM_FpInverse(benchmark::State& s) { bm_inverse<fp>(s); }
+void BM_FrMul(benchmark::State& s) { bm_mul<fr>(s); }
+void BM_Fp2Mul(benchmark::State& s) { bm_mul<fp2>(s); }
+void BM_Fp2Sqr(benchmark::State& s) { bm_sqr<fp2>(s); }
+
+}  // namespace
+
+BENCHMARK(BM_FpMul);
+BENCHMARK(BM_FpSqr);
+BENCHMARK(BM_FpAdd);
+BENCHMARK(BM_FpInverse);
+BENCHMARK(BM_FrMul);
+BENCHMARK(BM_Fp2Mul);
+BENCHMARK(BM_Fp2Sqr);
+
+BENCHMARK_MAIN();
