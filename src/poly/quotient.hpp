@@ -1,0 +1,24 @@
+// The Groth16 quotient h = (A*B - C) / Z, Z = x^n - 1, from a, b, c = A, B, C evaluated on <omega>
+// (the R1CS products A·w, B·w, C·w padded to n). A*B - C has degree up to 2n - 2, so it is
+// evaluated on the coset g*<omega>, where Z is the nonzero constant g^n - 1 (DESIGN.md §1, step 2).
+#pragma once
+#include <span>
+
+#include "core/status.hpp"
+#include "ff/fr.hpp"
+#include "poly/domain.hpp"
+
+namespace pp::poly {
+
+enum class quotient_form {
+  coset_evaluations,  // h(g * omega^i), natural order: what snarkjs' zkey H points pair with
+  coefficients,       // h_i, natural order: what bellperson's H points pair with
+};
+
+// On success a holds h in the requested form; b and c are overwritten (used as scratch).
+// All three sizes must equal d.size(). Cost: 3 inverse + 3 coset NTTs (+ 1 coset inverse NTT for
+// coefficients) and n multiplications for the pointwise step.
+status compute_quotient(const evaluation_domain& d, std::span<ff::fr> a, std::span<ff::fr> b, std::span<ff::fr> c,
+                        quotient_form form);
+
+}  // namespace pp::poly

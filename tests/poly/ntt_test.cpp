@@ -1,0 +1,200 @@
+// The fast NTTs against reference::dft and direct polynomial evaluation, in every order, forward,
+// inverse and on the coset; round trips up to 2^20; linearity; errors on size mismatch.
+#include "poly/ntt.hpp"
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include "poly/bit_reverse.hpp"
+#include "poly/random_fr.hpp"  // tests/poly
+#include "poly/reference_dft.hpp"
+
+namespace pp::poly {
+namespace {
+
+using ff::fr;
+
+constexpr ntt_order all_orders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
+
+const char* name(ntt_order o) {
+  switch (o) {
+    case ntt_order::nn: return "nn";
+    case ntt_order::nr: return "nr";
+    case ntt_order::rn: return "rn";
+    case ntt_order::rr: return "rr";
+  }
+  return "?";
+}
+bool in_reversed(ntt_order o) { return o == ntt_order::rn || o == ntt_order::rr; }
+bool out_reversed(ntt_order o) { return o == ntt_order::nr || o == ntt_order::rr; }
+
+std::vector<fr> permuted(std::vector<fr> v) {
+  bit_reverse_permute(v).ignore();
+  return v;
+}
+
+evaluation_domain make_domain(int log_n) {
+  auto d = evaluation_domain::create(log_n);
+  EXPECT_TRUE(d.ok());
+  return std::move(d).value();
+}
+
+// Runs f on x laid out in `order`'s input order and returns the output in natural order.
+template <class F>
+std::vector<fr> run_natural(F f, const evaluation_domain& d, std::vector<fr> x, ntt_order order) {
+  if (in_reversed(order)) x = permuted(std::move(x));
+  const status s = f(d, std::span<fr>(x), order);
+  EXPECT_TRUE(s.ok()) << s.to_string();
+  return out_reversed(order) ? permuted(std::move(x)) : x;
+}
+
+TEST(Ntt, MatchesReferenceDftUpTo1024) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n = 0; log_n <= 10; ++log_n) {
+    const evaluation_domain d = make_domain(log_n);
+    const std::vector<fr> x = rng.vector(d.size());
+    const std::vector<fr> want = reference::dft(x, d.omega());
+    const std::vector<fr> want_inv = [&] {
+      std::vector<fr> v = reference::dft(x, d.omega_inv());
+      for (fr& e : v) e *= d.size_inv();
+      return v;
+    }();
+    for (ntt_order o : all_orders) {
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      EXPECT_EQ(run_natural(ntt, d, x, o), want);
+      EXPECT_EQ(run_natural(intt, d, x, o), want_inv);
+    }
+  }
+}
+
+// Above the leaf size the multi-pass path runs; a few outputs are checked by Horner evaluation.
+TEST(Ntt, LargeSizesMatchPointEvaluation) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n : {11, 12, 13, 14, 17, 19}) {
+    const evaluation_domain d = make_domain(log_n);
+    const std::vector<fr> x = rng.vector(d.size());
+    for (ntt_order o : {ntt_order::nr, ntt_order::rn}) {
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      const std::vector<fr> y = run_natural(ntt, d, x, o);
+      for (uint64_t k : {uint64_t{0}, uint64_t{1}, d.size() - 1, rng.next_u64() % d.size()}) {
+        EXPECT_EQ(y[k], reference::evaluate(x, d.element(k))) << "k = " << k;
+      }
+    }
+  }
+}
+
+TEST(Ntt, InverseUndoesForwardUpTo2To20) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n = 0; log_n <= 20; ++log_n) {
+    const evaluation_domain d = make_domain(log_n);
+    const std::vector<fr> x = rng.vector(d.size());
+    // Cycle through the orders so every size meets a few of them without 4x the run time.
+    const ntt_order fwd = all_orders[log_n % 4];
+    const ntt_order inv = out_reversed(fwd) ? (in_reversed(fwd) ? ntt_order::rr : ntt_order::rn)
+                                            : (in_reversed(fwd) ? ntt_order::nr : ntt_order::nn);
+    SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", " + name(fwd) + " then " + name(inv));
+    std::vector<fr> y = x;
+    ASSERT_TRUE(ntt(d, y, fwd).ok());
+    ASSERT_TRUE(intt(d, y, inv).ok());
+    EXPECT_TRUE(y == x);
+    std::vector<fr> z = x;
+    ASSERT_TRUE(coset_ntt(d, z, fwd).ok());
+    ASSERT_TRUE(coset_intt(d, z, inv).ok());
+    EXPECT_TRUE(z == x);
+  }
+}
+
+TEST(CosetNtt, MatchesDirectEvaluation) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n = 0; log_n <= 8; ++log_n) {
+    const evaluation_domain d = make_domain(log_n);
+    const std::vector<fr> x = rng.vector(d.size());
+    std::vector<fr> want(d.size());
+    for (uint64_t i = 0; i < d.size(); ++i) want[i] = reference::evaluate(x, d.coset_shift() * d.element(i));
+    for (ntt_order o : all_orders) {
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      EXPECT_EQ(run_natural(coset_ntt, d, x, o), want);
+      // coset_intt maps the evaluations back to the coefficients.
+      std::vector<fr> evals = in_reversed(o) ? permuted(want) : want;
+      ASSERT_TRUE(coset_intt(d, evals, o).ok());
+      EXPECT_EQ(out_reversed(o) ? permuted(evals) : evals, x);
+    }
+  }
+}
+
+TEST(Ntt, Linearity) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n : {0, 1, 5, 13, 15}) {
+    SCOPED_TRACE("log_n = " + std::to_string(log_n));
+    const evaluation_domain d = make_domain(log_n);
+    std::vector<fr> x = rng.vector(d.size()), y = rng.vector(d.size()), z(d.size());
+    const fr a = rng.next(), b = rng.next();
+    for (uint64_t i = 0; i < d.size(); ++i) z[i] = a * x[i] + b * y[i];
+    ASSERT_TRUE(ntt(d, x).ok());
+    ASSERT_TRUE(ntt(d, y).ok());
+    ASSERT_TRUE(ntt(d, z).ok());
+    for (uint64_t i = 0; i < d.size(); ++i) ASSERT_EQ(z[i], a * x[i] + b * y[i]) << "i = " << i;
+  }
+}
+
+TEST(Ntt, EdgeInputs) {
+  const evaluation_domain d = make_domain(4);
+  // Zero maps to zero; a constant polynomial evaluates to the constant; a delta at 0 in the
+  // evaluations is the all-(1/n) coefficient vector.
+  std::vector<fr> v(16, fr::zero());
+  ASSERT_TRUE(ntt(d, v).ok());
+  for (const fr& e : v) EXPECT_TRUE(e.is_zero());
+  v[0] = fr::from_uint(5);
+  ASSERT_TRUE(ntt(d, v).ok());
+  for (const fr& e : v) EXPECT_EQ(e, fr::from_uint(5));
+  std::fill(v.begin(), v.end(), fr::zero());
+  v[0] = fr::one();
+  ASSERT_TRUE(intt(d, v).ok());
+  for (const fr& e : v) EXPECT_EQ(e, d.size_inv());
+  // n = 1: every transform is the identity.
+  const evaluation_domain d1 = make_domain(0);
+  std::vector<fr> one{fr::from_uint(9)};
+  for (ntt_order o : all_orders) {
+    ASSERT_TRUE(ntt(d1, one, o).ok());
+    ASSERT_TRUE(intt(d1, one, o).ok());
+    ASSERT_TRUE(coset_ntt(d1, one, o).ok());
+    EXPECT_EQ(one[0], fr::from_uint(9));
+    ASSERT_TRUE(coset_intt(d1, one, o).ok());
+    EXPECT_EQ(one[0], fr::from_uint(9));
+  }
+}
+
+TEST(Ntt, SingleThreadedArenaGivesTheSameResult) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  const evaluation_domain d = make_domain(16);
+  const std::vector<fr> x = rng.vector(d.size());
+  std::vector<fr> par = x, seq = x;
+  ASSERT_TRUE(coset_ntt(d, par).ok());
+  tbb::task_arena one_thread(1);
+  one_thread.execute([&] { ASSERT_TRUE(coset_ntt(d, seq).ok()); });
+  EXPECT_TRUE(par == seq);
+}
+
+TEST(Ntt, RejectsSizeMismatch) {
+  const evaluation_domain d = make_domain(3);
+  for (std::size_t n : {0, 4, 7, 9, 16}) {
+    std::vector<fr> v(n, fr::one());
+    const std::vector<fr> before = v;
+    for (auto f : {ntt, intt, coset_ntt, coset_intt}) {
+      const status s = f(d, v, ntt_order::nn);
+      EXPECT_EQ(s.code(), status_code::invalid_argument);
+      EXPECT_NE(s.message().find("8"), std::string::npos) << s.message();
+      EXPECT_NE(s.message().find(std::to_string(n)), std::string::npos) << s.message();
+    }
+    EXPECT_EQ(v, before);  // untouched
+  }
+}
+
+}  // namespace
+}  // namespace pp::poly
