@@ -11,7 +11,7 @@ namespace pp::poly {
 
 using ff::fr;
 
-result<evaluation_domain> evaluation_domain::create(int log_n) {
+result<evaluation_domain> evaluation_domain::create(int log_n, ff::root_family family) {
   if (log_n < 0 || log_n > max_log_n) {
     return invalid_argument("evaluation_domain: log_n must be in [0, " + std::to_string(max_log_n) + "], got " +
                             std::to_string(log_n));
@@ -19,7 +19,8 @@ result<evaluation_domain> evaluation_domain::create(int log_n) {
   evaluation_domain d;
   d.log_n_ = log_n;
   d.n_ = uint64_t{1} << log_n;
-  d.omega_ = ff::root_of_unity(log_n);
+  d.family_ = family;
+  d.omega_ = ff::root_of_unity(log_n, family);
   d.omega_inv_ = d.omega_.inverse();
   d.size_inv_ = fr::from_uint(d.n_).inverse();
   d.g_ = ff::coset_generator();
@@ -33,24 +34,24 @@ result<evaluation_domain> evaluation_domain::create(int log_n) {
   const int leaf_log = log_n < leaf_log_n ? log_n : leaf_log_n;
   d.leaf_n_ = uint64_t{1} << leaf_log;
   d.leaf_twiddles_.resize(d.leaf_n_ / 2 + 1);
-  fill_powers(d.leaf_twiddles_, ff::root_of_unity(leaf_log));
+  fill_powers(d.leaf_twiddles_, ff::root_of_unity(leaf_log, family));  // = omega^(n/leaf_n)
   return d;
 }
 
-result<evaluation_domain> evaluation_domain::for_size(uint64_t n) {
+result<evaluation_domain> evaluation_domain::for_size(uint64_t n, ff::root_family family) {
   if (!std::has_single_bit(n) || n > (uint64_t{1} << max_log_n)) {
     return invalid_argument("evaluation_domain: size must be a power of two in [1, 2^" + std::to_string(max_log_n) +
                             "], got " + std::to_string(n));
   }
-  return create(std::countr_zero(n));
+  return create(std::countr_zero(n), family);
 }
 
-result<evaluation_domain> evaluation_domain::covering(uint64_t n) {
+result<evaluation_domain> evaluation_domain::covering(uint64_t n, ff::root_family family) {
   if (n == 0 || n > (uint64_t{1} << max_log_n)) {
     return invalid_argument("evaluation_domain: size to cover must be in [1, 2^" + std::to_string(max_log_n) +
                             "], got " + std::to_string(n));
   }
-  return create(std::bit_width(n - 1));
+  return create(std::bit_width(n - 1), family);
 }
 
 }  // namespace pp::poly

@@ -21,15 +21,17 @@ class evaluation_domain {
   // Untuned: on the shared 2-core dev host 2^14 measured within noise of 2^12 (one thread, 2^16..2^22).
   static constexpr int leaf_log_n = 12;
 
-  // The domain of size 2^log_n; invalid_argument unless 0 <= log_n <= max_log_n.
-  static result<evaluation_domain> create(int log_n);
+  // The domain of size 2^log_n; invalid_argument unless 0 <= log_n <= max_log_n. The root family
+  // picks omega: key files fix it (snarkjs keys need snarkjs5, bellman keys generator7).
+  static result<evaluation_domain> create(int log_n, ff::root_family family = ff::root_family::generator7);
   // The domain of size exactly n; invalid_argument unless n is a power of two up to 2^max_log_n.
-  static result<evaluation_domain> for_size(uint64_t n);
+  static result<evaluation_domain> for_size(uint64_t n, ff::root_family family = ff::root_family::generator7);
   // The smallest domain holding at least n points (n >= 1), as used to pad a, b, c.
-  static result<evaluation_domain> covering(uint64_t n);
+  static result<evaluation_domain> covering(uint64_t n, ff::root_family family = ff::root_family::generator7);
 
   [[nodiscard]] uint64_t size() const { return n_; }
   [[nodiscard]] int log_size() const { return log_n_; }
+  [[nodiscard]] ff::root_family family() const { return family_; }
   [[nodiscard]] const ff::fr& omega() const { return omega_; }
   [[nodiscard]] const ff::fr& omega_inv() const { return omega_inv_; }
   [[nodiscard]] const ff::fr& size_inv() const { return size_inv_; }
@@ -57,6 +59,7 @@ class evaluation_domain {
 
   uint64_t n_ = 1;
   int log_n_ = 0;
+  ff::root_family family_ = ff::root_family::generator7;
   uint64_t leaf_n_ = 1;
   ff::fr omega_, omega_inv_, size_inv_, g_, g_inv_, z_coset_, z_coset_inv_;
   std::vector<ff::fr> twiddles_;

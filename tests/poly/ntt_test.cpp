@@ -196,5 +196,28 @@ TEST(Ntt, RejectsSizeMismatch) {
   }
 }
 
+// snarkjs keys fix omega to the 5^t family; the leaf table must come from the same family, or the
+// multi-pass path (above the leaf size) mixes two different roots.
+TEST(Ntt, SnarkjsRootFamilyMatchesPointEvaluation) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n : {3, 13, 14}) {
+    auto made = evaluation_domain::create(log_n, ff::root_family::snarkjs5);
+    ASSERT_TRUE(made.ok());
+    const evaluation_domain& d = *made;
+    EXPECT_EQ(d.omega(), ff::root_of_unity(log_n, ff::root_family::snarkjs5));
+    EXPECT_NE(d.omega(), ff::root_of_unity(log_n));
+    const std::vector<fr> x = rng.vector(d.size());
+    for (ntt_order o : all_orders) {
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      const std::vector<fr> y = run_natural(ntt, d, x, o);
+      for (uint64_t k : {uint64_t{1}, d.size() - 1, rng.next_u64() % d.size()}) {
+        EXPECT_EQ(y[k], reference::evaluate(x, d.element(k))) << "k = " << k;
+      }
+      EXPECT_EQ(run_natural(intt, d, y, o), x);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pp::poly
