@@ -1,0 +1,49 @@
+// circom .r1cs (version 1) reader and writer (layout: shared/notes/snarkjs-formats.md 4.2).
+// Wires map one to one onto the witness layout: 0 = constant 1, outputs and public inputs are the
+// public variables, private inputs and internal wires the aux variables. Errors: data_loss for
+// truncated/inconsistent structure, invalid_argument for wrong content (magic, version, curve, wire
+// ids, values >= r), resource_exhausted past the caller's limits, unimplemented for PLONK custom gates.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/result.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace pp::formats {
+
+struct circom_limits {
+  uint64_t max_wires = uint64_t{1} << 32;        // the u32 wire ids allow no more
+  uint64_t max_constraints = uint64_t{1} << 32;
+  uint64_t max_terms = uint64_t{1} << 36;        // non-zeros over A, B and C together
+};
+
+struct circom_r1cs {
+  uint32_t n_pub_out = 0;
+  uint32_t n_pub_in = 0;
+  uint32_t n_prv_in = 0;
+  uint64_t n_labels = 0;
+  r1cs::constraint_system cs;  // num_public = n_pub_out + n_pub_in
+  std::optional<std::vector<uint64_t>> wire_labels;  // section 3: label id of every wire
+  // Ids of sections 1, 2 (and 3) in file order; circom writes {2, 1, 3}. The writer follows it.
+  std::vector<uint32_t> section_order{2, 1, 3};
+
+  friend bool operator==(const circom_r1cs&, const circom_r1cs&) = default;
+};
+
+// Wraps a constraint system the way circom would describe it: every public variable a public input,
+// every aux variable internal, label i for wire i.
+circom_r1cs make_circom_r1cs(r1cs::constraint_system cs);
+
+result<circom_r1cs> read_circom_r1cs(std::span<const uint8_t> bytes, const circom_limits& limits = {});
+// Errors carry the path as context.
+result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, const circom_limits& limits = {});
+
+// invalid_argument when the fields disagree (counts, label count, section order) or exceed u32 fields.
+result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r);
+status write_circom_r1cs_file(const circom_r1cs& r, const std::filesystem::path& path);
+
+}  // namespace pp::formats

@@ -1,0 +1,89 @@
+// POSIX mmap of input files and atomic writes of output files.
+#include "formats/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace pp::formats {
+
+namespace {
+
+status os_error(const std::filesystem::path& path, const char* op, int err) {
+  std::string m = std::string(op) + " " + path.string() + ": " + std::strerror(err);
+  if (err == ENOENT) return not_found(std::move(m));
+  if (err == EACCES || err == EPERM) return permission_denied(std::move(m));
+  return unavailable(std::move(m));
+}
+
+}  // namespace
+
+result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return os_error(path, "opening", errno);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return os_error(path, "reading", err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return invalid_argument("reading " + path.string() + ": not a regular file");
+  }
+  mapped_file f;
+  if (st.st_size > 0) {
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      const int err = errno;
+      ::close(fd);
+      return os_error(path, "mapping", err);
+    }
+    f.data_ = static_cast<const uint8_t*>(p);
+    f.size_ = static_cast<std::size_t>(st.st_size);
+  }
+  ::close(fd);  // the mapping stays valid
+  return f;
+}
+
+mapped_file& mapped_file::operator=(mapped_file&& o) noexcept {
+  if (this != &o) {
+    if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = o.data_;
+    size_ = o.size_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  return *this;
+}
+
+mapped_file::~mapped_file() {
+  if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+status write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) return os_error(tmp, "creating", errno);
+  const bool wrote = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  const int write_err = errno;
+  if (std::fclose(f) != 0 || !wrote) {
+    std::remove(tmp.c_str());
+    return os_error(tmp, "writing", wrote ? errno : write_err);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    return os_error(path, "renaming onto", err);
+  }
+  return ok_status();
+}
+
+}  // namespace pp::formats

@@ -1,0 +1,34 @@
+// A read-only memory map of a whole file, so multi-GiB .r1cs/.wtns files are parsed in place
+// through the same span API the fuzzers use, without a second copy in memory.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+#include "core/result.hpp"
+
+namespace pp::formats {
+
+class mapped_file {
+ public:
+  // not_found, permission_denied or unavailable (with the OS reason) naming the path.
+  static result<mapped_file> open(const std::filesystem::path& path);
+
+  mapped_file() = default;
+  mapped_file(mapped_file&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr, o.size_ = 0; }
+  mapped_file& operator=(mapped_file&& o) noexcept;
+  mapped_file(const mapped_file&) = delete;
+  mapped_file& operator=(const mapped_file&) = delete;
+  ~mapped_file();
+
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Writes bytes to path through a temporary file and a rename, so readers never see half a file.
+status write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+
+}  // namespace pp::formats

@@ -1,0 +1,66 @@
+// Parallel satisfaction check. Blocks stop at the lowest failure seen so far; the minimum over all
+// blocks is the first failing constraint, because no block skips a row below a known failure.
+#include "r1cs/satisfaction.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "r1cs/spmv.hpp"
+#include "r1cs/witness.hpp"
+
+namespace pp::r1cs {
+
+namespace {
+
+using ff::fr;
+
+std::string hex(const fr& x) {
+  uint64_t c[fr::n64];
+  x.to_canonical(c);
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out = "0x";
+  bool started = false;
+  for (int i = fr::n64 * 16 - 1; i >= 0; --i) {
+    const unsigned d = static_cast<unsigned>(c[i / 16] >> (4 * (i % 16))) & 0xf;
+    if (d == 0 && !started && i != 0) continue;
+    started = true;
+    out += digits[d];
+  }
+  return out;
+}
+
+}  // namespace
+
+status check_satisfied(const constraint_system& cs, std::span<const fr> w) {
+  if (status s = check_witness(cs, w); !s.ok()) return s;
+  constexpr uint64_t none = std::numeric_limits<uint64_t>::max();
+  std::atomic<uint64_t> first{none};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, cs.num_constraints(), 2048),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) {
+                        if (i >= first.load(std::memory_order_relaxed)) return;
+                        const fr a = row_dot<true>(cs.a(), i, w.data());
+                        const fr b = row_dot<true>(cs.b(), i, w.data());
+                        const fr c = row_dot<true>(cs.c(), i, w.data());
+                        if (a * b == c) continue;
+                        uint64_t seen = first.load(std::memory_order_relaxed);
+                        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+                        }
+                        return;
+                      }
+                    });
+  const uint64_t i = first.load();
+  if (i == none) return ok_status();
+  const fr a = row_dot<false>(cs.a(), i, w.data());
+  const fr b = row_dot<false>(cs.b(), i, w.data());
+  const fr c = row_dot<false>(cs.c(), i, w.data());
+  return invalid_argument("constraint " + std::to_string(i) + " is not satisfied: <A,w>*<B,w> != <C,w> (<A,w> = " +
+                          hex(a) + ", <B,w> = " + hex(b) + ", <C,w> = " + hex(c) + ")");
+}
+
+}  // namespace pp::r1cs

@@ -1,0 +1,125 @@
+// .wtns reader/writer: round trips, every truncation, and each error path on corrupted bytes.
+// Layout of the files written here: header content at 24 (n8), prime at 28, nWitness at 60,
+// section 2's table entry at 64 and its values from 76.
+#include "formats/circom_wtns.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "formats/binfile.hpp"
+#include "r1cs/random_system.hpp"
+
+namespace pp::formats {
+namespace {
+
+using ff::fr;
+using r1cs::testing::test_seed;
+
+template <class T>
+void put(std::vector<uint8_t>& b, std::size_t at, T v) {
+  std::memcpy(b.data() + at, &v, sizeof(T));
+}
+
+TEST(CircomWtns, RoundTrips) {
+  uint64_t seed = test_seed();
+  for (std::size_t n : {0, 1, 2, 100, 5000}) {
+    const auto w = r1cs::testing::random_witness(seed, n);
+    const auto bytes = write_circom_wtns(w).value();
+    EXPECT_EQ(bytes.size(), 76 + 32 * n);
+    auto back = read_circom_wtns(bytes);
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(*back, w);
+    EXPECT_EQ(write_circom_wtns(*back).value(), bytes);
+  }
+  // Sections may come in any order.
+  binfile_writer wr("wtns", 2, 2);
+  wr.begin_section(2);
+  wr.bytes(std::vector<uint8_t>(32, 0).data(), 32);
+  wr.end_section();
+  wr.begin_section(1);
+  wr.u32(32);
+  wr.bytes(ff::fr_params::modulus, 32);
+  wr.u32(1);
+  wr.end_section();
+  EXPECT_EQ(read_circom_wtns(std::move(wr).finish()).value(), std::vector<fr>{fr::zero()});
+}
+
+TEST(CircomWtns, FileApi) {
+  uint64_t seed = test_seed();
+  const auto path = std::filesystem::temp_directory_path() / ("pp_wtns_test_" + std::to_string(seed) + ".wtns");
+  const auto w = r1cs::testing::random_witness(seed, 33);
+  ASSERT_TRUE(write_circom_wtns_file(w, path).ok());
+  EXPECT_EQ(read_circom_wtns_file(path).value(), w);
+  std::filesystem::remove(path);
+  EXPECT_EQ(read_circom_wtns_file(path).error().code(), status_code::not_found);
+}
+
+TEST(CircomWtns, EveryTruncationFails) {
+  uint64_t seed = test_seed();
+  const auto bytes = write_circom_wtns(r1cs::testing::random_witness(seed, 5)).value();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    ASSERT_FALSE(read_circom_wtns(std::span(bytes).first(n)).ok()) << "prefix of " << n << " bytes was accepted";
+  }
+}
+
+TEST(CircomWtns, RandomCorruptionNeverCrashes) {
+  uint64_t seed = test_seed();
+  std::mt19937_64 g(seed);
+  const auto good = write_circom_wtns(r1cs::testing::random_witness(seed, 4)).value();
+  for (int i = 0; i < 20000; ++i) {
+    auto b = good;
+    for (int k = 0; k < 1 + static_cast<int>(g() % 3); ++k) b[g() % b.size()] ^= static_cast<uint8_t>(1 + g() % 255);
+    auto r = read_circom_wtns(b);
+    if (r.ok()) {
+      EXPECT_EQ(read_circom_wtns(write_circom_wtns(*r).value()).value(), *r);
+    }
+  }
+}
+
+TEST(CircomWtns, ErrorPaths) {
+  uint64_t seed = test_seed();
+  const auto good = write_circom_wtns(r1cs::testing::random_witness(seed, 3)).value();
+  auto err = [](const std::vector<uint8_t>& b, const circom_limits& l = {}) { return read_circom_wtns(b, l).error(); };
+
+  auto b = good;
+  std::memcpy(b.data(), "r1cs", 4);
+  EXPECT_EQ(err(b).message(), "not a .wtns file: magic is 'r1cs' (0x72316373), expected 'wtns'");
+  b = good;
+  put<uint32_t>(b, 4, 1);
+  EXPECT_EQ(err(b).message(), "unsupported .wtns version 1, expected 2");
+  b = good;
+  put<uint32_t>(b, 64, 3);
+  EXPECT_EQ(err(b).message(), "section 2 (witness values) is missing");
+  b = good;
+  put<uint32_t>(b, 12, 2);
+  EXPECT_TRUE(err(b).message().find("appears twice") != std::string::npos) << err(b).message();
+  b = good;
+  put<uint32_t>(b, 60, 4);  // nWitness disagrees with section 2
+  EXPECT_EQ(err(b).message(), "section 2 (witness values) has 96 bytes, expected nWitness 4 * 32 = 128");
+  EXPECT_EQ(err(b).code(), status_code::data_loss);
+  b = good;
+  std::memcpy(b.data() + 76 + 64, ff::fr_params::modulus, 32);
+  EXPECT_EQ(err(b).message(), "witness value 2 (offset 140) >= the BLS12-381 scalar modulus r");
+  EXPECT_EQ(err(b).code(), status_code::invalid_argument);
+  b = good;
+  std::memset(b.data() + 76 + 32, 0xff, 32);
+  EXPECT_EQ(err(b).message(), "witness value 1 (offset 108) >= the BLS12-381 scalar modulus r");
+  b = good;
+  const uint64_t bn254[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
+  std::memcpy(b.data() + 28, bn254, 32);
+  EXPECT_EQ(err(b).message().rfind("this .wtns is for BN254 (prime 2188824287183927522224640574525727508854836440041603434369820418657580849561", 0), 0u)
+      << err(b).message();
+  b = good;
+  put<uint64_t>(b, 16, 41);  // header section claims one more byte
+  EXPECT_EQ(err(b).code(), status_code::data_loss);
+  circom_limits l;
+  l.max_wires = 2;
+  EXPECT_EQ(err(good, l).message(), "header: nWitness 3 exceeds the limit 2");
+  EXPECT_EQ(err(good, l).code(), status_code::resource_exhausted);
+}
+
+}  // namespace
+}  // namespace pp::formats
