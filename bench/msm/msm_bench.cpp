@@ -1,0 +1,122 @@
+// Host MSM throughput (items/s = points/s). Second argument: threads (1, or 0 = all oneTBB offers),
+// so single-thread and all-thread numbers come from the same process and the same inputs.
+// Run: build/<preset>/bench/msm/msm_bench [--benchmark_filter=BM_PippengerG1]
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "ec/batch_to_affine.hpp"
+#include "ec/ec.hpp"
+#include "msm/msm.hpp"
+
+namespace {
+
+using namespace pp;
+
+ff::fr random_scalar(std::mt19937_64& rng) {
+  uint64_t v[4] = {rng(), rng(), rng(), rng() & 0x3fffffffffffffffull};
+  uint64_t w[4] = {rng(), rng(), rng(), rng() & 0x3fffffffffffffffull};
+  return ff::fr::from_canonical_unchecked(v) * ff::fr::from_canonical_unchecked(w);
+}
+
+// Points as a random walk over four random multiples of the generator (cheap to make in bulk).
+template <class Curve>
+const std::vector<ec::affine<Curve>>& points(int log_n) {
+  static std::map<int, std::vector<ec::affine<Curve>>> cache;
+  auto& out = cache[log_n];
+  if (!out.empty()) return out;
+  std::mt19937_64 rng(42 + log_n);
+  const auto g = ec::generator<Curve>();
+  ec::affine<Curve> bases[4];
+  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, random_scalar(rng)));
+  const std::size_t n = std::size_t{1} << log_n;
+  std::vector<ec::jacobian<Curve>> walk(n);
+  auto acc = ec::to_jacobian(g);
+  for (auto& p : walk) p = acc = ec::add(acc, bases[rng() % 4]);
+  out.resize(n);
+  ec::batch_to_affine(walk.data(), out.data(), n);
+  return out;
+}
+
+const std::vector<ff::fr>& dense_scalars(int log_n) {
+  static std::map<int, std::vector<ff::fr>> cache;
+  auto& out = cache[log_n];
+  if (out.empty()) {
+    std::mt19937_64 rng(7 + log_n);
+    out.resize(std::size_t{1} << log_n);
+    for (auto& s : out) s = random_scalar(rng);
+  }
+  return out;
+}
+
+// Witness-like: 45% zero, 45% one, 8% small, 2% full-size (PoRep witnesses are mostly 0/1).
+const std::vector<ff::fr>& witness_scalars(int log_n) {
+  static std::map<int, std::vector<ff::fr>> cache;
+  auto& out = cache[log_n];
+  if (out.empty()) {
+    std::mt19937_64 rng(9 + log_n);
+    out.resize(std::size_t{1} << log_n);
+    for (auto& s : out) {
+      const uint64_t u = rng() % 100;
+      s = u < 45 ? ff::fr::zero()
+          : u < 90 ? ff::fr::one()
+          : u < 98 ? ff::fr::from_uint(2 + rng() % 65534)
+                   : random_scalar(rng);
+    }
+  }
+  return out;
+}
+
+template <class Curve>
+void bm_pippenger(benchmark::State& state) {
+  const int log_n = static_cast<int>(state.range(0));
+  const auto& pts = points<Curve>(log_n);
+  const auto& sc = dense_scalars(log_n);
+  const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1))};
+  for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger<Curve>(pts, sc, opt));
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
+}
+
+// Same witness-like input through pippenger (range(2) = 0) and split_msm (range(2) = 1).
+void bm_witness_g1(benchmark::State& state) {
+  const int log_n = static_cast<int>(state.range(0));
+  const auto& pts = points<ec::g1_curve>(log_n);
+  const auto& sc = witness_scalars(log_n);
+  const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1))};
+  const bool split = state.range(2) != 0;
+  for (auto _ : state) {
+    if (split) {
+      benchmark::DoNotOptimize(msm::split_msm<ec::g1_curve>(pts, sc, opt));
+    } else {
+      benchmark::DoNotOptimize(msm::pippenger<ec::g1_curve>(pts, sc, opt));
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
+  state.SetLabel(split ? "split_msm" : "pippenger");
+}
+
+void bm_batch_sum_g1(benchmark::State& state) {
+  const auto& pts = points<ec::g1_curve>(static_cast<int>(state.range(0)));
+  const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1))};
+  for (auto _ : state) benchmark::DoNotOptimize(msm::batch_sum<ec::g1_curve>(pts, opt));
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
+}
+
+BENCHMARK(bm_pippenger<ec::g1_curve>)->Name("BM_PippengerG1")
+    ->ArgsProduct({{16, 17, 18, 19, 20}, {1, 0}})->ArgNames({"log_n", "threads"})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_pippenger<ec::g2_curve>)->Name("BM_PippengerG2")
+    ->ArgsProduct({{16, 17, 18}, {1, 0}})->ArgNames({"log_n", "threads"})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_witness_g1)->Name("BM_WitnessG1")
+    ->ArgsProduct({{16, 18, 20}, {1, 0}, {0, 1}})->ArgNames({"log_n", "threads", "split"})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_batch_sum_g1)->Name("BM_BatchSumG1")
+    ->ArgsProduct({{16, 20}, {1, 0}})->ArgNames({"log_n", "threads"})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,12 @@
+// Options shared by every host MSM entry point (pippenger, split_msm): window size and thread cap.
+// Zero means "choose": the window from n (msm/window.hpp), the thread count from oneTBB.
+#pragma once
+
+namespace pp::msm {
+
+struct msm_options {
+  int window_bits = 0;  // 0 = choose from n; otherwise clamped to [1, max_window_bits]
+  int max_threads = 0;  // 0 = all threads oneTBB offers
+};
+
+}  // namespace pp::msm

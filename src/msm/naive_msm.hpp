@@ -1,0 +1,16 @@
+// Reference MSM: sum of [k_i] P_i by plain double-and-add, one point at a time. Slow (about
+// 255 dbl + 128 add per point) and obviously right; every fast path is tested against it.
+#pragma once
+#include <span>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ff/fr.hpp"
+
+namespace pp::msm {
+
+// points.size() must equal scalars.size(); scalars are fr in Montgomery form.
+template <class Curve>
+ec::jacobian<Curve> naive_msm(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars);
+
+}  // namespace pp::msm

@@ -1,0 +1,118 @@
+// Host Pippenger (msm/pippenger.hpp), instantiated for G1 and G2.
+// Cost: N*W mixed additions (8M + 2S) + W*2^c bucket-reduction additions (12M + 2S) + W*c doublings,
+// W = ceil(256 / c); c and the chunk count come from msm/window.hpp.
+#include "msm/pippenger.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+#include "ec/xyzz.hpp"
+#include "msm/thread_limit.hpp"
+#include "msm/window.hpp"
+
+namespace pp::msm {
+namespace {
+
+// Sum over b of (b + 1) * buckets[b] by the running-sum trick: scanning from the top bucket,
+// running = sum of buckets >= b, and adding running once per step weights bucket b by b + 1.
+// 2 additions per bucket instead of a scalar multiplication per bucket.
+template <class Curve>
+ec::xyzz<Curve> reduce_buckets(const std::vector<ec::xyzz<Curve>>& buckets) {
+  auto running = ec::xyzz<Curve>::infinity();
+  auto sum = ec::xyzz<Curve>::infinity();
+  for (std::size_t b = buckets.size(); b-- > 0;) {
+    running = ec::add(running, buckets[b]);
+    sum = ec::add(sum, running);
+  }
+  return sum;
+}
+
+// The MSM proper; runs inside the caller's arena and uses all of its threads.
+template <class Curve>
+ec::jacobian<Curve> pippenger_in_arena(std::span<const ec::affine<Curve>> points,
+                                       std::span<const canonical_scalar> scalars, int forced_c) {
+  using bucket = ec::xyzz<Curve>;
+  const auto n = static_cast<int64_t>(points.size());
+  if (n == 0) return ec::jacobian<Curve>::infinity();
+  const int threads = tbb::this_task_arena::max_concurrency();
+  const msm_plan plan = choose_msm_plan(n, threads, forced_c);
+  const int c = plan.window_bits, n_windows = plan.windows, k = plan.chunks;
+  const int64_t chunk = (n + k - 1) / k;
+  const std::size_t n_buckets = std::size_t{1} << (c - 1);
+
+  // One bucket array per thread, reused by every task that thread runs.
+  tbb::enumerable_thread_specific<std::vector<bucket>> tls_buckets(
+      [&] { return std::vector<bucket>(n_buckets); });
+  std::vector<bucket> partial(static_cast<std::size_t>(n_windows) * k);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n_windows * k, 1), [&](const tbb::blocked_range<int>& r) {
+    auto& buckets = tls_buckets.local();
+    for (int task = r.begin(); task < r.end(); ++task) {
+      const int w = task / k;
+      const int64_t lo = (task % k) * chunk, hi = std::min(n, lo + chunk);
+      std::fill(buckets.begin(), buckets.end(), bucket::infinity());
+      for (int64_t i = lo; i < hi; ++i) {
+        const int32_t d = booth_digit(scalars[i], w, c);
+        if (d > 0) {
+          buckets[d - 1] = ec::madd(buckets[d - 1], points[i]);
+        } else if (d < 0) {
+          buckets[-d - 1] = ec::madd(buckets[-d - 1], ec::neg(points[i]));
+        }
+      }
+      partial[task] = reduce_buckets(buckets);
+    }
+  });
+
+  // Horner over windows, top first: acc = 2^c acc + S_w. Jacobian doubling (2M + 5S) is the
+  // cheapest doubling on hand; W*c ~ 256 of them, negligible next to the buckets.
+  auto acc = ec::jacobian<Curve>::infinity();
+  for (int w = n_windows - 1; w >= 0; --w) {
+    for (int i = 0; i < c; ++i) acc = ec::dbl(acc);
+    auto window_sum = bucket::infinity();
+    for (int j = 0; j < k; ++j) window_sum = ec::add(window_sum, partial[static_cast<std::size_t>(w) * k + j]);
+    acc = ec::add(acc, ec::to_jacobian(window_sum));
+  }
+  return acc;
+}
+
+}  // namespace
+
+template <class Curve>
+ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> points,
+                                        std::span<const canonical_scalar> scalars, const msm_options& options) {
+  assert(points.size() == scalars.size());
+  if (points.empty()) return ec::jacobian<Curve>::infinity();
+  return detail::with_thread_limit(options.max_threads,
+                                   [&] { return pippenger_in_arena<Curve>(points, scalars, options.window_bits); });
+}
+
+template <class Curve>
+ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
+                              const msm_options& options) {
+  assert(points.size() == scalars.size());
+  if (points.empty()) return ec::jacobian<Curve>::infinity();
+  return detail::with_thread_limit(options.max_threads, [&] {
+    std::vector<canonical_scalar> canon(scalars.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), 4096),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t i = r.begin(); i < r.end(); ++i) scalars[i].to_canonical(canon[i].l);
+                      });
+    return pippenger_in_arena<Curve>(points, canon, options.window_bits);
+  });
+}
+
+#define PP_MSM_INSTANTIATE_PIPPENGER(Curve)                                                               \
+  template ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>>, std::span<const ff::fr>,   \
+                                         const msm_options&);                                           \
+  template ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>>,                  \
+                                                   std::span<const canonical_scalar>, const msm_options&);
+PP_MSM_INSTANTIATE_PIPPENGER(ec::g1_curve)
+PP_MSM_INSTANTIATE_PIPPENGER(ec::g2_curve)
+#undef PP_MSM_INSTANTIATE_PIPPENGER
+
+}  // namespace pp::msm

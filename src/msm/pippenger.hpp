@@ -1,0 +1,27 @@
+// Multi-threaded host Pippenger MSM: signed (Booth) digits so each window has 2^(c-1) buckets,
+// XYZZ buckets filled by mixed addition, running-sum bucket reduction, windows combined by
+// doubling. Work is split into (window, point-chunk) tasks for oneTBB; see msm/window.hpp.
+#pragma once
+#include <span>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ff/fr.hpp"
+#include "msm/booth.hpp"
+#include "msm/msm_options.hpp"
+
+namespace pp::msm {
+
+// Sum of [scalars[i]] points[i]. Scalars are fr in Montgomery form (converted once, in parallel).
+// points.size() must equal scalars.size(); infinity points contribute nothing; n = 0 gives infinity.
+template <class Curve>
+ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
+                              const msm_options& options = {});
+
+// Same, for callers that already hold canonical scalars (each < r), e.g. split_msm.
+template <class Curve>
+ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> points,
+                                        std::span<const canonical_scalar> scalars,
+                                        const msm_options& options = {});
+
+}  // namespace pp::msm

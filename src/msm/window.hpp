@@ -1,0 +1,56 @@
+// Window size and work split for the host Pippenger: a small cost model evaluated over every
+// window width c and point-chunk count k, so the choice scales from 1 to many threads.
+#pragma once
+#include <cstdint>
+
+#include "msm/booth.hpp"
+
+namespace pp::msm {
+
+// Above 16 bits the buckets of one task (2^15 XYZZ points: 6 MiB on G1, 12 MiB on G2) no longer fit
+// any cache level and every bucket update misses; the model below ignores memory, so it is capped.
+inline constexpr int max_auto_window_bits = 16;
+inline constexpr int max_window_bits = 24;  // forced widths: digits are read from c + 1 <= 25 bits
+
+struct msm_plan {
+  int window_bits;  // c
+  int windows;      // W = ceil(256 / c)
+  int chunks;       // k: points split into k chunks, each (window, chunk) pair one task
+};
+
+// Cost, in field multiplications, of one task: n/k mixed additions into XYZZ buckets
+// (madd-2008-s, 8M + 2S ~ 10M) and the running-sum reduction of 2^(c-1) buckets
+// (2 add-2008-s each, 12M + 2S ~ 14M). Over the whole MSM this is the classic
+// N*W additions + 2*W*2^(c-1) additions for the reductions (+ W*c doublings, negligible).
+inline double msm_task_cost(int64_t n, int c, int k) {
+  const double per_chunk = static_cast<double>((n + k - 1) / k);
+  return per_chunk * 10.0 + static_cast<double>(int64_t{1} << c) * 14.0;
+}
+
+// W*k equal tasks on T threads finish after ceil(W*k / T) rounds; pick (c, k) minimising that
+// makespan, preferring fewer chunks (less bucket memory, less merging) on ties.
+// forced_c > 0 fixes c (clamped to [1, max_window_bits]) and only chooses k.
+inline msm_plan choose_msm_plan(int64_t n, int threads, int forced_c = 0) {
+  if (threads < 1) threads = 1;
+  int c_lo = 1, c_hi = max_auto_window_bits;
+  if (forced_c > 0) {
+    c_lo = c_hi = forced_c > max_window_bits ? max_window_bits : forced_c;
+  }
+  const int max_chunks = 8 * threads;
+  msm_plan best{c_lo, num_windows(c_lo), 1};
+  double best_cost = -1;
+  for (int c = c_lo; c <= c_hi; ++c) {
+    const int w = num_windows(c);
+    for (int k = 1; k <= max_chunks && k <= (n > 0 ? n : 1); ++k) {
+      const int64_t rounds = (static_cast<int64_t>(w) * k + threads - 1) / threads;
+      const double cost = static_cast<double>(rounds) * msm_task_cost(n, c, k);
+      if (best_cost < 0 || cost < best_cost * 0.999) {
+        best_cost = cost;
+        best = msm_plan{c, w, k};
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace pp::msm
