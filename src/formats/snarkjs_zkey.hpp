@@ -1,0 +1,66 @@
+// snarkjs Groth16 .zkey (version 1) reader and writer (layout: shared/notes/snarkjs-formats.md 4.4).
+// A zkey becomes a groth16::proving_key in the odd_coset_lagrange basis plus its section-4
+// coefficients (the A and B matrices, input rows included), from which the prover computes
+// a = A w and b = B w; c = a o b, since snarkjs keys carry no C matrix.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include "core/result.hpp"
+#include "ff/fr.hpp"
+#include "groth16/keys.hpp"
+
+namespace pp::formats {
+
+// One section-4 entry: value * w[signal] adds to row `constraint` of matrix A (0) or B (1).
+struct zkey_coefficient {
+  uint32_t matrix = 0;      // 0 = A, 1 = B
+  uint32_t constraint = 0;  // < domain_size
+  uint32_t signal = 0;      // < n_vars
+  ff::fr value;             // the coefficient v as an ordinary fr (file stores v R^2 mod r)
+  friend bool operator==(const zkey_coefficient& x, const zkey_coefficient& y) {
+    return x.matrix == y.matrix && x.constraint == y.constraint && x.signal == y.signal && x.value == y.value;
+  }
+};
+
+struct snarkjs_zkey {
+  groth16::proving_key pk;  // basis odd_coset_lagrange; a/b_g1/b_g2 hold one point per variable
+  std::vector<zkey_coefficient> coefficients;  // file order (snarkjs sorts by constraint)
+  // Section 10 (circuit hash + MPC contributions) verbatim, so a rewrite keeps it; empty when the
+  // file has none. The writer then emits a zero hash and no contributions, which `snarkjs zkey
+  // export verificationkey` and `snarkjs groth16 prove` accept (neither reads section 10).
+  std::vector<uint8_t> contributions;
+};
+
+// How much the reader checks each point beyond "coordinates < q" (always checked).
+enum class zkey_point_check {
+  range_only,
+  // Default: y^2 = x^3 + b, a few field multiplications per point. Off-curve points would make
+  // the MSMs compute garbage, and this catches corruption cheaply.
+  on_curve,
+  // Also the prime-order subgroup (~70 group operations per point, ~100x on_curve: minutes for a
+  // PoRep-sized key). Not the default because a proving key is trusted by whoever proves with it,
+  // and the prover verifies each proof before returning it, so a bad key cannot yield a bad proof.
+  subgroup,
+};
+
+struct zkey_read_options {
+  zkey_point_check check = zkey_point_check::on_curve;
+};
+
+// Errors: invalid_argument for a file that is not a BLS12-381 Groth16 zkey (wrong magic, version,
+// protocol, curve - BN254 is named), for inconsistent headers, out-of-range values and bad points
+// (with section, index and file offset); data_loss for missing, truncated or oversized sections.
+// Sections may appear in any order. Sizes are checked against the file before any allocation.
+result<snarkjs_zkey> read_snarkjs_zkey(std::span<const uint8_t> bytes, const zkey_read_options& options = {});
+result<snarkjs_zkey> read_snarkjs_zkey_file(const std::filesystem::path& path, const zkey_read_options& options = {});
+
+// Sections 1..10 in id order (as `snarkjs zkey contribute` writes them). invalid_argument when the
+// key is not snarkjs-shaped: basis must be odd_coset_lagrange, no density bitmaps, vector sizes
+// consistent with n_vars / n_public / domain_size, coefficients within range.
+result<std::vector<uint8_t>> write_snarkjs_zkey(const snarkjs_zkey& zkey);
+status write_snarkjs_zkey_file(const snarkjs_zkey& zkey, const std::filesystem::path& path);
+
+}  // namespace pp::formats

@@ -1,0 +1,347 @@
+// snarkjs .zkey reader/writer on random synthetic keys: round trips, the coefficient encoding
+// (v R^2), and every error path (truncation at every offset, bad headers, curves, points, sizes).
+#include "formats/snarkjs_zkey.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ec/ec_test_util.hpp"
+#include "formats/binfile.hpp"
+
+namespace pp::formats {
+namespace {
+
+using ec::testing::random_scalar;
+using ec::testing::random_subgroup_point;
+using ec::testing::test_rng;
+
+template <class Curve>
+ec::affine<Curve> point_or_infinity(test_rng& rng) {
+  // One in four is infinity: snarkjs keys have many zero A/B columns.
+  if (rng.next() % 4 == 0) return ec::affine<Curve>::infinity();
+  return random_subgroup_point<Curve>(rng);
+}
+
+snarkjs_zkey random_zkey(test_rng& rng, uint32_t n_vars, uint32_t n_public, uint32_t domain, uint32_t n_coef) {
+  snarkjs_zkey z;
+  auto& pk = z.pk;
+  pk.n_vars = n_vars;
+  pk.domain_size = domain;
+  pk.vk.alpha_g1 = random_subgroup_point<ec::g1_curve>(rng);
+  pk.vk.beta_g1 = random_subgroup_point<ec::g1_curve>(rng);
+  pk.vk.beta_g2 = random_subgroup_point<ec::g2_curve>(rng);
+  pk.vk.gamma_g2 = ec::generator<ec::g2_curve>();
+  pk.vk.delta_g1 = random_subgroup_point<ec::g1_curve>(rng);
+  pk.vk.delta_g2 = random_subgroup_point<ec::g2_curve>(rng);
+  for (uint32_t i = 0; i <= n_public; ++i) pk.vk.ic.push_back(point_or_infinity<ec::g1_curve>(rng));
+  for (uint32_t i = 0; i < n_vars; ++i) {
+    pk.a.push_back(point_or_infinity<ec::g1_curve>(rng));
+    pk.b_g1.push_back(point_or_infinity<ec::g1_curve>(rng));
+    pk.b_g2.push_back(point_or_infinity<ec::g2_curve>(rng));
+  }
+  for (uint32_t i = 0; i < n_vars - n_public - 1; ++i) pk.l.push_back(point_or_infinity<ec::g1_curve>(rng));
+  for (uint32_t i = 0; i < domain; ++i) pk.h.push_back(random_subgroup_point<ec::g1_curve>(rng));
+  for (uint32_t i = 0; i < n_coef; ++i) {
+    zkey_coefficient c;
+    c.matrix = rng.next() % 2;
+    c.constraint = rng.next() % domain;
+    c.signal = rng.next() % n_vars;
+    const uint64_t kind = rng.next() % 4;  // 0, 1, -1 and random values on purpose
+    c.value = kind == 0 ? ff::fr::zero() : kind == 1 ? ff::fr::one() : kind == 2 ? -ff::fr::one() : random_scalar(rng);
+    z.coefficients.push_back(c);
+  }
+  return z;
+}
+
+void expect_equal(const snarkjs_zkey& x, const snarkjs_zkey& y) {
+  EXPECT_EQ(x.pk.n_vars, y.pk.n_vars);
+  EXPECT_EQ(x.pk.domain_size, y.pk.domain_size);
+  EXPECT_TRUE(x.pk.vk.alpha_g1 == y.pk.vk.alpha_g1);
+  EXPECT_TRUE(x.pk.vk.beta_g1 == y.pk.vk.beta_g1);
+  EXPECT_TRUE(x.pk.vk.beta_g2 == y.pk.vk.beta_g2);
+  EXPECT_TRUE(x.pk.vk.gamma_g2 == y.pk.vk.gamma_g2);
+  EXPECT_TRUE(x.pk.vk.delta_g1 == y.pk.vk.delta_g1);
+  EXPECT_TRUE(x.pk.vk.delta_g2 == y.pk.vk.delta_g2);
+  EXPECT_TRUE(x.pk.vk.ic == y.pk.vk.ic);
+  EXPECT_TRUE(x.pk.a == y.pk.a);
+  EXPECT_TRUE(x.pk.b_g1 == y.pk.b_g1);
+  EXPECT_TRUE(x.pk.b_g2 == y.pk.b_g2);
+  EXPECT_TRUE(x.pk.l == y.pk.l);
+  EXPECT_TRUE(x.pk.h == y.pk.h);
+  EXPECT_TRUE(x.coefficients == y.coefficients);
+  EXPECT_EQ(x.pk.basis, groth16::h_basis::odd_coset_lagrange);
+  EXPECT_FALSE(y.pk.a_density.has_value());
+}
+
+// File offset of section `id`'s content in a file we wrote.
+uint64_t section_offset(const std::vector<uint8_t>& f, uint32_t id) {
+  static constexpr uint32_t v[] = {1};
+  const auto t = read_binfile_sections(f, "zkey", v, ".zkey").value();
+  for (const auto& s : t.sections) {
+    if (s.id == id) return s.offset;
+  }
+  ADD_FAILURE() << "no section " << id;
+  return 0;
+}
+
+void expect_error(const std::vector<uint8_t>& f, status_code code, const std::string& needle) {
+  const auto r = read_snarkjs_zkey(f);
+  ASSERT_FALSE(r.ok()) << "expected an error containing: " << needle;
+  EXPECT_EQ(r.error().code(), code) << r.error().to_string();
+  EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
+}
+
+TEST(SnarkjsZkey, RoundTripRandomShapes) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  // Edge shapes: no aux (l empty), no public inputs, domain 1, no coefficients.
+  const uint32_t shapes[][4] = {{1, 0, 1, 0}, {3, 2, 2, 0}, {5, 1, 4, 9}, {12, 3, 16, 40}};
+  for (const auto& s : shapes) {
+    const snarkjs_zkey z = random_zkey(rng, s[0], s[1], s[2], s[3]);
+    const auto bytes = write_snarkjs_zkey(z).value();
+    for (auto check : {zkey_point_check::range_only, zkey_point_check::on_curve, zkey_point_check::subgroup}) {
+      const auto back = read_snarkjs_zkey(bytes, {check});
+      ASSERT_TRUE(back.ok()) << back.error().to_string();
+      expect_equal(z, *back);
+      // Section 10 came back verbatim, so a second write is byte-identical.
+      EXPECT_EQ(write_snarkjs_zkey(*back).value(), bytes);
+    }
+  }
+}
+
+TEST(SnarkjsZkey, CoefficientsAreStoredAsVTimesRSquared) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  snarkjs_zkey z = random_zkey(rng, 2, 0, 1, 0);
+  const ff::fr v = random_scalar(rng);
+  z.coefficients = {{0, 0, 1, ff::fr::one()}, {1, 0, 0, v}};
+  const auto bytes = write_snarkjs_zkey(z).value();
+  const uint64_t off = section_offset(bytes, 4) + 4;
+  uint64_t stored[4];
+  std::memcpy(stored, bytes.data() + off + 12, 32);
+  // 1 is stored as R^2 mod r.
+  EXPECT_EQ(0, std::memcmp(stored, ff::fr_params::r2_mod, 32));
+  // v is stored as the canonical integer of v * R (R = 2^256 mod r).
+  std::memcpy(stored, bytes.data() + off + 44 + 12, 32);
+  uint64_t want[4];
+  // v R^2 as a field element: v times the element whose canonical value is R mod r, twice.
+  const ff::fr r_elem = ff::fr::from_canonical_unchecked(ff::fr_params::r_mod);
+  (v * r_elem * r_elem).to_canonical(want);
+  EXPECT_EQ(0, std::memcmp(stored, want, 32));
+  EXPECT_TRUE(read_snarkjs_zkey(bytes).value().coefficients == z.coefficients);
+}
+
+TEST(SnarkjsZkey, EveryTruncationFailsCleanly) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto bytes = write_snarkjs_zkey(random_zkey(rng, 4, 1, 2, 3)).value();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + n);
+    const auto r = read_snarkjs_zkey(cut);
+    ASSERT_FALSE(r.ok()) << "truncated to " << n;
+    EXPECT_TRUE(r.error().code() == status_code::data_loss || r.error().code() == status_code::invalid_argument)
+        << n << ": " << r.error().to_string();
+  }
+}
+
+TEST(SnarkjsZkey, HeaderErrors) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto good = write_snarkjs_zkey(random_zkey(rng, 4, 1, 2, 3)).value();
+  auto f = good;
+  std::memcpy(f.data(), "ptau", 4);
+  expect_error(f, status_code::invalid_argument, "not a .zkey file");
+  f = good;
+  f[4] = 2;
+  expect_error(f, status_code::invalid_argument, "unsupported .zkey version 2");
+  f = good;
+  f[section_offset(f, 1)] = 2;
+  expect_error(f, status_code::invalid_argument, "PLONK");
+  f = good;
+  f[section_offset(f, 2) + 4] ^= 1;  // q's low byte
+  expect_error(f, status_code::invalid_argument, "unknown curve");
+  f = good;
+  f[section_offset(f, 2) + 4 + 48 + 4] ^= 1;  // r's low byte
+  expect_error(f, status_code::invalid_argument, "scalar field prime r");
+  // nPublic >= nVars.
+  f = good;
+  const uint64_t counts = section_offset(f, 2) + 4 + 48 + 4 + 32;
+  const uint32_t big = 100;
+  std::memcpy(f.data() + counts + 4, &big, 4);
+  expect_error(f, status_code::invalid_argument, "nPublic 100 + 1 exceeds nVars 4");
+  // domainSize not a power of two.
+  f = good;
+  const uint32_t three = 3;
+  std::memcpy(f.data() + counts + 8, &three, 4);
+  expect_error(f, status_code::invalid_argument, "domainSize 3 is not a power of two");
+  // nVars changed: point sections no longer match.
+  f = good;
+  const uint32_t five = 5;
+  std::memcpy(f.data() + counts, &five, 4);
+  expect_error(f, status_code::data_loss, "expected nVars");
+}
+
+TEST(SnarkjsZkey, Bn254HeaderIsNamed) {
+  // A minimal zkey whose section 2 starts like a BN254 one: n8q = 32 and q = BN254's base prime.
+  binfile_writer w("zkey", 1, 2);
+  w.begin_section(1);
+  w.u32(1);
+  w.end_section();
+  w.begin_section(2);
+  w.u32(32);
+  const uint64_t q[4] = {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d, 0x30644e72e131a029};
+  w.bytes(q, 32);
+  w.end_section();
+  expect_error(std::move(w).finish(), status_code::invalid_argument, "this .zkey is for BN254 (bn128)");
+}
+
+TEST(SnarkjsZkey, PointAndCoefficientErrors) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  snarkjs_zkey z = random_zkey(rng, 4, 1, 2, 3);
+  z.pk.a[2] = random_subgroup_point<ec::g1_curve>(rng);
+  const auto good = write_snarkjs_zkey(z).value();
+  const uint64_t a2 = section_offset(good, 5) + 2 * 96;
+  // x >= q: all ones in the top limb.
+  auto f = good;
+  std::memset(f.data() + a2 + 40, 0xff, 8);
+  expect_error(f, status_code::invalid_argument, "section 5 (A) point 2 at offset " + std::to_string(a2) + ": a coordinate is >= q");
+  // Off the curve: y + 1 (still < q with overwhelming probability, checked by the range test above).
+  f = good;
+  ec::g1_affine p;
+  std::memcpy(&p, f.data() + a2, 96);
+  p.y = p.y + ff::fp::one();
+  std::memcpy(f.data() + a2, &p, 96);
+  expect_error(f, status_code::invalid_argument, "point 2 at offset " + std::to_string(a2) + ": not on the g1 curve");
+  EXPECT_TRUE(read_snarkjs_zkey(f, {zkey_point_check::range_only}).ok());
+  // On the curve, outside the subgroup: only the subgroup level notices.
+  f = good;
+  const auto outside = ec::testing::random_curve_point<ec::g2_curve>(rng);
+  ASSERT_FALSE(ec::is_in_subgroup(outside));
+  std::memcpy(f.data() + section_offset(f, 7) + 192, &outside, 192);
+  EXPECT_TRUE(read_snarkjs_zkey(f).ok());
+  {
+    const auto r = read_snarkjs_zkey(f, {zkey_point_check::subgroup});
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message().find("section 7 (B2) point 1"), std::string::npos) << r.error().to_string();
+    EXPECT_NE(r.error().message().find("subgroup"), std::string::npos);
+  }
+  // Header point: delta_1 off the curve.
+  f = good;
+  const uint64_t delta1 = section_offset(f, 2) + 4 + 48 + 4 + 32 + 12 + 2 * 96 + 2 * 192;
+  f[delta1] ^= 1;
+  expect_error(f, status_code::invalid_argument, "delta_1");
+  // Coefficient fields.
+  const uint64_t c0 = section_offset(good, 4) + 4;
+  f = good;
+  f[c0] = 2;
+  expect_error(f, status_code::invalid_argument, "entry 0 at offset " + std::to_string(c0) + ": matrix 2");
+  f = good;
+  f[c0 + 4] = 2;  // constraint 2 >= domain 2
+  expect_error(f, status_code::invalid_argument, "constraint 2 >= domainSize 2");
+  f = good;
+  f[c0 + 8] = 4;
+  expect_error(f, status_code::invalid_argument, "signal 4 >= nVars 4");
+  f = good;
+  std::memcpy(f.data() + c0 + 12, ff::fr_params::modulus, 32);
+  expect_error(f, status_code::invalid_argument, "value >= r");
+  f = good;
+  f[c0 - 4] = 4;  // nCoef 4 but room for 3
+  expect_error(f, status_code::data_loss, "nCoef 4 needs");
+}
+
+TEST(SnarkjsZkey, SectionTableErrors) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const snarkjs_zkey z = random_zkey(rng, 3, 1, 2, 1);
+  // Missing section: write only 1..8.
+  {
+    auto full = write_snarkjs_zkey(z).value();
+    const uint64_t h_header = section_offset(full, 9) - 12;
+    std::vector<uint8_t> f(full.begin(), full.begin() + h_header);
+    const uint32_t n = 8;
+    std::memcpy(f.data() + 8, &n, 4);
+    expect_error(f, status_code::data_loss, "missing section 9 (H)");
+  }
+  // Duplicate section: relabel section 10 as 9.
+  {
+    auto f = write_snarkjs_zkey(z).value();
+    const uint32_t nine = 9;
+    std::memcpy(f.data() + section_offset(f, 10) - 12, &nine, 4);
+    expect_error(f, status_code::data_loss, "appears twice");
+  }
+  // Section order does not matter: move section 1 to the end.
+  {
+    const auto f = write_snarkjs_zkey(z).value();
+    const uint64_t s1 = section_offset(f, 1) - 12, s2 = section_offset(f, 2) - 12;
+    std::vector<uint8_t> g(f.begin(), f.begin() + s1);
+    g.insert(g.end(), f.begin() + s2, f.end());
+    g.insert(g.end(), f.begin() + s1, f.begin() + s2);
+    const auto r = read_snarkjs_zkey(g);
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    expect_equal(z, *r);
+  }
+  // No section 10: accepted, and written back with a zero hash.
+  {
+    const auto f = write_snarkjs_zkey(z).value();
+    std::vector<uint8_t> g(f.begin(), f.begin() + section_offset(f, 10) - 12);
+    const uint32_t n = 9;
+    std::memcpy(g.data() + 8, &n, 4);
+    const auto r = read_snarkjs_zkey(g);
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_TRUE(r->contributions.empty());
+    EXPECT_EQ(write_snarkjs_zkey(*r).value(), f);
+  }
+}
+
+TEST(SnarkjsZkey, WriterRejectsNonSnarkjsKeys) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const snarkjs_zkey good = random_zkey(rng, 4, 1, 2, 1);
+  auto expect_bad = [](const snarkjs_zkey& z, const std::string& needle) {
+    const auto r = write_snarkjs_zkey(z);
+    ASSERT_FALSE(r.ok()) << needle;
+    EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+    EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
+  };
+  auto z = good;
+  z.pk.basis = groth16::h_basis::monomial;
+  expect_bad(z, "monomial");
+  z = good;
+  z.pk.a_density = groth16::density_bitmap::all_clear(4);
+  expect_bad(z, "filtered");
+  z = good;
+  z.pk.h.pop_back();
+  expect_bad(z, "h has 1 points, expected 2");
+  z = good;
+  z.pk.b_g2.push_back(ec::g2_affine::infinity());
+  expect_bad(z, "b_g2 has 5 points, expected 4");
+  z = good;
+  z.pk.vk.ic.clear();
+  expect_bad(z, "IC is empty");
+  z = good;
+  z.coefficients[0].signal = 4;
+  expect_bad(z, "coefficient 0");
+  z = good;
+  z.pk.domain_size = 3;
+  expect_bad(z, "not a power of two");
+}
+
+TEST(SnarkjsZkey, FileApi) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const snarkjs_zkey z = random_zkey(rng, 3, 1, 2, 2);
+  const auto path = std::filesystem::temp_directory_path() / ("pp_zkey_test_" + std::to_string(rng.seed) + ".zkey");
+  ASSERT_TRUE(write_snarkjs_zkey_file(z, path).ok());
+  const auto r = read_snarkjs_zkey_file(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  expect_equal(z, *r);
+  const auto missing = read_snarkjs_zkey_file(path);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code(), status_code::not_found);
+}
+
+}  // namespace
+}  // namespace pp::formats
