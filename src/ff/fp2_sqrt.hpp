@@ -1,0 +1,31 @@
+// Square root in Fp2 = Fp[u]/(u^2 + 1) for p = 3 mod 4: G2 point decompression needs it.
+// Adj and Rodriguez-Henriquez, "Square root computation over even extension fields",
+// eprint 2012/685, Algorithm 9. Cost: two Fp2 exponentiations by ~p/4 and ~p/2, a few M.
+#pragma once
+#include "ff/bls12_381_constants.hpp"
+#include "ff/fp2.hpp"
+
+namespace pp::ff {
+
+// Writes some s with s^2 = a and returns true; returns false (out untouched) when a is not a square.
+// Which of the two roots comes out is unspecified: callers that need a sign choose it themselves.
+PP_HD bool sqrt(const fp2& a, fp2& out) {
+  const fp2 a1 = a.pow(fp_params::p_minus_3_div_4, fp::n64);  // a^((p-3)/4)
+  const fp2 alpha = a1 * (a1 * a);                              // a^((p-1)/2)
+  // alpha^(p+1) = alpha^p * alpha = conj(alpha) * alpha is the quadratic character of a over Fp2.
+  const fp2 a0 = alpha.conjugate() * alpha;
+  const fp2 minus_one = -fp2::one();
+  if (a0 == minus_one) return false;
+  const fp2 x0 = a1 * a;  // a^((p+1)/4)
+  fp2 x;
+  if (alpha == minus_one) {
+    x = fp2{-x0.c1, x0.c0};  // u * x0, since u^2 = -1
+  } else {
+    const fp2 b = (fp2::one() + alpha).pow(fp_params::m_minus_1_half, fp::n64);  // (1 + alpha)^((p-1)/2)
+    x = b * x0;
+  }
+  out = x;
+  return true;
+}
+
+}  // namespace pp::ff

@@ -1,0 +1,84 @@
+// Shared helpers for the ec tests: a per-run random seed, random field elements, scalars and
+// points (in the subgroup, or merely on the curve by lifting random x without cofactor clearing).
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "ec/ec.hpp"
+
+namespace pp::ec::testing {
+
+// Fresh each run; print the seed with SCOPED_TRACE(rng.trace()) so a failure can be replayed.
+struct test_rng {
+  uint64_t seed;
+  std::mt19937_64 gen;
+  test_rng() : seed((uint64_t{std::random_device{}()} << 32) | std::random_device{}()), gen(seed) {}
+  std::string trace() const { return "seed = " + std::to_string(seed); }
+  uint64_t next() { return gen(); }
+};
+
+// Uniform below the modulus by rejection on the top limb's bit length.
+template <class F>
+F random_mont_field(test_rng& rng) {
+  using P = typename F::params;
+  for (;;) {
+    uint64_t v[F::n64];
+    for (auto& x : v) x = rng.next();
+    const int top_bits = P::bits - 64 * (F::n64 - 1);
+    v[F::n64 - 1] &= (top_bits == 64) ? ~uint64_t{0} : ((uint64_t{1} << top_bits) - 1);
+    F out;
+    if (F::from_canonical_checked(v, out)) return out;
+  }
+}
+
+template <class F>
+F random_field(test_rng& rng) {
+  if constexpr (std::is_same_v<F, ff::fp2>) {
+    return ff::fp2{random_mont_field<ff::fp>(rng), random_mont_field<ff::fp>(rng)};
+  } else {
+    return random_mont_field<F>(rng);
+  }
+}
+
+inline ff::fr random_scalar(test_rng& rng) { return random_mont_field<ff::fr>(rng); }
+
+// r - 1 as an Fr element (-1).
+inline ff::fr scalar_minus_one() { return -ff::fr::one(); }
+
+// A uniformly random point of the order-r subgroup (never infinity in practice).
+template <class Curve>
+affine<Curve> random_subgroup_point(test_rng& rng) {
+  return to_affine(scalar_mul(generator<Curve>(), random_scalar(rng)));
+}
+
+// A random curve point by lifting a random x: outside the subgroup with probability 1 - 1/h.
+template <class Curve>
+affine<Curve> random_curve_point(test_rng& rng) {
+  for (;;) {
+    affine<Curve> p;
+    if (lift_x<Curve>(random_field<typename Curve::field>(rng), p)) return p;
+  }
+}
+
+// An x with x^3 + b not a square: no curve point has it.
+template <class Curve>
+typename Curve::field random_x_off_curve(test_rng& rng) {
+  for (;;) {
+    const auto x = random_field<typename Curve::field>(rng);
+    if (!curve_rhs<Curve>(x).is_square()) return x;
+  }
+}
+
+using curve_types = ::testing::Types<g1_curve, g2_curve>;
+
+struct curve_name_generator {
+  template <class Curve>
+  static std::string GetName(int) {
+    return Curve::name;
+  }
+};
+
+}  // namespace pp::ec::testing

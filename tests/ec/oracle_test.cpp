@@ -1,0 +1,151 @@
+// Cross-checks against @noble/curves (tools/oracle/ec_oracle.mjs, one node run per test): encodings
+// of [k]G for fresh random k and k = 0, 1, 2, r-2, r-1; encodings of sums P + Q, P + P, P + (-P),
+// O + P; and decoding noble's encodings must give our points. Skips when node or the oracle's
+// node_modules are missing.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ec/encoding.hpp"
+#include "ec_test_util.hpp"
+#include "ff/field_bytes.hpp"
+
+namespace pp::ec {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::random_scalar;
+using testing::test_rng;
+
+template <class Bytes>
+std::string to_hex(const Bytes& b) {
+  static constexpr char d[] = "0123456789abcdef";
+  std::string s;
+  for (uint8_t x : b) {
+    s += d[x >> 4];
+    s += d[x & 15];
+  }
+  return s;
+}
+
+std::vector<uint8_t> from_hex(const std::string& s) {
+  std::vector<uint8_t> out(s.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(std::stoi(s.substr(2 * i, 2), nullptr, 16));
+  return out;
+}
+
+// Runs the oracle on request; returns false (and sets why) when it cannot be run at all.
+bool run_oracle(const json& request, json& answer, std::string& why) {
+  const char* src = std::getenv("PP_SOURCE_DIR");
+  if (!src) {
+    why = "PP_SOURCE_DIR is not set (run through ctest)";
+    return false;
+  }
+  const fs::path oracle_dir = fs::path(src) / "tools" / "oracle";
+  if (!fs::exists(oracle_dir / "node_modules" / "@noble" / "curves")) {
+    why = "tools/oracle/node_modules is missing (run npm ci in tools/oracle)";
+    return false;
+  }
+  if (std::system("node --version >/dev/null 2>&1") != 0) {
+    why = "node is not on PATH";
+    return false;
+  }
+  const fs::path dir = fs::temp_directory_path();
+  const std::string stem = "pp_ec_oracle_" + std::to_string(::getpid()) + "_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const fs::path req = dir / (stem + ".req.json"), resp = dir / (stem + ".resp.json");
+  std::ofstream(req) << request.dump();
+  const std::string cmd = "node '" + (oracle_dir / "ec_oracle.mjs").string() + "' '" + req.string() + "' > '" +
+                          resp.string() + "'";
+  const int rc = std::system(cmd.c_str());
+  std::stringstream ss;
+  ss << std::ifstream(resp).rdbuf();
+  fs::remove(req);
+  fs::remove(resp);
+  EXPECT_EQ(rc, 0) << cmd;
+  answer = json::parse(ss.str(), nullptr, false);
+  EXPECT_FALSE(answer.is_discarded()) << "oracle output is not JSON: " << ss.str();
+  return true;
+}
+
+template <class Curve>
+class oracle_test : public ::testing::Test {};
+TYPED_TEST_SUITE(oracle_test, testing::curve_types, testing::curve_name_generator);
+
+TYPED_TEST(oracle_test, scalar_multiples_and_sums_match_noble) {
+  using C = TypeParam;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const affine<C> g = generator<C>();
+
+  // [k] G for edge and random k.
+  std::vector<ff::fr> ks = {ff::fr::zero(), ff::fr::one(), ff::fr::from_uint(2), -ff::fr::from_uint(2), -ff::fr::one()};
+  while (ks.size() < 45) ks.push_back(random_scalar(rng));
+  std::vector<affine<C>> ours;
+  json cases = json::array();
+  for (const ff::fr& k : ks) {
+    cases.push_back({{"op", "mul"}, {"group", C::name}, {"k", ff::to_hex(k)}});
+    ours.push_back(to_affine(scalar_mul(g, k)));
+  }
+  // Sums: random pairs, P + P, P + (-P), O + P, O + O; operands sent in either encoding.
+  struct sum_case {
+    affine<C> a, b;
+  };
+  std::vector<sum_case> sums;
+  for (int i = 0; i < 20; ++i) sums.push_back({ours[5 + i], ours[25 + i]});
+  for (int i = 0; i < 5; ++i) sums.push_back({ours[5 + i], ours[5 + i]});
+  for (int i = 0; i < 5; ++i) sums.push_back({ours[10 + i], neg(ours[10 + i])});
+  sums.push_back({affine<C>::infinity(), ours[7]});
+  sums.push_back({ours[8], affine<C>::infinity()});
+  sums.push_back({affine<C>::infinity(), affine<C>::infinity()});
+  sums.push_back({ours[1], ours[4]});  // G + (r-1) G
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    const auto& s = sums[i];
+    const std::string a = i % 2 ? to_hex(encode_compressed(s.a)) : to_hex(encode_uncompressed(s.a));
+    const std::string b = i % 3 ? to_hex(encode_compressed(s.b)) : to_hex(encode_uncompressed(s.b));
+    cases.push_back({{"op", "add"}, {"group", C::name}, {"a", a}, {"b", b}});
+  }
+
+  json answer;
+  std::string why;
+  if (!run_oracle(json{{"cases", cases}}, answer, why)) GTEST_SKIP() << why;
+  ASSERT_TRUE(answer.contains("results"));
+  const json& res = answer["results"];
+  ASSERT_EQ(res.size(), ks.size() + sums.size());
+
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    SCOPED_TRACE("k = " + ff::to_hex(ks[i]));
+    ASSERT_FALSE(res[i].contains("error")) << res[i]["error"];
+    const std::string nc = res[i]["compressed"], nu = res[i]["uncompressed"];
+    EXPECT_EQ(to_hex(encode_compressed(ours[i])), nc);
+    EXPECT_EQ(to_hex(encode_uncompressed(ours[i])), nu);
+    auto dc = decode_compressed<C>(from_hex(nc));
+    auto du = decode_uncompressed<C>(from_hex(nu));
+    ASSERT_TRUE(dc.ok()) << dc.error().to_string();
+    ASSERT_TRUE(du.ok()) << du.error().to_string();
+    EXPECT_EQ(*dc, ours[i]);
+    EXPECT_EQ(*du, ours[i]);
+  }
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    SCOPED_TRACE("sum case " + std::to_string(i));
+    const json& r = res[ks.size() + i];
+    ASSERT_FALSE(r.contains("error")) << r["error"];
+    const affine<C> jac_sum = to_affine(madd(to_jacobian(sums[i].a), sums[i].b));
+    const affine<C> xyzz_sum = to_affine(add(to_xyzz(sums[i].a), to_xyzz(sums[i].b)));
+    EXPECT_EQ(jac_sum, xyzz_sum);
+    EXPECT_EQ(to_hex(encode_compressed(jac_sum)), r["compressed"].get<std::string>());
+    EXPECT_EQ(to_hex(encode_uncompressed(jac_sum)), r["uncompressed"].get<std::string>());
+  }
+}
+
+}  // namespace
+}  // namespace pp::ec
