@@ -1,0 +1,98 @@
+// e([k1] G1, [k2] G2) against @noble/curves 1.9.7 (tools/oracle/pairing_oracle.mjs), coefficient by
+// coefficient on canonical integers, for fresh random k1, k2. Skips when node or node_modules is missing.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pairing/pairing.hpp"
+#include "pairing_test_util.hpp"
+
+namespace {
+
+using pp::ff::fp;
+using pp::ff::fp12;
+using pp::ff::fr;
+using namespace pp::pairing::testing;
+
+std::string hex(const uint64_t* v, int n) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (int i = 64 * n - 4; i >= 0; i -= 4) {
+    const int d = (v[i / 64] >> (i % 64)) & 0xf;
+    if (s.empty() && d == 0) continue;
+    s.push_back(digits[d]);
+  }
+  return s.empty() ? "0" : s;
+}
+
+std::string hex(const fr& k) {
+  uint64_t c[4];
+  k.to_canonical(c);
+  return hex(c, 4);
+}
+
+// The 12 canonical coefficients in the oracle's order (c0 before c1 at every level).
+std::vector<std::string> coefficients(const fp12& f) {
+  std::vector<std::string> out;
+  for (const auto* c6 : {&f.c0, &f.c1}) {
+    for (const auto* c2 : {&c6->c0, &c6->c1, &c6->c2}) {
+      for (const fp* c : {&c2->c0, &c2->c1}) {
+        uint64_t v[6];
+        c->to_canonical(v);
+        out.push_back(hex(v, 6));
+      }
+    }
+  }
+  return out;
+}
+
+std::string run(const std::string& cmd) {
+  std::string out;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  if (pclose(pipe) != 0) out.clear();
+  return out;
+}
+
+TEST(PairingOracle, MatchesNobleCurves) {
+  const char* src = std::getenv("PP_SOURCE_DIR");
+  if (src == nullptr) GTEST_SKIP() << "PP_SOURCE_DIR not set (run through ctest)";
+  const std::filesystem::path dir = std::filesystem::path(src) / "tools" / "oracle";
+  if (!std::filesystem::exists(dir / "node_modules" / "@noble" / "curves")) {
+    GTEST_SKIP() << "tools/oracle/node_modules missing (npm ci in tools/oracle)";
+  }
+  if (std::system("command -v node >/dev/null 2>&1") != 0) GTEST_SKIP() << "node not found";
+
+  seeded_rng r;
+  SCOPED_TRACE(r.trace());
+  std::vector<std::pair<fr, fr>> ks = {{fr::one(), fr::one()}};
+  for (int i = 0; i < 4; ++i) ks.emplace_back(random_fr(r.gen), random_fr(r.gen));
+  std::string cmd = "cd '" + dir.string() + "' && node pairing_oracle.mjs";
+  for (const auto& [k1, k2] : ks) cmd.append(" ").append(hex(k1)).append(" ").append(hex(k2));
+  const std::string out = run(cmd);
+  ASSERT_FALSE(out.empty()) << "oracle failed: " << cmd;
+
+  std::istringstream lines(out);
+  for (const auto& [k1, k2] : ks) {
+    SCOPED_TRACE("k1 = 0x" + hex(k1) + ", k2 = 0x" + hex(k2));
+    std::string line;
+    ASSERT_TRUE(std::getline(lines, line));
+    std::istringstream words(line);
+    const std::vector<std::string> ours = coefficients(pp::pairing::pairing(g1_mul(k1), g2_mul(k2)));
+    for (size_t i = 0; i < ours.size(); ++i) {
+      std::string theirs;
+      ASSERT_TRUE(words >> theirs);
+      EXPECT_EQ(ours[i], theirs) << "coefficient " << i;
+    }
+  }
+}
+
+}  // namespace
