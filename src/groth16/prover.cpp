@@ -1,0 +1,212 @@
+// cpu_backend. Assembly (notes §4.5, bellman groth16/prover.rs):
+//   pi_A = alpha + sum w_i A_i + r delta_1
+//   pi_B = beta_2 + sum w_i B2_i + s delta_2,   B1 = beta_1 + sum w_i B1_i + s delta_1
+//   pi_C = sum aux_i L_i + sum h_j H_j + s pi_A + r B1 - r s delta_1
+// The MSM scalars are the witness values themselves (split MSM: witnesses are mostly 0 and 1) and
+// the dense h scalars (Pippenger).
+#include "groth16/prover.hpp"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/status_macros.hpp"
+#include "ec/jacobian.hpp"
+#include "ec/scalar_mul.hpp"
+#include "groth16/qap.hpp"
+#include "groth16/verifier.hpp"
+#include "msm/pippenger.hpp"
+#include "msm/split_msm.hpp"
+#include "r1cs/satisfaction.hpp"
+#include "r1cs/witness.hpp"
+
+namespace pp::groth16 {
+
+using ff::fr;
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+struct cpu_pending final : pending {
+  const proving_key* pk = nullptr;
+  const r1cs::constraint_system* cs = nullptr;
+  std::span<const fr> witness;
+  blinding rs;
+  prove_options options;
+  prove_timings timings;
+  ec::g1_jacobian a_sum, b1_sum, l_sum, h_sum;
+  ec::g2_jacobian b2_sum;
+};
+
+// Runs f and records its wall time under name.
+template <class F>
+auto timed(prove_timings& t, const char* name, F&& f) {
+  const auto t0 = clock::now();
+  if constexpr (std::is_void_v<decltype(f())>) {
+    f();
+    t.add(name, clock::now() - t0);
+  } else {
+    auto r = f();
+    t.add(name, clock::now() - t0);
+    return r;
+  }
+}
+
+// The witness values of the variables whose bit is set (the scalars of a filtered query).
+std::vector<fr> select_scalars(std::span<const fr> w, const density_bitmap& bits) {
+  std::vector<fr> out;
+  out.reserve(bits.count());
+  for (uint64_t i = 0; i < w.size(); ++i) {
+    if (bits.get(i)) out.push_back(w[i]);
+  }
+  return out;
+}
+
+status check_size(const char* what, std::size_t got, std::size_t expected) {
+  if (got == expected) return ok_status();
+  return invalid_argument(std::string("proving key ") + what + " has " + std::to_string(got) + " points, expected " +
+                          std::to_string(expected));
+}
+
+status check_density(const char* what, const std::optional<density_bitmap>& d, uint64_t num_vars) {
+  if (d && d->size != num_vars) {
+    return invalid_argument(std::string("proving key ") + what + " density covers " + std::to_string(d->size) +
+                            " variables, expected " + std::to_string(num_vars));
+  }
+  return ok_status();
+}
+
+int log2_exact(uint64_t n) {
+  int k = 0;
+  while ((uint64_t{1} << k) < n) ++k;
+  return (uint64_t{1} << k) == n ? k : -1;
+}
+
+}  // namespace
+
+status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs) {
+  if (pk.n_vars != cs.num_variables()) {
+    return invalid_argument("proving key is for " + std::to_string(pk.n_vars) + " variables, the circuit has " +
+                            std::to_string(cs.num_variables()));
+  }
+  if (pk.n_public() != cs.num_public()) {
+    return invalid_argument("proving key has " + std::to_string(pk.n_public()) + " public inputs, the circuit has " +
+                            std::to_string(cs.num_public()));
+  }
+  if (log2_exact(pk.domain_size) < 0) {
+    return invalid_argument("proving key domain size " + std::to_string(pk.domain_size) + " is not a power of two");
+  }
+  if (pk.domain_size < qap_rows(cs)) {
+    return invalid_argument("proving key domain has " + std::to_string(pk.domain_size) + " rows, the circuit needs " +
+                            std::to_string(qap_rows(cs)) + " (constraints + public inputs + 1)");
+  }
+  const uint64_t nv = cs.num_variables();
+  PP_RETURN_IF_ERROR(check_density("A", pk.a_density, nv));
+  PP_RETURN_IF_ERROR(check_density("B", pk.b_density, nv));
+  const uint64_t na = pk.a_density ? pk.a_density->count() : nv;
+  const uint64_t nb = pk.b_density ? pk.b_density->count() : nv;
+  PP_RETURN_IF_ERROR(check_size("A", pk.a.size(), na));
+  PP_RETURN_IF_ERROR(check_size("B_G1", pk.b_g1.size(), nb));
+  PP_RETURN_IF_ERROR(check_size("B_G2", pk.b_g2.size(), nb));
+  PP_RETURN_IF_ERROR(check_size("L", pk.l.size(), cs.num_aux()));
+  const uint64_t nh = pk.basis == h_basis::odd_coset_lagrange ? pk.domain_size : pk.domain_size - 1;
+  PP_RETURN_IF_ERROR(check_size("H", pk.h.size(), nh));
+  if (pk.vk.ic.size() != cs.num_public() + 1) {
+    return invalid_argument("verifying key has " + std::to_string(pk.vk.ic.size()) + " IC points, expected " +
+                            std::to_string(cs.num_public() + 1));
+  }
+  return ok_status();
+}
+
+result<pending_ptr> cpu_backend::start(const prove_request& req) {
+  if (req.pk == nullptr || req.cs == nullptr) return invalid_argument("prove request needs a proving key and a circuit");
+  const proving_key& pk = *req.pk;
+  const r1cs::constraint_system& cs = *req.cs;
+  const std::span<const fr> w = req.witness;
+  if (w.size() != cs.num_variables()) {
+    return invalid_argument("witness size mismatch: expected " + std::to_string(cs.num_variables()) +
+                            " values (1 + " + std::to_string(cs.num_public()) + " public + " +
+                            std::to_string(cs.num_aux()) + " aux), got " + std::to_string(w.size()));
+  }
+  PP_RETURN_IF_ERROR(r1cs::check_witness(cs, w));
+  PP_RETURN_IF_ERROR(check_key_matches_circuit(pk, cs));
+
+  auto p = std::make_unique<cpu_pending>();
+  p->pk = &pk;
+  p->cs = &cs;
+  p->witness = w;
+  p->rs = req.rs ? *req.rs : random_blinding();
+  p->options = req.options;
+  prove_timings& t = p->timings;
+
+  if (req.options.check_satisfied) {
+    PP_RETURN_IF_ERROR(timed(t, "satisfaction check", [&] { return r1cs::check_satisfied(cs, w); }));
+  }
+  PP_ASSIGN_OR_RETURN(const qap_domain d, timed(t, "domain", [&] {
+                        return qap_domain::create(log2_exact(pk.domain_size), root_family_for(pk.basis));
+                      }));
+  const uint64_t n = d.size();
+  std::vector<fr> a(n), b(n), c(n);
+  const bool need_c = pk.basis == h_basis::monomial;  // snarkjs uses c = a∘b (its zkey has no C)
+  PP_RETURN_IF_ERROR(timed(t, "spmv", [&] {
+    return evaluate_qap(d, cs, w, a, b, need_c ? std::span<fr>(c) : std::span<fr>());
+  }));
+  PP_ASSIGN_OR_RETURN(const std::size_t h_count, timed(t, "ntt (h)", [&] { return compute_h(d, pk.basis, a, b, c); }));
+
+  const std::span<const fr> h_scalars(a.data(), h_count);
+  const std::span<const fr> aux = w.subspan(1 + cs.num_public());
+  std::vector<fr> a_sel, b_sel;
+  if (pk.a_density) a_sel = select_scalars(w, *pk.a_density);
+  if (pk.b_density) b_sel = select_scalars(w, *pk.b_density);
+  const std::span<const fr> a_scalars = pk.a_density ? std::span<const fr>(a_sel) : w;
+  const std::span<const fr> b_scalars = pk.b_density ? std::span<const fr>(b_sel) : w;
+
+  p->h_sum = timed(t, "msm H", [&] { return msm::pippenger<ec::g1_curve>(pk.h, h_scalars); });
+  p->l_sum = timed(t, "msm L", [&] { return msm::split_msm<ec::g1_curve>(pk.l, aux); });
+  p->a_sum = timed(t, "msm A", [&] { return msm::split_msm<ec::g1_curve>(pk.a, a_scalars); });
+  p->b1_sum = timed(t, "msm B_G1", [&] { return msm::split_msm<ec::g1_curve>(pk.b_g1, b_scalars); });
+  p->b2_sum = timed(t, "msm B_G2", [&] { return msm::split_msm<ec::g2_curve>(pk.b_g2, b_scalars); });
+  return pending_ptr(std::move(p));
+}
+
+result<prove_output> cpu_backend::finish(pending_ptr base) {
+  auto* p = dynamic_cast<cpu_pending*>(base.get());
+  if (p == nullptr) return invalid_argument("cpu_backend::finish: the pending proof was not started by this backend");
+  const verifying_key& vk = p->pk->vk;
+  const fr& r = p->rs.r;
+  const fr& s = p->rs.s;
+  prove_output out;
+  out.timings = std::move(p->timings);
+  prove_timings& t = out.timings;
+
+  timed(t, "assembly", [&] {
+    const ec::g1_jacobian delta1 = ec::to_jacobian(vk.delta_g1);
+    const ec::g1_jacobian pi_a =
+        ec::add(ec::add(p->a_sum, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
+    const ec::g2_jacobian pi_b =
+        ec::add(ec::add(p->b2_sum, vk.beta_g2), ec::scalar_mul_wnaf(ec::to_jacobian(vk.delta_g2), s));
+    const ec::g1_jacobian b1 = ec::add(ec::add(p->b1_sum, vk.beta_g1), ec::scalar_mul_wnaf(delta1, s));
+    ec::g1_jacobian pi_c = ec::add(p->l_sum, p->h_sum);
+    pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(pi_a, s));
+    pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(b1, r));
+    pi_c = ec::add(pi_c, ec::neg(ec::scalar_mul_wnaf(delta1, r * s)));
+    out.pi = proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
+  });
+
+  if (p->options.self_verify) {
+    const std::span<const fr> inputs = p->witness.subspan(1, p->cs->num_public());
+    const status v = timed(t, "self-verify", [&] { return verify_unchecked(vk, inputs, out.pi); });
+    if (!v.ok()) {
+      // Name the cause when it is the witness (the usual one); otherwise key, circuit or prover are off.
+      const status sat = r1cs::check_satisfied(*p->cs, p->witness);
+      return internal_error("proof failed self-verification (" + v.message() + "); " +
+                            (sat.ok() ? std::string("the witness satisfies the circuit, so the key does not match "
+                                                    "the circuit or the prover is wrong")
+                                      : "the witness does not satisfy the circuit: " + sat.message()));
+    }
+  }
+  return out;
+}
+
+}  // namespace pp::groth16

@@ -1,0 +1,22 @@
+// The CPU prover backend (oneTBB on the calling arena). start(): SpMV, the H polynomial (NTTs) and
+// the five MSMs (H, L, A, B_G1, B_G2); finish(): assembly with (r, s) and the optional
+// self-verification. Any key layout in keys.hpp (odd_coset_lagrange or monomial, filtered or not).
+#pragma once
+#include <string_view>
+
+#include "groth16/backend.hpp"
+
+namespace pp::groth16 {
+
+class cpu_backend final : public backend {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "cpu"; }
+  result<pending_ptr> start(const prove_request& req) override;
+  result<prove_output> finish(pending_ptr p) override;
+};
+
+// Key/circuit consistency: variable and public counts, domain large enough for the QAP rows, and
+// every point vector the size the layout implies. invalid_argument with expected and got.
+status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs);
+
+}  // namespace pp::groth16

@@ -1,0 +1,160 @@
+// qap_domain, evaluate_qap and compute_h. The 5^t transforms reuse poly's 7^t NTT plus one
+// permutation (see qap.hpp); the odd coset is reached, as in snarkjs, by scaling coefficient i by
+// omega_2n^i between the inverse and the forward transform.
+#include "groth16/qap.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <string>
+
+#include "core/status_macros.hpp"
+#include "poly/ntt.hpp"
+#include "poly/powers.hpp"
+#include "poly/quotient.hpp"
+#include "r1cs/spmv.hpp"
+#include "r1cs/witness.hpp"
+
+namespace pp::groth16 {
+
+using ff::fr;
+
+namespace {
+
+// k with base^k == target in a cyclic group of order 2^log_n (Pohlig-Hellman, one bit at a time):
+// bit i of k is set when (target * base^-k_low)^(2^(log_n - 1 - i)) is -1 rather than 1.
+uint64_t discrete_log_2group(const fr& base, const fr& target, int log_n) {
+  uint64_t k = 0;
+  const fr base_inv = base.inverse();
+  for (int i = 0; i < log_n; ++i) {
+    fr t = target * base_inv.pow(k);
+    for (int j = 0; j < log_n - 1 - i; ++j) t = t.sqr();
+    if (!t.is_one()) k |= uint64_t{1} << i;
+  }
+  return k;
+}
+
+template <class F>
+void parallel_rows(std::size_t n, F&& f) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i < r.end(); ++i) f(i);
+  });
+}
+
+}  // namespace
+
+result<qap_domain> qap_domain::create(int log_n, ff::root_family family) {
+  PP_ASSIGN_OR_RETURN(poly::evaluation_domain base, poly::evaluation_domain::create(log_n));
+  const fr omega = ff::root_of_unity(log_n, family);
+  const uint64_t k = discrete_log_2group(base.omega(), omega, log_n);
+  if (base.omega().pow(k) != omega) {
+    return internal_error("qap_domain: omega of the chosen root family is not a power of the 7^t root (log_n = " +
+                          std::to_string(log_n) + ")");
+  }
+  return qap_domain(std::move(base), family, omega, k);
+}
+
+result<qap_domain> qap_domain::for_circuit(const r1cs::constraint_system& cs, ff::root_family family) {
+  const uint64_t rows = qap_rows(cs);
+  int log_n = 0;
+  while ((uint64_t{1} << log_n) < rows) ++log_n;
+  if (log_n > poly::evaluation_domain::max_log_n) {
+    return invalid_argument("circuit needs a domain of 2^" + std::to_string(log_n) + " rows (" +
+                            std::to_string(rows) + " QAP rows), more than the maximum 2^" +
+                            std::to_string(poly::evaluation_domain::max_log_n));
+  }
+  return create(log_n, family);
+}
+
+void qap_domain::permute_from_base(std::span<fr> a) const {
+  if (k_ == 1) return;
+  std::vector<fr> tmp(a.begin(), a.end());
+  const uint64_t mask = size() - 1;
+  parallel_rows(a.size(), [&](std::size_t j) { a[j] = tmp[(k_ * j) & mask]; });
+}
+
+void qap_domain::permute_to_base(std::span<fr> a) const {
+  if (k_ == 1) return;
+  std::vector<fr> tmp(a.begin(), a.end());
+  const uint64_t mask = size() - 1;
+  parallel_rows(a.size(), [&](std::size_t j) { a[(k_ * j) & mask] = tmp[j]; });
+}
+
+status qap_domain::ntt(std::span<fr> a) const {
+  PP_RETURN_IF_ERROR(poly::ntt(base_, a, poly::ntt_order::nn));
+  permute_from_base(a);
+  return ok_status();
+}
+
+status qap_domain::intt(std::span<fr> a) const {
+  if (a.size() != size()) {
+    return invalid_argument("qap_domain::intt: expected " + std::to_string(size()) + " values, got " +
+                            std::to_string(a.size()));
+  }
+  permute_to_base(a);
+  return poly::intt(base_, a, poly::ntt_order::nn);
+}
+
+result<std::vector<fr>> qap_domain::lagrange_at(const fr& tau) const {
+  const uint64_t n = size();
+  const fr z = tau.pow(n) - fr::one();
+  if (z.is_zero()) return invalid_argument("tau lies in the evaluation domain (tau^n = 1)");
+  std::vector<fr> pw(n), den(n), scratch(n);
+  poly::fill_powers(pw, omega_);
+  for (uint64_t c = 0; c < n; ++c) den[c] = tau - pw[c];
+  ff::batch_inverse(den.data(), scratch.data(), static_cast<int64_t>(n));
+  const fr scale = z * fr::from_uint(n).inverse();
+  parallel_rows(n, [&](std::size_t c) { pw[c] = scale * pw[c] * den[c]; });
+  return pw;
+}
+
+status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std::span<const fr> w,
+                    std::span<fr> a, std::span<fr> b, std::span<fr> c) {
+  const uint64_t m = cs.num_constraints();
+  if (qap_rows(cs) > d.size()) {
+    return invalid_argument("circuit has " + std::to_string(qap_rows(cs)) + " QAP rows (" + std::to_string(m) +
+                            " constraints + " + std::to_string(cs.num_public() + 1) +
+                            " input rows) but the key's domain has " + std::to_string(d.size()));
+  }
+  if (a.size() != d.size() || b.size() != d.size() || (!c.empty() && c.size() != d.size())) {
+    return invalid_argument("evaluate_qap: a, b (and c) must have the domain size " + std::to_string(d.size()));
+  }
+  PP_RETURN_IF_ERROR(r1cs::check_witness_size(cs, w.size()));
+  if (c.empty()) {
+    PP_RETURN_IF_ERROR(r1cs::spmv(cs, r1cs::matrix_id::a, w, a));
+    PP_RETURN_IF_ERROR(r1cs::spmv(cs, r1cs::matrix_id::b, w, b));
+  } else {
+    PP_RETURN_IF_ERROR(r1cs::evaluate_abc(cs, w, a, b, c));
+  }
+  // Input rows: A[m + i][i] = 1, B and C empty (already zero from the padding).
+  for (uint64_t i = 0; i <= cs.num_public(); ++i) a[m + i] = w[i];
+  return ok_status();
+}
+
+result<std::size_t> compute_h(const qap_domain& d, h_basis basis, std::span<fr> a, std::span<fr> b,
+                              std::span<fr> c) {
+  const uint64_t n = d.size();
+  if (a.size() != n || b.size() != n || c.size() != n) {
+    return invalid_argument("compute_h: a, b, c must have the domain size " + std::to_string(n));
+  }
+  if (basis == h_basis::monomial) {
+    if (d.family() != ff::root_family::generator7) {
+      return invalid_argument("compute_h: the monomial basis needs the 7^t domain");
+    }
+    PP_RETURN_IF_ERROR(poly::compute_quotient(d.base(), a, b, c, poly::quotient_form::coefficients));
+    return static_cast<std::size_t>(n - 1);
+  }
+  // snarkjs (groth16_prove.js): c = a∘b, then each of a, b, c to the odd coset omega_2n<omega_n>:
+  // iNTT, coefficient i times omega_2n^i, NTT.
+  parallel_rows(n, [&](std::size_t i) { c[i] = a[i] * b[i]; });
+  const fr shift = ff::root_of_unity(d.log_size() + 1, d.family());
+  for (std::span<fr> v : {a, b, c}) {
+    PP_RETURN_IF_ERROR(d.intt(v));
+    poly::distribute_powers(v, shift);
+    PP_RETURN_IF_ERROR(d.ntt(v));
+  }
+  parallel_rows(n, [&](std::size_t i) { a[i] = a[i] * b[i] - c[i]; });
+  return static_cast<std::size_t>(n);
+}
+
+}  // namespace pp::groth16

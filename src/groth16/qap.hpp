@@ -1,0 +1,81 @@
+// R1CS -> QAP for Groth16: the domain (with the root family the key was made with), the Lagrange
+// basis at tau that setup needs, and witness -> h scalars for either H basis (notes §4.5).
+// Both layouts append the input rows A[m + i][i] = 1 (i = 0..n_public), so the domain covers
+// m + n_public + 1 rows.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/result.hpp"
+#include "ff/fr.hpp"
+#include "groth16/keys.hpp"
+#include "poly/domain.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace pp::groth16 {
+
+// Rows of the QAP: constraints plus one input row per public variable and the constant.
+[[nodiscard]] inline uint64_t qap_rows(const r1cs::constraint_system& cs) {
+  return cs.num_constraints() + cs.num_public() + 1;
+}
+
+// snarkjs keys are made over the 5^t roots (ffjavascript), bellman/bellperson keys over 7^t.
+[[nodiscard]] constexpr ff::root_family root_family_for(h_basis b) {
+  return b == h_basis::odd_coset_lagrange ? ff::root_family::snarkjs5 : ff::root_family::generator7;
+}
+
+// The evaluation domain <omega_f> of size 2^log_n for a root family f, natural order throughout.
+// poly::evaluation_domain is built on the 7^t roots only; omega_5 = omega_7^k for an odd k (both
+// generate the one subgroup of order n), so a(omega_5^j) = a(omega_7^(k j mod n)) and a 5^t
+// transform is the 7^t transform followed (or, inverse, preceded) by the permutation j -> k j.
+class qap_domain {
+ public:
+  static result<qap_domain> create(int log_n, ff::root_family family);
+  // The smallest domain holding qap_rows(cs) rows.
+  static result<qap_domain> for_circuit(const r1cs::constraint_system& cs, ff::root_family family);
+
+  [[nodiscard]] uint64_t size() const { return base_.size(); }
+  [[nodiscard]] int log_size() const { return base_.log_size(); }
+  [[nodiscard]] ff::root_family family() const { return family_; }
+  [[nodiscard]] const ff::fr& omega() const { return omega_; }  // of the chosen family
+  [[nodiscard]] const poly::evaluation_domain& base() const { return base_; }
+
+  // a[i] (coefficients) -> a(omega^j), natural order; a.size() == size().
+  status ntt(std::span<ff::fr> a) const;
+  // Evaluations a(omega^j) -> coefficients (1/n included).
+  status intt(std::span<ff::fr> a) const;
+
+  // L_c(tau) for c < n, the Lagrange basis of this domain at tau:
+  // L_c(tau) = (tau^n - 1) / n * omega^c / (tau - omega^c), one batch inversion.
+  // invalid_argument when tau lies in the domain (then the formula divides by zero).
+  result<std::vector<ff::fr>> lagrange_at(const ff::fr& tau) const;
+
+ private:
+  qap_domain(poly::evaluation_domain base, ff::root_family family, const ff::fr& omega, uint64_t k)
+      : base_(std::move(base)), family_(family), omega_(omega), k_(k) {}
+  void permute_from_base(std::span<ff::fr> a) const;  // a[j] <- a[k j mod n]
+  void permute_to_base(std::span<ff::fr> a) const;    // a[k j mod n] <- a[j]
+
+  poly::evaluation_domain base_;
+  ff::root_family family_;
+  ff::fr omega_;
+  uint64_t k_ = 1;  // omega = base omega^k
+};
+
+// a = A w and b = B w over the QAP rows (input rows included), zero-padded to d.size(); and, when c
+// is non-empty, c = C w likewise (the input rows have no B or C terms).
+status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std::span<const ff::fr> w,
+                    std::span<ff::fr> a, std::span<ff::fr> b, std::span<ff::fr> c);
+
+// The H-query scalars, in place: on entry a, b, c are the QAP evaluations over d (c may be stale for
+// odd_coset_lagrange, which uses c = a∘b as snarkjs does; see notes §4.5). On return a[0..count) holds
+//  - odd_coset_lagrange: h_j = a(x_j) b(x_j) - (a∘b)(x_j) at x_j = omega_2n^(2j+1) (n scalars, no
+//    division: Z = -2 on that coset is folded into the H points);
+//  - monomial: the coefficients of h = (A B - C) / Z computed on the coset 7<omega> (n - 1 scalars:
+//    deg h <= n - 2).
+// b and c are scratch. Returns count.
+result<std::size_t> compute_h(const qap_domain& d, h_basis basis, std::span<ff::fr> a, std::span<ff::fr> b,
+                              std::span<ff::fr> c);
+
+}  // namespace pp::groth16

@@ -1,0 +1,37 @@
+// Insecure development setup: Groth16 keys from toxic waste (tau, alpha, beta, gamma, delta) that
+// this process knows. Anyone holding the toxic waste can forge proofs, so these keys are for tests,
+// benchmarks and demos only. Both key layouts (keys.hpp): snarkjs (odd-coset Lagrange H, 5^t
+// roots, gamma = G2 generator) and bellman/bellperson (monomial H, 7^t roots, filtered A/B).
+#pragma once
+#include <cstdint>
+
+#include "core/result.hpp"
+#include "ff/fr.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace pp::groth16 {
+
+struct toxic_waste_insecure {
+  ff::fr tau, alpha, beta, gamma, delta;
+};
+
+// From std::random_device (each value 512 random bits reduced mod r).
+toxic_waste_insecure random_toxic_waste_insecure();
+// Deterministic, for tests: a splitmix64 stream from seed.
+toxic_waste_insecure toxic_waste_from_seed_insecure(uint64_t seed);
+
+// The proving key (with its verifying key) for cs in the given basis.
+//  odd_coset_lagrange (snarkjs zkey_new.js, notes §4.4): n = 2^k >= m + n_public + 1, input rows
+//    A[m + i][i] = 1; A, B1, B2 one point per variable (infinity kept); IC_i = (beta A_i + alpha B_i
+//    + C_i)(tau) G1 (gamma is forced to 1, the G2 generator); L_i the same over delta;
+//    H_j = L^(2n)_(2j+1)(tau) / delta G1 for j < n (true Lagrange points at the odd 2n-th roots).
+//  monomial (bellman groth16/generator.rs): same input rows and domain rule, 7^t roots;
+//    IC_i = (...)(tau) / gamma G1; H_i = tau^i Z(tau) / delta G1 for i < n - 1; A / B1 / B2 keep
+//    only the variables with a non-zero column (a_density / b_density set).
+// invalid_argument when tau lies in the domain (or, for snarkjs, the 2n-domain) or when alpha,
+// beta, gamma or delta is zero.
+result<proving_key> setup_insecure(const r1cs::constraint_system& cs, h_basis basis,
+                                   const toxic_waste_insecure& tw);
+
+}  // namespace pp::groth16
