@@ -1,0 +1,134 @@
+// key_store: residency of proving keys across tiers (disk -> mmap'd file -> pinned host -> device).
+// How a key reaches a tier is injected (a loader per tier returning an opaque handle whose
+// destruction unloads it), so the policy is tested with fakes: reference-counted leases (a key in
+// use is never evicted), preload/evict, and least-recently-used eviction of idle keys when the
+// byte budget is short. Give the store a memory_budget of its own (a slice of the host budget):
+// only keys live in it, so eviction is what frees it.
+#pragma once
+#include <array>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "engine/deadline.hpp"
+#include "engine/memory_budget.hpp"
+
+namespace pp::engine {
+
+enum class key_tier : uint8_t { disk = 0, mapped = 1, pinned = 2, device = 3 };
+inline constexpr size_t key_tier_count = 4;
+std::string_view key_tier_name(key_tier t);
+
+// An opaque resident copy of a key at some tier (a mapped_file, pinned buffer, device region...).
+using key_handle = std::shared_ptr<const void>;
+
+struct key_tier_loader {
+  uint64_t bytes = 0;                       // charged to the budget while resident at this tier
+  std::function<result<key_handle>()> load;  // empty: the key cannot live at this tier
+};
+
+struct key_descriptor {
+  std::string id;
+  std::array<key_tier_loader, key_tier_count> tiers;  // indexed by key_tier; disk's is unused
+};
+
+class key_store;
+
+// A key in use; while any lease lives the key stays resident. Move-only; the store must outlive it.
+class [[nodiscard]] key_lease {
+ public:
+  key_lease() = default;
+  key_lease(key_lease&& o) noexcept { *this = std::move(o); }
+  key_lease& operator=(key_lease&& o) noexcept;
+  key_lease(const key_lease&) = delete;
+  key_lease& operator=(const key_lease&) = delete;
+  ~key_lease() { reset(); }
+
+  [[nodiscard]] const std::string& id() const { return id_; }
+  [[nodiscard]] key_tier tier() const { return tier_; }
+  [[nodiscard]] const key_handle& handle() const { return handle_; }
+  void reset();
+
+ private:
+  friend class key_store;
+  key_store* store_ = nullptr;
+  std::string id_;
+  key_tier tier_ = key_tier::disk;
+  key_handle handle_;
+};
+
+struct key_info {
+  key_tier tier = key_tier::disk;
+  uint32_t in_use = 0;
+  uint64_t bytes = 0;
+};
+
+struct key_store_stats {
+  uint64_t resident_bytes = 0;
+  size_t resident_keys = 0;
+  uint64_t loads = 0;
+  uint64_t evictions = 0;
+};
+
+class key_store {
+ public:
+  explicit key_store(memory_budget& budget) : budget_(budget) {}
+  // Every lease must be gone first.
+  ~key_store() = default;
+  key_store(const key_store&) = delete;
+  key_store& operator=(const key_store&) = delete;
+
+  // already_exists for a known id; invalid_argument for an empty id.
+  status add(key_descriptor key);
+
+  // The key resident at min_tier or above, loading it (after evicting idle keys, least recently used
+  // first, if the budget is short). Waits while another caller loads it or while keys in use fill
+  // the budget. not_found, invalid_argument (no loader for that tier), resource_exhausted (larger
+  // than the budget), deadline_exceeded, or the loader's error.
+  result<key_lease> acquire(const std::string& id, key_tier min_tier, deadline d);
+  // acquire() and let go: the key stays resident, idle, until evicted.
+  status preload(const std::string& id, key_tier tier, deadline d);
+  // Back to disk now. failed_precondition while in use or loading.
+  status evict(const std::string& id);
+
+  [[nodiscard]] result<key_info> info(const std::string& id) const;
+  // Keys resident at `at_least` or above: a device's holds-key set for the scheduler.
+  [[nodiscard]] std::vector<std::string> resident(key_tier at_least) const;
+  [[nodiscard]] key_store_stats stats() const;
+
+ private:
+  friend class key_lease;
+  struct entry {
+    key_descriptor desc;
+    key_tier tier = key_tier::disk;
+    key_handle handle;
+    memory_reservation charge;
+    uint32_t refs = 0;
+    bool loading = false;
+    uint64_t last_use = 0;
+  };
+  void release(const std::string& id);
+  // Drops the least recently used idle resident key (not `except`); false if there is none.
+  bool evict_lru_locked(const entry* except, std::vector<key_handle>& graveyard);
+  void unload_locked(entry& e, std::vector<key_handle>& graveyard);
+  key_lease lease_locked(entry& e);
+  // Wakes waiters; the generation lets a waiter tell a real change from a spurious wake-up.
+  void changed_locked();
+
+  memory_budget& budget_;
+  mutable std::mutex mu_;
+  std::condition_variable changed_;
+  std::map<std::string, entry> keys_;
+  uint64_t generation_ = 0;
+  uint64_t tick_ = 0;  // logical clock for least-recently-used
+  uint64_t loads_ = 0;
+  uint64_t evictions_ = 0;
+};
+
+}  // namespace pp::engine

@@ -1,0 +1,82 @@
+// memory_budget: one host-memory budget (bytes) shared by keys, matrices and in-flight partitions.
+// reserve() blocks FIFO-fair until the bytes fit or the deadline passes; the reservation it returns
+// gives bytes back when it shrinks or dies, so backpressure replaces out-of-memory (DESIGN.md §6).
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <mutex>
+
+#include "core/result.hpp"
+#include "engine/deadline.hpp"
+
+namespace pp::engine {
+
+class memory_budget;
+
+// Bytes held from a memory_budget; move-only, released on destruction. The budget must outlive it.
+class [[nodiscard]] memory_reservation {
+ public:
+  memory_reservation() = default;
+  memory_reservation(memory_reservation&& o) noexcept;
+  memory_reservation& operator=(memory_reservation&& o) noexcept;
+  memory_reservation(const memory_reservation&) = delete;
+  memory_reservation& operator=(const memory_reservation&) = delete;
+  ~memory_reservation() { release(); }
+
+  [[nodiscard]] uint64_t bytes() const { return bytes_; }
+  // Gives back all but new_bytes (a stage that no longer needs its inputs). invalid_argument if it
+  // would grow: growing must queue like any other request.
+  status shrink_to(uint64_t new_bytes);
+  void release();
+
+ private:
+  friend class memory_budget;
+  memory_reservation(memory_budget* budget, uint64_t bytes) : budget_(budget), bytes_(bytes) {}
+  memory_budget* budget_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+struct memory_budget_stats {
+  uint64_t total = 0;
+  uint64_t in_use = 0;
+  uint64_t peak = 0;  // highest in_use since construction
+  size_t waiters = 0;
+};
+
+class memory_budget {
+ public:
+  explicit memory_budget(uint64_t total_bytes) : total_(total_bytes) {}
+  memory_budget(const memory_budget&) = delete;
+  memory_budget& operator=(const memory_budget&) = delete;
+
+  // Waits in arrival order until `bytes` fit. resource_exhausted at once if bytes > total (it could
+  // never fit); deadline_exceeded when the deadline passes first.
+  result<memory_reservation> reserve(uint64_t bytes, deadline d);
+  // Never waits: unavailable unless the bytes fit now and nobody is queued ahead (a try does not
+  // overtake a waiter).
+  result<memory_reservation> try_reserve(uint64_t bytes);
+
+  [[nodiscard]] memory_budget_stats stats() const;
+  [[nodiscard]] uint64_t total() const { return total_; }
+
+ private:
+  friend class memory_reservation;
+  struct waiter {
+    uint64_t bytes;
+    bool granted = false;
+  };
+  void give_back(uint64_t bytes);
+  void take_locked(uint64_t bytes);
+  // Grants queued waiters from the head while they fit; stops at the first that does not (FIFO).
+  void grant_waiters_locked();
+
+  const uint64_t total_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t in_use_ = 0;
+  uint64_t peak_ = 0;
+  std::list<waiter*> queue_;
+};
+
+}  // namespace pp::engine

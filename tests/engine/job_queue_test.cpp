@@ -1,0 +1,153 @@
+#include "engine/job_queue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "eventually.hpp"
+
+namespace pp::engine {
+namespace {
+
+using testing::eventually;
+using namespace std::chrono_literals;
+
+partition_task task(job_id job, uint32_t part, priority p, cancel_token tok = {}) {
+  partition_task t;
+  t.job = job;
+  t.partition = part;
+  t.prio = p;
+  t.key_id = "k";
+  t.cancel = tok;
+  return t;
+}
+
+TEST(JobQueue, HighestPriorityFirstFifoWithin) {
+  job_queue q(16);
+  ASSERT_TRUE(q.push(task(1, 0, priority::low), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(2, 0, priority::normal), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(2, 1, priority::normal), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(3, 0, priority::critical), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(4, 0, priority::high), no_deadline()).ok());
+  std::vector<std::pair<job_id, uint32_t>> order;
+  while (auto t = q.try_pop()) order.emplace_back(t->job, t->partition);
+  const std::vector<std::pair<job_id, uint32_t>> want{{3, 0}, {4, 0}, {2, 0}, {2, 1}, {1, 0}};
+  EXPECT_EQ(order, want);
+}
+
+TEST(JobQueue, FullQueueBlocksPushUntilPop) {
+  job_queue q(2);
+  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(1, 1, priority::normal), no_deadline()).ok());
+  EXPECT_EQ(q.push(task(1, 2, priority::normal), immediate()).code(), status_code::deadline_exceeded);
+  std::atomic<bool> pushed{false};
+  std::thread t([&] {
+    pushed = q.push(task(1, 2, priority::high), no_deadline()).ok();
+  });
+  std::this_thread::sleep_for(5ms);  // give it a chance to (wrongly) push; not a timing assertion
+  EXPECT_FALSE(pushed);
+  ASSERT_TRUE(q.pop(no_deadline()).ok());
+  t.join();
+  EXPECT_TRUE(pushed);
+  EXPECT_EQ(q.size(), 2u);
+}
+
+TEST(JobQueue, CriticalIsNeverHeldBackByTheBound) {
+  job_queue q(1);
+  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(2, 0, priority::critical), immediate()).ok());
+  EXPECT_EQ(q.try_pop()->job, 2u);
+}
+
+TEST(JobQueue, PopDeadlineAndClose) {
+  job_queue q(4);
+  EXPECT_EQ(q.pop(immediate()).error().code(), status_code::deadline_exceeded);
+  EXPECT_EQ(q.pop(deadline_in(5ms)).error().code(), status_code::deadline_exceeded);
+  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
+  std::thread waiter([&] {
+    ASSERT_TRUE(q.pop(no_deadline()).ok());  // drains what is left
+    EXPECT_EQ(q.pop(no_deadline()).error().code(), status_code::unavailable);
+  });
+  ASSERT_TRUE(eventually([&] { return q.size() == 0; }));
+  q.close();
+  waiter.join();
+  EXPECT_EQ(q.push(task(1, 1, priority::normal), no_deadline()).code(), status_code::unavailable);
+}
+
+TEST(JobQueue, CancelRemovesQueuedTasksOfThatJob) {
+  job_queue q(8);
+  for (uint32_t p = 0; p < 3; ++p) ASSERT_TRUE(q.push(task(7, p, priority::normal), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(8, 0, priority::normal), no_deadline()).ok());
+  EXPECT_EQ(q.cancel(7), 3u);
+  EXPECT_EQ(q.cancel(7), 0u);
+  EXPECT_EQ(q.size(), 1u);
+  EXPECT_EQ(q.try_pop()->job, 8u);
+}
+
+TEST(JobQueue, BlockedPushOfCancelledJobReturns) {
+  job_queue q(1);
+  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
+  cancel_token tok;
+  status result;
+  std::thread t([&] { result = q.push(task(2, 0, priority::normal, tok), no_deadline()); });
+  std::this_thread::sleep_for(5ms);
+  tok.cancel();  // flag first, then the queue: the order job_tracker documents
+  q.cancel(2);
+  t.join();
+  EXPECT_EQ(result.code(), status_code::cancelled);
+  EXPECT_EQ(q.size(), 1u);
+}
+
+TEST(JobQueue, PeekAndTake) {
+  job_queue q(8);
+  ASSERT_TRUE(q.push(task(1, 0, priority::low), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(2, 0, priority::high), no_deadline()).ok());
+  ASSERT_TRUE(q.push(task(3, 0, priority::normal), no_deadline()).ok());
+  auto seen = q.peek(2);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].job, 2u);
+  EXPECT_EQ(seen[1].job, 3u);
+  EXPECT_EQ(q.size(), 3u);
+  auto t = q.take(3, 0);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_FALSE(q.take(3, 0).has_value());
+  EXPECT_EQ(q.size(), 2u);
+}
+
+TEST(JobQueue, StressEveryTaskDeliveredOnce) {
+  job_queue q(8);
+  constexpr int producers = 4, per_producer = 2000, consumers = 4;
+  std::mutex mu;
+  std::set<std::pair<job_id, uint32_t>> got;
+  std::atomic<bool> dup{false};
+  std::vector<std::thread> threads;
+  for (int p = 0; p < producers; ++p) {
+    threads.emplace_back([&, p] {
+      for (int i = 0; i < per_producer; ++i) {
+        ASSERT_TRUE(q.push(task(p, i, static_cast<priority>(i % 4)), deadline_in(20s)).ok());
+      }
+    });
+  }
+  std::atomic<int> popped{0};
+  for (int c = 0; c < consumers; ++c) {
+    threads.emplace_back([&] {
+      while (popped < producers * per_producer) {
+        auto t = q.pop(deadline_in(10ms));
+        if (!t.ok()) continue;
+        ++popped;
+        std::lock_guard lock(mu);
+        if (!got.insert({t->job, t->partition}).second) dup = true;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_FALSE(dup);
+  EXPECT_EQ(got.size(), static_cast<size_t>(producers * per_producer));
+  EXPECT_EQ(q.size(), 0u);
+}
+
+}  // namespace
+}  // namespace pp::engine

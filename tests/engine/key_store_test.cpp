@@ -1,0 +1,180 @@
+#include "engine/key_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "eventually.hpp"
+
+namespace pp::engine {
+namespace {
+
+using testing::eventually;
+using namespace std::chrono_literals;
+
+// Counts loads and live handles per key, as a fake of mmap / pinned copies.
+struct fake_loads {
+  std::atomic<int> loads{0};
+  std::atomic<int> live{0};
+  std::atomic<bool> fail{false};
+  key_tier_loader loader(uint64_t bytes) {
+    return {bytes, [this]() -> result<key_handle> {
+              if (fail) return unavailable("disk gone");
+              ++loads;
+              ++live;
+              return key_handle(new int(0), [this](const void* p) {
+                --live;
+                delete static_cast<const int*>(p);
+              });
+            }};
+  }
+};
+
+key_descriptor key(const std::string& id, fake_loads& f, uint64_t pinned_bytes) {
+  key_descriptor d;
+  d.id = id;
+  d.tiers[static_cast<size_t>(key_tier::mapped)] = f.loader(0);
+  d.tiers[static_cast<size_t>(key_tier::pinned)] = f.loader(pinned_bytes);
+  return d;
+}
+
+TEST(KeyStore, AddAndErrors) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  EXPECT_EQ(store.add(key("a", f, 40)).code(), status_code::already_exists);
+  EXPECT_EQ(store.add(key("", f, 40)).code(), status_code::invalid_argument);
+  EXPECT_EQ(store.acquire("zz", key_tier::pinned, no_deadline()).error().code(), status_code::not_found);
+  EXPECT_EQ(store.acquire("a", key_tier::device, no_deadline()).error().code(), status_code::invalid_argument);
+  ASSERT_TRUE(store.add(key("huge", f, 101)).ok());
+  EXPECT_EQ(store.acquire("huge", key_tier::pinned, no_deadline()).error().code(),
+            status_code::resource_exhausted);
+}
+
+TEST(KeyStore, LoadsOnceAndChargesBudget) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  {
+    auto l1 = store.acquire("a", key_tier::pinned, no_deadline());
+    ASSERT_TRUE(l1.ok());
+    auto l2 = store.acquire("a", key_tier::mapped, no_deadline());  // pinned satisfies mapped
+    ASSERT_TRUE(l2.ok());
+    EXPECT_EQ(l2->tier(), key_tier::pinned);
+    EXPECT_EQ(f.loads, 1);
+    EXPECT_EQ(store.info("a")->in_use, 2u);
+    EXPECT_EQ(budget.stats().in_use, 40u);
+  }
+  EXPECT_EQ(store.info("a")->in_use, 0u);
+  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);  // idle, still resident
+  EXPECT_EQ(store.resident(key_tier::pinned), std::vector<std::string>{"a"});
+  ASSERT_TRUE(store.evict("a").ok());
+  EXPECT_EQ(store.info("a")->tier, key_tier::disk);
+  EXPECT_EQ(f.live, 0);
+  EXPECT_EQ(budget.stats().in_use, 0u);
+}
+
+TEST(KeyStore, PromotionGivesLowerTierBack) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  ASSERT_TRUE(store.preload("a", key_tier::mapped, no_deadline()).ok());
+  EXPECT_EQ(store.info("a")->tier, key_tier::mapped);
+  ASSERT_TRUE(store.preload("a", key_tier::pinned, no_deadline()).ok());
+  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
+  EXPECT_EQ(f.live, 1);
+  EXPECT_EQ(f.loads, 2);
+}
+
+TEST(KeyStore, EvictsLeastRecentlyUsedIdleKey) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  for (const char* id : {"a", "b", "c"}) ASSERT_TRUE(store.add(key(id, f, 40)).ok());
+  ASSERT_TRUE(store.preload("a", key_tier::pinned, no_deadline()).ok());
+  ASSERT_TRUE(store.preload("b", key_tier::pinned, no_deadline()).ok());
+  ASSERT_TRUE(store.preload("a", key_tier::pinned, no_deadline()).ok());  // a is now more recent
+  ASSERT_TRUE(store.preload("c", key_tier::pinned, no_deadline()).ok());
+  EXPECT_EQ(store.info("b")->tier, key_tier::disk);
+  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
+  EXPECT_EQ(store.info("c")->tier, key_tier::pinned);
+  EXPECT_EQ(store.stats().evictions, 1u);
+  EXPECT_EQ(store.stats().resident_bytes, 80u);
+}
+
+TEST(KeyStore, InUseKeysAreNeverEvicted) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  for (const char* id : {"a", "b", "c"}) ASSERT_TRUE(store.add(key(id, f, 40)).ok());
+  auto la = store.acquire("a", key_tier::pinned, no_deadline());
+  auto lb = store.acquire("b", key_tier::pinned, no_deadline());
+  ASSERT_TRUE(la.ok() && lb.ok());
+  EXPECT_EQ(store.evict("a").code(), status_code::failed_precondition);
+  EXPECT_EQ(store.acquire("c", key_tier::pinned, deadline_in(10ms)).error().code(), status_code::deadline_exceeded);
+  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
+  EXPECT_EQ(store.info("b")->tier, key_tier::pinned);
+
+  // c waits until a lease ends, then evicts that idle key.
+  std::atomic<bool> got{false};
+  std::thread t([&] {
+    auto lc = store.acquire("c", key_tier::pinned, no_deadline());
+    got = lc.ok();
+  });
+  std::this_thread::sleep_for(5ms);
+  EXPECT_FALSE(got);
+  lb->reset();
+  t.join();
+  EXPECT_TRUE(got);
+  EXPECT_EQ(store.info("b")->tier, key_tier::disk);
+  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
+}
+
+TEST(KeyStore, LoaderErrorLeavesKeyOnDisk) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  f.fail = true;
+  auto r = store.acquire("a", key_tier::pinned, no_deadline());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::unavailable);
+  EXPECT_EQ(store.info("a")->tier, key_tier::disk);
+  EXPECT_EQ(budget.stats().in_use, 0u);
+  f.fail = false;
+  EXPECT_TRUE(store.acquire("a", key_tier::pinned, no_deadline()).ok());
+}
+
+TEST(KeyStore, StressConcurrentAcquireStaysWithinBudget) {
+  memory_budget budget(100);
+  key_store store(budget);
+  fake_loads f;
+  const std::vector<std::string> ids{"a", "b", "c", "d"};
+  for (const auto& id : ids) ASSERT_TRUE(store.add(key(id, f, 30)).ok());
+  std::atomic<bool> bad{false};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < 6; ++w) {
+    threads.emplace_back([&, w] {
+      for (int i = 0; i < 300; ++i) {
+        const std::string& id = ids[(w + i) % ids.size()];
+        auto l = store.acquire(id, key_tier::pinned, deadline_in(20s));
+        if (!l.ok() || l->handle() == nullptr) bad = true;
+        if (budget.stats().in_use > 100) bad = true;
+        if (f.live > 4) bad = true;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_FALSE(bad);
+  EXPECT_LE(budget.stats().peak, 100u);
+  EXPECT_LE(store.stats().resident_keys, 3u);
+  for (const auto& id : ids) EXPECT_EQ(store.info(id)->in_use, 0u);
+}
+
+}  // namespace
+}  // namespace pp::engine
