@@ -15,11 +15,17 @@ function(pp_layer name)
   add_library(pp::${name} ALIAS pp_${name})
 endfunction()
 
-# pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest.
+# pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest; it exits 77
+# (skipped) when every test in it skipped (tests/support/gtest_main.cpp). CUSTOM_MAIN: SOURCES bring
+# their own main().
 function(pp_test name)
-  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
-  add_executable(${name} ${A_SOURCES})
-  target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main)
+  cmake_parse_arguments(A "CUSTOM_MAIN" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  if(A_CUSTOM_MAIN)
+    add_executable(${name} ${A_SOURCES})
+  else()
+    add_executable(${name} ${A_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/gtest_main.cpp)
+  endif()
+  target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   if(NOT A_LABELS)
     set(A_LABELS unit)

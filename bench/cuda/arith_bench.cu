@@ -1,0 +1,268 @@
+// Throughput of the device arithmetic on one GPU, reported per SM per clock so that GPUs and
+// clocks compare: Fp and Fr Montgomery multiplication, Fp addition, G1 XYZZ mixed addition.
+// Each thread runs K independent dependent chains; results go to global memory. Timed with CUDA
+// events (median of 5 after a warm-up); the SM clock under load is read in-kernel (clock64 against
+// %globaltimer). Prints a table; "SM-clk/op" = time * clock * SMs / ops; column K|mb is the
+// chains per thread (field cases) or the __launch_bounds__ minimum blocks (madd cases).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_points.hpp"
+#include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
+#include "cuda/device_info.hpp"
+#include "ec/xyzz.hpp"
+#include "ff/fp.hpp"
+#include "ff/fr.hpp"
+
+namespace pp::cuda::bench {
+namespace {
+
+struct clock_sample {
+  long long clk0, clk1, ns0, ns1;
+};
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// x_k <- x_k * y_k, iters times, K chains per thread.
+template <class F, int K>
+__global__ void mul_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk) {
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const long long c0 = clock64();
+  const unsigned long long n0 = global_ns();
+  F x[K], y[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    x[k] = d_x[t + k * stride];
+    y[k] = d_y[t + k * stride];
+  }
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) x[k] = x[k] * y[k];
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k) d_x[t + k * stride] = x[k];
+  if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
+}
+
+// x_k <- x_k + y_k (modular), iters times.
+template <class F, int K>
+__global__ void add_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk) {
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const long long c0 = clock64();
+  const unsigned long long n0 = global_ns();
+  F x[K], y[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    x[k] = d_x[t + k * stride];
+    y[k] = d_y[t + k * stride];
+  }
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) x[k] = x[k] + y[k];
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k) d_x[t + k * stride] = x[k];
+  if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
+}
+
+// acc <- madd(acc, q): q from registers (arithmetic only) or, with Stream, read each step from an
+// L2-resident table of affine points (the MSM bucket-accumulation access shape).
+template <bool Stream, int Threads, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) madd_chains(ec::g1_xyzz* d_acc, const ec::g1_affine* d_q, int table_mask, int iters,
+                            clock_sample* d_clk) {
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long c0 = clock64();
+  const unsigned long long n0 = global_ns();
+  ec::g1_xyzz acc = d_acc[t];
+  ec::g1_affine q = d_q[t & table_mask];
+  for (int i = 0; i < iters; ++i) {
+    if constexpr (Stream) q = d_q[(t + 977 * i) & table_mask];
+    acc = ec::madd(acc, q);
+  }
+  d_acc[t] = acc;
+  if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
+}
+
+struct row {
+  std::string name;
+  int threads_per_block = 0;
+  int blocks = 0;
+  int chains = 0;
+  double ops = 0;
+  double ms = 0;
+  double clock_ghz = 0;
+};
+
+double measured_clock_ghz(const std::vector<clock_sample>& s) {
+  double clk = 0, ns = 0;
+  for (const auto& c : s) {
+    clk += double(c.clk1 - c.clk0);
+    ns += double(c.ns1 - c.ns0);
+  }
+  return ns > 0 ? clk / ns : 0;
+}
+
+// Runs launch() once to warm up, then 5 times; keeps the median time and its clock reading.
+template <class Launch>
+status time_it(Launch&& launch, int blocks, double& ms, double& ghz) {
+  clock_sample* d_clk = nullptr;
+  PP_CUDA_TRY(cudaMalloc(&d_clk, sizeof(clock_sample) * blocks));
+  cudaEvent_t e0, e1;
+  PP_CUDA_TRY(cudaEventCreate(&e0));
+  PP_CUDA_TRY(cudaEventCreate(&e1));
+  std::vector<std::pair<double, double>> runs;
+  std::vector<clock_sample> clk_host(blocks);
+  for (int r = 0; r < 6; ++r) {
+    PP_CUDA_TRY(cudaEventRecord(e0));
+    launch(d_clk);
+    PP_CUDA_TRY(cudaGetLastError());
+    PP_CUDA_TRY(cudaEventRecord(e1));
+    PP_CUDA_TRY(cudaEventSynchronize(e1));
+    float t = 0;
+    PP_CUDA_TRY(cudaEventElapsedTime(&t, e0, e1));
+    PP_CUDA_TRY(cudaMemcpy(clk_host.data(), d_clk, sizeof(clock_sample) * blocks, cudaMemcpyDeviceToHost));
+    if (r > 0) runs.push_back({t, measured_clock_ghz(clk_host)});
+  }
+  std::sort(runs.begin(), runs.end());
+  ms = runs[runs.size() / 2].first;
+  ghz = runs[runs.size() / 2].second;
+  PP_CUDA_TRY(cudaEventDestroy(e0));
+  PP_CUDA_TRY(cudaEventDestroy(e1));
+  PP_CUDA_TRY(cudaFree(d_clk));
+  return ok_status();
+}
+
+template <class F>
+std::vector<F> random_elements(std::mt19937_64& rng, int64_t n) {
+  std::vector<F> v(n);
+  for (auto& x : v) {
+    uint64_t l[F::n64];
+    for (auto& w : l) w = rng();
+    l[F::n64 - 1] &= (1ull << (F::bits - 64 * (F::n64 - 1) - 1)) - 1;  // below the modulus
+    x = F::from_montgomery(l);
+  }
+  return v;
+}
+
+template <class Kernel>
+int blocks_for(Kernel k, int threads, int sms) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, 0) != cudaSuccess) per_sm = 1;
+  return std::max(1, per_sm) * sms;
+}
+
+template <class F, int K, bool Add>
+status field_case(const char* name, int threads, int iters, const device_info& dev, std::mt19937_64& rng,
+                  std::vector<row>& out) {
+  auto kernel = Add ? add_chains<F, K> : mul_chains<F, K>;
+  const int blocks = blocks_for(kernel, threads, dev.sm_count);
+  const int64_t n = int64_t(blocks) * threads * K;
+  const auto x_host = random_elements<F>(rng, n), y_host = random_elements<F>(rng, n);
+  F *d_x = nullptr, *d_y = nullptr;
+  PP_CUDA_TRY(cudaMalloc(&d_x, sizeof(F) * n));
+  PP_CUDA_TRY(cudaMalloc(&d_y, sizeof(F) * n));
+  PP_CUDA_TRY(cudaMemcpy(d_x, x_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
+  PP_CUDA_TRY(cudaMemcpy(d_y, y_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
+  row r{name, threads, blocks, K, double(n) * iters, 0, 0};
+  const status s = time_it([&](clock_sample* d_clk) { kernel<<<blocks, threads>>>(d_x, d_y, iters, d_clk); },
+                           blocks, r.ms, r.clock_ghz);
+  PP_CUDA_TRY(cudaFree(d_x));
+  PP_CUDA_TRY(cudaFree(d_y));
+  if (!s.ok()) return s;
+  out.push_back(r);
+  return ok_status();
+}
+
+template <bool Stream, int Threads, int MinBlocks>
+status madd_case(const char* name, int iters, const device_info& dev, std::mt19937_64& rng,
+                 std::vector<row>& out) {
+  constexpr int threads = Threads;
+  const int blocks = blocks_for(madd_chains<Stream, Threads, MinBlocks>, threads, dev.sm_count);
+  const int64_t n = int64_t(blocks) * threads;
+  constexpr int table = 1 << 16;  // 6 MiB of affine points: L2-resident
+  const std::vector<ec::g1_affine> q_host = random_g1_points(rng(), table);
+  std::vector<ec::g1_xyzz> acc_host(n);
+  for (int64_t i = 0; i < n; ++i) acc_host[i] = ec::to_xyzz(q_host[(i * 7 + 3) % table]);
+  ec::g1_xyzz* d_acc = nullptr;
+  ec::g1_affine* d_q = nullptr;
+  PP_CUDA_TRY(cudaMalloc(&d_acc, sizeof(ec::g1_xyzz) * n));
+  PP_CUDA_TRY(cudaMalloc(&d_q, sizeof(ec::g1_affine) * table));
+  PP_CUDA_TRY(cudaMemcpy(d_acc, acc_host.data(), sizeof(ec::g1_xyzz) * n, cudaMemcpyHostToDevice));
+  PP_CUDA_TRY(cudaMemcpy(d_q, q_host.data(), sizeof(ec::g1_affine) * table, cudaMemcpyHostToDevice));
+  row r{name, threads, blocks, MinBlocks, double(n) * iters, 0, 0};
+  const status s = time_it(
+      [&](clock_sample* d_clk) { madd_chains<Stream, Threads, MinBlocks><<<blocks, threads>>>(d_acc, d_q, table - 1, iters, d_clk); },
+      blocks, r.ms, r.clock_ghz);
+  PP_CUDA_TRY(cudaFree(d_acc));
+  PP_CUDA_TRY(cudaFree(d_q));
+  if (!s.ok()) return s;
+  out.push_back(r);
+  return ok_status();
+}
+
+status run() {
+  PP_ASSIGN_OR_RETURN(const int count, device_count());
+  if (count == 0) {
+    std::printf("no CUDA device\n");
+    return unavailable("no CUDA device");
+  }
+  PP_ASSIGN_OR_RETURN(const device_info dev, query_device(0));
+  std::printf("device %s\n", to_string(dev).c_str());
+  std::random_device rd;
+  const uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
+  std::printf("seed 0x%016llx\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<row> rows;
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 1, false>("fp_mul", 256, 4000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, false>("fp_mul", 256, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 4, false>("fp_mul", 128, 1000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, false>("fp_mul", 128, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fr, 1, false>("fr_mul", 256, 8000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fr, 2, false>("fr_mul", 256, 4000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fr, 4, false>("fr_mul", 256, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 4, true>("fp_add", 256, 8000, dev, rng, rows)));
+  // Register caps from __launch_bounds__: (256,1) none, (128,3) <= 168, (256,2) <= 128 per thread.
+  PP_RETURN_IF_ERROR((madd_case<false, 256, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<false, 128, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<false, 128, 3>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<false, 256, 2>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<true, 256, 1>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<true, 128, 3>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
+
+  const double sms = dev.sm_count;
+  std::printf("\n%-20s %5s %6s %4s %12s %9s %9s %10s %12s %12s\n", "case", "thr/b", "blocks", "K|mb", "ops",
+              "ms", "clk GHz", "Gop/s", "SM-clk/op", "@nominal");
+  for (const auto& r : rows) {
+    const double s = r.ms * 1e-3;
+    const double gops = r.ops / s * 1e-9;
+    const double smclk = s * r.clock_ghz * 1e9 * sms / r.ops;
+    const double smclk_nominal = s * dev.clock_khz * 1e3 * sms / r.ops;
+    std::printf("%-20s %5d %6d %4d %12.4g %9.3f %9.3f %10.3f %12.2f %12.2f\n", r.name.c_str(), r.threads_per_block,
+                r.blocks, r.chains, r.ops, r.ms, r.clock_ghz, gops, smclk, smclk_nominal);
+  }
+  return ok_status();
+}
+
+}  // namespace
+}  // namespace pp::cuda::bench
+
+int main() {
+  const pp::status s = pp::cuda::bench::run();
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.to_string().c_str());
+    return s.code() == pp::status_code::unavailable ? 77 : 1;
+  }
+  return 0;
+}

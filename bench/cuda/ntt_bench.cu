@@ -1,0 +1,177 @@
+// GPU NTT throughput over Fr (src/cuda/ntt_device.hpp): data and tables resident, CUDA events around
+// each transform, median of 7 after 2 warm-ups, fresh random input (device-generated) before every
+// run. Prints one table with the ratio to the best public library's figures (workload notes §8b).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/ntt_device.hpp"
+
+namespace {
+
+using pp::ff::fr;
+using pp::cuda::ntt_kind;
+using pp::poly::ntt_order;
+
+#define BENCH_CHECK(expr)                                                                    \
+  do {                                                                                       \
+    const cudaError_t e_ = (expr);                                                           \
+    if (e_ != cudaSuccess) {                                                                 \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(1);                                                                          \
+    }                                                                                        \
+  } while (0)
+
+// Random elements below 2^254 < r from a counter hash (splitmix64), so inputs never repeat.
+__global__ void fill_random(fr* a, uint64_t n, uint64_t seed) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    fr v;
+    for (int k = 0; k < 4; ++k) {
+      uint64_t z = seed + (4 * i + k + 1) * 0x9e3779b97f4a7c15ull;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      v.l[k] = z ^ (z >> 31);
+    }
+    v.l[3] >>= 2;
+    a[i] = v;
+  }
+}
+
+// The best public library's figures for a forward NTT on the H200 (workload notes §8b), ms.
+double reference_ms(int log_n) {
+  switch (log_n) {
+    case 20: return 0.277;
+    case 24: return 4.74;
+    case 26: return 23.8;
+    case 27: return 44.3;
+    default: return 0;
+  }
+}
+
+const char* kind_name(ntt_kind k) {
+  switch (k) {
+    case ntt_kind::forward: return "ntt";
+    case ntt_kind::inverse: return "intt";
+    case ntt_kind::coset_forward: return "coset_ntt";
+    case ntt_kind::coset_inverse: return "coset_intt";
+  }
+  return "?";
+}
+const char* order_name(ntt_order o) {
+  switch (o) {
+    case ntt_order::nn: return "nn";
+    case ntt_order::nr: return "nr";
+    case ntt_order::rn: return "rn";
+    case ntt_order::rr: return "rr";
+  }
+  return "?";
+}
+
+struct row {
+  int log_n;
+  ntt_kind kind;
+  ntt_order order;
+  int tile_log;  // 0: the tuning table's
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int max_log = argc > 1 ? std::atoi(argv[1]) : 27;
+  std::random_device rd;
+  uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
+  std::printf("[seed] ntt_bench: 0x%016llx\n", static_cast<unsigned long long>(seed));
+  cudaDeviceProp prop{};
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+
+  std::vector<row> rows;
+  for (int lg : {20, 22, 24, 26, 27}) rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 0});
+  for (int lg : {24, 27}) {
+    rows.push_back({lg, ntt_kind::forward, ntt_order::nr, 0});
+    rows.push_back({lg, ntt_kind::inverse, ntt_order::nn, 0});
+    rows.push_back({lg, ntt_kind::inverse, ntt_order::rn, 0});
+    rows.push_back({lg, ntt_kind::coset_forward, ntt_order::nn, 0});
+    rows.push_back({lg, ntt_kind::coset_forward, ntt_order::nr, 0});
+    rows.push_back({lg, ntt_kind::coset_inverse, ntt_order::nn, 0});
+    for (int t : {10, 12}) rows.push_back({lg, ntt_kind::forward, ntt_order::nr, t});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const row& a, const row& b) { return a.log_n < b.log_n; });
+
+  const uint64_t n_max = uint64_t{1} << max_log;
+  fr* d_a = nullptr;
+  BENCH_CHECK(cudaMalloc(&d_a, n_max * sizeof(fr)));
+  cudaStream_t stream;
+  BENCH_CHECK(cudaStreamCreate(&stream));
+  cudaEvent_t start, stop;
+  BENCH_CHECK(cudaEventCreate(&start));
+  BENCH_CHECK(cudaEventCreate(&stop));
+
+  std::printf("\n%-6s %-11s %-5s %-5s %-30s %10s %10s %10s %9s\n", "size", "transform", "order", "tile", "plan",
+              "median ms", "min ms", "ref ms", "ref/ours");
+  int current_log = -1;
+  void* d_tables = nullptr;
+  std::optional<pp::cuda::device_ntt_domain> dd;
+  for (const row& r : rows) {
+    if (r.log_n > max_log) continue;
+    const uint64_t n = uint64_t{1} << r.log_n;
+    if (r.log_n != current_log) {
+      if (d_tables) BENCH_CHECK(cudaFree(d_tables));
+      auto d = pp::poly::evaluation_domain::create(r.log_n);
+      if (!d.ok()) return 1;
+      const uint64_t ws = pp::cuda::device_ntt_domain::workspace_bytes(*d);
+      BENCH_CHECK(cudaMalloc(&d_tables, ws));
+      auto created = pp::cuda::device_ntt_domain::create(*d, d_tables, ws, stream);
+      if (!created.ok()) {
+        std::fprintf(stderr, "%s\n", created.error().to_string().c_str());
+        return 1;
+      }
+      dd = *created;
+      current_log = r.log_n;
+    }
+    pp::cuda::ntt_tuning tuning = pp::cuda::ntt_tuning_sm90;
+    if (r.tile_log) tuning.tile_log = r.tile_log;
+    auto plan = pp::cuda::make_ntt_plan(r.log_n, tuning);
+    if (!plan.ok()) {
+      std::fprintf(stderr, "%s\n", plan.error().to_string().c_str());
+      return 1;
+    }
+    std::vector<float> ms;
+    for (int rep = 0; rep < 9; ++rep) {
+      fill_random<<<4096, 256, 0, stream>>>(d_a, n, seed += 0x1234567);
+      BENCH_CHECK(cudaGetLastError());
+      BENCH_CHECK(cudaEventRecord(start, stream));
+      const pp::status s = pp::cuda::run_ntt(*dd, d_a, r.kind, r.order, *plan, stream);
+      BENCH_CHECK(cudaEventRecord(stop, stream));
+      if (!s.ok()) {
+        std::fprintf(stderr, "%s\n", s.to_string().c_str());
+        return 1;
+      }
+      BENCH_CHECK(cudaEventSynchronize(stop));
+      float t = 0;
+      BENCH_CHECK(cudaEventElapsedTime(&t, start, stop));
+      if (rep >= 2) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double med = ms[ms.size() / 2];
+    const double ref = r.kind == ntt_kind::forward ? reference_ms(r.log_n) : 0;
+    const std::string tile = r.tile_log ? std::to_string(r.tile_log) : std::to_string(pp::cuda::ntt_tuning_sm90.tile_log);
+    char ratio[32] = "-";
+    if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.2f", ref / med);
+    char refs[32] = "-";
+    if (ref > 0) std::snprintf(refs, sizeof refs, "%.3f", ref);
+    std::printf("2^%-4d %-11s %-5s %-5s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, kind_name(r.kind),
+                order_name(r.order), tile.c_str(), pp::cuda::to_string(*plan).c_str(), med, ms.front(), refs, ratio);
+    std::fflush(stdout);
+  }
+  BENCH_CHECK(cudaFree(d_tables));
+  BENCH_CHECK(cudaFree(d_a));
+  return 0;
+}

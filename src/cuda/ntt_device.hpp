@@ -1,0 +1,65 @@
+// GPU NTT over Fr: forward, inverse (with 1/n), coset forward and coset inverse, in the four
+// input/output orders of poly::ntt_order, in place on device memory, stream-ordered. Results are
+// identical to the host NTT (src/poly/ntt.hpp) on the same evaluation_domain. Plain C++ header.
+//
+// Use: workspace_bytes(d) -> caller allocates -> device_ntt_domain::create(d, ...) once per domain
+// (uploads twiddles and coset tables) -> ntt/intt/coset_ntt/coset_intt(dd, d_a, order, stream) any
+// number of times, from any stream. The transforms allocate nothing and never synchronize.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "core/result.hpp"
+#include "cuda/ntt_plan.hpp"
+#include "ff/fr.hpp"
+#include "poly/domain.hpp"
+#include "poly/ntt.hpp"
+
+namespace pp::cuda {
+
+// The resident tables of one evaluation_domain: a view of device memory the caller owns.
+class device_ntt_domain {
+ public:
+  // Bytes of device memory create() needs for d: n/2 + 1 twiddles (16n bytes; 2 GiB at 2^27) plus
+  // four small coset tables (two-level powers of g and g^-1).
+  static uint64_t workspace_bytes(const poly::evaluation_domain& d);
+
+  // Uploads d's tables into d_workspace (>= workspace_bytes(d), 256-byte aligned), ordered on
+  // stream, and waits for that stream (setup, not the transform path).
+  static result<device_ntt_domain> create(const poly::evaluation_domain& d, void* d_workspace, uint64_t bytes,
+                                          cudaStream_t stream);
+
+  [[nodiscard]] int log_size() const { return log_n_; }
+  [[nodiscard]] uint64_t size() const { return uint64_t{1} << log_n_; }
+  [[nodiscard]] const ff::fr& size_inv() const { return size_inv_; }
+  [[nodiscard]] const ff::fr* twiddles() const { return d_twiddles_; }
+  // factor(x) = lo[x mod 2^coset_lo_log] * hi[x >> coset_lo_log]: g^x (forward) or g^-x / n (inverse).
+  [[nodiscard]] const ff::fr* coset_lo(bool inverse) const { return inverse ? d_coset_inv_lo_ : d_coset_lo_; }
+  [[nodiscard]] const ff::fr* coset_hi(bool inverse) const { return inverse ? d_coset_inv_hi_ : d_coset_hi_; }
+  [[nodiscard]] int coset_lo_log() const { return coset_lo_log_; }
+
+ private:
+  int log_n_ = 0;
+  int coset_lo_log_ = 0;
+  ff::fr size_inv_{};
+  const ff::fr* d_twiddles_ = nullptr;
+  const ff::fr* d_coset_lo_ = nullptr;
+  const ff::fr* d_coset_hi_ = nullptr;
+  const ff::fr* d_coset_inv_lo_ = nullptr;
+  const ff::fr* d_coset_inv_hi_ = nullptr;
+};
+
+enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
+
+// d_a: dd.size() elements of device memory, transformed in place. The transform needs no workspace.
+status ntt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
+status intt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
+status coset_ntt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
+status coset_intt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
+
+// Any of the above with an explicit pass plan (make_ntt_plan with another tuning): for benchmarks.
+status run_ntt(const device_ntt_domain& dd, ff::fr* d_a, ntt_kind kind, poly::ntt_order order,
+               const ntt_plan& plan, cudaStream_t stream);
+
+}  // namespace pp::cuda

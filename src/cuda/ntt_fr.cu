@@ -1,0 +1,202 @@
+// GPU NTT over Fr: table upload and the host side of the transforms (pass launches, scaling,
+// bit-reversal), instantiating the kernels of ntt_kernels.cuh for fr.
+#include <string>
+#include <vector>
+
+#include "core/cuda_try.hpp"
+#include "cuda/ntt_device.hpp"
+#include "cuda/ntt_kernels.cuh"
+#include "poly/powers.hpp"
+
+namespace pp::cuda {
+namespace {
+
+using ff::fr;
+using ntt_detail::pass_args;
+using ntt_detail::scale_kind;
+using ntt_detail::scale_spec;
+
+constexpr int coset_lo_max_log = 12;  // two-level coset tables: 2^12 low powers, n/2^12 high ones
+constexpr uint64_t table_align = 256;
+
+uint64_t align_up(uint64_t x) { return (x + table_align - 1) / table_align * table_align; }
+
+struct table_layout {
+  uint64_t tw, lo, hi;  // element counts
+  int lo_log;
+  uint64_t off_lo, off_hi, off_ilo, off_ihi, total;  // byte offsets
+};
+
+table_layout layout_for(int log_n) {
+  table_layout t{};
+  const uint64_t n = uint64_t{1} << log_n;
+  t.tw = n / 2 + 1;
+  t.lo_log = log_n < coset_lo_max_log ? log_n : coset_lo_max_log;
+  t.lo = uint64_t{1} << t.lo_log;
+  t.hi = n >> t.lo_log;
+  t.off_lo = align_up(t.tw * sizeof(fr));
+  t.off_hi = t.off_lo + align_up(t.lo * sizeof(fr));
+  t.off_ilo = t.off_hi + align_up(t.hi * sizeof(fr));
+  t.off_ihi = t.off_ilo + align_up(t.lo * sizeof(fr));
+  t.total = t.off_ihi + align_up(t.hi * sizeof(fr));
+  return t;
+}
+
+template <bool Dif, bool Inverse>
+status set_smem_limit() {
+  PP_CUDA_TRY(cudaFuncSetAttribute(ntt_detail::ntt_pass_kernel<Dif, Inverse>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   int(sizeof(fr)) << ntt_max_tile_log));
+  return ok_status();
+}
+
+template <bool Dif, bool Inverse>
+status launch_passes(const ntt_plan& plan, pass_args a, cudaStream_t stream) {
+  if (plan.count == 0) {
+    ntt_detail::ntt_small_kernel<Dif, Inverse><<<1, 1, 0, stream>>>(a);
+    PP_CUDA_TRY(cudaGetLastError());
+    return ok_status();
+  }
+  for (int k = 0; k < plan.count; ++k) {
+    const int idx = Dif ? k : plan.count - 1 - k;
+    const ntt_pass& p = plan.passes[idx];
+    a.s0 = p.s0;
+    a.r = p.r;
+    a.log_c = p.log_c;
+    a.log_l = a.log_n - p.s0 - p.r;
+    a.first = k == 0;
+    a.last = k == plan.count - 1;
+    const int log_e = p.r + p.log_c;
+    const uint32_t blocks = uint32_t((uint64_t{1} << a.log_n) >> log_e);
+    const uint32_t threads = 1u << (log_e - ntt_thread_elements_log);
+    const size_t smem = sizeof(fr) << log_e;
+    ntt_detail::ntt_pass_kernel<Dif, Inverse><<<blocks, threads, smem, stream>>>(a);
+    PP_CUDA_TRY(cudaGetLastError());
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+uint64_t device_ntt_domain::workspace_bytes(const poly::evaluation_domain& d) {
+  return layout_for(d.log_size()).total;
+}
+
+result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domain& d, void* d_workspace,
+                                                    uint64_t bytes, cudaStream_t stream) {
+  const table_layout t = layout_for(d.log_size());
+  if (d_workspace == nullptr || reinterpret_cast<uintptr_t>(d_workspace) % table_align != 0) {
+    return invalid_argument("device_ntt_domain: workspace must be non-null and 256-byte aligned");
+  }
+  if (bytes < t.total) {
+    return invalid_argument("device_ntt_domain: workspace of 2^" + std::to_string(d.log_size()) + " needs " +
+                            std::to_string(t.total) + " bytes, got " + std::to_string(bytes));
+  }
+  if (d.twiddles().size() != t.tw) {
+    return internal_error("device_ntt_domain: domain twiddle table has " + std::to_string(d.twiddles().size()) +
+                          " entries, expected " + std::to_string(t.tw));
+  }
+  if (status s = set_smem_limit<true, false>(); !s.ok()) return s;
+  if (status s = set_smem_limit<true, true>(); !s.ok()) return s;
+  if (status s = set_smem_limit<false, false>(); !s.ok()) return s;
+  if (status s = set_smem_limit<false, true>(); !s.ok()) return s;
+
+  // Coset tables: g^x = lo[x mod 2^lo_log] * hi[x >> lo_log]; the inverse pair carries 1/n.
+  const fr g = d.coset_shift(), g_inv = d.coset_shift_inv();
+  std::vector<fr> lo(t.lo), hi(t.hi), ilo(t.lo), ihi(t.hi);
+  poly::fill_powers(lo, g);
+  poly::fill_powers(hi, g.pow(t.lo));
+  poly::fill_powers(ilo, g_inv);
+  poly::fill_powers(ihi, g_inv.pow(t.lo), d.size_inv());
+
+  char* base = static_cast<char*>(d_workspace);
+  PP_CUDA_TRY(cudaMemcpyAsync(base, d.twiddles().data(), t.tw * sizeof(fr), cudaMemcpyHostToDevice, stream));
+  PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_lo, lo.data(), t.lo * sizeof(fr), cudaMemcpyHostToDevice, stream));
+  PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_hi, hi.data(), t.hi * sizeof(fr), cudaMemcpyHostToDevice, stream));
+  PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_ilo, ilo.data(), t.lo * sizeof(fr), cudaMemcpyHostToDevice, stream));
+  PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_ihi, ihi.data(), t.hi * sizeof(fr), cudaMemcpyHostToDevice, stream));
+  PP_CUDA_TRY(cudaStreamSynchronize(stream));  // the host vectors die here
+
+  device_ntt_domain dd;
+  dd.log_n_ = d.log_size();
+  dd.coset_lo_log_ = t.lo_log;
+  dd.size_inv_ = d.size_inv();
+  dd.d_twiddles_ = reinterpret_cast<const fr*>(base);
+  dd.d_coset_lo_ = reinterpret_cast<const fr*>(base + t.off_lo);
+  dd.d_coset_hi_ = reinterpret_cast<const fr*>(base + t.off_hi);
+  dd.d_coset_inv_lo_ = reinterpret_cast<const fr*>(base + t.off_ilo);
+  dd.d_coset_inv_hi_ = reinterpret_cast<const fr*>(base + t.off_ihi);
+  return dd;
+}
+
+status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_order order, const ntt_plan& plan,
+               cudaStream_t stream) {
+  if (d_a == nullptr) return invalid_argument("ntt: null device pointer");
+  if (dd.twiddles() == nullptr) return failed_precondition("ntt: device domain not created");
+  if (plan.log_n != dd.log_size()) {
+    return invalid_argument("ntt: plan is for 2^" + std::to_string(plan.log_n) + ", domain is 2^" +
+                            std::to_string(dd.log_size()));
+  }
+  const int log_n = dd.log_size();
+  if (log_n == 0) return ok_status();  // n = 1: every transform is the identity (1/n = g^0 = 1)
+
+  const bool inverse = kind == ntt_kind::inverse || kind == ntt_kind::coset_inverse;
+  const bool in_rev = order == poly::ntt_order::rn || order == poly::ntt_order::rr;
+  const bool out_rev = order == poly::ntt_order::nr || order == poly::ntt_order::rr;
+  const bool dif = !in_rev;  // DIF: natural -> bit-reversed; DIT: bit-reversed -> natural
+
+  pass_args a{};
+  a.data = d_a;
+  a.tw = dd.twiddles();
+  a.log_n = uint32_t(log_n);
+  switch (kind) {
+    case ntt_kind::forward:
+      break;
+    case ntt_kind::inverse:
+      a.scale.kind = scale_kind::constant;
+      a.scale.constant = dd.size_inv();
+      break;
+    case ntt_kind::coset_forward:
+    case ntt_kind::coset_inverse:
+      a.scale.kind = scale_kind::table;
+      a.scale.on_load = kind == ntt_kind::coset_forward;
+      a.scale.lo = dd.coset_lo(inverse);
+      a.scale.hi = dd.coset_hi(inverse);
+      a.scale.lo_log = uint32_t(dd.coset_lo_log());
+      break;
+  }
+
+  status s = dif ? (inverse ? launch_passes<true, true>(plan, a, stream) : launch_passes<true, false>(plan, a, stream))
+                 : (inverse ? launch_passes<false, true>(plan, a, stream) : launch_passes<false, false>(plan, a, stream));
+  if (!s.ok()) return s;
+  if (out_rev != dif) {  // the algorithm's output order differs from the one asked for
+    const uint32_t n = 1u << log_n;
+    const uint32_t threads = n < 256 ? n : 256;
+    ntt_detail::bit_reverse_kernel<<<(n + threads - 1) / threads, threads, 0, stream>>>(d_a, uint32_t(log_n));
+    PP_CUDA_TRY(cudaGetLastError());
+  }
+  return ok_status();
+}
+
+namespace {
+status run_default(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_order order, cudaStream_t s) {
+  result<ntt_plan> plan = make_ntt_plan(dd.log_size());
+  if (!plan.ok()) return plan.error();
+  return run_ntt(dd, d_a, kind, order, *plan, s);
+}
+}  // namespace
+
+status ntt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cudaStream_t s) {
+  return run_default(dd, d_a, ntt_kind::forward, order, s);
+}
+status intt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cudaStream_t s) {
+  return run_default(dd, d_a, ntt_kind::inverse, order, s);
+}
+status coset_ntt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cudaStream_t s) {
+  return run_default(dd, d_a, ntt_kind::coset_forward, order, s);
+}
+status coset_intt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cudaStream_t s) {
+  return run_default(dd, d_a, ntt_kind::coset_inverse, order, s);
+}
+
+}  // namespace pp::cuda

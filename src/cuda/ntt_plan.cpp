@@ -1,0 +1,55 @@
+// Pass planning for the GPU NTT (see ntt_plan.hpp).
+#include "cuda/ntt_plan.hpp"
+
+#include <algorithm>
+
+namespace pp::cuda {
+
+result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t) {
+  if (log_n < 0 || log_n > 28) {
+    return invalid_argument("ntt plan: log_n must be in [0, 28], got " + std::to_string(log_n));
+  }
+  if (t.tile_log < ntt_thread_elements_log + 1 || t.tile_log > ntt_max_tile_log || t.min_columns_log < 0 ||
+      t.min_columns_log >= t.tile_log - ntt_thread_elements_log) {
+    return invalid_argument("ntt plan: tile_log must be in [" + std::to_string(ntt_thread_elements_log + 1) + ", " +
+                            std::to_string(ntt_max_tile_log) + "] with min_columns_log below tile_log - 3, got " +
+                            std::to_string(t.tile_log) + " / " + std::to_string(t.min_columns_log));
+  }
+  ntt_plan p;
+  p.log_n = log_n;
+  if (log_n < ntt_thread_elements_log) return p;  // sizes 1, 2, 4: one-thread kernel
+  if (log_n <= t.tile_log) {
+    p.count = 1;
+    p.passes[0] = {0, log_n, 0};
+    return p;
+  }
+  const int above = log_n - t.tile_log;
+  const int max_r = t.tile_log - t.min_columns_log;
+  const int strided = (above + max_r - 1) / max_r;
+  if (strided + 1 > static_cast<int>(p.passes.size())) {
+    return invalid_argument("ntt plan: 2^" + std::to_string(log_n) + " needs " + std::to_string(strided + 1) +
+                            " passes at tile 2^" + std::to_string(t.tile_log) + ", more than " +
+                            std::to_string(p.passes.size()));
+  }
+  int s0 = 0;
+  for (int k = 0; k < strided; ++k) {
+    const int r = above / strided + (k < above % strided ? 1 : 0);
+    p.passes[k] = {s0, r, t.tile_log - r};
+    s0 += r;
+  }
+  p.passes[strided] = {s0, t.tile_log, 0};
+  p.count = strided + 1;
+  return p;
+}
+
+std::string to_string(const ntt_plan& p) {
+  std::string s = std::to_string(p.log_n) + ":";
+  if (p.count == 0) return s + " one thread";
+  for (int k = 0; k < p.count; ++k) {
+    const ntt_pass& q = p.passes[k];
+    s += " [" + std::to_string(q.s0) + "," + std::to_string(q.s0 + q.r) + ")x" + std::to_string(1 << q.log_c);
+  }
+  return s;
+}
+
+}  // namespace pp::cuda

@@ -1,0 +1,35 @@
+// Pass plan of the GPU NTT: how the log_n radix-2 stages split into passes over device memory.
+// Each pass runs r consecutive stages on tiles of 2^tile_log elements in shared memory. Plain C++.
+#pragma once
+#include <array>
+#include <string>
+
+#include "core/result.hpp"
+#include "cuda/ntt_tuning.hpp"
+
+namespace pp::cuda {
+
+// Stages [s0, s0 + r) in decimation-in-frequency numbering (stage t pairs elements n/2^(t+1) apart).
+// A tile holds 2^log_c consecutive groups of 2^r elements each: group g = (b, i) is the elements
+// b*2^(log_n - s0) + j*L + i for j < 2^r, L = 2^(log_n - s0 - r).
+struct ntt_pass {
+  int s0 = 0;
+  int r = 0;
+  int log_c = 0;
+};
+
+struct ntt_plan {
+  int log_n = 0;
+  int count = 0;  // passes; 0 for log_n < 3 (those sizes run a one-thread kernel)
+  std::array<ntt_pass, 4> passes{};
+};
+
+// The plan for a transform of size 2^log_n (0 <= log_n <= 28): the last pass (DIF order) takes the
+// bottom tile_log stages on contiguous tiles; the stages above split evenly into strided passes of
+// at most tile_log - min_columns_log stages. 2^27 at tile 2^11: 8 + 8 + 11 (3 passes).
+result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& tuning = ntt_tuning_sm90);
+
+// "27: [0,8)x8 [8,16)x8 [16,27)x1" (stage range, columns per tile).
+std::string to_string(const ntt_plan& p);
+
+}  // namespace pp::cuda

@@ -1,0 +1,189 @@
+// GPU NTT (src/cuda/ntt_device.hpp) against the host NTT (src/poly/ntt.hpp) on fresh random inputs:
+// every size 2^0..2^20, forward / inverse / coset forward / coset inverse, all four orders, both
+// root families, compared element by element; one 2^24 case; a round trip; argument errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/ntt_device.hpp"
+#include "gpu_test_util.hpp"
+#include "poly/ntt.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+using ff::fr;
+using poly::ntt_order;
+
+struct device_buffer {
+  void* p = nullptr;
+  explicit device_buffer(uint64_t bytes) {
+    if (cudaMalloc(&p, bytes) != cudaSuccess) p = nullptr;
+  }
+  ~device_buffer() { cudaFree(p); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+};
+
+constexpr ntt_order kOrders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
+constexpr ntt_kind kKinds[] = {ntt_kind::forward, ntt_kind::inverse, ntt_kind::coset_forward, ntt_kind::coset_inverse};
+
+const char* name(ntt_order o) {
+  switch (o) {
+    case ntt_order::nn: return "nn";
+    case ntt_order::nr: return "nr";
+    case ntt_order::rn: return "rn";
+    case ntt_order::rr: return "rr";
+  }
+  return "?";
+}
+const char* name(ntt_kind k) {
+  switch (k) {
+    case ntt_kind::forward: return "ntt";
+    case ntt_kind::inverse: return "intt";
+    case ntt_kind::coset_forward: return "coset_ntt";
+    case ntt_kind::coset_inverse: return "coset_intt";
+  }
+  return "?";
+}
+
+status host_transform(const poly::evaluation_domain& d, std::vector<fr>& a, ntt_kind k, ntt_order o) {
+  switch (k) {
+    case ntt_kind::forward: return poly::ntt(d, a, o);
+    case ntt_kind::inverse: return poly::intt(d, a, o);
+    case ntt_kind::coset_forward: return poly::coset_ntt(d, a, o);
+    case ntt_kind::coset_inverse: return poly::coset_intt(d, a, o);
+  }
+  return internal_error("kind");
+}
+
+status device_transform(const device_ntt_domain& dd, fr* d_a, ntt_kind k, ntt_order o, cudaStream_t s) {
+  switch (k) {
+    case ntt_kind::forward: return ntt(dd, d_a, o, s);
+    case ntt_kind::inverse: return intt(dd, d_a, o, s);
+    case ntt_kind::coset_forward: return coset_ntt(dd, d_a, o, s);
+    case ntt_kind::coset_inverse: return coset_intt(dd, d_a, o, s);
+  }
+  return internal_error("kind");
+}
+
+// Every kind and order at 2^log_n for one family; returns the number of mismatching elements.
+int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, const std::vector<ntt_kind>& kinds,
+                   const std::vector<ntt_order>& orders) {
+  auto d = poly::evaluation_domain::create(log_n, family);
+  EXPECT_TRUE(d.ok());
+  if (!d.ok()) return 1;
+  const uint64_t n = d->size();
+  const uint64_t ws = device_ntt_domain::workspace_bytes(*d);
+  device_buffer tables(ws), data(n * sizeof(fr));
+  EXPECT_NE(tables.p, nullptr);
+  EXPECT_NE(data.p, nullptr);
+  if (!tables.p || !data.p) return 1;
+  auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
+  EXPECT_TRUE(dd.ok()) << dd.error().to_string();
+  if (!dd.ok()) return 1;
+  fr* d_a = static_cast<fr*>(data.p);
+  int64_t bad_total = 0;
+  std::vector<fr> in(n), want, got(n);
+  for (ntt_kind k : kinds) {
+    for (ntt_order o : orders) {
+      parallel_for(int64_t(n), [&, seed = rng()](int64_t lo, int64_t hi) {
+        std::mt19937_64 r(seed ^ uint64_t(lo) * 0x9e3779b97f4a7c15ull);
+        for (int64_t i = lo; i < hi; ++i) in[i] = random_element<fr>(r);
+      });
+      want = in;
+      const status hs = host_transform(*d, want, k, o);
+      EXPECT_TRUE(hs.ok()) << hs.to_string();
+      // Poison the output side first: every element must be written by the transform.
+      EXPECT_EQ(cudaMemset(d_a, 0xff, n * sizeof(fr)), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+      const status ds = device_transform(*dd, d_a, k, o, nullptr);
+      EXPECT_TRUE(ds.ok()) << ds.to_string();
+      EXPECT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+      const std::string what = std::string(name(k)) + " " + name(o) + " 2^" + std::to_string(log_n) +
+                               (family == ff::root_family::snarkjs5 ? " snarkjs5" : " generator7");
+      const int64_t bad = count_mismatches(what.c_str(), want, got);
+      EXPECT_EQ(bad, 0) << what;
+      bad_total += bad;
+    }
+  }
+  return bad_total;
+}
+
+std::vector<ntt_kind> all_kinds() { return {std::begin(kKinds), std::end(kKinds)}; }
+std::vector<ntt_order> all_orders() { return {std::begin(kOrders), std::end(kOrders)}; }
+
+void check_all_sizes(ff::root_family family, const char* what) {
+  std::mt19937_64 rng(fresh_seed(what));
+  int cases = 0;
+  for (int log_n = 0; log_n <= 20; ++log_n) {
+    const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders());
+    std::printf("%s 2^%d: 16 transforms, %lld mismatches\n", what, log_n, static_cast<long long>(bad));
+    cases += 16;
+  }
+  testing::Test::RecordProperty("cases", std::to_string(cases));
+}
+
+TEST(DeviceNtt, Generator7AllSizesKindsOrders) { check_all_sizes(ff::root_family::generator7, "ntt generator7"); }
+TEST(DeviceNtt, Snarkjs5AllSizesKindsOrders) { check_all_sizes(ff::root_family::snarkjs5, "ntt snarkjs5"); }
+
+// 2^24: four passes' worth of strided stages; forward nn and coset inverse nn.
+TEST(DeviceNtt, Size24) {
+  std::mt19937_64 rng(fresh_seed("ntt 2^24"));
+  EXPECT_EQ(check_size(24, ff::root_family::generator7, rng, {ntt_kind::forward, ntt_kind::coset_inverse},
+                       {ntt_order::nn}),
+            0);
+}
+
+// nr then rn round-trips with no permutation; every tile shape the tuning allows gives the same result.
+TEST(DeviceNtt, RoundTripAndPlans) {
+  std::mt19937_64 rng(fresh_seed("ntt round trip"));
+  const int log_n = 18;
+  auto d = poly::evaluation_domain::create(log_n);
+  ASSERT_TRUE(d.ok());
+  const uint64_t n = d->size(), ws = device_ntt_domain::workspace_bytes(*d);
+  device_buffer tables(ws), data(n * sizeof(fr));
+  ASSERT_TRUE(tables.p && data.p);
+  auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
+  ASSERT_TRUE(dd.ok());
+  fr* d_a = static_cast<fr*>(data.p);
+  std::vector<fr> in(n), got(n), ref;
+  for (auto& x : in) x = random_element<fr>(rng);
+  ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_TRUE(coset_ntt(*dd, d_a, ntt_order::nr, nullptr).ok());
+  ASSERT_TRUE(coset_intt(*dd, d_a, ntt_order::rn, nullptr).ok());
+  ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(count_mismatches("coset round trip", in, got), 0);
+
+  ref = in;
+  ASSERT_TRUE(poly::ntt(*d, ref, ntt_order::nn).ok());
+  for (int tile_log = 5; tile_log <= ntt_max_tile_log; ++tile_log) {
+    auto plan = make_ntt_plan(log_n, ntt_tuning{.tile_log = tile_log, .min_columns_log = 0});
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_TRUE(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *plan, nullptr).ok());
+    ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(count_mismatches(to_string(*plan).c_str(), ref, got), 0) << to_string(*plan);
+  }
+}
+
+TEST(DeviceNtt, ArgumentErrors) {
+  auto d = poly::evaluation_domain::create(10);
+  ASSERT_TRUE(d.ok());
+  const uint64_t ws = device_ntt_domain::workspace_bytes(*d);
+  device_buffer tables(ws);
+  ASSERT_TRUE(tables.p);
+  EXPECT_EQ(device_ntt_domain::create(*d, tables.p, ws - 1, nullptr).error().code(), status_code::invalid_argument);
+  EXPECT_EQ(device_ntt_domain::create(*d, nullptr, ws, nullptr).error().code(), status_code::invalid_argument);
+  auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
+  ASSERT_TRUE(dd.ok());
+  EXPECT_EQ(ntt(*dd, nullptr, ntt_order::nn, nullptr).code(), status_code::invalid_argument);
+  EXPECT_EQ(make_ntt_plan(29).error().code(), status_code::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
