@@ -11,7 +11,8 @@ static_assert(sizeof(fp) == 48);
 
 // Square root for p = 3 mod 4: s = a^((p+1)/4). Returns false (out untouched) when a is not a square.
 PP_HD bool sqrt(const fp& a, fp& out) {
-  const fp s = a.pow(fp_params::sqrt_exp, fp::n64);
+  constexpr auto e = limbs::copy(fp_params::sqrt_exp);
+  const fp s = a.pow(e.v, fp::n64);
   if (s.sqr() != a) return false;
   out = s;
   return true;
@@ -21,7 +22,8 @@ PP_HD bool sqrt(const fp& a, fp& out) {
 PP_HD bool lexicographically_largest(const fp& a) {
   uint64_t c[fp::n64];
   a.to_canonical(c);
-  return limbs::cmp<fp::n64>(c, fp_params::m_minus_1_half) > 0;
+  constexpr auto half = limbs::copy(fp_params::m_minus_1_half);
+  return limbs::cmp<fp::n64>(c, half.v) > 0;
 }
 
 }  // namespace pp::ff

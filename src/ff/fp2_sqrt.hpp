@@ -10,7 +10,9 @@ namespace pp::ff {
 // Writes some s with s^2 = a and returns true; returns false (out untouched) when a is not a square.
 // Which of the two roots comes out is unspecified: callers that need a sign choose it themselves.
 PP_HD bool sqrt(const fp2& a, fp2& out) {
-  const fp2 a1 = a.pow(fp_params::p_minus_3_div_4, fp::n64);  // a^((p-3)/4)
+  constexpr auto e1 = limbs::copy(fp_params::p_minus_3_div_4);
+  constexpr auto e2 = limbs::copy(fp_params::m_minus_1_half);
+  const fp2 a1 = a.pow(e1.v, fp::n64);  // a^((p-3)/4)
   const fp2 alpha = a1 * (a1 * a);                              // a^((p-1)/2)
   // alpha^(p+1) = alpha^p * alpha = conj(alpha) * alpha is the quadratic character of a over Fp2.
   const fp2 a0 = alpha.conjugate() * alpha;
@@ -21,7 +23,7 @@ PP_HD bool sqrt(const fp2& a, fp2& out) {
   if (alpha == minus_one) {
     x = fp2{-x0.c1, x0.c0};  // u * x0, since u^2 = -1
   } else {
-    const fp2 b = (fp2::one() + alpha).pow(fp_params::m_minus_1_half, fp::n64);  // (1 + alpha)^((p-1)/2)
+    const fp2 b = (fp2::one() + alpha).pow(e2.v, fp::n64);  // (1 + alpha)^((p-1)/2)
     x = b * x0;
   }
   out = x;

@@ -73,4 +73,18 @@ PP_HD constexpr int bit_length(const uint64_t* a) {
   return 0;
 }
 
+// A by-value copy of a constant limb array. `constexpr auto e = limbs::copy(P::m_minus_2);` is
+// evaluated at compile time, so device code may then index e.v at run time: indexing the static
+// constexpr member itself at run time (or binding a reference to it) is undefined in device code.
+template <int N>
+struct array {
+  uint64_t v[N];
+};
+template <int N>
+PP_HD constexpr array<N> copy(const uint64_t (&src)[N]) {
+  array<N> r{};
+  for (int i = 0; i < N; ++i) r.v[i] = src[i];
+  return r;
+}
+
 }  // namespace pp::ff::limbs

@@ -112,12 +112,16 @@ struct mont_field {
   PP_HD mont_field pow(uint64_t e) const { return pow(&e, 1); }
 
   // Multiplicative inverse by Fermat's little theorem; the inverse of 0 is defined as 0.
-  PP_HD mont_field inverse() const { return pow(P::m_minus_2, n64); }
+  PP_HD mont_field inverse() const {
+    constexpr auto e = limbs::copy(P::m_minus_2);  // compile-time copy: usable in device code
+    return pow(e.v, n64);
+  }
 
   // Legendre symbol test: 0 and squares are squares.
   PP_HD bool is_square() const {
     if (is_zero()) return true;
-    return pow(P::m_minus_1_half, n64).is_one();
+    constexpr auto e = limbs::copy(P::m_minus_1_half);
+    return pow(e.v, n64).is_one();
   }
 
  private:

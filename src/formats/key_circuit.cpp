@@ -1,0 +1,118 @@
+// Key <-> circuit glue: zkey section 4 to and from a constraint system, and bellperson
+// density bitmaps from the circuit.
+#include "formats/key_circuit.hpp"
+
+#include <string>
+
+#include "r1cs/density.hpp"
+
+namespace pp::formats {
+
+namespace {
+
+// Rows [0, m) of one matrix, entries in file order within a row (counting sort by row).
+r1cs::csr_matrix matrix_from(const std::vector<zkey_coefficient>& co, uint32_t matrix, uint64_t m) {
+  r1cs::csr_matrix out;
+  out.row_ptr.assign(m + 1, 0);
+  for (const auto& c : co) {
+    if (c.matrix == matrix && c.constraint < m) ++out.row_ptr[c.constraint + 1];
+  }
+  for (uint64_t r = 0; r < m; ++r) out.row_ptr[r + 1] += out.row_ptr[r];
+  out.cols.resize(out.row_ptr[m]);
+  out.coeffs.resize(out.row_ptr[m]);
+  std::vector<uint64_t> next(out.row_ptr.begin(), out.row_ptr.end() - 1);
+  for (const auto& c : co) {
+    if (c.matrix != matrix || c.constraint >= m) continue;
+    const uint64_t at = next[c.constraint]++;
+    out.cols[at] = c.signal;
+    out.coeffs[at] = c.value;
+  }
+  return out;
+}
+
+}  // namespace
+
+result<r1cs::constraint_system> circuit_from_zkey(const snarkjs_zkey& z) {
+  const groth16::proving_key& pk = z.pk;
+  const uint64_t np = pk.n_public();
+  if (pk.n_vars < np + 1) return invalid_argument("zkey has fewer variables than public inputs");
+  uint64_t max_row = 0;
+  for (const auto& c : z.coefficients) {
+    if (c.matrix > 1 || c.signal >= pk.n_vars || c.constraint >= pk.domain_size) {
+      return invalid_argument("zkey coefficient (matrix " + std::to_string(c.matrix) + ", constraint " +
+                              std::to_string(c.constraint) + ", signal " + std::to_string(c.signal) +
+                              ") is out of range");
+    }
+    if (c.constraint > max_row) max_row = c.constraint;
+  }
+  if (z.coefficients.empty() || max_row < np) {
+    return invalid_argument("zkey has no input rows A[m + s][s] = 1 in its coefficients section");
+  }
+  const uint64_t m = max_row - np;  // the input rows are the last n_public + 1 rows
+  std::vector<bool> seen(np + 1, false);
+  for (const auto& c : z.coefficients) {
+    if (c.constraint < m) continue;
+    const uint64_t s = c.constraint - m;
+    if (c.matrix != 0 || c.signal != s || !c.value.is_one()) {
+      return invalid_argument("zkey row " + std::to_string(c.constraint) + " should be the input row of signal " +
+                              std::to_string(s) + " (A = 1 on that signal only)");
+    }
+    seen[s] = true;
+  }
+  for (uint64_t s = 0; s <= np; ++s) {
+    if (!seen[s]) return invalid_argument("zkey lacks the input row of signal " + std::to_string(s));
+  }
+  r1cs::csr_matrix c;
+  c.row_ptr.assign(m + 1, 0);
+  return r1cs::constraint_system::make(np, pk.n_vars - 1 - np, matrix_from(z.coefficients, 0, m),
+                                       matrix_from(z.coefficients, 1, m), std::move(c));
+}
+
+std::vector<zkey_coefficient> zkey_coefficients(const r1cs::constraint_system& cs) {
+  std::vector<zkey_coefficient> out;
+  out.reserve(cs.a().nnz() + cs.b().nnz() + cs.num_public() + 1);
+  const uint64_t m = cs.num_constraints();
+  for (uint64_t r = 0; r < m; ++r) {
+    for (uint32_t matrix = 0; matrix < 2; ++matrix) {
+      const r1cs::csr_matrix& mat = matrix == 0 ? cs.a() : cs.b();
+      const auto cols = mat.row_cols(r);
+      const auto coeffs = mat.row_coeffs(r);
+      for (std::size_t k = 0; k < cols.size(); ++k) {
+        out.push_back({matrix, static_cast<uint32_t>(r), cols[k], coeffs[k]});
+      }
+    }
+  }
+  for (uint64_t s = 0; s <= cs.num_public(); ++s) {
+    out.push_back({0, static_cast<uint32_t>(m + s), static_cast<uint32_t>(s), ff::fr::one()});
+  }
+  return out;
+}
+
+status fill_bellperson_density(groth16::proving_key& pk, const r1cs::constraint_system& cs) {
+  if (pk.n_vars != cs.num_variables()) {
+    return invalid_argument("the parameters are for " + std::to_string(pk.n_vars) + " variables, the circuit has " +
+                            std::to_string(cs.num_variables()) + ": are they for another circuit?");
+  }
+  const r1cs::column_density cd = r1cs::compute_density(cs);
+  auto to_bits = [](const r1cs::bitmap& b) {
+    groth16::density_bitmap d = groth16::density_bitmap::all_clear(b.size());
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (b.test(i)) d.set(i);
+    }
+    return d;
+  };
+  groth16::density_bitmap ad = to_bits(cd.a);
+  for (uint64_t i = 0; i <= cs.num_public(); ++i) ad.set(i);
+  groth16::density_bitmap bd = to_bits(cd.b);
+  if (ad.count() != pk.a.size() || bd.count() != pk.b_g1.size()) {
+    return invalid_argument("the parameters have " + std::to_string(pk.a.size()) + " A and " +
+                            std::to_string(pk.b_g1.size()) + " B points, the circuit has " +
+                            std::to_string(ad.count()) + " and " + std::to_string(bd.count()) +
+                            " variables with non-zero A and B columns: are they for another circuit?");
+  }
+  pk.a_density = std::move(ad);
+  pk.b_density = std::move(bd);
+  return ok_status();
+}
+
+}  // namespace pp::formats

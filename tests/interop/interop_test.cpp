@@ -1,0 +1,313 @@
+// proofpipe against snarkjs 0.7.6 and circom 2 (label oracle), through the `proofpipe` command:
+// circuits compiled from tests/fixtures/circuits/*.circom with -p bls12381; snarkjs verifies our
+// proofs (keys from a power-8 ceremony or from `proofpipe setup`), we verify snarkjs's, public.json
+// matches byte for byte, tampering is rejected by both; the bellperson layout end to end; bad input
+// gives exit code 1 and a clear message. Exits 77 (ctest: skipped) without node or
+// tools/oracle/node_modules. Scratch files stay in <build>/interop_work.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "formats/bellperson_params.hpp"
+#include "formats/circom_wtns.hpp"
+#include "formats/mapped_file.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path g_src, g_bin, g_work;  // the repository, the build dir, the scratch dir
+std::string g_setup_failure;    // a fixture step that failed in SetUp (reported by every test)
+
+struct run_result {
+  int code = -1;  // exit status; -1 when killed by a signal
+  std::string output;
+};
+
+// Runs cmd with cwd = the repository root (circom2's WASI sandbox needs relative include paths
+// below the working directory), stdout and stderr together.
+run_result run(const std::string& cmd) {
+  const std::string full = "cd '" + g_src.string() + "' && " + cmd + " 2>&1";
+  run_result r;
+  FILE* p = popen(full.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string rel(const fs::path& p) { return fs::relative(p, g_src).string(); }
+std::string w(const std::string& name) { return (g_work / name).string(); }
+std::string proofpipe() { return (g_bin / "proofpipe").string() + " --quiet"; }
+std::string snarkjs() { return "node " + (g_src / "tools/oracle/node_modules/snarkjs/cli.js").string(); }
+
+// Compiles tests/fixtures/circuits/<name>.circom into the scratch dir and computes the witness of
+// <name>.json; false (with g_setup_failure set) on failure.
+bool compile(const std::string& name, bool bls = true, const std::string& out_name = "") {
+  const std::string o = out_name.empty() ? name : out_name;
+  const fs::path dir = g_work / o;
+  fs::create_directories(dir);
+  const run_result c = run("node tools/oracle/node_modules/circom2/cli.js tests/fixtures/circuits/" + name +
+                           ".circom --r1cs --wasm --O2 " + (bls ? "-p bls12381 " : "") +
+                           "-l tools/oracle/node_modules -o " + rel(dir));
+  if (c.code != 0) {
+    g_setup_failure = "circom " + name + ": " + c.output;
+    return false;
+  }
+  if (!bls) return true;
+  const run_result wt = run("node " + rel(dir / (name + "_js/generate_witness.js")) + " " +
+                            rel(dir / (name + "_js/" + name + ".wasm")) + " tests/fixtures/circuits/" + name +
+                            ".json " + rel(dir / (name + ".wtns")));
+  if (wt.code != 0) {
+    g_setup_failure = "witness " + name + ": " + wt.output;
+    return false;
+  }
+  return true;
+}
+
+bool step(const std::string& what, const std::string& cmd) {
+  const run_result r = run(cmd);
+  if (r.code != 0) g_setup_failure = what + " failed (" + cmd + "): " + r.output;
+  return r.code == 0;
+}
+
+// Everything the tests share: three circuits, their witnesses, a power-8 ceremony, snarkjs keys
+// for the two small circuits and a proofpipe key for the Poseidon Merkle path (~1k constraints,
+// past what a power-8 ptau covers).
+class Interop : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    fs::remove_all(g_work);
+    fs::create_directories(g_work);
+    const std::string cd = "cd " + g_work.string() + " && ";
+    if (!compile("poly") || !compile("range") || !compile("merkle")) return;
+    if (!step("ptau", cd + snarkjs() + " powersoftau new bls12381 8 pot0.ptau") ||
+        !step("ptau", cd + snarkjs() + " powersoftau contribute pot0.ptau pot1.ptau --name=x -e=interop-entropy") ||
+        !step("ptau", cd + snarkjs() + " powersoftau prepare phase2 pot1.ptau final.ptau")) {
+      return;
+    }
+    for (const std::string c : {"poly", "range"}) {
+      if (!step("snarkjs setup " + c, cd + snarkjs() + " groth16 setup " + c + "/" + c + ".r1cs final.ptau " + c + "/" +
+                                          c + ".zkey") ||
+          fs::file_size(g_work / c / (c + ".zkey")) == 0) {
+        if (g_setup_failure.empty()) g_setup_failure = "snarkjs left an empty zkey for " + c;
+        return;
+      }
+    }
+    if (!step("proofpipe setup merkle", proofpipe() + " setup " + w("merkle/merkle.r1cs") + " " + w("merkle/merkle.zkey"))) return;
+    for (const std::string c : {"poly", "range", "merkle"}) {
+      if (!step("export vk " + c, cd + snarkjs() + " zkey export verificationkey " + c + "/" + c + ".zkey " + c + "/vk.json")) {
+        return;
+      }
+    }
+  }
+};
+
+class PerCircuit : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { ASSERT_TRUE(g_setup_failure.empty()) << g_setup_failure; }
+  std::string c() const { return GetParam(); }
+  std::string f(const std::string& file) const { return w(c() + "/" + file); }
+  std::string zkey() const { return f(c() + ".zkey"); }
+  std::string wtns() const { return f(c() + ".wtns"); }
+};
+
+// Ours -> snarkjs: snarkjs verifies our proof; our public.json is snarkjs's byte for byte.
+TEST_P(PerCircuit, SnarkjsVerifiesOurProof) {
+  const run_result p = run(proofpipe() + " prove " + zkey() + " " + wtns() + " " + f("our_proof.json") + " " + f("our_public.json"));
+  ASSERT_EQ(p.code, 0) << p.output;
+  const run_result v = run(snarkjs() + " groth16 verify " + f("vk.json") + " " + f("our_public.json") + " " + f("our_proof.json"));
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_NE(v.output.find("OK"), std::string::npos) << v.output;
+  const run_result o = run(proofpipe() + " verify " + f("vk.json") + " " + f("our_public.json") + " " + f("our_proof.json"));
+  EXPECT_EQ(o.code, 0) << o.output;
+  EXPECT_EQ(o.output, "OK\n");
+
+  ASSERT_EQ(run(snarkjs() + " groth16 prove " + zkey() + " " + wtns() + " " + f("sj_proof.json") + " " + f("sj_public.json")).code, 0);
+  EXPECT_EQ(slurp(f("our_public.json")), slurp(f("sj_public.json")));
+
+  // With --r1cs the circuit comes from the .r1cs (satisfaction checked first); same result.
+  const run_result r = run(proofpipe() + " prove --r1cs " + f(c() + ".r1cs") + " " + zkey() + " " + wtns() + " " +
+                           f("r1cs_proof.json") + " " + f("r1cs_public.json"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(run(snarkjs() + " groth16 verify " + f("vk.json") + " " + f("r1cs_public.json") + " " + f("r1cs_proof.json")).code, 0);
+}
+
+// snarkjs -> ours: our verifier accepts snarkjs's proof.
+TEST_P(PerCircuit, WeVerifySnarkjsProof) {
+  ASSERT_EQ(run(snarkjs() + " groth16 prove " + zkey() + " " + wtns() + " " + f("sj2_proof.json") + " " + f("sj2_public.json")).code, 0);
+  const run_result o = run(proofpipe() + " verify " + f("vk.json") + " " + f("sj2_public.json") + " " + f("sj2_proof.json"));
+  EXPECT_EQ(o.code, 0) << o.output;
+  EXPECT_EQ(o.output, "OK\n");
+}
+
+// A wrong public value and a proof with a swapped point are rejected by both verifiers.
+TEST_P(PerCircuit, TamperingIsRejectedByBoth) {
+  ASSERT_EQ(run(proofpipe() + " prove " + zkey() + " " + wtns() + " " + f("t_proof.json") + " " + f("t_public.json")).code, 0);
+  std::string pub = slurp(f("t_public.json"));
+  const std::size_t q = pub.find('"');
+  ASSERT_NE(q, std::string::npos);
+  pub.insert(q + 1, "1");  // "123" -> "1123": still < r for these circuits' small first signals
+  std::ofstream(f("t_bad_public.json")) << pub;
+  std::string proof = slurp(f("t_proof.json"));
+  // Swap pi_a and pi_c: both valid curve points, not a valid proof.
+  const std::size_t a0 = proof.find("\"pi_a\""), b0 = proof.find("\"pi_b\""), c0 = proof.find("\"pi_c\""),
+                    e0 = proof.find("\"protocol\"");
+  ASSERT_TRUE(a0 < b0 && b0 < c0 && c0 < e0 && e0 != std::string::npos);
+  const std::string pa = proof.substr(a0 + 6, b0 - a0 - 6), pc = proof.substr(c0 + 6, e0 - c0 - 6);
+  const std::string swapped = proof.substr(0, a0) + "\"pi_a\"" + pc + proof.substr(b0, c0 - b0) + "\"pi_c\"" + pa +
+                              proof.substr(e0);
+  std::ofstream(f("t_bad_proof.json")) << swapped;
+  for (const auto& [pubf, prooff] : {std::pair{"t_bad_public.json", "t_proof.json"}, std::pair{"t_public.json", "t_bad_proof.json"}}) {
+    const run_result s = run(snarkjs() + " groth16 verify " + f("vk.json") + " " + f(pubf) + " " + f(prooff));
+    EXPECT_NE(s.code, 0) << pubf << " " << prooff << ": " << s.output;
+    const run_result o = run(proofpipe() + " verify " + f("vk.json") + " " + f(pubf) + " " + f(prooff));
+    EXPECT_EQ(o.code, 1) << o.output;
+    EXPECT_NE(o.output.find("INVALID"), std::string::npos) << o.output;
+  }
+}
+
+// A key from `proofpipe setup` (snarkjs layout, with its own vk) works with both provers and verifiers.
+TEST_P(PerCircuit, ProofpipeSetupKeyWorksWithSnarkjs) {
+  ASSERT_EQ(run(proofpipe() + " setup " + f(c() + ".r1cs") + " " + f("pp.zkey") + " --vk " + f("pp_vk.json")).code, 0);
+  ASSERT_EQ(run(proofpipe() + " prove " + f("pp.zkey") + " " + wtns() + " " + f("pp_proof.json") + " " + f("pp_public.json")).code, 0);
+  EXPECT_EQ(run(snarkjs() + " groth16 verify " + f("pp_vk.json") + " " + f("pp_public.json") + " " + f("pp_proof.json")).code, 0);
+  ASSERT_EQ(run(snarkjs() + " groth16 prove " + f("pp.zkey") + " " + wtns() + " " + f("pp_sj_proof.json") + " " + f("pp_sj_public.json")).code, 0);
+  EXPECT_EQ(run(proofpipe() + " verify " + f("pp_vk.json") + " " + f("pp_sj_public.json") + " " + f("pp_sj_proof.json")).code, 0);
+  ASSERT_EQ(run(snarkjs() + " zkey export verificationkey " + f("pp.zkey") + " " + f("pp_vk_sj.json")).code, 0);
+  EXPECT_EQ(slurp(f("pp_vk_sj.json")), slurp(f("pp_vk.json")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Circuits, PerCircuit, ::testing::Values("poly", "range", "merkle"));
+
+class Oracle : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(g_setup_failure.empty()) << g_setup_failure; }
+};
+
+// bellperson layout: setup, prove (192-byte proof and proof.json), verify with ours and snarkjs;
+// the parameter file reads and writes back byte for byte.
+TEST_F(Oracle, BellpersonLayout) {
+  const std::string r1cs = w("merkle/merkle.r1cs"), wt = w("merkle/merkle.wtns");
+  ASSERT_EQ(run(proofpipe() + " setup --layout bellperson " + r1cs + " " + w("merkle/bp.params") + " --vk " + w("merkle/bp_vk.json")).code, 0);
+  const run_result p = run(proofpipe() + " prove --params-format bellperson --r1cs " + r1cs + " --proof-format bellperson " +
+                           w("merkle/bp.params") + " " + wt + " " + w("merkle/bp.proof") + " " + w("merkle/bp_public.json"));
+  ASSERT_EQ(p.code, 0) << p.output;
+  EXPECT_EQ(fs::file_size(w("merkle/bp.proof")), 192u);
+  const run_result v = run(proofpipe() + " verify --proof-format bellperson " + w("merkle/bp_vk.json") + " " +
+                           w("merkle/bp_public.json") + " " + w("merkle/bp.proof"));
+  EXPECT_EQ(v.code, 0) << v.output;
+  // The same key through proof.json: snarkjs checks a bellperson-layout proof too (gamma != G2 here).
+  ASSERT_EQ(run(proofpipe() + " prove --params-format bellperson --r1cs " + r1cs + " " + w("merkle/bp.params") + " " + wt +
+                " " + w("merkle/bp_proof.json") + " " + w("merkle/bp_public2.json")).code, 0);
+  EXPECT_EQ(run(snarkjs() + " groth16 verify " + w("merkle/bp_vk.json") + " " + w("merkle/bp_public2.json") + " " +
+                w("merkle/bp_proof.json")).code, 0);
+  // Without the circuit, or with another circuit, the parameters are refused.
+  const run_result no_r1cs = run(proofpipe() + " prove --params-format bellperson " + w("merkle/bp.params") + " " + wt + " x y");
+  EXPECT_EQ(no_r1cs.code, 1);
+  EXPECT_NE(no_r1cs.output.find("--r1cs"), std::string::npos) << no_r1cs.output;
+  const run_result other = run(proofpipe() + " prove --params-format bellperson --r1cs " + w("poly/poly.r1cs") + " " +
+                               w("merkle/bp.params") + " " + w("poly/poly.wtns") + " x y");
+  EXPECT_EQ(other.code, 1);
+  EXPECT_NE(other.output.find("another circuit"), std::string::npos) << other.output;
+
+  const auto file = pp::formats::mapped_file::open(w("merkle/bp.params"));
+  ASSERT_TRUE(file.ok());
+  const auto pk = pp::formats::read_bellperson_params(file->bytes());
+  ASSERT_TRUE(pk.ok()) << pk.error().message();
+  const auto again = pp::formats::write_bellperson_params(*pk);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(std::equal(again->begin(), again->end(), file->bytes().begin(), file->bytes().end()));
+}
+
+// Bad input: exit code 1 (never a crash) and a message naming the problem.
+TEST_F(Oracle, BadInputThroughTheCli) {
+  auto expect_fail = [](const std::string& cmd, const std::string& needle) {
+    const run_result r = run(cmd);
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.output;
+    EXPECT_NE(r.output.find(needle), std::string::npos) << "expected '" << needle << "' in: " << r.output;
+    EXPECT_NE(r.output.find("proofpipe "), std::string::npos) << r.output;
+  };
+  const std::string zk = w("poly/poly.zkey"), wt = w("poly/poly.wtns"), out = w("bad_proof.json") + " " + w("bad_public.json");
+  {  // truncated zkey
+    const std::string z = slurp(zk);
+    std::ofstream(w("truncated.zkey"), std::ios::binary) << z.substr(0, z.size() / 2);
+    expect_fail(proofpipe() + " prove " + w("truncated.zkey") + " " + wt + " " + out, "truncated.zkey");
+  }
+  // a witness of another circuit
+  expect_fail(proofpipe() + " prove " + zk + " " + w("range/range.wtns") + " " + out, "another circuit");
+  {  // an unsatisfied witness: with the r1cs the constraint is named, without it the proof fails to verify
+    auto wit = pp::formats::read_circom_wtns_file(wt);
+    ASSERT_TRUE(wit.ok());
+    (*wit)[wit->size() - 1] += pp::ff::fr::one();
+    ASSERT_TRUE(pp::formats::write_circom_wtns_file(*wit, w("unsat.wtns")).ok());
+    expect_fail(proofpipe() + " prove --r1cs " + w("poly/poly.r1cs") + " " + zk + " " + w("unsat.wtns") + " " + out,
+                "is not satisfied");
+    expect_fail(proofpipe() + " prove " + zk + " " + w("unsat.wtns") + " " + out, "does not verify");
+    EXPECT_FALSE(fs::exists(w("bad_proof.json")));
+  }
+  // a BN254 circuit (compiled without -p bls12381)
+  ASSERT_TRUE(compile("poly", false, "poly_bn254")) << g_setup_failure;
+  expect_fail(proofpipe() + " setup " + w("poly_bn254/poly.r1cs") + " " + w("bn.zkey"), "BN254");
+  // nonexistent files
+  expect_fail(proofpipe() + " prove " + w("missing.zkey") + " " + wt + " " + out, "missing.zkey");
+  expect_fail(proofpipe() + " prove " + zk + " " + w("missing.wtns") + " " + out, "missing.wtns");
+  expect_fail(proofpipe() + " setup " + w("missing.r1cs") + " " + w("x.zkey"), "missing.r1cs");
+  expect_fail(proofpipe() + " verify " + w("missing.json") + " " + w("poly/sj_public.json") + " " + w("poly/sj_proof.json"),
+              "missing.json");
+}
+
+// `proofpipe demo --out` writes files snarkjs accepts, and snarkjs proves with the demo's key.
+TEST_F(Oracle, DemoFilesWorkWithSnarkjs) {
+  const std::string d = w("demo");
+  ASSERT_EQ(run(proofpipe() + " demo --constraints 300 --out " + d).code, 0);
+  EXPECT_EQ(run(snarkjs() + " groth16 verify " + d + "/verification_key.json " + d + "/public.json " + d + "/proof.json").code, 0);
+  ASSERT_EQ(run(snarkjs() + " groth16 prove " + d + "/circuit.zkey " + d + "/witness.wtns " + d + "/sj_proof.json " + d +
+                "/sj_public.json").code, 0);
+  EXPECT_EQ(run(proofpipe() + " verify " + d + "/verification_key.json " + d + "/sj_public.json " + d + "/sj_proof.json").code, 0);
+  EXPECT_EQ(slurp(d + "/sj_public.json"), slurp(d + "/public.json"));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  const char* src = std::getenv("PP_SOURCE_DIR");
+  const char* bin = std::getenv("PP_BINARY_DIR");
+  if (src == nullptr || bin == nullptr) {
+    std::cout << "skipped: PP_SOURCE_DIR / PP_BINARY_DIR not set (run through ctest)\n";
+    return 77;
+  }
+  g_src = src;
+  g_bin = bin;
+  g_work = g_bin / "interop_work";
+  const fs::path modules = g_src / "tools/oracle/node_modules";
+  if (std::system("node --version >/dev/null 2>&1") != 0 || !fs::exists(modules / "snarkjs/cli.js") ||
+      !fs::exists(modules / "circom2/cli.js") || !fs::exists(modules / "circomlib/circuits")) {
+    std::cout << "skipped: node or tools/oracle/node_modules (snarkjs, circom2, circomlib) is missing\n";
+    return 77;
+  }
+  if (!fs::exists(g_bin / "proofpipe")) {
+    std::cout << "proofpipe is not built at " << (g_bin / "proofpipe") << "\n";
+    return 1;
+  }
+  ::testing::AddGlobalTestEnvironment(new Interop);
+  return RUN_ALL_TESTS();
+}
