@@ -171,8 +171,12 @@ status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_or
   if (!s.ok()) return s;
   if (out_rev != dif) {  // the algorithm's output order differs from the one asked for
     const uint32_t n = 1u << log_n;
-    const uint32_t threads = n < 256 ? n : 256;
-    ntt_detail::bit_reverse_kernel<<<(n + threads - 1) / threads, threads, 0, stream>>>(d_a, uint32_t(log_n));
+    if (log_n >= 8) {
+      ntt_detail::bit_reverse_tiled_kernel<<<n >> 8, dim3(16, 16), 0, stream>>>(d_a, uint32_t(log_n));
+    } else {
+      const uint32_t threads = n < 256 ? n : 256;
+      ntt_detail::bit_reverse_kernel<<<(n + threads - 1) / threads, threads, 0, stream>>>(d_a, uint32_t(log_n));
+    }
     PP_CUDA_TRY(cudaGetLastError());
   }
   return ok_status();

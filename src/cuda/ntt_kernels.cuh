@@ -260,4 +260,26 @@ __global__ void bit_reverse_kernel(fr* data, uint32_t log_n) {
   }
 }
 
+// Tiled in-place bit reversal for log_n >= 8. Write x = hi:mid:lo (4, log_n - 8, 4 bits); then
+// rev(x) = rev4(lo):rev(mid):rev4(hi), so the 16 x 16 tile of one mid maps onto the tile of rev(mid),
+// transposed with both 4-bit indices reversed. A block (16 x 16 threads) owns the pair
+// mid <= rev(mid), reads both tiles in 512-byte rows and writes both back the same way.
+__global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(fr* data, uint32_t log_n) {
+  __shared__ fr tile[2][16][16];
+  const uint32_t mid = blockIdx.x;
+  const uint32_t rmid = reverse_bits(mid, log_n - 8);
+  if (mid > rmid) return;
+  const uint32_t col = threadIdx.x, row = threadIdx.y;
+  const uint32_t hi_shift = log_n - 4;
+  const uint32_t mids[2] = {mid, rmid};
+PP_UNROLL
+  for (int k = 0; k < 2; ++k) tile[k][row][col] = load_fr(data + ((row << hi_shift) | (mids[k] << 4) | col));
+  __syncthreads();
+  // Row h, column l of tile rev(mids[k]) receives input tile k at [rev4(l)][rev4(h)].
+PP_UNROLL
+  for (int k = 0; k < 2; ++k) {
+    store_fr(data + ((row << hi_shift) | (mids[1 - k] << 4) | col), tile[k][__brev(col) >> 28][__brev(row) >> 28]);
+  }
+}
+
 }  // namespace pp::cuda::ntt_detail

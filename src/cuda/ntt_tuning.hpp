@@ -6,7 +6,8 @@ namespace pp::cuda {
 
 struct ntt_tuning {
   // log2 of the elements one block transforms per pass (its shared-memory tile, 32 B each).
-  // 2^11 = 64 KiB, 256 threads, two blocks per SM. Swept 10/11/12 on the H200 (ntt-h200.md).
+  // 2^11 = 64 KiB, 256 threads, two blocks per SM. H200, forward nr: 2^27 44.3 ms at 11 against
+  // 46.5 at 10 and 47.1 at 12; 2^24 4.93 / 5.16 / 5.23 ms (docs/perf/ntt-h200.md, 2026-11-29).
   int tile_log;
   // Passes that gather strided rows (all but the contiguous last one) read at least 2^this
   // consecutive elements per row: 4 x 32 B = 128 B, one full cache line.
