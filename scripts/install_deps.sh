@@ -11,8 +11,11 @@ packages=(
   libgmp-dev libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  nodejs npm
 )
+# Node.js runs the test oracles; a node that came from elsewhere (e.g. a nodesource package that
+# bundles npm and conflicts with Debian's npm) is used as it is.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
