@@ -1,0 +1,163 @@
+// GPU MSM throughput (src/cuda/msm_device.hpp): points and scalars resident, CUDA events around
+// each MSM (result copy to pinned memory included), median of 5 after one warm-up, fresh random
+// scalars (device-generated) before every run. Points: up to 2^22 distinct host-made points, tiled.
+// Prints one table with the ratio to the best public library's figures (workload notes).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/msm_device.hpp"
+#include "msm_points.hpp"
+
+namespace {
+
+using pp::ff::fr;
+
+#define BENCH_CHECK(expr)                                                                                  \
+  do {                                                                                                     \
+    const cudaError_t e_ = (expr);                                                                         \
+    if (e_ != cudaSuccess) {                                                                               \
+      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__);  \
+      std::exit(1);                                                                                        \
+    }                                                                                                      \
+  } while (0)
+
+__device__ uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Scalars below 2^254 < r (any value < r is a valid Montgomery form). witness: 45% zero, 45% one.
+__global__ void fill_scalars(fr* a, uint64_t n, uint64_t seed, bool witness) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    fr v;
+    for (int k = 0; k < 4; ++k) v.l[k] = mix(seed + (5 * i + k + 1) * 0x9e3779b97f4a7c15ull);
+    v.l[3] >>= 2;
+    if (witness) {
+      const uint64_t r = mix(seed ^ (5 * i + 7) * 0x9e3779b97f4a7c15ull) % 100;
+      if (r < 45) v = fr::zero();
+      else if (r < 90) v = fr::one();
+    }
+    a[i] = v;
+  }
+}
+
+double reference_ms(bool g2, int log_n) {
+  if (!g2) return log_n == 24 ? 156.5 : log_n == 26 ? 561.6 : 0;
+  return log_n == 24 ? 449.5 : 0;
+}
+
+template <class Curve>
+void run_case(const char* label, int log_n, bool split, bool witness, int window_bits, void* d_points_all,
+              fr* d_scalars, uint64_t seed) {
+  const uint64_t n = uint64_t{1} << log_n;
+  const pp::cuda::msm_config cfg{.window_bits = window_bits};
+  auto plan = pp::cuda::plan_msm<Curve>(n, split, cfg);
+  if (!plan.ok()) {
+    std::printf("%s: %s\n", label, plan.error().to_string().c_str());
+    return;
+  }
+  void* ws = nullptr;
+  BENCH_CHECK(cudaMalloc(&ws, plan->layout.total));
+  pp::ec::xyzz<Curve>* h_out = nullptr;
+  BENCH_CHECK(cudaMallocHost(&h_out, sizeof(*h_out)));
+  cudaEvent_t e0, e1;
+  BENCH_CHECK(cudaEventCreate(&e0));
+  BENCH_CHECK(cudaEventCreate(&e1));
+  const auto* pts = static_cast<const pp::ec::affine<Curve>*>(d_points_all);
+  std::vector<float> ms;
+  for (int rep = 0; rep < 6; ++rep) {
+    fill_scalars<<<1024, 256>>>(d_scalars, n, seed + 1000003ull * rep, witness);
+    BENCH_CHECK(cudaGetLastError());
+    BENCH_CHECK(cudaEventRecord(e0));
+    const pp::status st = split ? pp::cuda::split_msm<Curve>(pts, d_scalars, n, ws, plan->layout.total, h_out, nullptr, cfg)
+                                : pp::cuda::msm<Curve>(pts, d_scalars, n, ws, plan->layout.total, h_out, nullptr, cfg);
+    BENCH_CHECK(cudaEventRecord(e1));
+    BENCH_CHECK(cudaEventSynchronize(e1));
+    if (!st.ok()) {
+      std::printf("%s: %s\n", label, st.to_string().c_str());
+      break;
+    }
+    float t = 0;
+    BENCH_CHECK(cudaEventElapsedTime(&t, e0, e1));
+    if (rep > 0) ms.push_back(t);
+  }
+  BENCH_CHECK(cudaGetLastError());
+  if (!ms.empty()) {
+    std::sort(ms.begin(), ms.end());
+    const double med = ms[ms.size() / 2];
+    const double ref = split ? 0 : reference_ms(Curve::name[1] == '2', log_n);
+    std::printf("| %-4s | 2^%d | %-5s | %-7s | %2d | %10.3f | %8.3f | %8.3f | %7.1f | %s |\n", Curve::name, log_n,
+                split ? "split" : "plain", witness ? "witness" : "random", plan->shape.window_bits, med, ms.front(),
+                ms.back(), plan->layout.total / 1048576.0, ref > 0 ? std::to_string(ref / med).c_str() : "-");
+    std::fflush(stdout);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaFreeHost(h_out);
+  cudaFree(ws);
+}
+
+// Device points: up to 2^22 distinct ones, tiled to n.
+template <class Curve>
+void* make_points(int log_n, uint64_t seed) {
+  const uint64_t n = uint64_t{1} << log_n;
+  const uint64_t u = std::min<uint64_t>(n, uint64_t{1} << 22);
+  const auto host = pp::cuda::test::random_points<Curve>(seed, u);
+  void* d = nullptr;
+  const uint64_t bytes = u * sizeof(host[0]);
+  BENCH_CHECK(cudaMalloc(&d, n * sizeof(host[0])));
+  BENCH_CHECK(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice));
+  for (uint64_t off = u; off < n; off += u) {
+    BENCH_CHECK(cudaMemcpy(static_cast<char*>(d) + off * sizeof(host[0]), d, bytes, cudaMemcpyDeviceToDevice));
+  }
+  return d;
+}
+
+template <class Curve>
+void sweep(int log_n, const std::vector<int>& plain_windows, bool with_split, uint64_t seed) {
+  void* d_points = make_points<Curve>(log_n, seed);
+  fr* d_scalars = nullptr;
+  BENCH_CHECK(cudaMalloc(&d_scalars, (uint64_t{1} << log_n) * sizeof(fr)));
+  for (int c : plain_windows) run_case<Curve>("plain", log_n, false, false, c, d_points, d_scalars, seed);
+  if (with_split) {
+    run_case<Curve>("split", log_n, true, true, 0, d_points, d_scalars, seed);
+    run_case<Curve>("plain-witness", log_n, false, true, 0, d_points, d_scalars, seed);
+  }
+  cudaFree(d_scalars);
+  cudaFree(d_points);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
+  cudaDeviceProp prop{};
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::random_device rd;
+  const uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
+  std::printf("device %s, %d SMs; seed 0x%016llx\n", prop.name, prop.multiProcessorCount, (unsigned long long)seed);
+  const bool quick = argc > 1 && std::string(argv[1]) == "quick";
+  std::printf("| curve | n | path | scalars | c | median ms | min ms | max ms | workspace MiB | ref / ours |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  using pp::ec::g1_curve;
+  using pp::ec::g2_curve;
+  sweep<g1_curve>(20, {0}, false, seed);
+  sweep<g1_curve>(22, {0}, false, seed);
+  sweep<g1_curve>(24, quick ? std::vector<int>{0} : std::vector<int>{0, 16, 18, 19, 21, 22}, true, seed);
+  sweep<g1_curve>(26, quick ? std::vector<int>{0} : std::vector<int>{0, 22}, false, seed);
+  sweep<g2_curve>(20, {0}, false, seed);
+  sweep<g2_curve>(24, quick ? std::vector<int>{0} : std::vector<int>{0, 16, 18}, true, seed);
+  return 0;
+}

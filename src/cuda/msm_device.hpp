@@ -1,0 +1,58 @@
+// GPU multi-scalar multiplication over G1 and G2 with points and scalars resident on the device:
+// Pippenger with signed (Booth) windows, and the split MSM of witness-like scalars (zeros skipped,
+// ones summed directly, Pippenger on the rest). Results equal the host msm::pippenger /
+// msm::split_msm as group elements. Plain C++ header.
+//
+// Use: msm_workspace_bytes<Curve>(n) -> caller allocates -> msm<Curve>(...) any number of times on
+// any stream. Nothing allocates or synchronizes; the result lands in *h_result once the stream
+// reaches the end of the call (the caller synchronizes).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "core/result.hpp"
+#include "cuda/msm_plan.hpp"
+#include "ec/affine.hpp"
+#include "ec/xyzz.hpp"
+#include "ff/fr.hpp"
+
+namespace pp::cuda {
+
+struct msm_config {
+  int window_bits = 0;  // 0 = the tuning table's width for n (msm_tuning.hpp)
+};
+
+// The plan (sizes and workspace layout) for n points; plan.layout.total is the workspace size.
+template <class Curve>
+result<msm_plan> plan_msm(uint64_t n, bool split, const msm_config& config = {});
+
+// Bytes of device workspace msm / split_msm need for n points.
+template <class Curve>
+result<uint64_t> msm_workspace_bytes(uint64_t n, const msm_config& config = {});
+template <class Curve>
+result<uint64_t> split_msm_workspace_bytes(uint64_t n, const msm_config& config = {});
+
+// Sum of [d_scalars[i]] d_points[i] for i < n. d_scalars: fr in Montgomery form (any value < r).
+// d_points: affine storage, infinity as (0, 0). d_workspace: >= msm_workspace_bytes(n), 256-byte
+// aligned. The result, an XYZZ point, is copied to h_result (host memory; pinned keeps the copy
+// asynchronous) and also left in the workspace (see result_in_workspace).
+template <class Curve>
+status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+           uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config = {});
+
+// Same result; scalars equal to 0 are skipped, points with scalar 1 are summed by a gather-and-add
+// tree, Pippenger runs on the other points (index lists compacted on the device). Workspace:
+// split_msm_workspace_bytes(n).
+template <class Curve>
+status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+                 uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+                 const msm_config& config = {});
+
+// Where the device copy of the last result lives inside a workspace laid out by plan.
+template <class Curve>
+const ec::xyzz<Curve>* result_in_workspace(const msm_plan& plan, const void* d_workspace) {
+  return reinterpret_cast<const ec::xyzz<Curve>*>(static_cast<const char*>(d_workspace) + plan.layout.result);
+}
+
+}  // namespace pp::cuda

@@ -1,0 +1,243 @@
+// Kernels of the GPU MSM (msm_device.hpp), templates over the curve; msm_run.cuh launches them.
+// Pipeline: digits (scalar -> canonical -> W signed digits -> (bucket, point) keys) -> CUB radix
+// sort by bucket -> segmented bucket sums (fixed entries per thread, carries for cut runs) ->
+// running-sum bucket reduction per segment -> pairwise combine tree -> Horner over windows.
+#pragma once
+#include <cstdint>
+
+#include "ec/xyzz.hpp"
+#include "ff/fr.hpp"
+
+namespace pp::cuda::msm_detail {
+
+inline constexpr uint32_t sign_bit = 0x80000000u;
+inline constexpr uint32_t no_sentinel = 0xffffffffu;
+
+template <class Curve>
+using affine_t = ec::affine<Curve>;
+template <class Curve>
+using xyzz_t = ec::xyzz<Curve>;
+
+__device__ __forceinline__ uint64_t global_thread() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+
+// len (<= 63) bits of k from bit pos; bits at 256 and beyond read as zero. Mirrors
+// msm::scalar_bits_at (msm/booth.hpp), which is host-only.
+__device__ __forceinline__ uint64_t scalar_bits_at(const uint64_t (&k)[4], int pos, int len) {
+  if (pos >= 256) return 0;
+  const int li = pos >> 6, sh = pos & 63;
+  uint64_t v = k[li] >> sh;
+  if (sh + len > 64 && li + 1 < 4) v |= k[li + 1] << (64 - sh);
+  return v & ((uint64_t{1} << len) - 1);
+}
+
+// The signed digit of window w, width c: the rule of msm::booth_digit, in [-2^(c-1), 2^(c-1)].
+__device__ __forceinline__ int32_t booth_digit(const uint64_t (&k)[4], int w, int c) {
+  const uint64_t v = w == 0 ? scalar_bits_at(k, 0, c) << 1 : scalar_bits_at(k, c * w - 1, c + 1);
+  const int64_t top = int64_t((v >> c) & 1);
+  return int32_t(int64_t(v >> 1) + int64_t(v & 1) - (top << c));
+}
+
+// Entry e = w * n + i: key = bucket id w * 2^(c-1) + |d| - 1 (or the sentinel W * 2^(c-1) for d = 0,
+// sorted past every bucket), value = point index | sign bit for d < 0. With idx, slot i reads scalar
+// and point idx[i] and slots i >= *d_count are empty (sentinel).
+template <class Curve>
+__global__ void digits_kernel(const ff::fr* __restrict__ scalars, const uint32_t* __restrict__ idx,
+                              const uint32_t* __restrict__ d_count, uint32_t n, int c, int windows,
+                              uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
+  const uint64_t i = global_thread();
+  if (i >= n) return;
+  const uint32_t sentinel = uint32_t(windows) << (c - 1);
+  const uint32_t count = d_count != nullptr ? *d_count : n;
+  if (i >= count) {
+    for (int w = 0; w < windows; ++w) {
+      keys[uint64_t(w) * n + i] = sentinel;
+      vals[uint64_t(w) * n + i] = 0;
+    }
+    return;
+  }
+  const uint32_t p = idx != nullptr ? idx[i] : uint32_t(i);
+  uint64_t k[4];
+  scalars[p].to_canonical(k);
+  for (int w = 0; w < windows; ++w) {
+    const int32_t d = booth_digit(k, w, c);
+    const uint32_t mag = uint32_t(d < 0 ? -d : d);
+    keys[uint64_t(w) * n + i] = d == 0 ? sentinel : (uint32_t(w) << (c - 1)) + mag - 1;
+    vals[uint64_t(w) * n + i] = p | (d < 0 ? sign_bit : 0u);
+  }
+}
+
+// Entry i adds +-points[vals[i] & ~sign_bit] (mixed addition, madd-2008-s).
+template <class Curve>
+struct point_source {
+  const affine_t<Curve>* __restrict__ points;
+  const uint32_t* __restrict__ vals;
+  __device__ __forceinline__ xyzz_t<Curve> add_to(const xyzz_t<Curve>& acc, uint64_t i) const {
+    const uint32_t v = vals[i];
+    const affine_t<Curve> p = points[v & ~sign_bit];
+    return ec::add(acc, (v & sign_bit) ? ec::neg(p) : p);
+  }
+};
+
+// Entry i adds a partial XYZZ sum (add-2008-s).
+template <class Curve>
+struct partial_source {
+  const xyzz_t<Curve>* __restrict__ vals;
+  __device__ __forceinline__ xyzz_t<Curve> add_to(const xyzz_t<Curve>& acc, uint64_t i) const {
+    return ec::add(acc, vals[i]);
+  }
+};
+
+// Segmented sum over entries sorted by key: thread t folds entries [t*chunk, (t+1)*chunk). A run of
+// equal keys lying wholly inside the chunk is written to buckets[key]; a run cut by the chunk's
+// front goes to carry slot 2t, one cut by its back to slot 2t+1 (flag 1). In slot order, the pieces
+// of one key stay adjacent, so compacting the flagged slots gives a sorted list for the next pass.
+// m = *d_m when given, else m_bound. Entries with key == sentinel end the list.
+template <class Curve, class Source>
+__global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __restrict__ keys, Source src,
+                                                            uint64_t m_bound, const uint32_t* __restrict__ d_m,
+                                                            uint32_t sentinel, uint32_t chunk, uint64_t threads,
+                                                            xyzz_t<Curve>* __restrict__ buckets,
+                                                            uint32_t* __restrict__ slot_keys,
+                                                            uint8_t* __restrict__ slot_flags,
+                                                            xyzz_t<Curve>* __restrict__ slot_vals) {
+  const uint64_t t = global_thread();
+  if (t >= threads) return;
+  slot_flags[2 * t] = 0;
+  slot_flags[2 * t + 1] = 0;
+  const uint64_t m = d_m != nullptr ? *d_m : m_bound;
+  const uint64_t lo = t * chunk;
+  if (lo >= m) return;
+  const uint64_t hi = lo + chunk < m ? lo + chunk : m;
+  uint32_t cur = keys[lo];
+  if (cur == sentinel) return;
+  const bool open_front = lo > 0 && keys[lo - 1] == cur;
+  auto flush = [&](uint32_t key, const xyzz_t<Curve>& acc, bool front, bool back) {
+    if (!front && !back) {
+      buckets[key] = acc;
+      return;
+    }
+    const uint64_t slot = 2 * t + (front ? 0 : 1);
+    slot_keys[slot] = key;
+    slot_vals[slot] = acc;
+    slot_flags[slot] = 1;
+  };
+  bool first = true;
+  xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
+  uint64_t i = lo;
+  for (; i < hi; ++i) {
+    const uint32_t k = keys[i];
+    if (k != cur) {
+      flush(cur, acc, first && open_front, false);
+      first = false;
+      cur = k;
+      if (k == sentinel) break;
+      acc = xyzz_t<Curve>::infinity();
+    }
+    acc = src.add_to(acc, i);
+  }
+  if (cur != sentinel) {
+    const bool open_back = i == hi && hi < m && keys[hi] == cur;
+    flush(cur, acc, first && open_front, open_back);
+  }
+}
+
+// Thread (w, s) reduces buckets [s*L, (s+1)*L) of window w by running sums from the top:
+// T = sum of the segment, S = sum over j of (j - s*L + 1) * bucket_j.
+template <class Curve>
+__global__ void __launch_bounds__(128) bucket_segments_kernel(const xyzz_t<Curve>* __restrict__ buckets,
+                                                              uint32_t buckets_per_window, uint32_t seg_len,
+                                                              uint32_t segs, uint64_t threads,
+                                                              xyzz_t<Curve>* __restrict__ out_t,
+                                                              xyzz_t<Curve>* __restrict__ out_s) {
+  const uint64_t t = global_thread();
+  if (t >= threads) return;
+  const uint64_t w = t / segs, s = t % segs;
+  const xyzz_t<Curve>* b = buckets + w * buckets_per_window + s * seg_len;
+  xyzz_t<Curve> run = xyzz_t<Curve>::infinity(), sum = xyzz_t<Curve>::infinity();
+  for (int j = int(seg_len) - 1; j >= 0; --j) {
+    run = ec::add(run, b[j]);
+    sum = ec::add(sum, run);
+  }
+  out_t[t] = run;
+  out_s[t] = sum;
+}
+
+// One level of the combine tree: segments a = 2j and b = 2j + 1 of equal length 2^log_len_a merge
+// into (T_a + T_b, S_a + S_b + 2^log_len_a T_b); an unpaired last segment passes through.
+template <class Curve>
+__global__ void __launch_bounds__(128) segments_combine_kernel(const xyzz_t<Curve>* __restrict__ in_t,
+                                                               const xyzz_t<Curve>* __restrict__ in_s,
+                                                               uint32_t segs_in, uint32_t segs_out,
+                                                               uint64_t threads, int log_len_a,
+                                                               xyzz_t<Curve>* __restrict__ out_t,
+                                                               xyzz_t<Curve>* __restrict__ out_s) {
+  const uint64_t t = global_thread();
+  if (t >= threads) return;
+  const uint64_t w = t / segs_out, j = t % segs_out;
+  const uint64_t a = w * segs_in + 2 * j;
+  if (2 * j + 1 >= segs_in) {
+    out_t[t] = in_t[a];
+    out_s[t] = in_s[a];
+    return;
+  }
+  const xyzz_t<Curve> tb = in_t[a + 1];
+  xyzz_t<Curve> shifted = tb;
+  for (int k = 0; k < log_len_a; ++k) shifted = ec::dbl(shifted);
+  out_t[t] = ec::add(in_t[a], tb);
+  out_s[t] = ec::add(ec::add(in_s[a], in_s[a + 1]), shifted);
+}
+
+// One thread: Horner over windows (top first), acc = 2^c acc + S_w, then + *extra when given.
+template <class Curve>
+__global__ void window_combine_kernel(const xyzz_t<Curve>* __restrict__ window_sums, uint32_t stride, int windows,
+                                      int c, const xyzz_t<Curve>* __restrict__ extra,
+                                      xyzz_t<Curve>* __restrict__ out) {
+  if (global_thread() != 0) return;
+  xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
+  for (int w = windows - 1; w >= 0; --w) {
+    for (int k = 0; k < c; ++k) acc = ec::dbl(acc);
+    acc = ec::add(acc, window_sums[uint64_t(w) * stride]);
+  }
+  if (extra != nullptr) acc = ec::add(acc, *extra);
+  *out = acc;
+}
+
+// Split MSM, scalar-1 points: thread t sums points idx[t*chunk ..) (mixed additions) into out[t].
+template <class Curve>
+__global__ void __launch_bounds__(128) gather_sum_kernel(const affine_t<Curve>* __restrict__ points,
+                                                         const uint32_t* __restrict__ idx,
+                                                         const uint32_t* __restrict__ d_count, uint32_t chunk,
+                                                         uint64_t threads, xyzz_t<Curve>* __restrict__ out) {
+  const uint64_t t = global_thread();
+  if (t >= threads) return;
+  const uint64_t count = *d_count;
+  const uint64_t lo = t * chunk;
+  const uint64_t hi = lo + chunk < count ? lo + chunk : count;
+  xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
+  for (uint64_t i = lo; i < hi; ++i) acc = ec::add(acc, points[idx[i]]);
+  out[t] = acc;
+}
+
+// out[i] = in[2i] + in[2i+1] (the last one alone when n_in is odd).
+template <class Curve>
+__global__ void __launch_bounds__(128) pair_sum_kernel(const xyzz_t<Curve>* __restrict__ in, uint64_t n_in,
+                                                       xyzz_t<Curve>* __restrict__ out) {
+  const uint64_t i = global_thread();
+  if (2 * i >= n_in) return;
+  out[i] = 2 * i + 1 < n_in ? ec::add(in[2 * i], in[2 * i + 1]) : in[2 * i];
+}
+
+// Split classification predicates over point indices (cub::DeviceSelect::If).
+struct scalar_is_one {
+  const ff::fr* scalars;
+  __device__ __forceinline__ bool operator()(uint32_t i) const { return scalars[i] == ff::fr::one(); }
+};
+struct scalar_is_other {
+  const ff::fr* scalars;
+  __device__ __forceinline__ bool operator()(uint32_t i) const {
+    const ff::fr s = scalars[i];
+    return !s.is_zero() && !(s == ff::fr::one());
+  }
+};
+
+}  // namespace pp::cuda::msm_detail

@@ -1,0 +1,100 @@
+// GPU MSM plan (msm_plan.hpp): sizes from n and the tuning table, workspace offsets.
+#include "cuda/msm_plan.hpp"
+
+#include <string>
+
+#include "msm/booth.hpp"
+
+namespace pp::cuda {
+namespace {
+
+constexpr uint64_t align = 256;
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+struct bump {
+  uint64_t at = 0;
+  uint64_t take(uint64_t bytes) {
+    const uint64_t p = at;
+    at += ceil_div(bytes, align) * align;
+    return p;
+  }
+};
+
+}  // namespace
+
+result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, const msm_tuning& tuning) {
+  if (n >= (uint64_t{1} << 31)) {
+    return invalid_argument("GPU MSM: expected n < 2^31 points, got " + std::to_string(n));
+  }
+  const int c = window_bits > 0 ? window_bits : msm_window_bits(n);
+  if (c < 1 || c > msm_max_window_bits) {
+    return invalid_argument("GPU MSM: expected window bits in [1, " + std::to_string(msm_max_window_bits) +
+                            "], got " + std::to_string(c));
+  }
+  msm_shape s;
+  s.n = n;
+  s.split = split;
+  s.window_bits = c;
+  s.windows = msm::num_windows(c);
+  s.buckets_per_window = uint32_t{1} << (c - 1);
+  s.entries = uint64_t(s.windows) * n;
+  if (s.entries >= (uint64_t{1} << 31)) {
+    return invalid_argument("GPU MSM: expected windows * n < 2^31, got " + std::to_string(s.entries));
+  }
+  const uint64_t sentinel = uint64_t(s.windows) * s.buckets_per_window;
+  s.key_bits = 1;
+  while ((uint64_t{1} << s.key_bits) <= sentinel) ++s.key_bits;
+  s.accumulate_threads = ceil_div(s.entries, tuning.accumulate_chunk);
+  s.slots = 2 * (s.accumulate_threads > 0 ? s.accumulate_threads : 1);
+  const int seg_log = tuning.reduce_segment_log < c - 1 ? tuning.reduce_segment_log : c - 1;
+  s.segment_len = uint32_t{1} << seg_log;
+  s.segments_per_window = s.buckets_per_window / s.segment_len;
+  s.ones_partials = split ? (n > 0 ? ceil_div(n, tuning.ones_chunk) : 1) : 0;
+  return s;
+}
+
+msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
+                       uint64_t select_temp_bytes) {
+  msm_plan p;
+  p.shape = s;
+  p.sort_temp_bytes = sort_temp_bytes;
+  p.select_temp_bytes = select_temp_bytes;
+  msm_layout& l = p.layout;
+  bump b;
+  const uint64_t m = s.entries > 0 ? s.entries : 1;
+  l.keys = b.take(4 * m);
+  l.keys_alt = b.take(4 * m);
+  l.vals = b.take(4 * m);
+  l.vals_alt = b.take(4 * m);
+  l.sort_temp = b.take(sort_temp_bytes);
+  l.buckets = b.take(bucket_bytes * s.windows * s.buckets_per_window);
+  l.slot_keys = b.take(4 * s.slots);
+  l.slot_flags = b.take(s.slots);
+  l.slot_vals = b.take(bucket_bytes * s.slots);
+  for (int i = 0; i < 2; ++i) {
+    l.carry_keys[i] = b.take(4 * s.slots);
+    l.carry_vals[i] = b.take(bucket_bytes * s.slots);
+  }
+  l.counts = b.take(4 * 4);
+  l.select_temp = b.take(select_temp_bytes);
+  const uint64_t segs = uint64_t(s.windows) * s.segments_per_window;
+  for (int i = 0; i < 2; ++i) {
+    l.seg_t[i] = b.take(bucket_bytes * segs);
+    l.seg_s[i] = b.take(bucket_bytes * segs);
+  }
+  l.result = b.take(bucket_bytes);
+  if (s.split) {
+    const uint64_t n = s.n > 0 ? s.n : 1;
+    l.idx_ones = b.take(4 * n);
+    l.idx_others = b.take(4 * n);
+    l.ones_partials[0] = b.take(bucket_bytes * s.ones_partials);
+    l.ones_partials[1] = b.take(bucket_bytes * s.ones_partials);
+  } else {
+    l.idx_ones = l.idx_others = l.ones_partials[0] = l.ones_partials[1] = 0;
+  }
+  l.total = b.at;
+  return p;
+}
+
+}  // namespace pp::cuda

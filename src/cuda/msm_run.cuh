@@ -1,0 +1,255 @@
+// Host side of the GPU MSM (msm_device.hpp): CUB temp-size queries, the plan, and the stream-ordered
+// launch sequence. Included once per curve by msm_g1.cu / msm_g2.cu, which instantiate it.
+#pragma once
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/cuda_try.hpp"
+#include "cuda/msm_device.hpp"
+#include "cuda/msm_kernels.cuh"
+
+namespace pp::cuda {
+namespace msm_detail {
+
+inline uint64_t blocks_for(uint64_t threads, int block) { return (threads + block - 1) / block; }
+
+template <class T>
+T* at(void* base, uint64_t offset) {
+  return reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+}
+
+template <class Curve>
+result<msm_plan> make_plan(uint64_t n, bool split, const msm_config& config) {
+  auto shape = make_msm_shape(n, config.window_bits, split);
+  if (!shape.ok()) return shape.error();
+  const msm_shape& s = *shape;
+  using bucket = xyzz_t<Curve>;
+  size_t sort_bytes = 0, sel_keys = 0, sel_vals = 0, sel_idx = 0;
+  cub::DoubleBuffer<uint32_t> kb(nullptr, nullptr), vb(nullptr, nullptr);
+  PP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, int(std::max<uint64_t>(s.entries, 1)), 0,
+                                              s.key_bits));
+  const int slots = int(s.slots);
+  PP_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, sel_keys, static_cast<const uint32_t*>(nullptr),
+                                         static_cast<const uint8_t*>(nullptr), static_cast<uint32_t*>(nullptr),
+                                         static_cast<uint32_t*>(nullptr), slots));
+  PP_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, sel_vals, static_cast<const bucket*>(nullptr),
+                                         static_cast<const uint8_t*>(nullptr), static_cast<bucket*>(nullptr),
+                                         static_cast<uint32_t*>(nullptr), slots));
+  if (split) {
+    PP_CUDA_TRY(cub::DeviceSelect::If(nullptr, sel_idx, thrust::counting_iterator<uint32_t>(0),
+                                      static_cast<uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
+                                      int(std::max<uint64_t>(n, 1)), scalar_is_one{nullptr}));
+  }
+  return make_msm_plan(s, sizeof(bucket), sort_bytes, std::max({sel_keys, sel_vals, sel_idx}));
+}
+
+// Pippenger over n slots. With idx / d_count (split), slot i is point idx[i] and only the first
+// *d_count slots are live. Leaves the result (+ *extra) in the workspace's result slot.
+template <class Curve>
+status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
+                     const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
+                     cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  using bucket = xyzz_t<Curve>;
+  const msm_shape& s = plan.shape;
+  const msm_layout& l = plan.layout;
+  const int block = tuning.block_threads;
+  const int c = s.window_bits, windows = s.windows;
+  const uint32_t n = uint32_t(s.n);
+  const uint32_t sentinel = uint32_t(windows) << (c - 1);
+  bucket* buckets = at<bucket>(ws, l.buckets);
+  bucket* result = at<bucket>(ws, l.result);
+  uint32_t* counts = at<uint32_t>(ws, l.counts);
+
+  PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * windows * uint64_t(s.buckets_per_window), stream));
+  if (n > 0) {
+    // 1. Signed digits -> (bucket, point) pairs, sorted by bucket.
+    digits_kernel<Curve><<<blocks_for(n, block), block, 0, stream>>>(d_scalars, idx, d_count, n, c, windows,
+                                                                      at<uint32_t>(ws, l.keys),
+                                                                      at<uint32_t>(ws, l.vals));
+    PP_CUDA_TRY(cudaGetLastError());
+    cub::DoubleBuffer<uint32_t> kb(at<uint32_t>(ws, l.keys), at<uint32_t>(ws, l.keys_alt));
+    cub::DoubleBuffer<uint32_t> vb(at<uint32_t>(ws, l.vals), at<uint32_t>(ws, l.vals_alt));
+    size_t sort_bytes = plan.sort_temp_bytes;
+    PP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(at<void>(ws, l.sort_temp), sort_bytes, kb, vb, int(s.entries), 0,
+                                                s.key_bits, stream));
+
+    // 2. Bucket sums: fixed entries per thread; cut runs reduced in carry passes until none is cut.
+    uint32_t* slot_keys = at<uint32_t>(ws, l.slot_keys);
+    uint8_t* slot_flags = at<uint8_t>(ws, l.slot_flags);
+    bucket* slot_vals = at<bucket>(ws, l.slot_vals);
+    size_t sel_bytes = plan.select_temp_bytes;
+    void* sel_temp = at<void>(ws, l.select_temp);
+    uint64_t threads = s.accumulate_threads;
+    segmented_sum_kernel<Curve, point_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
+        kb.Current(), point_source<Curve>{d_points, vb.Current()}, s.entries, nullptr, sentinel,
+        tuning.accumulate_chunk, threads, buckets, slot_keys, slot_flags, slot_vals);
+    PP_CUDA_TRY(cudaGetLastError());
+    uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
+    int cur = 0;
+    while (threads > 1) {
+      uint32_t* ck = at<uint32_t>(ws, l.carry_keys[cur]);
+      bucket* cv = at<bucket>(ws, l.carry_vals[cur]);
+      PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_keys, slot_flags, ck, counts + cur,
+                                             int(bound), stream));
+      PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_vals, slot_flags, cv, counts + cur,
+                                             int(bound), stream));
+      threads = (bound + tuning.carry_chunk - 1) / tuning.carry_chunk;
+      segmented_sum_kernel<Curve, partial_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
+          ck, partial_source<Curve>{cv}, bound, counts + cur, no_sentinel, tuning.carry_chunk, threads, buckets,
+          slot_keys, slot_flags, slot_vals);
+      PP_CUDA_TRY(cudaGetLastError());
+      bound = 2 * threads;
+      cur ^= 1;
+    }
+  }
+
+  // 3. Bucket reduction: running sums per segment, then the pairwise tree down to one per window.
+  uint32_t segs = s.segments_per_window;
+  uint64_t threads = uint64_t(windows) * segs;
+  int p = 0;
+  bucket_segments_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
+      buckets, s.buckets_per_window, s.segment_len, segs, threads, at<bucket>(ws, l.seg_t[p]),
+      at<bucket>(ws, l.seg_s[p]));
+  PP_CUDA_TRY(cudaGetLastError());
+  int log_len = 0;
+  while ((uint32_t{1} << log_len) < s.segment_len) ++log_len;
+  while (segs > 1) {
+    const uint32_t out = (segs + 1) / 2;
+    threads = uint64_t(windows) * out;
+    segments_combine_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
+        at<bucket>(ws, l.seg_t[p]), at<bucket>(ws, l.seg_s[p]), segs, out, threads, log_len,
+        at<bucket>(ws, l.seg_t[p ^ 1]), at<bucket>(ws, l.seg_s[p ^ 1]));
+    PP_CUDA_TRY(cudaGetLastError());
+    p ^= 1;
+    segs = out;
+    ++log_len;
+  }
+
+  // 4. Windows: Horner, one thread.
+  window_combine_kernel<Curve><<<1, 32, 0, stream>>>(at<bucket>(ws, l.seg_s[p]), 1, windows, c, extra, result);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+template <class Curve>
+status check_args(const msm_plan& plan, const void* d_points, const void* d_scalars, const void* ws,
+                  uint64_t ws_bytes, const void* h_result) {
+  if (h_result == nullptr) return invalid_argument("GPU MSM: h_result is null");
+  if (plan.shape.n > 0 && (d_points == nullptr || d_scalars == nullptr)) {
+    return invalid_argument("GPU MSM: null points or scalars for n = " + std::to_string(plan.shape.n));
+  }
+  if (ws == nullptr || ws_bytes < plan.layout.total) {
+    return invalid_argument("GPU MSM: expected a workspace of " + std::to_string(plan.layout.total) +
+                            " bytes, got " + std::to_string(ws == nullptr ? 0 : ws_bytes));
+  }
+  if (reinterpret_cast<uintptr_t>(ws) % 256 != 0) return invalid_argument("GPU MSM: workspace not 256-byte aligned");
+  return ok_status();
+}
+
+}  // namespace msm_detail
+
+template <class Curve>
+result<msm_plan> plan_msm(uint64_t n, bool split, const msm_config& config) {
+  return msm_detail::make_plan<Curve>(n, split, config);
+}
+
+template <class Curve>
+result<uint64_t> msm_workspace_bytes(uint64_t n, const msm_config& config) {
+  auto p = msm_detail::make_plan<Curve>(n, false, config);
+  if (!p.ok()) return p.error();
+  return p->layout.total;
+}
+
+template <class Curve>
+result<uint64_t> split_msm_workspace_bytes(uint64_t n, const msm_config& config) {
+  auto p = msm_detail::make_plan<Curve>(n, true, config);
+  if (!p.ok()) return p.error();
+  return p->layout.total;
+}
+
+template <class Curve>
+status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+           uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config) {
+  auto plan = msm_detail::make_plan<Curve>(n, false, config);
+  if (!plan.ok()) return plan.error();
+  if (status st = msm_detail::check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result);
+      !st.ok()) {
+    return st;
+  }
+  if (status st = msm_detail::run_pippenger<Curve>(*plan, d_points, d_scalars, nullptr, nullptr, d_workspace,
+                                                   nullptr, stream);
+      !st.ok()) {
+    return st;
+  }
+  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, d_workspace), sizeof(ec::xyzz<Curve>),
+                              cudaMemcpyDeviceToHost, stream));
+  return ok_status();
+}
+
+template <class Curve>
+status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+                 uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+                 const msm_config& config) {
+  using namespace msm_detail;
+  using bucket = xyzz_t<Curve>;
+  auto plan = make_plan<Curve>(n, true, config);
+  if (!plan.ok()) return plan.error();
+  if (status st = check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result); !st.ok()) {
+    return st;
+  }
+  void* ws = d_workspace;
+  const msm_layout& l = plan->layout;
+  const msm_tuning& tuning = msm_tuning_sm90;
+  const int block = tuning.block_threads;
+  uint32_t* counts = at<uint32_t>(ws, l.counts);
+  uint32_t* idx_ones = at<uint32_t>(ws, l.idx_ones);
+  uint32_t* idx_others = at<uint32_t>(ws, l.idx_others);
+  const bucket* ones_sum = nullptr;
+  if (n > 0) {
+    // Index lists of the scalar-1 and the other non-zero points, in index order.
+    size_t sel_bytes = plan->select_temp_bytes;
+    void* sel_temp = at<void>(ws, l.select_temp);
+    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_ones,
+                                      counts + 2, int(n), scalar_is_one{d_scalars}, stream));
+    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_others,
+                                      counts + 3, int(n), scalar_is_other{d_scalars}, stream));
+    // Sum of the scalar-1 points: chunks of mixed additions, then a pairwise tree.
+    uint64_t parts = plan->shape.ones_partials;
+    int p = 0;
+    gather_sum_kernel<Curve><<<blocks_for(parts, block), block, 0, stream>>>(
+        d_points, idx_ones, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
+    PP_CUDA_TRY(cudaGetLastError());
+    while (parts > 1) {
+      const uint64_t out = (parts + 1) / 2;
+      pair_sum_kernel<Curve><<<blocks_for(out, block), block, 0, stream>>>(at<bucket>(ws, l.ones_partials[p]), parts,
+                                                                           at<bucket>(ws, l.ones_partials[p ^ 1]));
+      PP_CUDA_TRY(cudaGetLastError());
+      p ^= 1;
+      parts = out;
+    }
+    ones_sum = at<bucket>(ws, l.ones_partials[p]);
+  }
+  if (status st = run_pippenger<Curve>(*plan, d_points, d_scalars, n > 0 ? idx_others : nullptr,
+                                       n > 0 ? counts + 3 : nullptr, ws, ones_sum, stream);
+      !st.ok()) {
+    return st;
+  }
+  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, ws), sizeof(ec::xyzz<Curve>),
+                              cudaMemcpyDeviceToHost, stream));
+  return ok_status();
+}
+
+}  // namespace pp::cuda
+
+#define PP_CUDA_INSTANTIATE_MSM(Curve)                                                                          \
+  template result<msm_plan> plan_msm<Curve>(uint64_t, bool, const msm_config&);                                  \
+  template result<uint64_t> msm_workspace_bytes<Curve>(uint64_t, const msm_config&);                             \
+  template result<uint64_t> split_msm_workspace_bytes<Curve>(uint64_t, const msm_config&);                       \
+  template status msm<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t, ec::xyzz<Curve>*, \
+                             cudaStream_t, const msm_config&);                                                   \
+  template status split_msm<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,           \
+                                   ec::xyzz<Curve>*, cudaStream_t, const msm_config&);

@@ -1,0 +1,43 @@
+// Tuning table of the GPU MSM (msm_kernels.cuh): Pippenger window width by input size, and the
+// per-thread work of each kernel. Plain C++; msm_plan.cpp turns these into sizes and a workspace
+// layout. Measurements behind the values: docs/perf/msm-h200.md.
+#pragma once
+#include <cstdint>
+
+namespace pp::cuda {
+
+struct msm_tuning {
+  // Sorted (bucket, point) entries one thread folds into XYZZ sums (mixed additions). Every thread
+  // does the same number of additions whatever the bucket sizes; runs cut by a chunk border go to
+  // a carry list reduced in further passes of carry_chunk entries (full additions).
+  uint32_t accumulate_chunk;
+  uint32_t carry_chunk;
+  // log2 of the buckets one thread reduces by running sums before the pairwise combine tree.
+  int reduce_segment_log;
+  // Points whose scalar is 1 that one thread sums before the pairwise tree (split MSM).
+  uint32_t ones_chunk;
+  int block_threads;
+};
+
+// Hopper (sm_90, H200).
+inline constexpr msm_tuning msm_tuning_sm90{
+    .accumulate_chunk = 256, .carry_chunk = 16, .reduce_segment_log = 6, .ones_chunk = 64, .block_threads = 128};
+
+// Window width c (signed digits: 2^(c-1) buckets per window, ceil(256 / c) windows) by
+// ceil(log2 n). Cost model N*ceil(256/c) madds + 2.8*ceil(256/c)*2^(c-1) madd-equivalents for the
+// bucket reduction (workload notes §8a); H200 sweep at 2^24 in docs/perf/msm-h200.md.
+inline constexpr int msm_window_table[] = {
+    2, 2, 2, 3, 3, 4, 4, 5, 5, 6,        // log n 0..9
+    7, 8, 8, 9, 10, 11, 12, 13, 14, 15,  // 10..19
+    16, 16, 18, 19, 20, 20, 20, 20, 21,  // 20..28
+};
+inline constexpr int msm_max_window_bits = 22;
+
+constexpr int msm_window_bits(uint64_t n) {
+  int log_n = 0;
+  while (log_n < 63 && (uint64_t{1} << log_n) < n) ++log_n;
+  constexpr int last = sizeof(msm_window_table) / sizeof(msm_window_table[0]) - 1;
+  return msm_window_table[log_n < last ? log_n : last];
+}
+
+}  // namespace pp::cuda

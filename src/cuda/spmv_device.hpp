@@ -1,0 +1,43 @@
+// GPU SpMV for Groth16: a = A w, b = B w, c = C w over the compact resident matrices of
+// spmv_matrix.hpp, written into caller-provided device buffers of the domain size n (rows past the
+// constraints are zero). Identical to r1cs::evaluate_abc on the CPU. Plain C++ header.
+//
+// Use: make_compact_r1cs(cs) -> compact.device_bytes() -> caller provides that much device memory ->
+// upload_r1cs(compact, d_region, bytes, stream) once per circuit -> spmv_abc(...) per partition:
+// no allocation, no workspace, stream-ordered, never synchronizes.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "core/result.hpp"
+#include "cuda/spmv_matrix.hpp"
+#include "cuda/spmv_tuning.hpp"
+#include "ff/fr.hpp"
+
+namespace pp::cuda {
+
+// One resident matrix: a view of device memory the caller owns.
+struct device_csr {
+  uint64_t rows = 0;
+  const uint32_t* row_ptr = nullptr;  // rows + 1
+  const uint32_t* words = nullptr;
+  const ff::fr* table = nullptr;
+};
+
+struct device_r1cs {
+  uint64_t num_constraints = 0;
+  uint64_t num_variables = 0;
+  device_csr m[3];  // A, B, C
+};
+
+// Copies the compact matrices into d_region (>= compact.device_bytes(), 256-byte aligned), ordered
+// on stream, and waits for that stream: setup, once per circuit, from pageable host memory.
+result<device_r1cs> upload_r1cs(const compact_r1cs& compact, void* d_region, uint64_t bytes, cudaStream_t stream);
+
+// d_w: num_variables witness values (device). d_a, d_b, d_c: n >= num_constraints values each, not
+// aliasing d_w. The SpMV needs no workspace.
+status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_b, ff::fr* d_c, uint64_t n,
+                cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
+
+}  // namespace pp::cuda

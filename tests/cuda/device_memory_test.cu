@@ -1,0 +1,163 @@
+// device_memory and the CUDA events (src/cuda/device_memory.hpp, cuda_event.hpp) on a real device:
+// one region within its cap, bounds-checked sub-regions, pinned staging buffers usable for copies,
+// events that complete after the work recorded before them, callbacks fired exactly once.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <cstring>
+#include <vector>
+
+#include "cuda/cuda_event.hpp"
+#include "cuda/device_memory.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+TEST(DeviceMemory, ReservesOneCappedRegionAndStaging) {
+  device_memory_config cfg;
+  cfg.vram_share = 0.5;
+  cfg.max_bytes = (uint64_t{64} << 20) + 12345;  // rounded down to 2 MiB granules
+  cfg.staging_buffers = 2;
+  cfg.staging_bytes = 1 << 20;
+  auto m = device_memory::create(cfg);
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ((*m)->capacity(), uint64_t{64} << 20);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>((*m)->base()) % 256, 0u);
+  ASSERT_EQ((*m)->staging_count(), 2u);
+  EXPECT_EQ((*m)->staging(1).size(), 1u << 20);
+
+  auto r = (*m)->region(1 << 20, 4096);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(static_cast<std::byte*>(*r) - static_cast<std::byte*>((*m)->base()), 1 << 20);
+  EXPECT_FALSE((*m)->region((*m)->capacity() - 10, 11).ok());
+  EXPECT_FALSE((*m)->region(~uint64_t{0}, 1).ok());
+  EXPECT_TRUE((*m)->region((*m)->capacity(), 0).ok());
+
+  // A round trip through the staging buffers and the region.
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  auto src = (*m)->staging(0), dst = (*m)->staging(1);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = std::byte(i * 7 + 3);
+  std::memset(dst.data(), 0, dst.size());
+  ASSERT_EQ(cudaMemcpyAsync(*r, src.data(), 4096, cudaMemcpyHostToDevice, s), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(dst.data(), *r, 4096, cudaMemcpyDeviceToHost, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(std::memcmp(src.data(), dst.data(), 4096), 0);
+  cudaStreamDestroy(s);
+}
+
+TEST(DeviceMemory, RejectsBadConfig) {
+  device_memory_config cfg;
+  cfg.vram_share = 0;
+  EXPECT_EQ(device_memory::create(cfg).error().code(), status_code::invalid_argument);
+  cfg.vram_share = 0.5;
+  cfg.device = 1000;
+  EXPECT_EQ(device_memory::create(cfg).error().code(), status_code::invalid_argument);
+  cfg.device = 0;
+  cfg.max_bytes = 1 << 20;  // less than one granule
+  EXPECT_EQ(device_memory::create(cfg).error().code(), status_code::resource_exhausted);
+}
+
+__global__ void spin_kernel(unsigned long long cycles, int* flag) {
+  const long long start = clock64();
+  while (clock64() - start < (long long)cycles) {
+  }
+  *flag = 1;
+}
+
+TEST(CudaEvent, RecordQueryWait) {
+  auto e = cuda_event::create();
+  ASSERT_TRUE(e.ok());
+  auto q0 = e->query();
+  ASSERT_TRUE(q0.ok());
+  EXPECT_TRUE(*q0);  // nothing recorded yet
+  cudaStream_t s1, s2;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  int* d_flag;
+  ASSERT_EQ(cudaMalloc(&d_flag, 2 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d_flag, 0, 2 * sizeof(int)), cudaSuccess);
+  spin_kernel<<<1, 1, 0, s1>>>(200'000'000ull, d_flag);  // ~0.1 s
+  ASSERT_TRUE(e->record(s1).ok());
+  auto q1 = e->query();
+  ASSERT_TRUE(q1.ok());
+  EXPECT_FALSE(*q1);
+  // s2 waits for the event, then copies the flag: it must see 1.
+  ASSERT_TRUE(e->wait_on(s2).ok());
+  ASSERT_EQ(cudaMemcpyAsync(d_flag + 1, d_flag, sizeof(int), cudaMemcpyDeviceToDevice, s2), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
+  int h[2] = {};
+  ASSERT_EQ(cudaMemcpy(h, d_flag, sizeof(h), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(h[1], 1);
+  ASSERT_TRUE(e->synchronize().ok());
+  EXPECT_TRUE(*e->query());
+  cudaFree(d_flag);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+TEST(StreamCompletion, FiresOnceAfterTheWork) {
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  int* d_flag;
+  ASSERT_EQ(cudaMalloc(&d_flag, sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d_flag, 0, sizeof(int)), cudaSuccess);
+  auto gate = cuda_event::create();  // a host-visible check that the kernel finished first
+  ASSERT_TRUE(gate.ok());
+  spin_kernel<<<1, 1, 0, s>>>(100'000'000ull, d_flag);
+  ASSERT_TRUE(gate->record(s).ok());
+  auto c = stream_completion::record(s);
+  ASSERT_TRUE(c.ok());
+  std::atomic<int> fired{0};
+  std::atomic<bool> kernel_done_first{false};
+  (*c)->when_complete([&] {
+    kernel_done_first = true;  // the host function runs only after the kernel; no CUDA calls here
+    ++fired;
+  });
+  (*c)->when_complete([&] { ++fired; });
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  // The host function has returned before synchronize does; the callbacks ran on its thread.
+  for (int i = 0; i < 1000 && fired.load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(fired.load(), 2);
+  EXPECT_TRUE(kernel_done_first.load());
+  EXPECT_TRUE((*c)->completed());
+  (*c)->when_complete([&] { ++fired; });  // already complete: runs right here
+  EXPECT_EQ(fired.load(), 3);
+  int h = 0;
+  ASSERT_EQ(cudaMemcpy(&h, d_flag, sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(h, 1);
+
+  // Many completions in flight on one stream fire in stream order.
+  std::vector<int> order;
+  std::mutex mu;
+  std::vector<std::shared_ptr<stream_completion>> cs;
+  for (int i = 0; i < 64; ++i) {
+    spin_kernel<<<1, 1, 0, s>>>(100'000ull, d_flag);
+    auto ci = stream_completion::record(s);
+    ASSERT_TRUE(ci.ok());
+    (*ci)->when_complete([&, i] {
+      std::lock_guard lock(mu);
+      order.push_back(i);
+    });
+    cs.push_back(*ci);
+  }
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  for (int i = 0; i < 1000; ++i) {
+    {
+      std::lock_guard lock(mu);
+      if (order.size() == 64) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::lock_guard lock(mu);
+  ASSERT_EQ(order.size(), 64u);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(order[i], i);
+  cudaFree(d_flag);
+  cudaStreamDestroy(s);
+}
+
+}  // namespace
+}  // namespace pp::cuda::test

@@ -1,0 +1,172 @@
+// GPU MSM (src/cuda/msm_device.hpp) against the host MSMs on fresh random inputs: G1 and G2, plain
+// Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
+// against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
+// infinity points, repeated points, P and -P, one giant bucket, forced window widths. Results are
+// compared as affine points. Exits 77 without a GPU (gpu_test_main.cpp).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/msm_device.hpp"
+#include "ec/ec.hpp"
+#include "gpu_test_util.hpp"
+#include "msm/msm.hpp"
+#include "msm_points.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+using ff::fr;
+
+struct device_buffer {
+  void* p = nullptr;
+  explicit device_buffer(uint64_t bytes) {
+    if (cudaMalloc(&p, bytes > 0 ? bytes : 1) != cudaSuccess) p = nullptr;
+  }
+  ~device_buffer() { cudaFree(p); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+};
+
+enum class path { plain, split };
+
+// Runs the GPU MSM on (points, scalars) and returns its result in affine form.
+template <class Curve>
+ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const std::vector<fr>& scalars, path p,
+                          int window_bits = 0) {
+  const uint64_t n = points.size();
+  const msm_config cfg{.window_bits = window_bits};
+  auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
+  EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().to_string());
+  if (!bytes.ok()) return ec::affine<Curve>::infinity();
+  device_buffer d_points(n * sizeof(ec::affine<Curve>)), d_scalars(n * sizeof(fr)), ws(*bytes);
+  EXPECT_TRUE(d_points.p && d_scalars.p && ws.p);
+  EXPECT_EQ(cudaMemcpy(d_points.p, points.data(), n * sizeof(ec::affine<Curve>), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(d_scalars.p, scalars.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+  ec::xyzz<Curve> out{};
+  const auto* pts = static_cast<const ec::affine<Curve>*>(d_points.p);
+  const auto* sc = static_cast<const fr*>(d_scalars.p);
+  const status st = p == path::plain ? msm<Curve>(pts, sc, n, ws.p, *bytes, &out, nullptr, cfg)
+                                     : split_msm<Curve>(pts, sc, n, ws.p, *bytes, &out, nullptr, cfg);
+  EXPECT_TRUE(st.ok()) << st.to_string();
+  EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  return ec::to_affine(out);
+}
+
+// Inputs with the edge cases mixed in: every 7th point repeated from earlier, every 11th the
+// negation of its predecessor with the same scalar (they cancel), every 13th infinity.
+template <class Curve>
+std::vector<ec::affine<Curve>> edgy_points(uint64_t seed, uint64_t n) {
+  auto pts = random_points<Curve>(seed, n);
+  for (uint64_t i = 1; i < n; ++i) {
+    if (i % 7 == 0) pts[i] = pts[i / 3];
+    if (i % 11 == 0) pts[i] = ec::neg(pts[i - 1]);
+    if (i % 13 == 0) pts[i] = ec::affine<Curve>::infinity();
+  }
+  return pts;
+}
+
+template <class Curve>
+void fix_negation_scalars(std::vector<fr>& s) {
+  for (uint64_t i = 11; i < s.size(); i += 11) s[i] = s[i - 1];
+}
+
+template <class Curve>
+class gpu_msm_test : public ::testing::Test {};
+using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+TYPED_TEST_SUITE(gpu_msm_test, curves);
+
+// Small sizes against the naive double-and-add reference, both paths, random and witness scalars.
+TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("small sizes"));
+  const uint64_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 255, 256, 257};
+  int bad = 0;
+  for (uint64_t n : sizes) {
+    const auto pts = edgy_points<C>(rng(), n);
+    for (int kind = 0; kind < 2; ++kind) {
+      auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
+      fix_negation_scalars<C>(sc);
+      const auto want = ec::to_affine(msm::naive_msm<C>(pts, sc));
+      for (path p : {path::plain, path::split}) {
+        const auto got = gpu_msm<C>(pts, sc, p);
+        if (!(got == want)) {
+          ++bad;
+          std::printf("mismatch: %s n=%llu %s %s\n", C::name, (unsigned long long)n, kind ? "witness" : "random",
+                      p == path::plain ? "plain" : "split");
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// Every window width on one input, including c = 1 (one bucket) and wide, nearly empty windows.
+TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("window widths"));
+  const uint64_t n = 300;
+  const auto pts = edgy_points<C>(rng(), n);
+  auto sc = random_scalars(rng, n);
+  fix_negation_scalars<C>(sc);
+  sc[5] = -fr::one();  // r - 1: the top digits
+  sc[6] = fr::from_uint(2);
+  const auto want = ec::to_affine(msm::naive_msm<C>(pts, sc));
+  for (int c : {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17}) {
+    EXPECT_TRUE(gpu_msm<C>(pts, sc, path::plain, c) == want) << "c = " << c;
+    EXPECT_TRUE(gpu_msm<C>(pts, sc, path::split, c) == want) << "split c = " << c;
+  }
+}
+
+// One point with one scalar everywhere: every window's entries fall into a single bucket, so the
+// run spans thousands of accumulation chunks and several carry passes.
+TYPED_TEST(gpu_msm_test, GiantBucket) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("giant bucket"));
+  const uint64_t n = (uint64_t{1} << 16) + 3;
+  const auto p = random_points<C>(rng(), 1)[0];
+  const std::vector<ec::affine<C>> pts(n, p);
+  const std::vector<fr> sc(n, random_scalar(rng));
+  const auto want = ec::to_affine(ec::scalar_mul(p, sc[0] * fr::from_uint(n)));
+  EXPECT_TRUE(gpu_msm<C>(pts, sc, path::plain) == want);
+  EXPECT_TRUE(gpu_msm<C>(pts, sc, path::split) == want);
+  const std::vector<fr> ones(n, fr::one());
+  const auto want1 = ec::to_affine(ec::scalar_mul(p, fr::from_uint(n)));
+  EXPECT_TRUE(gpu_msm<C>(pts, ones, path::split) == want1);
+  EXPECT_TRUE(gpu_msm<C>(pts, ones, path::plain) == want1);
+}
+
+// Large sizes against the host Pippenger / split MSM on the same inputs.
+TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("large sizes"));
+  std::vector<uint64_t> sizes = {uint64_t{1} << 16, (uint64_t{1} << 17) + 1, (uint64_t{1} << 18) - 1,
+                                 uint64_t{1} << 20};
+  for (uint64_t n : sizes) {
+    const auto pts = edgy_points<C>(rng(), n);
+    for (int kind = 0; kind < 2; ++kind) {
+      auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
+      fix_negation_scalars<C>(sc);
+      const auto want = ec::to_affine(kind == 0 ? msm::pippenger<C>(pts, sc) : msm::split_msm<C>(pts, sc));
+      EXPECT_TRUE(gpu_msm<C>(pts, sc, path::plain) == want)
+          << C::name << " plain n=" << n << (kind ? " witness" : " random");
+      EXPECT_TRUE(gpu_msm<C>(pts, sc, path::split) == want)
+          << C::name << " split n=" << n << (kind ? " witness" : " random");
+      std::printf("%s n=%llu %s: checked\n", C::name, (unsigned long long)n, kind ? "witness" : "random");
+    }
+  }
+}
+
+TEST(gpu_msm_args, Errors) {
+  ec::g1_xyzz out{};
+  EXPECT_FALSE(msm<ec::g1_curve>(nullptr, nullptr, 4, nullptr, 0, &out, nullptr).ok());
+  EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(16, msm_config{.window_bits = 40}).ok());
+  EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 31).ok());
+}
+
+}  // namespace
+}  // namespace pp::cuda::test

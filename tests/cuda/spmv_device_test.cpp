@@ -1,0 +1,248 @@
+// GPU SpMV (src/cuda/spmv_device.hpp) and compact witness upload (witness_upload.hpp) against the CPU
+// r1cs::evaluate_abc on fresh random inputs: random systems (coefficients 0, 1, -1, repeated and
+// random values; long rows; witnesses of 0, 1 and random values) and synthetic PoRep-like ones, at
+// 1, 2, 3 and 2^k - 1, 2^k, 2^k + 1 rows up to 2^20, outputs poisoned and padded to the next power
+// of two; the expanded witness byte for byte; one 2^24 synthetic system; argument errors.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "cuda/device_memory.hpp"
+#include "cuda/spmv_device.hpp"
+#include "cuda/witness_upload.hpp"
+#include "gpu_test_util.hpp"
+#include "r1cs/spmv.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+using ff::fr;
+
+// One device_memory for the whole binary, carved by a bump pointer per check.
+device_memory& memory() {
+  static std::unique_ptr<device_memory> m = [] {
+    device_memory_config cfg;
+    cfg.vram_share = 0.8;
+    cfg.max_bytes = uint64_t{10} << 30;
+    cfg.staging_buffers = 1;
+    cfg.staging_bytes = uint64_t{256} << 20;
+    auto r = device_memory::create(cfg);
+    if (!r.ok()) {
+      std::fprintf(stderr, "device_memory: %s\n", r.error().to_string().c_str());
+      std::abort();
+    }
+    return std::move(r).value();
+  }();
+  return *m;
+}
+
+struct bump {
+  uint64_t next = 0;
+  template <class T = void>
+  T* take(uint64_t bytes) {
+    auto r = memory().region(next, bytes);
+    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    next += (bytes + 255) / 256 * 256;
+    return r.ok() ? static_cast<T*>(*r) : nullptr;
+  }
+};
+
+fr random_fr(std::mt19937_64& rng) { return random_element<fr>(rng); }
+
+// A random, not necessarily satisfied, system: 0..5 terms per row, now and then a long row.
+r1cs::constraint_system random_system(uint64_t rows, std::mt19937_64& rng) {
+  const uint64_t num_public = rng() % 4;
+  const uint64_t num_aux = 1 + rng() % (rows + 8);
+  const uint64_t vars = 1 + num_public + num_aux;
+  std::vector<fr> repeated;
+  for (int i = 0; i < 5; ++i) repeated.push_back(random_fr(rng));
+  repeated.push_back(fr::from_uint(2));
+  auto coeff = [&]() {
+    const uint64_t u = rng() % 100;
+    if (u < 60) return fr::one();
+    if (u < 70) return -fr::one();
+    if (u < 75) return fr::zero();
+    if (u < 90) return repeated[rng() % repeated.size()];
+    return random_fr(rng);
+  };
+  r1cs::csr_matrix m[3];
+  for (auto& x : m) {
+    x.row_ptr.assign(1, 0);
+    for (uint64_t r = 0; r < rows; ++r) {
+      const uint64_t terms = rng() % 64 == 0 ? rng() % 200 : rng() % 6;
+      for (uint64_t t = 0; t < terms; ++t) {
+        x.cols.push_back(uint32_t(rng() % vars));
+        x.coeffs.push_back(coeff());
+      }
+      x.row_ptr.push_back(x.cols.size());
+    }
+  }
+  auto cs = r1cs::constraint_system::make(num_public, num_aux, std::move(m[0]), std::move(m[1]), std::move(m[2]));
+  EXPECT_TRUE(cs.ok());
+  return std::move(cs).value();
+}
+
+std::vector<fr> random_witness(uint64_t vars, std::mt19937_64& rng) {
+  std::vector<fr> w(vars);
+  const uint64_t mode = rng() % 3;  // mostly bits, mostly random, or an even mix
+  for (uint64_t i = 0; i < vars; ++i) {
+    const uint64_t u = rng() % 100;
+    const uint64_t bits = mode == 0 ? 95 : mode == 1 ? 10 : 60;
+    w[i] = u < bits ? (rng() & 1 ? fr::one() : fr::zero()) : u < bits + 3 ? -fr::one() : random_fr(rng);
+  }
+  if (vars != 0) w[0] = fr::one();
+  return w;
+}
+
+std::vector<fr> download(const fr* d, uint64_t n) {
+  std::vector<fr> h(n);
+  EXPECT_EQ(cudaMemcpy(h.data(), d, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+  return h;
+}
+
+struct check_stats {
+  uint64_t compact_bytes = 0, plain_bytes = 0, witness_bytes = 0, witness_plain = 0;
+};
+
+// Uploads cs once, then for each witness: compact upload, expansion check, SpMV into poisoned
+// buffers of n values, comparison with the CPU. Returns the number of mismatching values.
+int64_t check_system(const r1cs::constraint_system& cs, const std::vector<std::vector<fr>>& ws, uint64_t n,
+                     check_stats* stats = nullptr) {
+  cudaStream_t s;
+  EXPECT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  int64_t bad = 0;
+  auto compact = make_compact_r1cs(cs);
+  EXPECT_TRUE(compact.ok()) << compact.error().to_string();
+  if (!compact.ok()) return 1;
+  bump mem;
+  const uint64_t mbytes = compact->device_bytes();
+  auto dm = upload_r1cs(*compact, mem.take(mbytes), mbytes, s);
+  EXPECT_TRUE(dm.ok()) << dm.error().to_string();
+  if (!dm.ok()) return 1;
+  const uint64_t vars = cs.num_variables();
+  fr* d_w = mem.take<fr>(vars * sizeof(fr));
+  fr* d_abc[3];
+  for (auto& p : d_abc) p = mem.take<fr>(n * sizeof(fr));
+  auto staging = memory().staging(0);
+  if (stats) {
+    stats->compact_bytes = mbytes;
+    stats->plain_bytes = compact_r1cs::plain_bytes(cs);
+  }
+  for (const auto& w : ws) {
+    auto layout = pack_witness(w, staging);
+    EXPECT_TRUE(layout.ok()) << layout.error().to_string();
+    if (!layout.ok()) return 1;
+    EXPECT_EQ(layout->num_other, count_other_values(w));
+    void* d_ws = mem.take(layout->bytes);
+    EXPECT_EQ(cudaMemsetAsync(d_w, 0xa5, vars * sizeof(fr), s), cudaSuccess);
+    EXPECT_TRUE(upload_witness(*layout, staging.data(), d_ws, d_w, s).ok());
+    for (auto* p : d_abc) EXPECT_EQ(cudaMemsetAsync(p, 0xff, n * sizeof(fr), s), cudaSuccess);
+    const status st = spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    bad += count_mismatches("witness", w, download(d_w, vars));
+    std::vector<fr> a(n), b(n), c(n);
+    EXPECT_TRUE(r1cs::evaluate_abc(cs, w, a, b, c).ok());
+    bad += count_mismatches("a", a, download(d_abc[0], n));
+    bad += count_mismatches("b", b, download(d_abc[1], n));
+    bad += count_mismatches("c", c, download(d_abc[2], n));
+    if (stats) {
+      stats->witness_bytes = layout->bytes;
+      stats->witness_plain = layout->plain_bytes();
+    }
+  }
+  cudaStreamDestroy(s);
+  return bad;
+}
+
+std::vector<uint64_t> sizes_up_to(int max_log) {
+  std::vector<uint64_t> v = {1, 2, 3};
+  for (int k = 2; k <= max_log; ++k) {
+    const uint64_t p = uint64_t{1} << k;
+    for (uint64_t x : {p - 1, p, p + 1}) {
+      if (x > 3) v.push_back(x);
+    }
+  }
+  return v;
+}
+
+TEST(SpmvDevice, RandomSystemsMatchCpu) {
+  std::mt19937_64 rng(fresh_seed("SpmvDevice.RandomSystemsMatchCpu"));
+  for (uint64_t rows : sizes_up_to(20)) {
+    const auto cs = random_system(rows, rng);
+    std::vector<std::vector<fr>> ws = {random_witness(cs.num_variables(), rng),
+                                       random_witness(cs.num_variables(), rng)};
+    // Padded to the next power of two, and for some sizes exactly the number of rows.
+    const uint64_t n = rng() % 4 == 0 ? rows : std::bit_ceil(rows);
+    EXPECT_EQ(check_system(cs, ws, n), 0) << "rows " << rows << " n " << n;
+  }
+}
+
+TEST(SpmvDevice, SyntheticPoRepLikeMatchesCpu) {
+  const uint64_t seed = fresh_seed("SpmvDevice.SyntheticPoRepLikeMatchesCpu");
+  for (uint64_t rows : sizes_up_to(20)) {
+    r1cs::synthetic_params p;
+    p.num_constraints = rows;
+    p.num_public = 4;
+    p.num_aux = rows;
+    p.seed = seed + rows;
+    auto sc = r1cs::make_synthetic(p);
+    ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+    check_stats st;
+    EXPECT_EQ(check_system(sc->cs, {sc->w}, std::bit_ceil(rows), &st), 0) << "rows " << rows;
+    if (rows == (uint64_t{1} << 20)) {
+      std::printf("2^20 synthetic: matrices %llu B compact vs %llu B plain CSR; witness %llu B vs %llu B\n",
+                  (unsigned long long)st.compact_bytes, (unsigned long long)st.plain_bytes,
+                  (unsigned long long)st.witness_bytes, (unsigned long long)st.witness_plain);
+    }
+  }
+}
+
+TEST(SpmvDevice, Synthetic2Pow24MatchesCpu) {
+  const uint64_t seed = fresh_seed("SpmvDevice.Synthetic2Pow24MatchesCpu");
+  r1cs::synthetic_params p;
+  p.num_constraints = uint64_t{1} << 24;
+  p.num_public = 16;
+  p.num_aux = uint64_t{1} << 24;
+  p.seed = seed;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto sc = r1cs::make_synthetic(p);
+  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  std::printf("generated 2^24 in %.1f s\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  check_stats st;
+  EXPECT_EQ(check_system(sc->cs, {sc->w}, p.num_constraints, &st), 0);
+  std::printf("2^24 synthetic: matrices %llu B compact vs %llu B plain CSR; witness %llu B vs %llu B\n",
+              (unsigned long long)st.compact_bytes, (unsigned long long)st.plain_bytes,
+              (unsigned long long)st.witness_bytes, (unsigned long long)st.witness_plain);
+}
+
+TEST(SpmvDevice, EmptySystemAndArgumentErrors) {
+  // No constraints: every output value is padding.
+  r1cs::constraint_system empty;
+  EXPECT_EQ(check_system(empty, {{fr::one()}}, 8), 0);
+  auto compact = make_compact_r1cs(empty);
+  ASSERT_TRUE(compact.ok());
+  bump mem;
+  auto dm = upload_r1cs(*compact, mem.take(compact->device_bytes()), compact->device_bytes(), nullptr);
+  ASSERT_TRUE(dm.ok());
+  fr* d = mem.take<fr>(64 * sizeof(fr));
+  dm->num_constraints = 16;  // as for a system of 16 rows
+  EXPECT_EQ(spmv_abc(*dm, d, d, d, d, 15, nullptr).code(), status_code::invalid_argument);
+  EXPECT_EQ(spmv_abc(*dm, d, nullptr, d, d, 16, nullptr).code(), status_code::invalid_argument);
+  EXPECT_EQ(upload_r1cs(*compact, mem.take(256), 0, nullptr).error().code(), status_code::invalid_argument);
+  // A staging buffer too small for the packed witness.
+  std::vector<fr> w(1000, fr::from_uint(5));
+  std::vector<std::byte> tiny(100);
+  EXPECT_EQ(pack_witness(w, tiny).error().code(), status_code::resource_exhausted);
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
