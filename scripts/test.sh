@@ -8,5 +8,5 @@ cmake --preset release
 cmake --build --preset release
 ctest --preset release
 cmake --preset fuzz
-cmake --build --preset fuzz
+cmake --build --preset fuzz --target fuzz_targets
 ctest --preset fuzz
