@@ -115,7 +115,10 @@ class job_tracker {
   // Raises the job's cancel flag and ends it as cancelled; the caller also removes its queued tasks
   // (job_queue::cancel, after this, so a blocked push sees the flag). failed_precondition when the
   // job already ended.
-  status cancel(job_id id) {
+  status cancel(job_id id) { return cancel(id, pp::cancelled("job " + std::to_string(id) + " cancelled")); }
+
+  // The same, recording `reason` as the job's error (an engine shutting down says unavailable).
+  status cancel(job_id id, status reason) {
     std::optional<job_state> ended;
     {
       std::lock_guard lock(mu_);
@@ -125,7 +128,7 @@ class job_tracker {
         return failed_precondition("job " + std::to_string(id) + " is already " +
                                    std::string(job_state_name(it->second.info.state)));
       }
-      ended = finish_locked(it->second, job_state::cancelled, pp::cancelled("job " + std::to_string(id) + " cancelled"));
+      ended = finish_locked(it->second, job_state::cancelled, std::move(reason));
     }
     notify(id, ended);
     return ok_status();

@@ -1,0 +1,24 @@
+#include "engine/device.hpp"
+
+#include "groth16/prover.hpp"
+
+namespace pp::engine {
+namespace {
+
+class cpu_device final : public device {
+ public:
+  explicit cpu_device(std::string name) : name_(std::move(name)) {}
+  [[nodiscard]] std::string_view name() const override { return name_; }
+  [[nodiscard]] std::string_view kind() const override { return "cpu"; }
+  [[nodiscard]] groth16::backend& backend() override { return backend_; }
+
+ private:
+  std::string name_;
+  groth16::cpu_backend backend_;
+};
+
+}  // namespace
+
+device_ptr make_cpu_device(std::string name) { return std::make_unique<cpu_device>(std::move(name)); }
+
+}  // namespace pp::engine

@@ -1,0 +1,82 @@
+#include "engine/device_slot.hpp"
+
+#include <algorithm>
+
+namespace pp::engine {
+
+device_slot::device_slot(device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock)
+    : device_(std::move(dev)),
+      name_(device_->name()),
+      workers_(workers),
+      queue_depth_(queue_depth),
+      // The dispatcher keeps load <= workers + depth, so push never waits; CRITICAL may exceed it.
+      inbox_(workers + queue_depth),
+      meter_(std::move(clock)) {}
+
+device_view device_slot::view(std::vector<std::string>& keys_out) const {
+  std::lock_guard lock(mu_);
+  keys_out.assign(recent_.begin(), recent_.end());
+  device_view v;
+  v.healthy = healthy_;
+  v.load = queued_ + running_;
+  v.max_load = static_cast<uint32_t>(workers_ + queue_depth_);
+  v.keys = keys_out;
+  return v;
+}
+
+void device_slot::placed() {
+  std::lock_guard lock(mu_);
+  ++queued_;
+}
+
+void device_slot::started() {
+  std::lock_guard lock(mu_);
+  if (queued_ > 0) --queued_;
+  ++running_;
+}
+
+void device_slot::ended(bool ok, const std::string& key_id) {
+  std::lock_guard lock(mu_);
+  if (running_ > 0) --running_;
+  if (!ok) {
+    ++failures_;
+    return;
+  }
+  ++done_;
+  auto it = std::find(recent_.begin(), recent_.end(), key_id);
+  if (it != recent_.end()) recent_.erase(it);
+  recent_.push_front(key_id);
+  if (recent_.size() > recent_keys_kept) recent_.pop_back();
+}
+
+void device_slot::unplaced() {
+  std::lock_guard lock(mu_);
+  if (queued_ > 0) --queued_;
+}
+
+bool device_slot::healthy() const {
+  std::lock_guard lock(mu_);
+  return healthy_;
+}
+
+void device_slot::mark_faulty(std::string reason) {
+  std::lock_guard lock(mu_);
+  if (!healthy_) return;
+  healthy_ = false;
+  fault_ = std::move(reason);
+}
+
+bool device_slot::take_injected_failure() {
+  uint32_t n = injected_.load();
+  while (n > 0) {
+    if (injected_.compare_exchange_weak(n, n - 1)) return true;
+  }
+  return false;
+}
+
+device_slot::snapshot device_slot::read() const {
+  std::lock_guard lock(mu_);
+  return {healthy_, fault_, running_, queued_, done_, failures_, {recent_.begin(), recent_.end()}};
+}
+
+}  // namespace pp::engine

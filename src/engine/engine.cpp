@@ -1,0 +1,709 @@
+// engine.cpp: wires the engine's components (job_tracker, job_queues, memory_budgets, key_store,
+// scheduler_policy, device_slots, partition_store, engine_metrics, trace_recorder) into the stage
+// pipeline described in engine.hpp. The policies live in those components; this file moves
+// partitions between them.
+#include "engine/engine.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <thread>
+
+#include "core/status_macros.hpp"
+#include "core/trace_span.hpp"
+#include "engine/device_slot.hpp"
+#include "engine/engine_metrics.hpp"
+#include "engine/host_memory_limit.hpp"
+#include "engine/job_tracker.hpp"
+#include "engine/key_catalog.hpp"
+#include "engine/partition_store.hpp"
+#include "formats/circom_wtns.hpp"
+#include "r1cs/witness.hpp"
+
+namespace pp::engine {
+
+status validate(const engine_config& c) {
+  if (!c.make_devices && c.cpu_devices == 0) return invalid_argument("engine config: cpu_devices is 0 and no make_devices");
+  if (c.workers_per_device == 0) return invalid_argument("engine config: workers_per_device must be >= 1");
+  if (c.witness_threads == 0) return invalid_argument("engine config: witness_threads must be >= 1");
+  if (c.finish_threads == 0) return invalid_argument("engine config: finish_threads must be >= 1");
+  if (c.intake_capacity == 0) return invalid_argument("engine config: intake_capacity must be >= 1");
+  if (c.ready_capacity == 0) return invalid_argument("engine config: ready_capacity must be >= 1");
+  if (c.finish_capacity == 0) return invalid_argument("engine config: finish_capacity must be >= 1");
+  if (!(c.key_memory_fraction > 0 && c.key_memory_fraction < 1)) {
+    return invalid_argument("engine config: key_memory_fraction must lie in (0, 1), got " +
+                            std::to_string(c.key_memory_fraction));
+  }
+  if (c.max_attempts == 0) return invalid_argument("engine config: max_attempts must be >= 1");
+  if (c.max_retained_jobs == 0) return invalid_argument("engine config: max_retained_jobs must be >= 1");
+  return ok_status();
+}
+
+namespace {
+
+using std::chrono::nanoseconds;
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+// How often a blocked stage looks at its job's cancel flag and the stop flag.
+constexpr auto poll_interval = std::chrono::milliseconds(20);
+
+// A partition's state between stages (owned by partition_store while its task is queued).
+struct partition_work {
+  std::string key_id;
+  witness_source source;
+  steady_clock::time_point enqueued = steady_clock::now();  // entered its current queue
+  // witness stage
+  key_lease lease;
+  const loaded_key* key = nullptr;
+  memory_reservation memory;
+  std::shared_ptr<const std::vector<ff::fr>> witness;
+  // device stage
+  device_slot* device = nullptr;
+  groth16::pending_ptr pending;
+  uint32_t attempts = 0;
+  std::vector<stage_timing> stages;
+};
+
+// What the engine knows about a registered key beyond the key_store.
+struct key_record {
+  uint64_t num_variables = 0;  // 0 until the circuit has been seen
+  uint64_t partition_bytes = 0;
+};
+
+bool is_request_error(const status& s) {
+  return s.code() == status_code::invalid_argument || s.code() == status_code::failed_precondition;
+}
+
+class engine_impl final : public engine {
+ public:
+  engine_impl(engine_config config, uint64_t host_bytes, std::vector<device_ptr> devices,
+              std::unique_ptr<engine_metrics> metrics)
+      : config_(std::move(config)),
+        keys_budget_(static_cast<uint64_t>(static_cast<double>(host_bytes) * config_.key_memory_fraction)),
+        parts_budget_(host_bytes - keys_budget_.total()),
+        key_store_(keys_budget_),
+        trace_(config_.trace_capacity),
+        metrics_(std::move(metrics)),
+        tracker_([this](job_id id, job_state s) { on_terminal(id, s); }),
+        intake_(config_.intake_capacity),
+        ready_(config_.ready_capacity),
+        finish_(config_.finish_capacity) {
+    for (auto& d : devices) {
+      slots_.push_back(std::make_unique<device_slot>(std::move(d), config_.workers_per_device,
+                                                     config_.device_queue_depth, now_ns));
+    }
+    for (uint32_t i = 0; i < config_.witness_threads; ++i) {
+      threads_.emplace_back([this, i] { witness_loop("witness-" + std::to_string(i)); });
+    }
+    dispatcher_ = std::thread([this] { dispatch_loop(); });
+    for (auto& s : slots_) {
+      for (uint32_t w = 0; w < s->workers(); ++w) {
+        device_threads_.emplace_back([this, slot = s.get(), w] { device_loop(*slot, slot->name() + "/w" + std::to_string(w)); });
+      }
+    }
+    for (uint32_t i = 0; i < config_.finish_threads; ++i) {
+      finish_threads_.emplace_back([this, i] { finish_loop("finish-" + std::to_string(i)); });
+    }
+  }
+
+  ~engine_impl() override { shutdown({.drain = false}).ignore(); }
+
+  // ---- keys ----
+
+  pp::status register_key(const std::string& id, key_source source) override {
+    PP_ASSIGN_OR_RETURN(key_descriptor d, describe_key(id, source));
+    const uint64_t bytes = d.tiers[static_cast<size_t>(host_key_tier)].bytes;
+    if (bytes > keys_budget_.total()) {
+      return resource_exhausted("register_key '" + id + "': needs ~" + std::to_string(bytes) +
+                                " bytes, more than the whole key budget of " + std::to_string(keys_budget_.total()));
+    }
+    key_record rec;
+    if (const auto* m = std::get_if<memory_key_source>(&source)) rec = record_for(*m->pk, *m->cs);
+    PP_RETURN_IF_ERROR(key_store_.add(std::move(d)));
+    std::lock_guard lock(keys_mu_);
+    keys_[id] = rec;
+    return ok_status();
+  }
+
+  pp::status preload_key(const std::string& id, deadline d) override {
+    PP_ASSIGN_OR_RETURN(key_lease lease, key_store_.acquire(id, host_key_tier, d));
+    note_key(id, *static_cast<const loaded_key*>(lease.handle().get()));
+    return ok_status();
+  }
+
+  pp::status evict_key(const std::string& id) override { return key_store_.evict(id); }
+
+  // ---- jobs ----
+
+  result<job_id> submit(submit_request req) override {
+    std::shared_lock life(lifecycle_mu_);
+    if (!accepting_) return unavailable("engine is shutting down: not accepting jobs");
+    if (req.witnesses.empty()) return invalid_argument("submit: no witnesses (one per partition)");
+    if (req.witnesses.size() > max_partitions) {
+      return invalid_argument("submit: " + std::to_string(req.witnesses.size()) + " partitions, at most " +
+                              std::to_string(max_partitions));
+    }
+    key_record rec;
+    {
+      std::lock_guard lock(keys_mu_);
+      auto it = keys_.find(req.key_id);
+      if (it == keys_.end()) return not_found("submit: key '" + req.key_id + "' is not registered");
+      rec = it->second;
+    }
+    PP_RETURN_IF_ERROR(check_witnesses(req, rec));
+    if (rec.partition_bytes > parts_budget_.total()) {
+      return resource_exhausted("submit: one partition of key '" + req.key_id + "' needs " +
+                                std::to_string(rec.partition_bytes) + " bytes, more than the partition budget of " +
+                                std::to_string(parts_budget_.total()));
+    }
+    job_spec spec{req.key_id, {}, req.prio, req.idempotency_key, static_cast<uint32_t>(req.witnesses.size())};
+    PP_ASSIGN_OR_RETURN(auto sub, tracker_.submit(spec));
+    if (!sub.created) return sub.id;
+    {
+      std::lock_guard lock(jobs_mu_);
+      active_.insert(sub.id);
+    }
+    const deadline until = deadline_in(config_.submit_wait);
+    for (partition_task& t : sub.tasks) {
+      auto w = std::make_unique<partition_work>();
+      w->key_id = req.key_id;
+      w->source = std::move(req.witnesses[t.partition]);
+      const job_id id = t.job;
+      const uint32_t part = t.partition;
+      work_.put(id, part, std::move(w));
+      const pp::status s = intake_.push(std::move(t), until);
+      if (!s.ok()) {
+        const pp::status why = s.code() == status_code::deadline_exceeded
+                                   ? resource_exhausted("submit: intake queue full (" + std::to_string(intake_.capacity()) +
+                                                        " partitions) for " + std::to_string(config_.submit_wait.count()) + " ms")
+                                   : s;
+        tracker_.cancel(id, why).ignore();
+        purge_job(id);
+        tracker_.forget(id).ignore();
+        return why;
+      }
+    }
+    return sub.id;
+  }
+
+  result<job_result> await(job_id id, deadline d) override {
+    auto r = tracker_.await(id, d);
+    PP_ASSIGN_OR_RETURN(const job_info info, tracker_.info(id));
+    if (!is_terminal(info.state)) return deadline_exceeded("job " + std::to_string(id) + " still " + std::string(job_state_name(info.state)));
+    job_result out;
+    out.id = id;
+    out.state = info.state;
+    out.error = info.error;
+    if (r.ok()) out.partitions = std::move(r).value();
+    return out;
+  }
+
+  pp::status cancel(job_id id) override {
+    PP_RETURN_IF_ERROR(tracker_.cancel(id));
+    purge_job(id);
+    return ok_status();
+  }
+
+  pp::status forget(job_id id) override { return tracker_.forget(id); }
+
+  // ---- observation ----
+
+  [[nodiscard]] engine_status status() const override {
+    engine_status s;
+    {
+      std::shared_lock life(lifecycle_mu_);
+      s.accepting = accepting_;
+    }
+    s.queues.push_back({"intake", intake_.size(), intake_.capacity()});
+    s.queues.push_back({"ready", ready_.size(), ready_.capacity()});
+    s.queues.push_back({"finish", finish_.size(), finish_.capacity()});
+    for (const auto& slot : slots_) {
+      s.queues.push_back({"device:" + slot->name(), slot->inbox().size(), slot->inbox().capacity()});
+      const auto snap = slot->read();
+      device_status d;
+      d.name = slot->name();
+      d.kind = slot->kind();
+      d.healthy = snap.healthy;
+      d.fault = snap.fault;
+      d.workers = slot->workers();
+      d.running = snap.running;
+      d.queued = snap.queued;
+      d.partitions_done = snap.done;
+      d.failures = snap.failures;
+      d.busy_fraction = slot->meter().fraction();
+      d.recent_keys = snap.recent_keys;
+      s.devices.push_back(std::move(d));
+    }
+    {
+      std::lock_guard lock(jobs_mu_);
+      s.jobs_in_flight = active_.size();
+      s.jobs_succeeded = ended_[0];
+      s.jobs_failed = ended_[1];
+      s.jobs_cancelled = ended_[2];
+    }
+    s.jobs_retained = tracker_.size();
+    const auto kb = keys_budget_.stats();
+    const auto pb = parts_budget_.stats();
+    s.memory = {kb.total + pb.total, kb.total, kb.in_use, pb.total, pb.in_use, pb.peak, pb.waiters, 0};
+    std::vector<std::string> ids;
+    {
+      std::lock_guard lock(keys_mu_);
+      for (const auto& [id, rec] : keys_) {
+        ids.push_back(id);
+        s.memory.bytes_per_partition_hint = std::max(s.memory.bytes_per_partition_hint, rec.partition_bytes);
+      }
+    }
+    for (const auto& id : ids) {
+      auto info = key_store_.info(id);
+      if (!info.ok()) continue;
+      s.keys.push_back({id, info->tier != key_tier::disk, info->in_use, info->bytes});
+    }
+    return s;
+  }
+
+  [[nodiscard]] std::string metrics_text() const override { return metrics_->render(status()); }
+
+  [[nodiscard]] pp::status write_trace(const std::filesystem::path& path) const override {
+    return trace_.write_chrome_json(path);
+  }
+
+  pp::status inject_device_failure(const std::string& name, uint32_t count) override {
+    for (auto& s : slots_) {
+      if (s->name() == name) {
+        s->inject_failures(count);
+        return ok_status();
+      }
+    }
+    return not_found("inject_device_failure: no device named '" + name + "'");
+  }
+
+  // ---- shutdown ----
+
+  pp::status shutdown(shutdown_options opts) override {
+    {
+      std::unique_lock life(lifecycle_mu_);
+      if (stopped_) return ok_status();
+      stopped_ = true;
+      accepting_ = false;
+    }
+    if (opts.drain) {
+      std::unique_lock lock(jobs_mu_);
+      wait_until(drained_, lock, opts.until, [&] { return active_.empty(); });
+    }
+    std::vector<job_id> left;
+    {
+      std::lock_guard lock(jobs_mu_);
+      left.assign(active_.begin(), active_.end());
+    }
+    for (job_id id : left) {
+      const auto s = tracker_.cancel(id, unavailable("job " + std::to_string(id) + ": engine shut down before it finished"));
+      if (s.ok()) purge_job(id);
+    }
+    stopping_ = true;
+    intake_.close();
+    ready_.close();
+    finish_.close();
+    for (auto& s : slots_) s->inbox().close();
+    dispatch_cv_.notify_all();
+    for (auto& t : threads_) t.join();
+    dispatcher_.join();
+    for (auto& t : device_threads_) t.join();
+    for (auto& t : finish_threads_) t.join();
+    return ok_status();
+  }
+
+ private:
+  // ---- helpers ----
+
+  key_record record_for(const groth16::proving_key& pk, const r1cs::constraint_system& cs) const {
+    return {cs.num_variables(),
+            config_.partition_bytes ? config_.partition_bytes : estimate_partition_bytes(cs.num_variables(), pk.domain_size)};
+  }
+
+  void note_key(const std::string& id, const loaded_key& k) {
+    std::lock_guard lock(keys_mu_);
+    keys_[id] = record_for(*k.pk, *k.cs);
+  }
+
+  pp::status check_witnesses(const submit_request& req, const key_record& rec) const {
+    for (size_t p = 0; p < req.witnesses.size(); ++p) {
+      const auto& v = req.witnesses[p].value;
+      if (const auto* path = std::get_if<std::filesystem::path>(&v)) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(*path, ec)) {
+          return invalid_argument("submit: partition " + std::to_string(p) + ": witness file " + path->string() +
+                                  " does not exist");
+        }
+      } else {
+        const auto& w = std::get<std::shared_ptr<const std::vector<ff::fr>>>(v);
+        if (!w) return invalid_argument("submit: partition " + std::to_string(p) + ": null witness");
+        if (rec.num_variables != 0 && w->size() != rec.num_variables) {
+          return invalid_argument("submit: partition " + std::to_string(p) + ": witness has " + std::to_string(w->size()) +
+                                  " values, key '" + req.key_id + "' expects " + std::to_string(rec.num_variables));
+        }
+      }
+    }
+    return ok_status();
+  }
+
+  void on_terminal(job_id id, job_state s) {
+    metrics_->job_ended(s);
+    std::vector<job_id> drop;
+    {
+      std::lock_guard lock(jobs_mu_);
+      active_.erase(id);
+      ++ended_[s == job_state::succeeded ? 0 : s == job_state::failed ? 1 : 2];
+      retained_.push_back(id);
+      while (retained_.size() > config_.max_retained_jobs) {
+        drop.push_back(retained_.front());
+        retained_.pop_front();
+      }
+      drained_.notify_all();
+    }
+    for (job_id old : drop) tracker_.forget(old).ignore();
+  }
+
+  // Removes the job's queued tasks everywhere and frees their parked state.
+  void purge_job(job_id id) {
+    intake_.cancel(id);
+    ready_.cancel(id);
+    for (auto& s : slots_) {
+      for (size_t n = s->inbox().cancel(id); n > 0; --n) s->unplaced();
+    }
+    finish_.cancel(id);
+    work_.erase_job(id);
+    dispatch_cv_.notify_all();
+  }
+
+  // Parks the work, then queues the task (blocking while the queue is full: backpressure). A witness
+  // thread blocked here with lower-priority work still serves CRITICAL tasks from the intake queue
+  // (their push never waits), so a CRITICAL job reaches a device at the next partition boundary
+  // even when NORMAL work fills every queue. `track` is the calling witness thread's, else empty.
+  void forward(job_queue& q, partition_task task, std::unique_ptr<partition_work> w, const std::string& track = {}) {
+    const job_id id = task.job;
+    const uint32_t part = task.partition;
+    const bool serve_critical = !track.empty() && task.prio != priority::critical;
+    w->enqueued = steady_clock::now();
+    work_.put(id, part, std::move(w));
+    while (true) {
+      const pp::status s = q.push(task, serve_critical ? deadline_in(poll_interval) : no_deadline());
+      if (s.ok()) break;
+      if (s.code() != status_code::deadline_exceeded) {
+        work_.erase_job(id);  // cancelled or shutting down: the job is (being) ended elsewhere
+        return;
+      }
+      serve_critical_intake(track);
+    }
+    if (&q == &ready_) dispatch_cv_.notify_all();
+  }
+
+  // Runs the witness stage for CRITICAL tasks waiting at the head of the intake queue.
+  void serve_critical_intake(const std::string& track) {
+    while (true) {
+      const auto head = intake_.peek(1);
+      if (head.empty() || head.front().prio != priority::critical) return;
+      auto t = intake_.take(head.front().job, head.front().partition);
+      if (!t) return;
+      run_witness(std::move(*t), track);
+    }
+  }
+
+  void fail(const partition_task& t, pp::status error) {
+    metrics_->partition_ended("failed");
+    tracker_.complete_partition(t.job, t.partition, std::move(error)).ignore();
+    purge_job(t.job);
+  }
+
+  static nanoseconds since(steady_clock::time_point t) { return steady_clock::now() - t; }
+
+  result<key_lease> lease_key(const std::string& id, const cancel_token& cancel) {
+    while (true) {
+      auto l = key_store_.acquire(id, host_key_tier, deadline_in(poll_interval));
+      if (l.ok() || l.error().code() != status_code::deadline_exceeded) return l;
+      if (cancel.cancelled() || stopping_) return pp::cancelled("cancelled while waiting for key '" + id + "'");
+    }
+  }
+
+  result<memory_reservation> reserve_partition(uint64_t bytes, const cancel_token& cancel) {
+    while (true) {
+      auto r = parts_budget_.reserve(bytes, deadline_in(poll_interval));
+      if (r.ok() || r.error().code() != status_code::deadline_exceeded) return r;
+      if (cancel.cancelled() || stopping_) return pp::cancelled("cancelled while waiting for host memory");
+    }
+  }
+
+  // ---- stages ----
+
+  void witness_loop(const std::string& track) {
+    while (true) {
+      auto t = intake_.pop(no_deadline());
+      if (!t.ok()) return;  // closed and drained
+      run_witness(std::move(t).value(), track);
+    }
+  }
+
+  void run_witness(partition_task t, const std::string& track) {
+    auto w = work_.claim(t.job, t.partition);
+    if (!w || t.cancel.cancelled() || !tracker_.begin_partition(t.job)) return;
+    const nanoseconds queued = since(w->enqueued);
+    const auto t0 = steady_clock::now();
+    trace_span span(trace_, "witness", track);
+    span.arg("job", static_cast<double>(t.job)).arg("partition", t.partition);
+
+    auto lease = lease_key(t.key_id, t.cancel);
+    if (!lease.ok()) {
+      if (!t.cancel.cancelled()) fail(t, lease.error());
+      return;
+    }
+    w->lease = std::move(lease).value();
+    w->key = static_cast<const loaded_key*>(w->lease.handle().get());
+    note_key(t.key_id, *w->key);
+    const uint64_t bytes = record_for(*w->key->pk, *w->key->cs).partition_bytes;
+    auto mem = reserve_partition(bytes, t.cancel);
+    if (!mem.ok()) {
+      if (!t.cancel.cancelled()) fail(t, mem.error().with_context("reserving " + std::to_string(bytes) + " bytes"));
+      return;
+    }
+    w->memory = std::move(mem).value();
+
+    if (const auto* path = std::get_if<std::filesystem::path>(&w->source.value)) {
+      auto v = formats::read_circom_wtns_file(*path);
+      if (!v.ok()) return fail(t, v.error());
+      w->witness = std::make_shared<const std::vector<ff::fr>>(std::move(v).value());
+    } else {
+      w->witness = std::get<std::shared_ptr<const std::vector<ff::fr>>>(w->source.value);
+    }
+    if (auto s = r1cs::check_witness(*w->key->cs, *w->witness); !s.ok()) {
+      return fail(t, s.with_context("witness for key '" + t.key_id + "'"));
+    }
+    span.end();
+    const nanoseconds ran = since(t0);
+    metrics_->observe_stage("witness", std::chrono::duration<double>(ran).count());
+    w->stages.push_back({"witness", queued, ran});
+    forward(ready_, std::move(t), std::move(w), track);
+  }
+
+  void dispatch_loop() {
+    std::unique_lock lock(dispatch_mu_);
+    while (!stopping_) {
+      if (dispatch_one()) continue;
+      dispatch_cv_.wait_for(lock, poll_interval);
+    }
+  }
+
+  // Places one ready task on a device (scheduler_policy); false when nothing can move now.
+  bool dispatch_one() {
+    const auto tasks = ready_.peek(64);
+    if (tasks.empty()) return false;
+    std::vector<task_view> tv;
+    tv.reserve(tasks.size());
+    for (const auto& t : tasks) tv.push_back({t.prio, t.seq, t.key_id});
+    std::vector<std::vector<std::string>> keys(slots_.size());
+    std::vector<device_view> dv;
+    bool any_healthy = false;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      dv.push_back(slots_[i]->view(keys[i]));
+      any_healthy = any_healthy || dv.back().healthy;
+    }
+    if (!any_healthy) {  // nothing left to run on: fail what is ready rather than hold it forever
+      for (const auto& t : tasks) {
+        if (auto taken = ready_.take(t.job, t.partition)) {
+          fail(*taken, unavailable("no healthy device left to run job " + std::to_string(t.job) + " partition " +
+                                   std::to_string(t.partition)));
+        }
+      }
+      return false;
+    }
+    const auto p = choose_placement(tv, dv);
+    if (!p) return false;
+    auto taken = ready_.take(tasks[p->task].job, tasks[p->task].partition);
+    if (!taken) return true;  // cancelled meanwhile: look again
+    device_slot& slot = *slots_[p->device];
+    slot.placed();
+    const job_id id = taken->job;
+    if (!slot.inbox().push(std::move(*taken), deadline_in(std::chrono::seconds(1))).ok()) {
+      slot.unplaced();
+      work_.erase_job(id);
+      if (!stopping_) tracker_.cancel(id, internal_error("dispatcher could not queue job " + std::to_string(id) + " on " + slot.name())).ignore();
+    }
+    return true;
+  }
+
+  void device_loop(device_slot& slot, const std::string& track) {
+    while (true) {
+      auto t = slot.inbox().pop(no_deadline());
+      if (!t.ok()) return;
+      run_device(slot, std::move(t).value(), track);
+      dispatch_cv_.notify_all();
+    }
+  }
+
+  void run_device(device_slot& slot, partition_task t, const std::string& track) {
+    auto w = work_.claim(t.job, t.partition);
+    if (!w || t.cancel.cancelled()) {
+      slot.unplaced();
+      return;
+    }
+    if (!slot.healthy()) {  // left rotation after this task was placed: route it elsewhere
+      slot.unplaced();
+      forward(ready_, std::move(t), std::move(w));
+      return;
+    }
+    slot.started();
+    const nanoseconds queued = since(w->enqueued);
+    const auto t0 = steady_clock::now();
+    ++w->attempts;
+    result<groth16::pending_ptr> p = internal_error("unset");
+    {
+      trace_span span(trace_, "device", track);
+      span.arg("job", static_cast<double>(t.job)).arg("partition", t.partition).arg("attempt", w->attempts);
+      slot.meter().begin();
+      if (slot.take_injected_failure()) {
+        p = unavailable("device " + slot.name() + ": injected device failure");
+      } else {
+        groth16::prove_request req;
+        req.pk = w->key->pk.get();
+        req.cs = w->key->cs.get();
+        req.witness = *w->witness;
+        req.options.self_verify = config_.self_verify;
+        p = slot.dev().backend().start(req);
+      }
+      slot.meter().end();
+    }
+    const nanoseconds ran = since(t0);
+    if (p.ok()) {
+      slot.ended(true, t.key_id);
+      metrics_->observe_stage("device", std::chrono::duration<double>(ran).count());
+      w->stages.push_back({"device", queued, ran});
+      w->device = &slot;
+      w->pending = std::move(p).value();
+      forward(finish_, std::move(t), std::move(w));
+      return;
+    }
+    slot.ended(false, t.key_id);
+    const pp::status err = p.error().with_context("on device " + slot.name());
+    if (is_request_error(p.error())) return fail(t, err);
+    // A device fault: out of rotation; retry the partition on another device.
+    slot.mark_faulty(err.to_string());
+    metrics_->partition_ended("device_fault");
+    if (w->attempts >= config_.max_attempts) {
+      return fail(t, err.with_context("after " + std::to_string(w->attempts) + " attempts"));
+    }
+    metrics_->retried();
+    forward(ready_, std::move(t), std::move(w));
+  }
+
+  void finish_loop(const std::string& track) {
+    while (true) {
+      auto t = finish_.pop(no_deadline());
+      if (!t.ok()) return;
+      run_finish(std::move(t).value(), track);
+    }
+  }
+
+  void run_finish(partition_task t, const std::string& track) {
+    auto w = work_.claim(t.job, t.partition);
+    if (!w || t.cancel.cancelled()) return;
+    const nanoseconds queued = since(w->enqueued);
+    const auto t0 = steady_clock::now();
+    result<groth16::prove_output> out = internal_error("unset");
+    {
+      trace_span span(trace_, "finish", track);
+      span.arg("job", static_cast<double>(t.job)).arg("partition", t.partition);
+      out = w->device->dev().backend().finish(std::move(w->pending));
+    }
+    if (!out.ok()) return fail(t, out.error().with_context("finishing on " + w->device->name()));
+    const nanoseconds ran = since(t0);
+    metrics_->observe_stage("finish", std::chrono::duration<double>(ran).count());
+    partition_result r;
+    r.proof = out->pi;
+    const size_t n_public = w->key->pk->n_public();
+    r.public_inputs.assign(w->witness->begin() + 1, w->witness->begin() + 1 + static_cast<std::ptrdiff_t>(n_public));
+    r.stages = std::move(w->stages);
+    r.stages.push_back({"finish", queued, ran});
+    for (const auto& step : out->timings.steps) r.backend_steps.push_back({step.name, {}, step.elapsed});
+    r.device = w->device->name();
+    r.attempts = w->attempts;
+    w.reset();  // memory and key lease back before the job can complete
+    if (tracker_.complete_partition(t.job, t.partition, std::move(r)).ok()) {
+      metrics_->partition_ended("ok");
+    } else {
+      metrics_->partition_ended("cancelled");
+    }
+  }
+
+  // ---- members (destroyed bottom-up: threads are joined in shutdown() before any of this) ----
+
+  const engine_config config_;
+  memory_budget keys_budget_;
+  memory_budget parts_budget_;
+  key_store key_store_;
+  mutable trace_recorder trace_;
+  std::unique_ptr<engine_metrics> metrics_;
+
+  mutable std::mutex keys_mu_;
+  std::map<std::string, key_record> keys_;
+
+  mutable std::mutex jobs_mu_;
+  std::condition_variable drained_;
+  std::set<job_id> active_;
+  std::deque<job_id> retained_;
+  uint64_t ended_[3] = {0, 0, 0};  // succeeded, failed, cancelled
+
+  job_tracker<partition_result> tracker_;
+  job_queue intake_;
+  job_queue ready_;
+  job_queue finish_;
+  std::vector<std::unique_ptr<device_slot>> slots_;
+  partition_store<partition_work> work_;  // holds leases and reservations: after key_store, budgets
+
+  mutable std::shared_mutex lifecycle_mu_;
+  bool accepting_ = true;
+  bool stopped_ = false;
+  std::atomic<bool> stopping_{false};
+
+  std::mutex dispatch_mu_;
+  std::condition_variable dispatch_cv_;
+
+  std::vector<std::thread> threads_;
+  std::thread dispatcher_;
+  std::vector<std::thread> device_threads_;
+  std::vector<std::thread> finish_threads_;
+};
+
+}  // namespace
+
+result<std::unique_ptr<engine>> engine::create(engine_config config) {
+  PP_RETURN_IF_ERROR(validate(config));
+  uint64_t host_bytes = config.host_memory_bytes;
+  if (host_bytes == 0) {
+    PP_ASSIGN_OR_RETURN(const host_memory_limit lim, read_host_memory_limit({}, config.host_memory_margin));
+    host_bytes = lim.usable;
+  }
+  if (host_bytes < 2) return resource_exhausted("engine: host memory budget of " + std::to_string(host_bytes) + " bytes");
+  std::vector<device_ptr> devices;
+  if (config.make_devices) {
+    PP_ASSIGN_OR_RETURN(devices, config.make_devices());
+  } else {
+    for (uint32_t i = 0; i < config.cpu_devices; ++i) devices.push_back(make_cpu_device("cpu" + std::to_string(i)));
+  }
+  if (devices.empty()) return invalid_argument("engine config: no devices");
+  std::set<std::string> names;
+  for (const auto& d : devices) {
+    if (!d) return invalid_argument("engine config: make_devices returned a null device");
+    if (!names.insert(std::string(d->name())).second) {
+      return invalid_argument("engine config: two devices named '" + std::string(d->name()) + "'");
+    }
+  }
+  PP_ASSIGN_OR_RETURN(auto metrics, engine_metrics::create());
+  return std::unique_ptr<engine>(new engine_impl(std::move(config), host_bytes, std::move(devices), std::move(metrics)));
+}
+
+}  // namespace pp::engine

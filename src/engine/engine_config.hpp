@@ -1,0 +1,55 @@
+// engine_config: every knob of the engine, as one value (the daemon fills it from TOML, the bench
+// from flags). Each knob has a safe default; validate() checks them once, naming the bad field.
+// Sizing: docs/engine.md.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/result.hpp"
+#include "engine/device.hpp"
+
+namespace pp::engine {
+
+struct engine_config {
+  // Devices. make_devices empty: `cpu_devices` CPU devices "cpu0".."cpuN-1". The CUDA backend (or a
+  // test) supplies its own list; names must be unique.
+  uint32_t cpu_devices = 1;
+  std::function<result<std::vector<device_ptr>>()> make_devices;
+  uint32_t workers_per_device = 1;  // concurrent start() calls per device (GPUs: 2+)
+
+  // Pools.
+  uint32_t witness_threads = 2;  // load/parse/check witnesses, reserve memory, lease keys
+  uint32_t finish_threads = 2;   // backend.finish: assembly + self-verification
+
+  // Bounded queues (tasks = partitions).
+  size_t intake_capacity = 4096;  // submitted, before the witness pool
+  size_t ready_capacity = 8;      // witness loaded, waiting for a device (holds memory!)
+  size_t device_queue_depth = 1;  // per device, beyond its running workers (CRITICAL may exceed)
+  size_t finish_capacity = 8;     // started, waiting for a finalizer (holds memory!)
+  std::chrono::milliseconds submit_wait{5000};  // how long submit() waits on a full intake queue
+
+  // Host memory. host_memory_bytes 0: the cgroup limit (else MemTotal) minus host_memory_margin.
+  // Keys get key_memory_fraction of it, in-flight partitions the rest.
+  uint64_t host_memory_bytes = 0;
+  uint64_t host_memory_margin = uint64_t{2} << 30;
+  double key_memory_fraction = 0.5;
+  // Bytes one in-flight partition holds (witness, a/b/c, H, MSM scratch). 0: estimated from the
+  // circuit (32 B x (variables + 8 x domain size)).
+  uint64_t partition_bytes = 0;
+
+  // Proving.
+  bool self_verify = true;     // every proof verified before it is returned
+  uint32_t max_attempts = 3;   // device tries per partition (device faults only)
+
+  // Retention and tracing.
+  size_t max_retained_jobs = 100000;  // terminal jobs kept for await(); oldest dropped first
+  size_t trace_capacity = size_t{1} << 16;  // trace events kept (ring)
+};
+
+// invalid_argument naming the knob (zero threads/workers/capacities, fraction outside (0, 1),
+// max_attempts 0, no devices).
+pp::status validate(const engine_config& c);
+
+}  // namespace pp::engine

@@ -1,0 +1,33 @@
+// key_catalog: turns an engine key_source (zkey file, bellperson params + r1cs, in-memory) into a
+// key_store descriptor: a loader that yields a loaded_key (the proving key and its circuit in host
+// memory) and the bytes it will be charged. Also the per-partition memory estimate of a circuit.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/result.hpp"
+#include "engine/engine.hpp"
+#include "engine/key_store.hpp"
+
+namespace pp::engine {
+
+// The key store's handle for a key resident in host memory (tier `host_key_tier`).
+struct loaded_key {
+  std::shared_ptr<const groth16::proving_key> pk;
+  std::shared_ptr<const r1cs::constraint_system> cs;
+};
+inline constexpr key_tier host_key_tier = key_tier::pinned;
+
+// Bytes a key and circuit occupy in memory (point vectors, matrices), computed exactly.
+uint64_t key_bytes(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+// Bytes one in-flight partition holds: 32 B x (variables + 8 x domain) (witness; a, b, c and their
+// cosets; H; MSM scratch), rounded up to 4 KiB.
+uint64_t estimate_partition_bytes(uint64_t num_variables, uint64_t domain_size);
+
+// The descriptor for key_store::add. Files are checked to exist now (not_found with the path) and
+// charged 1.25 x their size until loaded; memory sources are checked with
+// groth16::check_key_matches_circuit and charged key_bytes().
+result<key_descriptor> describe_key(const std::string& id, const key_source& source);
+
+}  // namespace pp::engine

@@ -1,0 +1,408 @@
+// The engine end to end on tiny synthetic circuits (insecure setup) with CPU devices and gated fake
+// devices: proofs verify, no job is lost or duplicated, memory stays in budget, device faults are
+// retried elsewhere, CRITICAL overtakes NORMAL, shutdown drains or reports. Orderings, never timings.
+#include "engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "engine/busy_meter.hpp"
+#include "engine/key_catalog.hpp"
+#include "eventually.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace pp::engine {
+namespace {
+
+using testing::eventually;
+
+struct fixture_circuit {
+  std::shared_ptr<const groth16::proving_key> pk;
+  std::shared_ptr<const r1cs::constraint_system> cs;
+  std::vector<ff::fr> witness;
+};
+
+const fixture_circuit& tiny_circuit() {
+  static const fixture_circuit c = [] {
+    r1cs::synthetic_params p;
+    p.num_constraints = 64;
+    p.num_public = 2;
+    p.num_aux = 96;
+    p.seed = 7;
+    auto sc = r1cs::make_synthetic(p);
+    EXPECT_TRUE(sc.ok());
+    auto pk = groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
+                                      groth16::toxic_waste_from_seed_insecure(3));
+    EXPECT_TRUE(pk.ok());
+    return fixture_circuit{std::make_shared<const groth16::proving_key>(std::move(pk).value()),
+                           std::make_shared<const r1cs::constraint_system>(sc->cs), sc->w};
+  }();
+  return c;
+}
+
+key_source tiny_key() { return memory_key_source{tiny_circuit().pk, tiny_circuit().cs}; }
+
+submit_request tiny_job(uint32_t partitions, priority prio = priority::normal, std::string idem = {}) {
+  submit_request r;
+  r.key_id = "tiny";
+  for (uint32_t i = 0; i < partitions; ++i) r.witnesses.push_back(witness_source::memory(tiny_circuit().witness));
+  r.prio = prio;
+  r.idempotency_key = std::move(idem);
+  return r;
+}
+
+void expect_verifies(const job_result& r) {
+  ASSERT_EQ(r.state, job_state::succeeded) << r.error.to_string();
+  for (const partition_result& p : r.partitions) {
+    EXPECT_TRUE(groth16::verify(tiny_circuit().pk->vk, p.public_inputs, p.proof).ok());
+    ASSERT_EQ(p.stages.size(), 3u);
+    EXPECT_EQ(p.stages[0].stage, "witness");
+    EXPECT_EQ(p.stages[1].stage, "device");
+    EXPECT_EQ(p.stages[2].stage, "finish");
+    EXPECT_FALSE(p.device.empty());
+  }
+}
+
+engine_config small_config() {
+  engine_config c;
+  c.cpu_devices = 2;
+  c.host_memory_bytes = uint64_t{256} << 20;
+  return c;
+}
+
+std::unique_ptr<engine> make_engine(engine_config c) {
+  auto e = engine::create(std::move(c));
+  EXPECT_TRUE(e.ok()) << e.error().to_string();
+  auto out = std::move(e).value();
+  EXPECT_TRUE(out->register_key("tiny", tiny_key()).ok());
+  return out;
+}
+
+// A CPU device whose start() records the order of the witnesses it is given and blocks until the
+// gate opens.
+struct gate {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = false;
+  std::vector<const ff::fr*> order;
+  void release() {
+    std::lock_guard lock(mu);
+    open = true;
+    cv.notify_all();
+  }
+  size_t entered() {
+    std::lock_guard lock(mu);
+    return order.size();
+  }
+};
+
+class gated_backend final : public groth16::backend {
+ public:
+  explicit gated_backend(gate& g) : gate_(g) {}
+  [[nodiscard]] std::string_view name() const override { return "gated"; }
+  result<groth16::pending_ptr> start(const groth16::prove_request& req) override {
+    std::unique_lock lock(gate_.mu);
+    gate_.order.push_back(req.witness.data());
+    gate_.cv.wait(lock, [&] { return gate_.open; });
+    lock.unlock();
+    return inner_.start(req);
+  }
+  result<groth16::prove_output> finish(groth16::pending_ptr p) override { return inner_.finish(std::move(p)); }
+
+ private:
+  gate& gate_;
+  groth16::cpu_backend inner_;
+};
+
+class gated_device final : public device {
+ public:
+  explicit gated_device(gate& g) : backend_(g) {}
+  [[nodiscard]] std::string_view name() const override { return "gated0"; }
+  [[nodiscard]] std::string_view kind() const override { return "fake"; }
+  [[nodiscard]] groth16::backend& backend() override { return backend_; }
+
+ private:
+  gated_backend backend_;
+};
+
+engine_config gated_config(gate& g) {
+  engine_config c = small_config();
+  c.make_devices = [&g]() -> result<std::vector<device_ptr>> {
+    std::vector<device_ptr> v;
+    v.push_back(std::make_unique<gated_device>(g));
+    return v;
+  };
+  c.witness_threads = 1;
+  c.ready_capacity = 2;
+  c.device_queue_depth = 1;
+  return c;
+}
+
+TEST(engine, proves_and_every_proof_verifies) {
+  auto e = make_engine(small_config());
+  auto id = e->submit(tiny_job(3));
+  ASSERT_TRUE(id.ok()) << id.error().to_string();
+  auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  expect_verifies(*r);
+  EXPECT_EQ(r->partitions.size(), 3u);
+  // Terminal bookkeeping runs just after the awaiter wakes (outside the tracker's lock).
+  EXPECT_TRUE(eventually([&] { return e->status().jobs_succeeded == 1; }));
+  const std::string metrics = e->metrics_text();
+  for (const char* m : {"pp_jobs_total{state=\"succeeded\"} 1", "pp_stage_seconds_count{stage=\"device\"} 3",
+                        "pp_device_busy_fraction{device=\"cpu0\"}", "pp_host_memory_bytes{pool=\"all\",kind=\"total\"}",
+                        "pp_queue_depth{stage=\"intake\"} 0"}) {
+    EXPECT_NE(metrics.find(m), std::string::npos) << m << "\n" << metrics;
+  }
+  const auto path = std::filesystem::temp_directory_path() / "pp_engine_test_trace.json";
+  ASSERT_TRUE(e->write_trace(path).ok());
+  std::ifstream in(path);
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  for (const char* stage : {"\"witness\"", "\"device\"", "\"finish\""}) EXPECT_NE(json.find(stage), std::string::npos);
+  std::filesystem::remove(path);
+  const auto st = e->status();
+  EXPECT_EQ(st.memory.partitions_in_use, 0u);
+}
+
+TEST(engine, rejects_bad_requests_precisely) {
+  auto e = make_engine(small_config());
+  auto unknown = tiny_job(1);
+  unknown.key_id = "nope";
+  EXPECT_EQ(e->submit(unknown).error().code(), status_code::not_found);
+  EXPECT_EQ(e->submit(submit_request{"tiny", {}, priority::normal, {}}).error().code(), status_code::invalid_argument);
+  submit_request short_w{"tiny", {witness_source::memory({ff::fr{}})}, priority::normal, {}};
+  const auto s = e->submit(short_w);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code(), status_code::invalid_argument);
+  EXPECT_NE(s.error().message().find("expects"), std::string::npos) << s.error().message();
+  submit_request missing{"tiny", {witness_source::file("/nonexistent/w.wtns")}, priority::normal, {}};
+  EXPECT_EQ(e->submit(missing).error().code(), status_code::invalid_argument);
+  EXPECT_EQ(e->register_key("tiny", tiny_key()).code(), status_code::already_exists);
+  EXPECT_EQ(e->await(12345, immediate()).error().code(), status_code::not_found);
+  EXPECT_EQ(e->inject_device_failure("gpu7").code(), status_code::not_found);
+  engine_config bad = small_config();
+  bad.workers_per_device = 0;
+  EXPECT_EQ(engine::create(bad).error().code(), status_code::invalid_argument);
+}
+
+TEST(engine, two_hundred_mixed_jobs_none_lost_or_duplicated) {
+  engine_config c = small_config();
+  c.self_verify = true;
+  auto e = make_engine(c);
+  constexpr int n = 200;
+  const priority prios[] = {priority::low, priority::normal, priority::high, priority::critical};
+  std::vector<job_id> ids;
+  std::set<job_id> cancelled_ok;
+  for (int i = 0; i < n; ++i) {
+    auto id = e->submit(tiny_job(1 + i % 2, prios[i % 4], "idem-" + std::to_string(i)));
+    ASSERT_TRUE(id.ok()) << id.error().to_string();
+    ids.push_back(*id);
+    if (i % 10 == 3) {  // a resubmission maps to the same job
+      auto again = e->submit(tiny_job(1 + i % 2, prios[i % 4], "idem-" + std::to_string(i)));
+      ASSERT_TRUE(again.ok());
+      EXPECT_EQ(*again, *id);
+    }
+    if (i % 7 == 0 && e->cancel(*id).ok()) cancelled_ok.insert(*id);
+  }
+  EXPECT_EQ(std::set<job_id>(ids.begin(), ids.end()).size(), size_t{n});
+  size_t succeeded = 0, cancelled = 0;
+  for (job_id id : ids) {
+    auto r = e->await(id, deadline_in(std::chrono::seconds(120)));
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ASSERT_TRUE(is_terminal(r->state));
+    if (cancelled_ok.count(id)) {
+      EXPECT_EQ(r->state, job_state::cancelled);
+      EXPECT_EQ(r->error.code(), status_code::cancelled);
+      ++cancelled;
+    } else {
+      expect_verifies(*r);
+      ++succeeded;
+    }
+    EXPECT_EQ(e->cancel(id).code(), status_code::failed_precondition);  // exactly one terminal state
+  }
+  EXPECT_TRUE(eventually([&] { return e->status().jobs_in_flight == 0; }));
+  const auto st = e->status();
+  EXPECT_EQ(st.jobs_succeeded, succeeded);
+  EXPECT_EQ(st.jobs_cancelled, cancelled);
+  EXPECT_EQ(st.jobs_failed, 0u);
+  EXPECT_EQ(st.jobs_in_flight, 0u);
+  EXPECT_GT(cancelled, 0u);
+  EXPECT_TRUE(eventually([&] { return e->status().memory.partitions_in_use == 0; }));
+}
+
+TEST(engine, workload_over_the_budget_waits_and_completes) {
+  engine_config c = small_config();
+  c.partition_bytes = uint64_t{1} << 20;
+  c.host_memory_bytes = uint64_t{8} << 20;  // keys 4 MiB, partitions 4 MiB = 4 in flight
+  c.ready_capacity = 16;
+  c.finish_capacity = 16;
+  c.witness_threads = 3;
+  auto e = make_engine(c);
+  std::vector<job_id> ids;
+  for (int i = 0; i < 8; ++i) ids.push_back(*e->submit(tiny_job(3)));  // 24 MiB if unbounded
+  for (job_id id : ids) {
+    auto r = e->await(id, deadline_in(std::chrono::seconds(120)));
+    ASSERT_TRUE(r.ok());
+    expect_verifies(*r);
+  }
+  const auto m = e->status().memory;
+  EXPECT_LE(m.partitions_peak, m.partitions_total);
+  EXPECT_GE(m.partitions_peak, uint64_t{1} << 20);
+  EXPECT_LE(m.keys_in_use, m.keys_total);
+  EXPECT_EQ(m.partitions_in_use, 0u);
+}
+
+TEST(engine, injected_device_failure_is_retried_elsewhere) {
+  auto e = make_engine(small_config());
+  ASSERT_TRUE(e->inject_device_failure("cpu0", 1).ok());
+  auto id = e->submit(tiny_job(1));  // both devices idle: placed on cpu0 (lowest index), which fails
+  ASSERT_TRUE(id.ok());
+  auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r);
+  EXPECT_EQ(r->partitions[0].attempts, 2u);
+  EXPECT_EQ(r->partitions[0].device, "cpu1");
+  const auto st = e->status();
+  ASSERT_EQ(st.devices.size(), 2u);
+  EXPECT_FALSE(st.devices[0].healthy);
+  EXPECT_NE(st.devices[0].fault.find("injected"), std::string::npos);
+  EXPECT_TRUE(st.devices[1].healthy);
+  // Out of rotation: later work goes to cpu1 only.
+  auto id2 = e->submit(tiny_job(2));
+  auto r2 = e->await(*id2, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r2.ok());
+  expect_verifies(*r2);
+  for (const auto& p : r2->partitions) EXPECT_EQ(p.device, "cpu1");
+  EXPECT_NE(e->metrics_text().find("pp_partition_retries_total 1"), std::string::npos);
+}
+
+TEST(engine, all_devices_failed_reports_unavailable) {
+  engine_config c = small_config();
+  c.cpu_devices = 1;
+  auto e = make_engine(c);
+  ASSERT_TRUE(e->inject_device_failure("cpu0", 1).ok());
+  auto id = e->submit(tiny_job(1));
+  auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, job_state::failed);
+  EXPECT_EQ(r->error.code(), status_code::unavailable);
+}
+
+TEST(engine, critical_job_starts_at_the_next_partition_boundary) {
+  gate g;
+  auto e = make_engine(gated_config(g));
+  std::vector<job_id> normal;
+  for (int i = 0; i < 12; ++i) normal.push_back(*e->submit(tiny_job(1)));
+  ASSERT_TRUE(eventually([&] { return g.entered() == 1; }));  // the first NORMAL is on the device
+  // Every queue is full of NORMAL work: device inbox, ready queue, the witness thread blocked.
+  ASSERT_TRUE(eventually([&] {
+    const auto st = e->status();
+    return st.devices[0].queued == 1 && st.queues[1].depth == 2;
+  }));
+  auto crit_req = tiny_job(1, priority::critical);
+  const ff::fr* crit_witness =
+      std::get<std::shared_ptr<const std::vector<ff::fr>>>(crit_req.witnesses[0].value)->data();
+  auto crit = e->submit(std::move(crit_req));
+  ASSERT_TRUE(crit.ok());
+  // The CRITICAL partition reaches the device inbox (beyond its depth) before the gate opens.
+  ASSERT_TRUE(eventually([&] { return e->status().devices[0].queued == 2; }));
+  g.release();
+  auto r = e->await(*crit, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r);
+  for (job_id id : normal) ASSERT_TRUE(e->await(id, deadline_in(std::chrono::seconds(60))).ok());
+  std::lock_guard lock(g.mu);
+  ASSERT_EQ(g.order.size(), 13u);
+  EXPECT_EQ(g.order[1], crit_witness);  // right after the partition that was running
+}
+
+TEST(engine, shutdown_with_drain_finishes_everything) {
+  auto e = make_engine(small_config());
+  std::vector<job_id> ids;
+  for (int i = 0; i < 10; ++i) ids.push_back(*e->submit(tiny_job(2)));
+  ASSERT_TRUE(e->shutdown({.drain = true}).ok());
+  EXPECT_EQ(e->submit(tiny_job(1)).error().code(), status_code::unavailable);
+  for (job_id id : ids) {
+    auto r = e->await(id, immediate());
+    ASSERT_TRUE(r.ok());
+    expect_verifies(*r);
+  }
+  EXPECT_TRUE(e->shutdown().ok());  // idempotent
+}
+
+TEST(engine, shutdown_without_drain_reports_every_job) {
+  gate g;
+  auto e = make_engine(gated_config(g));
+  std::vector<job_id> ids;
+  for (int i = 0; i < 6; ++i) ids.push_back(*e->submit(tiny_job(1)));
+  ASSERT_TRUE(eventually([&] { return g.entered() == 1; }));
+  std::thread stopper([&] { EXPECT_TRUE(e->shutdown({.drain = false}).ok()); });
+  for (job_id id : ids) {  // nothing silently lost: every job ends, as cancelled/unavailable
+    auto r = e->await(id, deadline_in(std::chrono::seconds(60)));
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->state, job_state::cancelled);
+    EXPECT_EQ(r->error.code(), status_code::unavailable);
+  }
+  g.release();
+  stopper.join();
+  EXPECT_EQ(e->status().memory.partitions_in_use, 0u);
+}
+
+TEST(engine, keys_preload_and_evict) {
+  auto e = make_engine(small_config());
+  EXPECT_EQ(e->preload_key("nope").code(), status_code::not_found);
+  ASSERT_TRUE(e->preload_key("tiny").ok());
+  auto st = e->status();
+  ASSERT_EQ(st.keys.size(), 1u);
+  EXPECT_TRUE(st.keys[0].resident);
+  ASSERT_TRUE(e->evict_key("tiny").ok());
+  EXPECT_FALSE(e->status().keys[0].resident);
+  auto id = e->submit(tiny_job(1));  // loads again on demand
+  auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r);
+}
+
+TEST(engine, cancel_while_running_drops_the_result) {
+  gate g;
+  auto e = make_engine(gated_config(g));
+  auto id = e->submit(tiny_job(2));
+  ASSERT_TRUE(eventually([&] { return g.entered() == 1; }));
+  ASSERT_TRUE(e->cancel(*id).ok());
+  g.release();
+  auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, job_state::cancelled);
+  EXPECT_TRUE(r->partitions.empty());
+  EXPECT_TRUE(eventually([&] { return e->status().memory.partitions_in_use == 0; }));
+  EXPECT_TRUE(eventually([&] { return e->status().devices[0].running == 0; }));
+}
+
+TEST(busy_meter, counts_union_of_busy_intervals) {
+  int64_t t = 0;
+  busy_meter m([&] { return t; });
+  m.begin();
+  t = 10;
+  m.begin();  // a second worker: still one busy interval
+  t = 20;
+  m.end();
+  t = 30;
+  m.end();
+  t = 100;
+  EXPECT_EQ(m.busy_ns(), 30);
+  EXPECT_DOUBLE_EQ(m.fraction(), 0.3);
+}
+
+}  // namespace
+}  // namespace pp::engine
