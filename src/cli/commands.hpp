@@ -15,5 +15,12 @@ void add_demo_command(CLI::App& app, cli_state& state);
 void add_setup_command(CLI::App& app, cli_state& state);
 void add_prove_command(CLI::App& app, cli_state& state);
 void add_verify_command(CLI::App& app, cli_state& state);
+void add_bench_command(CLI::App& app, cli_state& state);
+// The daemon and its clients (src/server).
+void add_serve_command(CLI::App& app, cli_state& state);
+void add_submit_command(CLI::App& app, cli_state& state);
+void add_await_command(CLI::App& app, cli_state& state);
+void add_status_command(CLI::App& app, cli_state& state);
+void add_cancel_command(CLI::App& app, cli_state& state);
 
 }  // namespace pp::cli

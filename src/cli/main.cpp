@@ -14,6 +14,12 @@ int main(int argc, char** argv) {
   pp::cli::add_prove_command(app, state);
   pp::cli::add_verify_command(app, state);
   pp::cli::add_selfcheck_command(app, state);
+  pp::cli::add_bench_command(app, state);
+  pp::cli::add_serve_command(app, state);
+  pp::cli::add_submit_command(app, state);
+  pp::cli::add_await_command(app, state);
+  pp::cli::add_status_command(app, state);
+  pp::cli::add_cancel_command(app, state);
   CLI11_PARSE(app, argc, argv);
   return state.exit_code;
 }

@@ -1,0 +1,163 @@
+// `proofpipe bench`: drives the in-process engine with a workload and reports throughput.
+//   proofpipe bench --log-constraints 10 --partitions 2 --proofs 8 --cpu-devices 1 --trace out.json
+//   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
+// Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
+// so) or from a snarkjs zkey with a witness file. Prints proofs/hour, partitions/s, per-stage
+// medians, each device's busy fraction, and writes the Chrome trace.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command_run.hpp"
+#include "cli/commands.hpp"
+#include "engine/engine.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace pp::cli {
+namespace {
+
+struct bench_args {
+  uint32_t log_constraints = 10;
+  std::string zkey;
+  std::string wtns;
+  uint32_t partitions = 2;
+  uint32_t proofs = 8;
+  uint32_t cpu_devices = 1;
+  uint32_t workers = 1;
+  uint32_t witness_threads = 2;
+  uint32_t finish_threads = 2;
+  uint64_t memory_mib = 0;
+  bool no_verify = false;
+  std::string trace;
+};
+
+double median_ms(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int run_bench(const bench_args& a, bool quiet) {
+  command_run run("bench", quiet);
+  engine::engine_config cfg;
+  cfg.cpu_devices = a.cpu_devices;
+  cfg.workers_per_device = a.workers;
+  cfg.witness_threads = a.witness_threads;
+  cfg.finish_threads = a.finish_threads;
+  cfg.host_memory_bytes = a.memory_mib << 20;
+  cfg.self_verify = !a.no_verify;
+  auto created = engine::engine::create(cfg);
+  if (!created.ok()) return run.fail(created.error());
+  auto& eng = **created;
+
+  engine::witness_source witness;
+  if (!a.zkey.empty()) {
+    if (a.wtns.empty()) return run.fail("--zkey needs --wtns witness.wtns");
+    if (auto s = eng.register_key("bench", engine::zkey_file_source{a.zkey}); !s.ok()) return run.fail(s);
+    witness = engine::witness_source::file(a.wtns);
+  } else {
+    if (a.log_constraints < 2 || a.log_constraints > 26) return run.fail("--log-constraints must lie in [2, 26]");
+    r1cs::synthetic_params p;
+    p.num_constraints = (uint64_t{1} << a.log_constraints) - 8;  // room for the input rows in 2^k
+    p.num_public = 4;
+    p.num_aux = uint64_t{1} << a.log_constraints;
+    auto sc = run.step("synthesize", "synthesizing a PoRep-shaped circuit of 2^" + std::to_string(a.log_constraints) +
+                                         " constraints", [&] { return r1cs::make_synthetic(p); });
+    if (!sc.ok()) return run.fail(sc.error());
+    auto pk = run.step("setup", "INSECURE setup (toxic waste known to this process: benchmark only)", [&] {
+      return groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
+                                     groth16::toxic_waste_from_seed_insecure(1));
+    });
+    if (!pk.ok()) return run.fail(pk.error());
+    auto s = eng.register_key("bench", engine::memory_key_source{
+                                           std::make_shared<const groth16::proving_key>(std::move(pk).value()),
+                                           std::make_shared<const r1cs::constraint_system>(std::move(sc->cs))});
+    if (!s.ok()) return run.fail(s);
+    witness = engine::witness_source::memory(std::move(sc->w));
+  }
+  if (auto s = run.step("preload", "loading the key", [&] { return eng.preload_key("bench"); }); !s.ok()) {
+    return run.fail(s);
+  }
+
+  run.progress("proving " + std::to_string(a.proofs) + " proofs of " + std::to_string(a.partitions) + " partitions on " +
+               std::to_string(a.cpu_devices) + " CPU device(s) x " + std::to_string(a.workers) + " worker(s)");
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<engine::job_id> ids;
+  for (uint32_t i = 0; i < a.proofs; ++i) {
+    engine::submit_request req;
+    req.key_id = "bench";
+    req.witnesses.assign(a.partitions, witness);
+    auto id = eng.submit(std::move(req));
+    if (!id.ok()) return run.fail(id.error());
+    ids.push_back(*id);
+  }
+  std::map<std::string, std::vector<double>> run_ms, wait_ms;
+  uint32_t failed = 0;
+  for (engine::job_id id : ids) {
+    auto r = eng.await(id);
+    if (!r.ok()) return run.fail(r.error());
+    if (r->state != engine::job_state::succeeded) {
+      ++failed;
+      std::fprintf(stderr, "proofpipe bench: job %llu: %s\n", static_cast<unsigned long long>(id),
+                   r->error.to_string().c_str());
+      continue;
+    }
+    for (const auto& p : r->partitions) {
+      for (const auto& st : p.stages) {
+        run_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.elapsed).count());
+        wait_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.queued).count());
+      }
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto st = eng.status();
+  const uint32_t ok = a.proofs - failed;
+  std::printf("workload      %s, %u proofs x %u partitions, %u CPU device(s) x %u worker(s)\n",
+              a.zkey.empty() ? ("synthetic 2^" + std::to_string(a.log_constraints)).c_str() : a.zkey.c_str(), a.proofs,
+              a.partitions, a.cpu_devices, a.workers);
+  std::printf("wall          %.3f s, %u ok, %u failed\n", secs, ok, failed);
+  std::printf("throughput    %.1f proofs/hour, %.2f partitions/s\n", ok * 3600.0 / secs, ok * a.partitions / secs);
+  std::printf("stage         median run ms   median queued ms\n");
+  for (const char* stage : {"witness", "device", "finish"}) {
+    std::printf("  %-10s  %13.2f   %16.2f\n", stage, median_ms(run_ms[stage]), median_ms(wait_ms[stage]));
+  }
+  for (const auto& d : st.devices) {
+    std::printf("device %-6s busy %.1f%%, %llu partitions, %llu failures\n", d.name.c_str(), 100 * d.busy_fraction,
+                static_cast<unsigned long long>(d.partitions_done), static_cast<unsigned long long>(d.failures));
+  }
+  std::printf("memory        partitions peak %llu of %llu bytes\n", static_cast<unsigned long long>(st.memory.partitions_peak),
+              static_cast<unsigned long long>(st.memory.partitions_total));
+  if (!a.trace.empty()) {
+    if (auto s = eng.write_trace(a.trace); !s.ok()) return run.fail(s);
+    run.progress("trace written to " + a.trace + " (open in https://ui.perfetto.dev)");
+  }
+  if (auto s = eng.shutdown(); !s.ok()) return run.fail(s);
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, cli_state& state) {
+  auto args = std::make_shared<bench_args>();
+  auto* cmd = app.add_subcommand("bench", "drive the in-process engine with a workload; print throughput, write a trace");
+  cmd->add_option("--log-constraints", args->log_constraints, "synthetic circuit of 2^k constraints (default 10)");
+  cmd->add_option("--zkey", args->zkey, "benchmark this snarkjs zkey instead of a synthetic circuit");
+  cmd->add_option("--wtns", args->wtns, "witness for --zkey (every partition uses it)");
+  cmd->add_option("--partitions", args->partitions, "partitions per proof (default 2)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--proofs", args->proofs, "proofs to run (default 8)")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--workers", args->workers, "workers per device (default 1)")->check(CLI::Range(1, 64));
+  cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads (default 2)")->check(CLI::Range(1, 256));
+  cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads (default 2)")->check(CLI::Range(1, 256));
+  cmd->add_option("--memory-mib", args->memory_mib, "host memory budget in MiB (default: cgroup/MemTotal minus 2 GiB)");
+  cmd->add_flag("--no-verify", args->no_verify, "skip the per-proof self-verification");
+  cmd->add_option("--trace", args->trace, "write the Chrome trace (Perfetto) of every stage here");
+  cmd->callback([&state, args] { state.exit_code = run_bench(*args, state.quiet); });
+}
+
+}  // namespace pp::cli

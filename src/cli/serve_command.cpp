@@ -1,0 +1,108 @@
+// `proofpipe serve [--config proofpipe.toml] [--socket PATH] [--listen HOST:PORT --token-file F]
+// [--http HOST:PORT]`: the daemon (server::daemon) until SIGTERM/SIGINT. The first signal drains
+// (no new work; queued and running jobs finish), a second one stops at once.
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "cli/command_run.hpp"
+#include "cli/commands.hpp"
+#include "core/log.hpp"
+#include "server/daemon.hpp"
+
+namespace pp::cli {
+namespace {
+
+struct serve_args {
+  std::string config, socket, listen, token_file, http;
+  bool check_config = false;
+};
+
+int run_serve(const serve_args& a, bool quiet) {
+  command_run run("serve", quiet);
+  server::server_config cfg;
+  if (!a.config.empty()) {
+    auto c = server::load_server_config(a.config);
+    if (!c.ok()) return run.fail(c.error());
+    cfg = std::move(*c);
+  }
+  if (!a.socket.empty()) cfg.server.socket = a.socket;
+  if (!a.listen.empty()) cfg.server.listen = a.listen;
+  if (!a.token_file.empty()) cfg.server.token_file = a.token_file;
+  if (!a.http.empty()) cfg.server.http = a.http;
+  if (status s = server::validate(cfg); !s.ok()) return run.fail(s.with_context("flags"));
+  if (a.check_config) {
+    std::printf("%s: ok\n", a.config.empty() ? "defaults" : a.config.c_str());
+    return 0;
+  }
+  {
+    auto level = pp::log::parse_level(cfg.log.level);
+    auto format = pp::log::parse_format(cfg.log.format);
+    if (!level.ok() || !format.ok()) return run.fail("log: bad level or format");
+    pp::log::options lo{*level, std::nullopt, *format, true};
+    if (!cfg.log.file.empty()) lo.file = cfg.log.file;
+    if (status s = pp::log::init(lo); !s.ok()) return run.fail(s.with_context("log.file"));
+  }
+
+  // Every thread the daemon starts inherits this mask, so the signals arrive only at sigtimedwait.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  auto d = server::daemon::start(cfg);
+  if (!d.ok()) return run.fail(d.error());
+  server::daemon& daemon = **d;
+  std::atomic<bool> done{false};
+  std::thread waiter([&] {
+    daemon.wait().ignore();
+    done = true;
+  });
+  int signals = 0;
+  while (!done.load()) {
+    const timespec slice{0, 200'000'000};
+    const int sig = sigtimedwait(&set, nullptr, &slice);
+    if (sig <= 0) continue;
+    ++signals;
+    if (signals == 1) {
+      daemon.stop(/*drain=*/true);
+    } else {
+      daemon.stop(/*drain=*/false);
+      // "At once": give clients a moment to be told, then leave whatever still runs.
+      std::thread([] {
+        std::this_thread::sleep_for(std::chrono::seconds(3));
+        std::fprintf(stderr, "proofpipe serve: stopped at once (second signal)\n");
+        std::_Exit(1);
+      }).detach();
+    }
+  }
+  waiter.join();
+  const status s = daemon.wait();
+  d->reset();
+  pp::log::flush();
+  if (!s.ok()) return run.fail(s.with_context("shutdown"));
+  return signals > 1 ? 1 : 0;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, cli_state& state) {
+  auto args = std::make_shared<serve_args>();
+  auto* cmd = app.add_subcommand("serve", "run the proving daemon (gRPC proofpipe.v1; CPU backend when no GPU)");
+  cmd->add_option("--config", args->config, "TOML configuration (proofpipe.example.toml documents every knob)");
+  cmd->add_option("--socket", args->socket, "unix socket path (overrides server.socket)");
+  cmd->add_option("--listen", args->listen, "also serve TCP on HOST:PORT (needs --token-file; overrides server.listen)");
+  cmd->add_option("--token-file", args->token_file, "bearer token file for TCP (overrides server.token_file)");
+  cmd->add_option("--http", args->http, "HTTP HOST:PORT for GET /metrics and /status (overrides server.http)");
+  cmd->add_flag("--check-config", args->check_config, "validate the configuration and exit");
+  cmd->callback([&state, args] { state.exit_code = run_serve(*args, state.quiet); });
+}
+
+}  // namespace pp::cli

@@ -1,0 +1,205 @@
+// daemon: start-up in dependency order (engine, keys, gRPC, HTTP) and shutdown in reverse, on a
+// stopper thread so that a signal handler thread only has to call stop().
+#include "server/daemon.hpp"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
+
+#include "core/log.hpp"
+#include "server/client.hpp"
+
+#ifndef PP_VERSION
+#define PP_VERSION "0.0.0"
+#endif
+
+namespace pp::server {
+namespace {
+
+constexpr uint64_t mib = uint64_t{1} << 20;
+
+// A leftover socket file from a daemon that died is removed; a live one is an error.
+status clear_stale_socket(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return ok_status();
+  if (!S_ISSOCK(st.st_mode)) {
+    return failed_precondition("server.socket: " + path + " exists and is not a socket; refusing to replace it");
+  }
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  const bool live = fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  if (fd >= 0) ::close(fd);
+  if (live) return failed_precondition("server.socket: another daemon is listening on " + path);
+  if (::unlink(path.c_str()) != 0) {
+    return failed_precondition("server.socket: cannot remove the stale socket " + path + ": " + std::strerror(errno));
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+result<engine::engine_config> make_engine_config(const engine_section& e) {
+  if (e.backend == "cuda") {
+    return failed_precondition("engine.backend: \"cuda\" is not available in this daemon (no CUDA device factory is "
+                               "wired in); use \"auto\" or \"cpu\"");
+  }
+  engine::engine_config c;
+  c.cpu_devices = e.cpu_devices;
+  c.workers_per_device = e.workers_per_device;
+  c.witness_threads = e.witness_threads;
+  c.finish_threads = e.finish_threads;
+  c.intake_capacity = e.intake_capacity;
+  c.ready_capacity = e.ready_capacity;
+  c.device_queue_depth = e.device_queue_depth;
+  c.finish_capacity = e.finish_capacity;
+  c.submit_wait = std::chrono::milliseconds(e.submit_wait_ms);
+  c.host_memory_bytes = e.host_memory_mb * mib;
+  c.host_memory_margin = e.host_memory_margin_mb * mib;
+  c.key_memory_fraction = e.key_memory_fraction;
+  c.partition_bytes = e.partition_mb * mib;
+  c.self_verify = e.self_verify;
+  c.max_attempts = e.max_attempts;
+  c.max_retained_jobs = e.max_retained_jobs;
+  c.trace_capacity = e.trace_capacity;
+  return c;
+}
+
+result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
+  if (status s = validate(config); !s.ok()) return s;
+  auto log = pp::log::get("server");
+  std::unique_ptr<daemon> d(new daemon());
+  d->config_ = config;
+  const listen_config& lc = config.server;
+
+  service_options so;
+  so.max_await_s = lc.max_await_s;
+  so.version = PP_VERSION;
+  if (!lc.listen.empty()) {
+    auto t = read_token_file(lc.token_file);
+    if (!t.ok()) return t.error().with_context("server.token_file");
+    so.token = std::move(*t);
+  }
+
+  auto ec = make_engine_config(config.engine);
+  if (!ec.ok()) return ec.error();
+  auto eng = engine::engine::create(std::move(*ec));
+  if (!eng.ok()) return eng.error().with_context("engine");
+  d->engine_ = std::move(*eng);
+  d->service_ = std::make_unique<proof_service>(*d->engine_, so);
+
+  for (size_t i = 0; i < config.keys.size(); ++i) {
+    const key_entry& k = config.keys[i];
+    const std::string where = "keys[" + std::to_string(i) + "] (\"" + k.id + "\")";
+    bool already = false;
+    auto id = d->service_->register_zkey(k.id, k.zkey, &already);
+    if (!id.ok()) return id.error().with_context(where);
+    if (k.preload) {
+      if (status s = d->engine_->preload_key(k.id); !s.ok()) return s.with_context(where + " preload");
+    }
+    log->info("key {} registered from {}{}", k.id, k.zkey, k.preload ? " (preloaded)" : "");
+  }
+
+  grpc::ServerBuilder b;
+  if (!lc.socket.empty()) {
+    if (status s = clear_stale_socket(lc.socket); !s.ok()) return s;
+    b.AddListeningPort(unix_target(lc.socket), grpc::InsecureServerCredentials());
+  }
+  if (!lc.listen.empty()) b.AddListeningPort(lc.listen, grpc::InsecureServerCredentials(), &d->tcp_port_);
+  b.SetMaxReceiveMessageSize(static_cast<int>(lc.max_receive_message_mb * mib));
+  b.SetMaxSendMessageSize(static_cast<int>(lc.max_send_message_mb * mib));
+  grpc::ResourceQuota quota("proofpipe");
+  quota.SetMaxThreads(static_cast<int>(lc.max_concurrent_calls) + 2);  // + the pollers
+  b.SetResourceQuota(quota);
+  b.RegisterService(d->service_.get());
+  // The socket is created owner-only and then opened up to socket_mode, never wider on the way.
+  const mode_t old_mask = ::umask(0177);
+  d->grpc_ = b.BuildAndStart();
+  ::umask(old_mask);
+  if (!d->grpc_) {
+    return unavailable("cannot listen on " + (lc.socket.empty() ? std::string() : "unix socket " + lc.socket) +
+                       (lc.listen.empty() ? std::string() : (lc.socket.empty() ? "" : " / ") + std::string("tcp ") + lc.listen) +
+                       " (directory missing or not writable, or the port is taken)");
+  }
+  if (!lc.socket.empty() && ::chmod(lc.socket.c_str(), lc.socket_mode) != 0) {
+    return failed_precondition("server.socket_mode: chmod " + lc.socket + ": " + std::strerror(errno));
+  }
+  if (!lc.http.empty()) {
+    proof_service* svc = d->service_.get();
+    engine::engine* e = d->engine_.get();
+    auto h = http_listener::start(lc.http, {
+        {"/metrics", [e] { return http_response{200, "text/plain; version=0.0.4; charset=utf-8", e->metrics_text()}; }},
+        {"/status", [svc] { return http_response{200, "application/json", svc->status_json() + "\n"}; }},
+    });
+    if (!h.ok()) return h.error().with_context("server.http");
+    d->http_ = std::move(*h);
+  }
+  log->info("proofpipe {} serving{}{}{}", PP_VERSION, lc.socket.empty() ? "" : " on unix:" + lc.socket,
+            lc.listen.empty() ? "" : " on tcp port " + std::to_string(d->tcp_port_),
+            d->http_ ? ", http port " + std::to_string(d->http_->port()) : "");
+  return d;
+}
+
+void daemon::stop(bool drain) {
+  std::lock_guard lock(mu_);
+  if (!stopping_) {
+    stopping_ = true;
+    escalated_ = !drain;
+    stopper_ = std::thread([this, drain] { run_stop(drain); });
+  } else if (!drain && !escalated_) {
+    escalated_ = true;
+    pp::log::get("server")->warn("stopping now: unfinished jobs end as cancelled (UNAVAILABLE)");
+    escalator_ = std::thread([this] { engine_->shutdown({.drain = false}).ignore(); });
+  }
+}
+
+void daemon::run_stop(bool drain) {
+  auto log = pp::log::get("server");
+  service_->set_draining();
+  log->info("{}", drain ? "draining: new work refused, waiting for queued and running jobs (SIGTERM again to stop now)"
+                        : "stopping: ending unfinished jobs");
+  const auto until = engine::deadline_in(std::chrono::seconds(config_.server.drain_timeout_s));
+  status s = engine_->shutdown({.drain = drain, .until = until});
+  if (!config_.engine.trace_file.empty()) {
+    if (status t = engine_->write_trace(config_.engine.trace_file); !t.ok()) {
+      log->warn("trace not written: {}", t.to_string());
+    } else {
+      log->info("trace written to {}", config_.engine.trace_file);
+    }
+  }
+  // Awaiting calls see their (now terminal) jobs within one poll slice; give them a moment.
+  grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
+  if (http_) http_->stop();
+  if (!config_.server.socket.empty()) ::unlink(config_.server.socket.c_str());
+  log->info("stopped{}", s.ok() ? "" : ": " + s.to_string());
+  std::lock_guard lock(mu_);
+  final_ = std::move(s);
+  done_ = true;
+  cv_.notify_all();
+}
+
+status daemon::wait() {
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [this] { return done_; });
+  }
+  if (stopper_.joinable()) stopper_.join();
+  if (escalator_.joinable()) escalator_.join();
+  std::lock_guard lock(mu_);
+  return final_;
+}
+
+daemon::~daemon() {
+  if (!grpc_) return;  // start() failed before anything listened
+  stop(false);
+  wait().ignore();
+}
+
+}  // namespace pp::server

@@ -1,0 +1,68 @@
+// daemon: everything `proofpipe serve` runs, as an object tests can start in-process: the engine
+// (from the [engine] config), the keys of [[keys]], the gRPC server (unix socket and/or TCP) over
+// proof_service, and the HTTP listener. stop() drains or stops; wait() returns once all is down.
+#pragma once
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <grpcpp/server.h>
+
+#include "core/result.hpp"
+#include "engine/engine.hpp"
+#include "server/http_listener.hpp"
+#include "server/proof_service.hpp"
+#include "server/server_config.hpp"
+
+namespace pp::server {
+
+// engine_section -> engine_config (MiB to bytes, ms to durations). failed_precondition for
+// backend "cuda" in a build or on a machine without it.
+[[nodiscard]] result<engine::engine_config> make_engine_config(const engine_section& e);
+
+class daemon {
+ public:
+  // Validates the config again, creates the engine, registers (and preloads) the [[keys]], binds
+  // every listener. Errors name what failed; nothing is left running on error.
+  [[nodiscard]] static result<std::unique_ptr<daemon>> start(const server_config& config);
+  ~daemon();  // stop(false) then wait()
+  daemon(const daemon&) = delete;
+  daemon& operator=(const daemon&) = delete;
+
+  int tcp_port() const { return tcp_port_; }    // 0 when TCP is off
+  int http_port() const { return http_ ? http_->port() : 0; }
+  const server_config& config() const { return config_; }
+  proof_service& service() { return *service_; }
+
+  // drain: refuse new work, let queued and running jobs finish (up to server.drain_timeout_s),
+  // then close the listeners. !drain: end every unfinished job now (awaiting clients are told
+  // CANCELLED with an UNAVAILABLE cause) and close. Non-blocking and thread-safe; a later call with
+  // drain = false escalates a drain in progress.
+  void stop(bool drain);
+  // Blocks until everything is down; the engine's shutdown status.
+  status wait();
+
+ private:
+  daemon() = default;
+  void run_stop(bool drain);
+
+  server_config config_;
+  std::unique_ptr<engine::engine> engine_;
+  std::unique_ptr<proof_service> service_;
+  std::unique_ptr<grpc::Server> grpc_;
+  std::unique_ptr<http_listener> http_;
+  int tcp_port_ = 0;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  bool escalated_ = false;
+  bool done_ = false;
+  status final_;
+  std::thread stopper_;
+  std::thread escalator_;
+};
+
+}  // namespace pp::server

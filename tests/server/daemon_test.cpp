@@ -1,0 +1,544 @@
+// The daemon end to end with the CPU backend and circom's tiny `mul` circuit: in-process on a temp
+// unix socket (and 127.0.0.1 port 0 for TCP), and as a `proofpipe serve` child for SIGTERM drain
+// and kill -9 + restart. Every wait is bounded; every daemon stops by itself.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "formats/circom_r1cs.hpp"
+#include "formats/circom_wtns.hpp"
+#include "formats/key_circuit.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/snarkjs_zkey.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "groth16/verifier.hpp"
+#include "server/client.hpp"
+#include "server/daemon.hpp"
+
+namespace pp::server {
+namespace {
+namespace fs = std::filesystem;
+namespace pb = proofpipe::v1;
+using namespace std::chrono_literals;
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// The mul circuit's key (insecure, seeded) and witness, written once per test binary.
+struct fixture {
+  fs::path dir, zkey, wtns;
+  groth16::verifying_key vk;
+  std::vector<ff::fr> witness;
+};
+
+const fixture& shared_fixture() {
+  static const fixture f = [] {
+    fixture f;
+    f.dir = fs::temp_directory_path() / ("pp_server_test_" + std::to_string(::getpid()));
+    fs::create_directories(f.dir);
+    const fs::path src = fs::path(env_or("PP_SOURCE_DIR", ".")) / "tests/fixtures/circom";
+    auto r = formats::read_circom_r1cs_file(src / "mul.r1cs");
+    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    auto pk = groth16::setup_insecure(r->cs, groth16::h_basis::odd_coset_lagrange, groth16::toxic_waste_from_seed_insecure(7));
+    EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+    formats::snarkjs_zkey z;
+    z.pk = *pk;
+    z.coefficients = formats::zkey_coefficients(r->cs);
+    f.zkey = f.dir / "mul.zkey";
+    EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, f.zkey).ok());
+    f.vk = pk->vk;
+    f.wtns = src / "mul.wtns";
+    auto w = formats::read_circom_wtns_file(f.wtns);
+    EXPECT_TRUE(w.ok());
+    f.witness = *w;
+    return f;
+  }();
+  return f;
+}
+
+// Short socket paths: sun_path holds 108 bytes.
+fs::path temp_socket(const std::string& name) {
+  return fs::path("/tmp") / ("pp_srv_" + std::to_string(::getpid()) + "_" + name + ".sock");
+}
+
+client_options unix_opts(const fs::path& socket) {
+  client_options o;
+  o.socket = socket.string();
+  return o;
+}
+client_options tcp_opts(const std::string& target, const std::string& token, const std::string& token_file) {
+  client_options o;
+  o.target = target;
+  o.token = token;
+  o.token_file = token_file;
+  return o;
+}
+
+void verify_response(const pb::AwaitProofResponse& r) {
+  ASSERT_EQ(r.state(), pb::JOB_STATE_SUCCEEDED) << r.error().message();
+  ASSERT_EQ(r.proofs_size(), 1);
+  auto proof = formats::read_snarkjs_proof_json(r.proofs(0).proof_json());
+  ASSERT_TRUE(proof.ok()) << proof.error().to_string();
+  auto pub = formats::read_snarkjs_public_json(r.proofs(0).public_json());
+  ASSERT_TRUE(pub.ok()) << pub.error().to_string();
+  EXPECT_TRUE(groth16::verify(shared_fixture().vk, *pub, *proof).ok());
+  EXPECT_EQ(r.proofs(0).raw().size(), 192u);
+}
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fixture& f = shared_fixture();
+    socket_ = temp_socket(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    token_file_ = f.dir / "token";
+    std::ofstream(token_file_) << "s3cret-token\n";
+    cfg_.server.socket = socket_.string();
+    cfg_.server.listen = "127.0.0.1:0";
+    cfg_.server.token_file = token_file_.string();
+    cfg_.server.http = "127.0.0.1:0";
+    cfg_.server.max_receive_message_mb = 1;
+    cfg_.server.drain_timeout_s = 30;
+    cfg_.engine.backend = "cpu";
+    cfg_.engine.host_memory_mb = 1024;
+    cfg_.engine.host_memory_margin_mb = 0;
+    auto d = daemon::start(cfg_);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    daemon_ = std::move(*d);
+    auto c = client::connect(unix_opts(socket_));
+    ASSERT_TRUE(c.ok());
+    client_ = std::make_unique<client>(std::move(*c));
+  }
+  void TearDown() override {
+    if (daemon_) {
+      daemon_->stop(false);
+      EXPECT_TRUE(daemon_->wait().ok());
+      daemon_.reset();
+    }
+  }
+
+  std::string register_key() {
+    pb::RegisterKeyRequest req;
+    req.set_zkey_path(shared_fixture().zkey.string());
+    pb::RegisterKeyResponse resp;
+    const grpc::Status s = client_->stub().RegisterKey(client_->context(30s).get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp.key_id();
+  }
+  pb::SubmitProofRequest submit_request(const std::string& key, std::string wtns = {}) {
+    pb::SubmitProofRequest req;
+    req.set_key_id(key);
+    req.add_witnesses()->set_wtns(wtns.empty() ? read_bytes(shared_fixture().wtns) : wtns);
+    return req;
+  }
+  grpc::Status prove(const pb::SubmitProofRequest& sub, pb::AwaitProofResponse* resp) {
+    pb::ProveRequest req;
+    *req.mutable_submit() = sub;
+    req.set_timeout_ms(60000);
+    return client_->stub().Prove(client_->context(90s).get(), req, resp);
+  }
+
+  fs::path socket_, token_file_;
+  server_config cfg_;
+  std::unique_ptr<daemon> daemon_;
+  std::unique_ptr<client> client_;
+};
+
+TEST_F(DaemonTest, SocketHasTheConfiguredMode) {
+  struct stat st {};
+  ASSERT_EQ(::stat(socket_.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0660u);
+}
+
+TEST_F(DaemonTest, ProveRoundTripVerifies) {
+  const std::string key = register_key();
+  EXPECT_EQ(key, fs::weakly_canonical(shared_fixture().zkey).string());
+  pb::AwaitProofResponse resp;
+  const grpc::Status s = prove(submit_request(key), &resp);
+  ASSERT_TRUE(s.ok()) << s.error_code() << " " << s.error_message();
+  verify_response(resp);
+
+  // Submit + Await, witness by path; registering the same path again is idempotent.
+  EXPECT_EQ(register_key(), key);
+  pb::SubmitProofRequest sub;
+  sub.set_key_id(key);
+  sub.add_witnesses()->set_path(fs::absolute(shared_fixture().wtns).string());
+  sub.set_priority(pb::PRIORITY_HIGH);
+  pb::SubmitProofResponse sr;
+  ASSERT_TRUE(client_->stub().SubmitProof(client_->context(30s).get(), sub, &sr).ok());
+  pb::AwaitProofRequest ar;
+  ar.set_job_id(sr.job_id());
+  ar.set_timeout_ms(60000);
+  pb::AwaitProofResponse aw;
+  ASSERT_TRUE(client_->stub().AwaitProof(client_->context(90s).get(), ar, &aw).ok());
+  verify_response(aw);
+}
+
+// One GET over a plain socket; returns the whole HTTP response.
+std::string http_get(int port, const std::string& path) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return {};
+  }
+  const std::string req = "GET " + path + " HTTP/1.0\r\n\r\n";
+  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), 0);
+  std::string out;
+  char buf[4096];
+  ssize_t k;
+  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
+  ::close(fd);
+  return out;
+}
+
+TEST_F(DaemonTest, HttpMetricsAndStatus) {
+  pb::AwaitProofResponse resp;
+  ASSERT_TRUE(prove(submit_request(register_key()), &resp).ok());
+  const std::string m = http_get(daemon_->http_port(), "/metrics");
+  EXPECT_NE(m.find("HTTP/1.0 200"), std::string::npos) << m;
+  EXPECT_NE(m.find("pp_jobs_total"), std::string::npos) << m;
+  const std::string s = http_get(daemon_->http_port(), "/status");
+  EXPECT_NE(s.find("application/json"), std::string::npos);
+  EXPECT_NE(s.find("\"devices\""), std::string::npos) << s;
+  EXPECT_NE(http_get(daemon_->http_port(), "/nope").find("404"), std::string::npos);
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(client_->stub().GetStatus(client_->context(10s).get(), {}, &st).ok());
+  EXPECT_EQ(st.backend(), "cpu");
+  EXPECT_FALSE(st.draining());
+}
+
+TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
+  const std::string key = register_key();
+  pb::AwaitProofResponse resp;
+  // Unknown key.
+  grpc::Status s = prove(submit_request("no-such-key"), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << s.error_message();
+  // Not a .wtns at all.
+  s = prove(submit_request(key, "garbage"), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  EXPECT_NE(s.error_message().find("witnesses[0]"), std::string::npos) << s.error_message();
+  // A well-formed witness of the wrong size.
+  std::vector<ff::fr> shorter = shared_fixture().witness;
+  shorter.pop_back();
+  auto bytes = formats::write_circom_wtns(shorter);
+  ASSERT_TRUE(bytes.ok());
+  s = prove(submit_request(key, std::string(bytes->begin(), bytes->end())), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  // Relative witness path.
+  pb::SubmitProofRequest rel;
+  rel.set_key_id(key);
+  rel.add_witnesses()->set_path("mul.wtns");
+  s = prove(rel, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  // Oversized message (limit 1 MiB).
+  s = prove(submit_request(key, std::string(2 << 20, 'x')), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  // Unknown job.
+  pb::AwaitProofRequest ar;
+  ar.set_job_id(987654321);
+  s = client_->stub().AwaitProof(client_->context(10s).get(), ar, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(s.error_message().find("unknown to this daemon"), std::string::npos) << s.error_message();
+  pb::CancelProofRequest cr;
+  cr.set_job_id(987654321);
+  pb::CancelProofResponse cresp;
+  EXPECT_EQ(client_->stub().CancelProof(client_->context(10s).get(), cr, &cresp).error_code(), grpc::StatusCode::NOT_FOUND);
+  // Unknown key for preload / evict; relative zkey path.
+  pb::PreloadKeyRequest pr;
+  pr.set_key_id("nope");
+  pb::PreloadKeyResponse presp;
+  EXPECT_EQ(client_->stub().PreloadKey(client_->context(10s).get(), pr, &presp).error_code(), grpc::StatusCode::NOT_FOUND);
+  pb::RegisterKeyRequest rk;
+  rk.set_zkey_path("mul.zkey");
+  pb::RegisterKeyResponse rkr;
+  EXPECT_EQ(client_->stub().RegisterKey(client_->context(10s).get(), rk, &rkr).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  rk.set_zkey_path("/nonexistent/x.zkey");
+  EXPECT_EQ(client_->stub().RegisterKey(client_->context(10s).get(), rk, &rkr).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // TCP: no token, a wrong token, then the right one.
+  const std::string tcp = "127.0.0.1:" + std::to_string(daemon_->tcp_port());
+  pb::GetStatusResponse st;
+  for (const char* token : {"", "wrong"}) {
+    auto c = client::connect(tcp_opts(tcp, token, ""));
+    ASSERT_TRUE(c.ok());
+    EXPECT_EQ(c->stub().GetStatus(c->context(10s).get(), {}, &st).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    pb::SubmitProofResponse sr;
+    EXPECT_EQ(c->stub().SubmitProof(c->context(10s).get(), submit_request(key), &sr).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  auto good = client::connect(tcp_opts(tcp, "", token_file_.string()));
+  ASSERT_TRUE(good.ok());
+  EXPECT_TRUE(good->stub().GetStatus(good->context(10s).get(), {}, &st).ok());
+
+  // Still serving.
+  s = prove(submit_request(key), &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  verify_response(resp);
+}
+
+TEST_F(DaemonTest, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
+  const std::string key = register_key();
+  constexpr int jobs = 200;
+  const std::string wtns = read_bytes(shared_fixture().wtns);
+  std::map<uint64_t, int> first_submission;  // job id -> index
+  std::set<uint64_t> cancelled_ok;
+  const pb::Priority prios[] = {pb::PRIORITY_LOW, pb::PRIORITY_NORMAL, pb::PRIORITY_HIGH, pb::PRIORITY_CRITICAL};
+  for (int i = 0; i < jobs; ++i) {
+    pb::SubmitProofRequest req = submit_request(key, wtns);
+    req.set_priority(prios[i % 4]);
+    if (i % 3 == 0) req.set_idempotency_key("idem-" + std::to_string(i));
+    pb::SubmitProofResponse r;
+    const grpc::Status s = client_->stub().SubmitProof(client_->context(30s).get(), req, &r);
+    ASSERT_TRUE(s.ok()) << i << ": " << s.error_message();
+    EXPECT_FALSE(r.deduplicated());
+    ASSERT_TRUE(first_submission.emplace(r.job_id(), i).second) << "job id " << r.job_id() << " handed out twice";
+    if (i % 3 == 0) {  // the same idempotency key again: the same job, nothing new queued
+      pb::SubmitProofResponse again;
+      ASSERT_TRUE(client_->stub().SubmitProof(client_->context(30s).get(), req, &again).ok());
+      EXPECT_EQ(again.job_id(), r.job_id());
+      EXPECT_TRUE(again.deduplicated());
+    }
+    if (i % 5 == 0) {
+      pb::CancelProofRequest c;
+      c.set_job_id(r.job_id());
+      pb::CancelProofResponse cr;
+      ASSERT_TRUE(client_->stub().CancelProof(client_->context(10s).get(), c, &cr).ok());
+      if (cr.state() == pb::JOB_STATE_CANCELLED) cancelled_ok.insert(r.job_id());
+    }
+  }
+  int succeeded = 0, cancelled = 0;
+  for (const auto& [id, i] : first_submission) {
+    pb::AwaitProofRequest ar;
+    ar.set_job_id(id);
+    ar.set_timeout_ms(120000);
+    pb::AwaitProofResponse aw;
+    const grpc::Status s = client_->stub().AwaitProof(client_->context(150s).get(), ar, &aw);
+    ASSERT_TRUE(s.ok()) << id << ": " << s.error_message();
+    ASSERT_EQ(aw.job_id(), id);
+    if (cancelled_ok.contains(id)) {
+      EXPECT_EQ(aw.state(), pb::JOB_STATE_CANCELLED) << "job " << id;
+      EXPECT_EQ(aw.error().code(), static_cast<int>(grpc::StatusCode::CANCELLED));
+      ++cancelled;
+    } else {
+      EXPECT_EQ(aw.state(), pb::JOB_STATE_SUCCEEDED) << "job " << id << ": " << aw.error().message();
+      if (aw.state() == pb::JOB_STATE_SUCCEEDED) ++succeeded;
+      if (i % 10 == 1) verify_response(aw);  // a sample
+    }
+    // A second await sees the same terminal state.
+    pb::AwaitProofResponse again;
+    ar.set_timeout_ms(0);
+    ASSERT_TRUE(client_->stub().AwaitProof(client_->context(10s).get(), ar, &again).ok());
+    EXPECT_EQ(again.state(), aw.state());
+  }
+  EXPECT_EQ(succeeded + cancelled, jobs);
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(client_->stub().GetStatus(client_->context(10s).get(), {}, &st).ok());
+  EXPECT_EQ(st.jobs_in_flight(), 0u);
+  std::printf("burst: %d jobs, %d succeeded, %d cancelled\n", jobs, succeeded, cancelled);
+}
+
+// ---- `proofpipe serve` as a child process ------------------------------------------------------
+
+class child_daemon {
+ public:
+  explicit child_daemon(const fs::path& socket) : socket_(socket) {
+    const std::string bin = env_or("PP_BINARY_DIR", ".") + std::string("/proofpipe");
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const std::string s = socket.string();
+      ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", s.c_str(), "--config",
+              (shared_fixture().dir / "child.toml").c_str(), static_cast<char*>(nullptr));
+      std::_Exit(127);
+    }
+  }
+  ~child_daemon() {
+    if (pid_ > 0 && !exited_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    ::unlink(socket_.c_str());
+  }
+  // Waits until GetStatus answers (bounded).
+  bool ready(const client& c) {
+    for (int i = 0; i < 300; ++i) {
+      pb::GetStatusResponse st;
+      if (c.stub().GetStatus(c.context(1s).get(), {}, &st).ok()) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  }
+  void signal(int sig) { ::kill(pid_, sig); }
+  // The exit status, or -1 if it is still running after `limit`.
+  int wait_exit(std::chrono::seconds limit) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        exited_ = true;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    return -1;
+  }
+
+ private:
+  fs::path socket_;
+  pid_t pid_ = -1;
+  bool exited_ = false;
+};
+
+void write_child_config() {
+  std::ofstream(shared_fixture().dir / "child.toml") << "[server]\ndrain_timeout_s = 60\n[log]\nlevel = \"warn\"\n"
+                                                        "[engine]\nbackend = \"cpu\"\nhost_memory_mb = 1024\n"
+                                                        "host_memory_margin_mb = 0\n";
+}
+
+TEST(ServeProcess, SigtermDrainsInFlightJobs) {
+  write_child_config();
+  const fs::path sock = temp_socket("drain");
+  child_daemon d(sock);
+  auto c = client::connect(unix_opts(sock));
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
+  pb::RegisterKeyRequest rk;
+  rk.set_zkey_path(shared_fixture().zkey.string());
+  pb::RegisterKeyResponse rkr;
+  ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
+  const std::string wtns = read_bytes(shared_fixture().wtns);
+  std::vector<uint64_t> ids;
+  for (int i = 0; i < 20; ++i) {
+    pb::SubmitProofRequest req;
+    req.set_key_id(rkr.key_id());
+    req.add_witnesses()->set_wtns(wtns);
+    pb::SubmitProofResponse r;
+    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
+    ids.push_back(r.job_id());
+  }
+  // Await from other threads while the daemon drains.
+  std::vector<grpc::Status> statuses(ids.size());
+  std::vector<pb::AwaitProofResponse> results(ids.size());
+  std::vector<std::thread> waiters;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    waiters.emplace_back([&, i] {
+      pb::AwaitProofRequest ar;
+      ar.set_job_id(ids[i]);
+      ar.set_timeout_ms(60000);
+      statuses[i] = c->stub().AwaitProof(c->context(90s).get(), ar, &results[i]);
+    });
+  }
+  std::this_thread::sleep_for(100ms);
+  d.signal(SIGTERM);
+  for (auto& t : waiters) t.join();
+  int ok = 0;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (statuses[i].ok() && results[i].state() == pb::JOB_STATE_SUCCEEDED) {
+      ++ok;
+      verify_response(results[i]);
+    } else if (statuses[i].ok()) {
+      EXPECT_EQ(results[i].state(), pb::JOB_STATE_CANCELLED);
+      EXPECT_EQ(results[i].error().code(), static_cast<int>(grpc::StatusCode::UNAVAILABLE));
+    } else {
+      EXPECT_TRUE(statuses[i].error_code() == grpc::StatusCode::UNAVAILABLE ||
+                  statuses[i].error_code() == grpc::StatusCode::CANCELLED)
+          << statuses[i].error_code() << " " << statuses[i].error_message();
+    }
+  }
+  EXPECT_EQ(ok, static_cast<int>(ids.size())) << "a drain lets every queued job finish";
+  EXPECT_EQ(d.wait_exit(60s), 0);
+  EXPECT_FALSE(fs::exists(sock)) << "the socket file is removed on exit";
+  // Nothing listens any more: a clear UNAVAILABLE.
+  pb::GetStatusResponse st;
+  EXPECT_EQ(c->stub().GetStatus(c->context(2s).get(), {}, &st).error_code(), grpc::StatusCode::UNAVAILABLE);
+}
+
+TEST(ServeProcess, KillNineThenRestartReportsLostJobs) {
+  write_child_config();
+  const fs::path sock = temp_socket("kill9");
+  uint64_t lost = 0;
+  {
+    child_daemon d(sock);
+    auto c = client::connect(unix_opts(sock));
+    ASSERT_TRUE(d.ready(*c));
+    pb::RegisterKeyRequest rk;
+    rk.set_zkey_path(shared_fixture().zkey.string());
+    pb::RegisterKeyResponse rkr;
+    ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
+    pb::SubmitProofRequest req;
+    req.set_key_id(rkr.key_id());
+    req.add_witnesses()->set_wtns(read_bytes(shared_fixture().wtns));
+    pb::SubmitProofResponse r;
+    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
+    lost = r.job_id();
+    d.signal(SIGKILL);
+    EXPECT_EQ(d.wait_exit(10s), 128 + SIGKILL);
+    EXPECT_TRUE(fs::exists(sock)) << "kill -9 leaves the socket file behind";
+  }
+  // Restart on the same (stale) socket path: it is cleaned up and served again.
+  fs::remove(sock);  // the child's destructor removed it; leave a stale one as kill -9 does
+  {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);  // a stale socket: bound, never listened to, closed
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strncpy(a.sun_path, sock.c_str(), sizeof a.sun_path - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ::close(fd);
+  }
+  child_daemon d2(sock);
+  auto c = client::connect(unix_opts(sock));
+  ASSERT_TRUE(d2.ready(*c)) << "restart over a stale socket failed";
+  pb::AwaitProofRequest ar;
+  ar.set_job_id(lost);
+  ar.set_timeout_ms(1000);
+  pb::AwaitProofResponse aw;
+  const grpc::Status s = c->stub().AwaitProof(c->context(10s).get(), ar, &aw);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(s.error_message().find("lost when the daemon restarted"), std::string::npos) << s.error_message();
+  // And it proves again.
+  pb::RegisterKeyRequest rk;
+  rk.set_zkey_path(shared_fixture().zkey.string());
+  pb::RegisterKeyResponse rkr;
+  ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
+  pb::ProveRequest pr;
+  pr.mutable_submit()->set_key_id(rkr.key_id());
+  pr.mutable_submit()->add_witnesses()->set_wtns(read_bytes(shared_fixture().wtns));
+  pb::AwaitProofResponse resp;
+  ASSERT_TRUE(c->stub().Prove(c->context(60s).get(), pr, &resp).ok());
+  verify_response(resp);
+  d2.signal(SIGTERM);
+  EXPECT_EQ(d2.wait_exit(30s), 0);
+}
+
+}  // namespace
+}  // namespace pp::server

@@ -1,0 +1,130 @@
+// server_config: the checked-in example loads and equals the defaults; each bad input is refused
+// with an error naming the key.
+#include "server/server_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace pp::server {
+namespace {
+
+std::string source_dir() {
+  const char* d = std::getenv("PP_SOURCE_DIR");
+  return d ? d : PP_TEST_SOURCE_DIR;
+}
+
+TEST(ServerConfig, ExampleFileLoadsAndMatchesDefaults) {
+  auto c = load_server_config(source_dir() + "/proofpipe.example.toml");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  const server_config d;
+  EXPECT_EQ(c->server.socket, d.server.socket);
+  EXPECT_EQ(c->server.socket_mode, 0660u);
+  EXPECT_EQ(c->server.max_receive_message_mb, d.server.max_receive_message_mb);
+  EXPECT_EQ(c->server.drain_timeout_s, d.server.drain_timeout_s);
+  EXPECT_EQ(c->log.level, "info");
+  EXPECT_EQ(c->engine.backend, "auto");
+  EXPECT_EQ(c->engine.workers_per_device, d.engine.workers_per_device);
+  EXPECT_EQ(c->engine.intake_capacity, d.engine.intake_capacity);
+  EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, d.engine.key_memory_fraction);
+  EXPECT_EQ(c->engine.self_verify, true);
+  EXPECT_TRUE(c->keys.empty());
+}
+
+TEST(ServerConfig, EmptyTextGivesDefaults) {
+  auto c = parse_server_config("", "empty");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->server.socket, "/run/proofpipe/proofpipe.sock");
+}
+
+TEST(ServerConfig, ReadsEveryKindOfValue) {
+  auto c = parse_server_config(R"(
+[server]
+socket = "/tmp/x.sock"
+socket_mode = "0600"
+listen = "127.0.0.1:0"
+token_file = "/etc/t"
+http = "127.0.0.1:9100"
+[engine]
+backend = "cpu"
+key_memory_fraction = 0.25
+self_verify = false
+host_memory_mb = 1024
+[[keys]]
+id = "a"
+zkey = "/k/a.zkey"
+preload = true
+[[keys]]
+id = "b"
+zkey = "/k/b.zkey"
+)", "t");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(c->server.socket_mode, 0600u);
+  EXPECT_EQ(c->server.listen, "127.0.0.1:0");
+  EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, 0.25);
+  EXPECT_FALSE(c->engine.self_verify);
+  EXPECT_EQ(c->engine.host_memory_mb, 1024u);
+  ASSERT_EQ(c->keys.size(), 2u);
+  EXPECT_TRUE(c->keys[0].preload);
+  EXPECT_FALSE(c->keys[1].preload);
+}
+
+struct bad_case {
+  const char* name;
+  const char* toml;
+  const char* expect;  // substring of the message (names the key)
+};
+
+class BadConfig : public ::testing::TestWithParam<bad_case> {};
+
+TEST_P(BadConfig, IsRefusedNamingTheKey) {
+  const bad_case& b = GetParam();
+  auto c = parse_server_config(b.toml, "bad.toml");
+  ASSERT_FALSE(c.ok()) << b.name;
+  EXPECT_EQ(c.error().code(), status_code::invalid_argument) << c.error().to_string();
+  EXPECT_NE(c.error().message().find(b.expect), std::string::npos) << c.error().message();
+  EXPECT_NE(c.error().message().find("bad.toml"), std::string::npos) << c.error().message();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadConfig,
+    ::testing::Values(
+        bad_case{"syntax", "[server\n", "bad.toml:"},
+        bad_case{"unknown_section", "[srever]\n", "srever: unknown key"},
+        bad_case{"unknown_key", "[server]\nsockett = \"/x\"\n", "server.sockett: unknown key"},
+        bad_case{"unknown_engine_key", "[engine]\nworkers = 2\n", "engine.workers: unknown key"},
+        bad_case{"string_for_int", "[server]\nmax_receive_message_mb = \"64\"\n",
+                 "server.max_receive_message_mb: expected an integer, got a string"},
+        bad_case{"int_for_string", "[server]\nsocket = 5\n", "server.socket: expected a string, got an integer"},
+        bad_case{"int_for_bool", "[engine]\nself_verify = 1\n", "engine.self_verify: expected a boolean"},
+        bad_case{"zero_size", "[server]\nmax_receive_message_mb = 0\n", "server.max_receive_message_mb: expected an integer in [1, 2047], got 0"},
+        bad_case{"negative", "[engine]\nwitness_threads = -1\n", "engine.witness_threads: expected an integer in [1, 1024]"},
+        bad_case{"fraction_range", "[engine]\nkey_memory_fraction = 1.5\n", "engine.key_memory_fraction: expected a fraction in (0, 1)"},
+        bad_case{"fraction_int", "[engine]\nkey_memory_fraction = 1\n", "engine.key_memory_fraction: expected a number"},
+        bad_case{"backend", "[engine]\nbackend = \"opencl\"\n", "engine.backend: expected one of \"auto\", \"cpu\", \"cuda\""},
+        bad_case{"log_level", "[log]\nlevel = \"loud\"\n", "log.level: expected one of"},
+        bad_case{"mode_decimal", "[server]\nsocket_mode = 660\n", "server.socket_mode: expected an octal string"},
+        bad_case{"mode_digits", "[server]\nsocket_mode = \"0680\"\n", "server.socket_mode: expected an octal file mode"},
+        bad_case{"mode_owner", "[server]\nsocket_mode = \"0060\"\n", "server.socket_mode: the daemon's own user"},
+        bad_case{"listen_no_token", "[server]\nlisten = \"127.0.0.1:7000\"\n", "server.token_file: required"},
+        bad_case{"listen_format", "[server]\nlisten = \"localhost\"\ntoken_file = \"/t\"\n", "server.listen: expected \"HOST:PORT\""},
+        bad_case{"http_port", "[server]\nhttp = \"127.0.0.1:99999\"\n", "server.http: expected \"HOST:PORT\""},
+        bad_case{"no_listener", "[server]\nsocket = \"\"\n", "server.socket: empty"},
+        bad_case{"server_not_table", "server = 3\n", "server: expected a table"},
+        bad_case{"keys_not_array", "keys = \"a\"\n", "keys: expected an array of tables"},
+        bad_case{"key_missing_id", "[[keys]]\nzkey = \"/a\"\n", "keys[0].id: required"},
+        bad_case{"key_missing_zkey", "[[keys]]\nid = \"a\"\n", "keys[0].zkey: required"},
+        bad_case{"key_unknown", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\npath = \"/b\"\n", "keys[0].path: unknown key"},
+        bad_case{"key_twice", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\n[[keys]]\nid = \"a\"\nzkey = \"/b\"\n",
+                 "keys[1].id: \"a\" is registered twice"}),
+    [](const ::testing::TestParamInfo<bad_case>& i) { return std::string(i.param.name); });
+
+TEST(ServerConfig, MissingFileIsNotFound) {
+  auto c = load_server_config("/nonexistent/proofpipe.toml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().code(), status_code::not_found);
+}
+
+}  // namespace
+}  // namespace pp::server
