@@ -1,8 +1,8 @@
 // Montgomery multiplication with 64-bit limbs (host path; also the portable device fallback).
 // Portable: CIOS with the "no-carry" shortcut (gnark-crypto, Montgomery multiplication notes), valid
 // when the modulus' top limb is below 2^63 - 1 (true for BLS12-381 p and r); 2N^2 + N 64x64 products.
-// x86-64 with BMI2+ADX (checked at run time unless the build targets it): the same CIOS for N = 6 in
-// inline asm, mulx with two independent carry chains (adcx on CF, adox on OF). Both are bit-identical.
+// x86-64 with BMI2+ADX (checked at run time unless the build targets it): the same CIOS for N = 6 and
+// N = 4 in inline asm, mulx with two independent carry chains (adcx on CF, adox on OF). Both are bit-identical.
 #pragma once
 #include <cstdint>
 
@@ -134,6 +134,61 @@ inline void mont_mul_adx6(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   out[5] = t4;
 }
 
+// The same CIOS iteration for N = 4 on T0..T4 (T4 = 0 on entry).
+#define PP_ADX_ROUND4(BI, T0, T1, T2, T3, T4)                                                 \
+  "movq " BI ", %%rdx\n\t"                                                                    \
+  "xorl %k[z], %k[z]\n\t"                                                                     \
+  PP_ADX_MAC("0(%[a])", T0, T1) PP_ADX_MAC("8(%[a])", T1, T2) PP_ADX_MAC("16(%[a])", T2, T3)  \
+  PP_ADX_MAC("24(%[a])", T3, T4)                                                              \
+  "adoxq %[z], " T4 "\n\t"                                                                    \
+  "movq " T0 ", %%rdx\n\t"                                                                    \
+  "imulq %[inv], %%rdx\n\t"                                                                   \
+  "xorl %k[z], %k[z]\n\t"                                                                     \
+  PP_ADX_MAC("%[m0]", T0, T1) PP_ADX_MAC("%[m1]", T1, T2) PP_ADX_MAC("%[m2]", T2, T3)         \
+  PP_ADX_MAC("%[m3]", T3, T4)                                                                 \
+  "adoxq %[z], " T4 "\n\t"
+
+// 4-limb CIOS in asm (the scalar field r: NTT butterflies, scalar conversions); requires
+// cpu_has_bmi2_adx(). Cost: 32 mulx + 4 imul. Measured on the 2.6 GHz EPYC dev host (g++ 12 -O3,
+// loaded 2-core VM, thread CPU time of a dependent chain): 13.2 ns vs 17.8 ns for mont_mul_portable;
+// BM_Ntt/16 56 -> 46.5 ms.
+template <class P>
+inline void mont_mul_adx4(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+  static_assert(P::n64 == 4);
+  static_assert(P::modulus[3] < 0x7fffffffffffffffull, "no-carry CIOS needs a spare top bit");
+  uint64_t t0, t1, t2, t3, t4, lo, hi, z, rdx;
+  const uint64_t* ap = a;
+  asm("xorl %k[t0], %k[t0]\n\t"
+      "xorl %k[t1], %k[t1]\n\t"
+      "xorl %k[t2], %k[t2]\n\t"
+      "xorl %k[t3], %k[t3]\n\t"
+      "xorl %k[t4], %k[t4]\n\t"
+      PP_ADX_ROUND4("0(%[b])", "%[t0]", "%[t1]", "%[t2]", "%[t3]", "%[t4]")
+      PP_ADX_ROUND4("8(%[b])", "%[t1]", "%[t2]", "%[t3]", "%[t4]", "%[t0]")
+      PP_ADX_ROUND4("16(%[b])", "%[t2]", "%[t3]", "%[t4]", "%[t0]", "%[t1]")
+      PP_ADX_ROUND4("24(%[b])", "%[t3]", "%[t4]", "%[t0]", "%[t1]", "%[t2]")
+      // Result limbs 0..3 are t4 t0 t1 t2. Subtract p into lo hi z a; keep it unless it borrowed.
+      "movq %[t4], %[lo]\n\t"  "subq %[m0], %[lo]\n\t"
+      "movq %[t0], %[hi]\n\t"  "sbbq %[m1], %[hi]\n\t"
+      "movq %[t1], %[z]\n\t"   "sbbq %[m2], %[z]\n\t"
+      "movq %[t2], %[a]\n\t"   "sbbq %[m3], %[a]\n\t"
+      "cmovncq %[lo], %[t4]\n\t"
+      "cmovncq %[hi], %[t0]\n\t"
+      "cmovncq %[z], %[t1]\n\t"
+      "cmovncq %[a], %[t2]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo),
+        [hi] "=&r"(hi), [z] "=&r"(z), "=&d"(rdx), [a] "+&r"(ap)
+      : [b] "r"(b), [m0] "m"(P::modulus[0]), [m1] "m"(P::modulus[1]), [m2] "m"(P::modulus[2]),
+        [m3] "m"(P::modulus[3]), [inv] "m"(P::inv),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)), "m"(*reinterpret_cast<const uint64_t(*)[4]>(b))
+      : "cc");
+  out[0] = t4;
+  out[1] = t0;
+  out[2] = t1;
+  out[3] = t2;
+}
+
+#undef PP_ADX_ROUND4
 #undef PP_ADX_ROUND6
 #undef PP_ADX_MAC
 
@@ -146,6 +201,11 @@ PP_HD void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   if constexpr (P::n64 == 6) {
     if (use_adx) {
       mont_mul_adx6<P>(out, a, b);
+      return;
+    }
+  } else if constexpr (P::n64 == 4) {
+    if (use_adx) {
+      mont_mul_adx4<P>(out, a, b);
       return;
     }
   }

@@ -18,12 +18,30 @@ struct msm_plan {
   int chunks;       // k: points split into k chunks, each (window, chunk) pair one task
 };
 
-// Cost, in field multiplications, of one task: n/k mixed additions into XYZZ buckets
-// (madd-2008-s, 8M + 2S ~ 10M) and the running-sum reduction of 2^(c-1) buckets
-// (2 add-2008-s each, 12M + 2S ~ 14M). Over the whole MSM this is the classic
-// N*W additions + 2*W*2^(c-1) additions for the reductions (+ W*c doublings, negligible).
+// From this width up the host Pippenger fills its buckets by batched affine additions
+// (msm/affine_buckets.hpp); narrower windows have too few buckets to batch and use XYZZ buckets.
+inline constexpr int min_affine_window_bits = 10;
+
+// Affine additions per inversion: at most half the buckets, to keep in-batch conflicts rare.
+// BM_PippengerG1 2^16, 1 thread, c = 13, CPU time on the loaded 2-core EPYC: batch 256 446 ms,
+// 512 405 ms, 1024 392 ms, 2048 392 ms (XYZZ buckets: 477 ms).
+inline constexpr int64_t max_affine_batch = 1024;
+inline constexpr int64_t affine_batch(int c) {
+  const int64_t half = (int64_t{1} << (c - 1)) / 2;
+  return half < max_affine_batch ? half : max_affine_batch;
+}
+
+// Cost, in field multiplications, of one task: n/k bucket additions and the running-sum reduction
+// of 2^(c-1) buckets. XYZZ buckets: mixed additions (madd-2008-s, 8M + 2S ~ 10M) and 2 add-2008-s
+// (12M + 2S ~ 14M) per bucket. Affine buckets: ~5M + 1S plus a 1/batch share of a Fermat inversion
+// (~570M) per addition, and one mixed plus one full XYZZ addition (~24M) per bucket. Over the whole
+// MSM this is the classic N*W additions + W*2^(c-1) bucket terms (+ W*c doublings, negligible).
 inline double msm_task_cost(int64_t n, int c, int k) {
   const double per_chunk = static_cast<double>((n + k - 1) / k);
+  if (c >= min_affine_window_bits) {
+    const double per_add = 5.5 + 570.0 / static_cast<double>(affine_batch(c));
+    return per_chunk * per_add + static_cast<double>(int64_t{1} << c) * 12.0;
+  }
   return per_chunk * 10.0 + static_cast<double>(int64_t{1} << c) * 14.0;
 }
 

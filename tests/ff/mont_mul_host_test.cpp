@@ -90,6 +90,37 @@ TEST(MontMulHost, AdxAndPortableBitIdentical) {
   }
 }
 
+TEST(MontMulHost, AdxFrMatchesGmp) {
+  if (!host_path::cpu_has_bmi2_adx()) GTEST_SKIP() << "this CPU lacks BMI2/ADX";
+  PP_SEEDED_RNG(rng);
+  check_against_gmp<fr>(rng, host_path::mont_mul_adx4<fr_params>);
+}
+
+// The 4-limb asm against the portable CIOS on chained products and on the edge values.
+TEST(MontMulHost, AdxFrAndPortableBitIdentical) {
+  if (!host_path::cpu_has_bmi2_adx()) GTEST_SKIP() << "this CPU lacks BMI2/ADX";
+  PP_SEEDED_RNG(rng);
+  const mpz_class m = modulus<fr>();
+  uint64_t x[4], y[4], p[4], q[4];
+  mpz_to_limbs(random_below(rng, m), x, 4);
+  for (int i = 0; i < kRandom; ++i) {
+    mpz_to_limbs(random_field_value(rng, m), y, 4);
+    host_path::mont_mul_portable<fr_params>(p, x, y);
+    host_path::mont_mul_adx4<fr_params>(q, x, y);
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(p[k], q[k]) << "step " << i << " limb " << k;
+    for (int k = 0; k < 4; ++k) x[k] = p[k];
+  }
+  for (const auto& a : edge_values(m)) {
+    for (const auto& b : edge_values(m)) {
+      mpz_to_limbs(a, x, 4);
+      mpz_to_limbs(b, y, 4);
+      host_path::mont_mul_portable<fr_params>(p, x, y);
+      host_path::mont_mul_adx4<fr_params>(q, x, y);
+      for (int k = 0; k < 4; ++k) ASSERT_EQ(p[k], q[k]) << hex(a) << " * " << hex(b);
+    }
+  }
+}
+
 TEST(MontMulHost, DispatchUsesAdxWhenAvailable) {
   EXPECT_EQ(host_path::use_adx, host_path::cpu_has_bmi2_adx());
 }

@@ -180,5 +180,36 @@ TYPED_TEST(PippengerTest, EdgeCases) {
   }
 }
 
+// Windows of min_affine_window_bits and up fill affine buckets in batches (msm/affine_buckets.hpp):
+// exercise batch conflicts (small pools of distinct points, so many equal x in one batch: doublings
+// and P + (-P) cancellations inside a batch), a full conflict queue spilling into the XYZZ side
+// buckets (equal scalars: every point in one bucket per window), and infinity among the points.
+TYPED_TEST(PippengerTest, AffineBucketsMatchNaive) {
+  using affine = ec::affine<TypeParam>;
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE(::testing::Message() << "seed " << seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = std::is_same_v<TypeParam, ec::g1_curve> ? 3000 : 1500;
+  const int c0 = min_affine_window_bits;
+  const auto pool = random_points<TypeParam>(4, rng);
+  std::vector<affine> pts(n);
+  for (auto& p : pts) {
+    const auto& q = pool[rng() % pool.size()];
+    p = rng() % 2 ? q : ec::neg(q);
+  }
+  // Small scalars from a small set: the same few buckets over and over, many equal points in each.
+  std::vector<ff::fr> small(n);
+  for (auto& s : small) s = ff::fr::from_uint(1 + rng() % 3);
+  expect_all_paths_match<TypeParam>(pts, small, {c0, c0 + 2});
+  expect_all_paths_match<TypeParam>(pts, random_scalars(n, rng), {c0, c0 + 1});
+
+  auto distinct = random_points<TypeParam>(n, rng);
+  for (std::size_t i = 0; i < n; i += 11) distinct[i] = affine::infinity();
+  const std::vector<ff::fr> equal(n, testing::random_scalar(rng));
+  expect_all_paths_match<TypeParam>(distinct, equal, {c0, 14});
+  expect_all_paths_match<TypeParam>(distinct, witness_scalars(n, rng), {c0, 12});
+  expect_all_paths_match<TypeParam>(distinct, random_scalars(n, rng), {c0, 11, 13});
+}
+
 }  // namespace
 }  // namespace pp::msm
