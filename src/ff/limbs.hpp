@@ -5,11 +5,28 @@
 
 #include "ff/hd.hpp"
 
+#if !PP_DEVICE_PASS && defined(__x86_64__)
+#include <immintrin.h>
+#define PP_LIMBS_ADC 1  // adc/sbb chains through the carry flag
+#else
+#define PP_LIMBS_ADC 0
+#endif
+
 namespace pp::ff::limbs {
 
 // out = a + b, returns the carry out.
 template <int N>
 PP_HD uint64_t add(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+#if PP_LIMBS_ADC
+  unsigned char c = 0;
+  PP_UNROLL
+  for (int i = 0; i < N; ++i) {
+    unsigned long long t;
+    c = _addcarry_u64(c, a[i], b[i], &t);
+    out[i] = t;
+  }
+  return c;
+#else
   uint64_t carry = 0;
 PP_UNROLL
   for (int i = 0; i < N; ++i) {
@@ -19,11 +36,22 @@ PP_UNROLL
     carry = c1 | (out[i] < s);
   }
   return carry;
+#endif
 }
 
 // out = a - b, returns the borrow out.
 template <int N>
 PP_HD uint64_t sub(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+#if PP_LIMBS_ADC
+  unsigned char c = 0;
+  PP_UNROLL
+  for (int i = 0; i < N; ++i) {
+    unsigned long long t;
+    c = _subborrow_u64(c, a[i], b[i], &t);
+    out[i] = t;
+  }
+  return c;
+#else
   uint64_t borrow = 0;
 PP_UNROLL
   for (int i = 0; i < N; ++i) {
@@ -33,6 +61,7 @@ PP_UNROLL
     borrow = b1 | (d < borrow);
   }
   return borrow;
+#endif
 }
 
 // -1, 0, 1 as a <, ==, > b.

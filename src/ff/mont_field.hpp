@@ -68,10 +68,13 @@ struct mont_field {
     device_path::mod_add<P>(r.l, a.l, b.l);
     return r;
 #else
+    // Branch-free: the borrow is data-dependent and would mispredict half the time.
     mont_field s, r;
     limbs::add<n64>(s.l, a.l, b.l);  // no carry out: modulus < 2^(64N-1)
-    const uint64_t borrow = limbs::sub<n64>(r.l, s.l, P::modulus);
-    return borrow ? s : r;
+    const uint64_t keep_s = 0 - limbs::sub<n64>(r.l, s.l, P::modulus);
+    PP_UNROLL
+    for (int i = 0; i < n64; ++i) r.l[i] = (s.l[i] & keep_s) | (r.l[i] & ~keep_s);
+    return r;
 #endif
   }
   PP_HD friend mont_field operator-(const mont_field& a, const mont_field& b) {
@@ -80,10 +83,11 @@ struct mont_field {
     device_path::mod_sub<P>(r.l, a.l, b.l);
     return r;
 #else
-    mont_field d, r;
-    const uint64_t borrow = limbs::sub<n64>(d.l, a.l, b.l);
-    if (!borrow) return d;
-    limbs::add<n64>(r.l, d.l, P::modulus);
+    mont_field d, r, m;
+    const uint64_t add_back = 0 - limbs::sub<n64>(d.l, a.l, b.l);
+    PP_UNROLL
+    for (int i = 0; i < n64; ++i) m.l[i] = P::modulus[i] & add_back;
+    limbs::add<n64>(r.l, d.l, m.l);
     return r;
 #endif
   }
