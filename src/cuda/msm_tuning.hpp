@@ -25,7 +25,10 @@ inline constexpr msm_tuning msm_tuning_sm90{
 
 // Window width c (signed digits: 2^(c-1) buckets per window, ceil(256 / c) windows) by
 // ceil(log2 n). Cost model N*ceil(256/c) madds + 2.8*ceil(256/c)*2^(c-1) madd-equivalents for the
-// bucket reduction (workload notes §8a); H200 sweep at 2^24 in docs/perf/msm-h200.md.
+// bucket reduction (workload notes §8a). H200 sweep, G1 2^24 random scalars (2026-11-29):
+// c = 16/18/19/20/21/22 -> 133.7/128.8/124.9/119.3/127.9/134.8 ms; G2 2^24: 16/18/20 ->
+// 443.1/425.9/422.3 ms; G1 2^26: 20/22 -> 432.8/428.6 ms (kept 20: 2.2 GiB less workspace).
+// Entries below 2^20 come from the model only (docs/perf/msm-h200.md).
 inline constexpr int msm_window_table[] = {
     2, 2, 2, 3, 3, 4, 4, 5, 5, 6,        // log n 0..9
     7, 8, 8, 9, 10, 11, 12, 13, 14, 15,  // 10..19
