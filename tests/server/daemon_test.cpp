@@ -82,6 +82,16 @@ const fixture& shared_fixture() {
   return f;
 }
 
+// The fixture directory holds a key and a token: remove it when the binary ends.
+class fixture_cleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(fs::temp_directory_path() / ("pp_server_test_" + std::to_string(::getpid())), ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const cleanup_env = ::testing::AddGlobalTestEnvironment(new fixture_cleanup);
+
 // Short socket paths: sun_path holds 108 bytes.
 fs::path temp_socket(const std::string& name) {
   return fs::path("/tmp") / ("pp_srv_" + std::to_string(::getpid()) + "_" + name + ".sock");
