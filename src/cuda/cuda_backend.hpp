@@ -1,0 +1,85 @@
+// cuda_backend: groth16::backend on one GPU (DESIGN.md §3-§5). The key's points (H, L, A, B_G1,
+// B_G2), the compact constraint matrices and the NTT tables stay resident; per partition the host
+// packs the witness, the device does upload, SpMV, the H scalars (both bases), and the five MSMs,
+// and the host assembles and self-verifies exactly as cpu_backend does (same group elements).
+// Memory: one device region taken at create() (device_memory); each key gets its resident tables
+// and one partition workspace carved from it, sized by footprint(). Plain C++ header.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+#include "groth16/backend.hpp"
+
+namespace pp::cuda {
+
+struct cuda_backend_config {
+  int device = 0;
+  // The device region: vram_share of the free memory at create(), capped at max_vram_bytes (0: no cap).
+  double vram_share = 0.9;
+  uint64_t max_vram_bytes = 0;
+  // Pinned host staging for the packed witness (pack_witness fails with resource_exhausted, naming
+  // the size it needs, when a witness does not fit). PoRep's 2^27 witness packs into ~0.5 GiB.
+  uint64_t staging_bytes = uint64_t{512} << 20;
+};
+
+// Device memory one (key, circuit) takes on this backend.
+struct key_footprint {
+  uint64_t points_bytes = 0;     // H, L, A, B_G1, B_G2 affine points
+  uint64_t matrices_bytes = 0;   // compact CSR of A, B, C
+  uint64_t tables_bytes = 0;     // NTT twiddles, coset / shift tables, density index lists
+  uint64_t partition_bytes = 0;  // witness (+ its upload workspace), a/b/c, filtered scalars, MSM scratch
+  uint64_t msm_workspace_bytes = 0;  // the largest of the five MSMs' workspaces (part of partition_bytes)
+  [[nodiscard]] uint64_t resident_bytes() const { return points_bytes + matrices_bytes + tables_bytes; }
+  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes() + partition_bytes; }
+};
+
+class cuda_backend final : public groth16::backend {
+ public:
+  // Selects the device, takes the device region and the staging buffer, creates the copy and
+  // compute streams and the events. The only place this backend allocates device memory.
+  static result<std::unique_ptr<cuda_backend>> create(const cuda_backend_config& cfg);
+  ~cuda_backend() override;
+  cuda_backend(const cuda_backend&) = delete;
+  cuda_backend& operator=(const cuda_backend&) = delete;
+
+  [[nodiscard]] std::string_view name() const override { return "cuda"; }
+
+  // What prepare() would take for (pk, cs); invalid_argument when they do not match.
+  static result<key_footprint> footprint(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+
+  // Uploads pk's points, cs's matrices and the domain tables, and carves the partition workspace
+  // (once per (pk, cs); start() calls it when needed, so the first proof with a key pays the upload).
+  // Keys are cached by address plus a fingerprint (sizes, first points, delta); a key changed in
+  // place needs clear_keys(). resource_exhausted when the region has no room (says how much).
+  status prepare(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  // Forgets every resident key (the region is reused from its start). Not while a start() runs.
+  void clear_keys();
+
+  // start(): validates like cpu_backend, then (one partition at a time per backend) packs the
+  // witness, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute stream, ordered by
+  // an event) and waits for the compute stream's last event: it returns when the device work is
+  // done and the five MSM sums are on the host, so the device is free for the next partition.
+  // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
+  // backend unhealthy: later calls fail with unavailable.
+  result<groth16::pending_ptr> start(const groth16::prove_request& req) override;
+  // Host assembly with (r, s) exactly as cpu_backend::finish, then the optional self-verification.
+  // Touches no device state (runs on any thread, concurrently with start()).
+  result<groth16::prove_output> finish(groth16::pending_ptr p) override;
+
+  [[nodiscard]] bool healthy() const;
+  [[nodiscard]] std::string last_error() const;  // the CUDA error that made it unhealthy
+  [[nodiscard]] int device() const;
+  [[nodiscard]] uint64_t capacity_bytes() const;  // the device region
+  [[nodiscard]] uint64_t used_bytes() const;      // by resident keys and their partition workspaces
+
+  struct impl;
+
+ private:
+  explicit cuda_backend(std::unique_ptr<impl> p);
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace pp::cuda

@@ -1,0 +1,109 @@
+// Device half of groth16_qap.hpp: one thread per element for the pointwise Groth16 steps (input
+// rows, c = a∘b, the omega_2n^i shift, h = a b - c [/ Z]) around the resident NTTs.
+#include <string>
+
+#include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
+#include "cuda/groth16_qap.hpp"
+
+namespace pp::cuda {
+namespace {
+
+using ff::fr;
+constexpr uint32_t block_threads = 256;
+
+__device__ __forceinline__ fr ld(const fr* p) {
+  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
+  const ulonglong2 a = __ldg(q), b = __ldg(q + 1);
+  return fr{{a.x, a.y, b.x, b.y}};
+}
+__device__ __forceinline__ void st(fr* p, const fr& v) {
+  ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
+  q[0] = make_ulonglong2(v.l[0], v.l[1]);
+  q[1] = make_ulonglong2(v.l[2], v.l[3]);
+}
+__device__ __forceinline__ uint64_t tid() { return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; }
+
+__global__ void input_rows_kernel(fr* __restrict__ a, const fr* __restrict__ w, uint64_t m, uint64_t count) {
+  const uint64_t i = tid();
+  if (i < count) st(a + m + i, ld(w + i));
+}
+
+__global__ void hadamard_kernel(const fr* __restrict__ a, const fr* __restrict__ b, fr* __restrict__ c, uint64_t n) {
+  const uint64_t i = tid();
+  if (i < n) st(c + i, ld(a + i) * ld(b + i));
+}
+
+// v[x] *= s^x with s^x = lo[x mod 2^lo_log] * hi[x >> lo_log], for three vectors at once (grid.y).
+__global__ void shift_kernel(fr* v0, fr* v1, fr* v2, const fr* __restrict__ lo, const fr* __restrict__ hi,
+                             uint32_t lo_log, uint64_t n) {
+  const uint64_t i = tid();
+  if (i >= n) return;
+  fr* v = blockIdx.y == 0 ? v0 : blockIdx.y == 1 ? v1 : v2;
+  const fr f = ld(lo + (i & ((uint64_t{1} << lo_log) - 1))) * ld(hi + (i >> lo_log));
+  st(v + i, ld(v + i) * f);
+}
+
+// a = a b - c, times z_inv when scale is set.
+__global__ void combine_kernel(fr* __restrict__ a, const fr* __restrict__ b, const fr* __restrict__ c, bool scale,
+                               fr z_inv, uint64_t n) {
+  const uint64_t i = tid();
+  if (i >= n) return;
+  fr h = ld(a + i) * ld(b + i) - ld(c + i);
+  if (scale) h = h * z_inv;
+  st(a + i, h);
+}
+
+__global__ void gather_kernel(fr* __restrict__ out, const fr* __restrict__ in, const uint32_t* __restrict__ idx,
+                              uint64_t count) {
+  const uint64_t i = tid();
+  if (i < count) st(out + i, ld(in + __ldg(idx + i)));
+}
+
+uint32_t blocks(uint64_t n) { return uint32_t((n + block_threads - 1) / block_threads); }
+
+}  // namespace
+
+status set_input_rows(fr* d_a, const fr* d_w, uint64_t m, uint64_t count, cudaStream_t stream) {
+  if (count == 0) return ok_status();
+  input_rows_kernel<<<blocks(count), block_threads, 0, stream>>>(d_a, d_w, m, count);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+status gather_scalars(fr* d_out, const fr* d_in, const uint32_t* d_idx, uint64_t count, cudaStream_t stream) {
+  if (count == 0) return ok_status();
+  gather_kernel<<<blocks(count), block_threads, 0, stream>>>(d_out, d_in, d_idx, count);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+status compute_h_device(const device_qap& q, fr* d_a, fr* d_b, fr* d_c, cudaStream_t stream) {
+  const uint64_t n = q.size();
+  const device_ntt_domain& dd = q.ntt_;
+  if (d_a == nullptr || d_b == nullptr || d_c == nullptr) return invalid_argument("compute_h_device: null buffer");
+  fr* v[3] = {d_a, d_b, d_c};
+  if (q.basis_ == groth16::h_basis::monomial) {
+    // poly::compute_quotient: iNTT, coset NTT (bit-reversed out), (a b - c) / Z, coset iNTT (bit-reversed in).
+    for (fr* x : v) {
+      PP_RETURN_IF_ERROR(intt(dd, x, poly::ntt_order::nn, stream));
+      PP_RETURN_IF_ERROR(coset_ntt(dd, x, poly::ntt_order::nr, stream));
+    }
+    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, true, q.z_coset_inv_, n);
+    PP_CUDA_TRY(cudaGetLastError());
+    return coset_intt(dd, d_a, poly::ntt_order::rn, stream);
+  }
+  // snarkjs: c = a∘b; each of a, b, c: iNTT, coefficient i times omega_2n^i, NTT (all over <omega_5>).
+  hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  for (fr* x : v) PP_RETURN_IF_ERROR(intt(dd, x, poly::ntt_order::nn, stream));
+  shift_kernel<<<dim3(blocks(n), 3), block_threads, 0, stream>>>(d_a, d_b, d_c, q.d_shift_lo_, q.d_shift_hi_,
+                                                                 q.shift_lo_log_, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  for (fr* x : v) PP_RETURN_IF_ERROR(ntt(dd, x, poly::ntt_order::nn, stream));
+  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, false, fr::zero(), n);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+}  // namespace pp::cuda

@@ -1,0 +1,166 @@
+// cuda_backend (src/cuda/cuda_backend.hpp) against cpu_backend: for both H bases and constraint
+// counts 1, 2, 3, around powers of two (of the constraints and of the QAP rows) and a few thousand,
+// plus a PoRep-like 2^16 circuit, the CUDA proof with fixed (r, s) is identical to the CPU proof and
+// verifies. Also: key cache reuse, footprint, argument errors, health. Exits 77 without a GPU.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "cuda/cuda_backend.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+using ff::fr;
+using groth16::h_basis;
+
+cuda_backend& gpu() {
+  static std::unique_ptr<cuda_backend> be = [] {
+    cuda_backend_config cfg;
+    cfg.vram_share = 0.8;
+    cfg.max_vram_bytes = uint64_t{16} << 30;
+    cfg.staging_bytes = uint64_t{128} << 20;
+    auto r = cuda_backend::create(cfg);
+    if (!r.ok()) {
+      std::fprintf(stderr, "cuda_backend::create: %s\n", r.error().to_string().c_str());
+      std::abort();
+    }
+    return std::move(r).value();
+  }();
+  return *be;
+}
+
+struct instance {
+  r1cs::synthetic_circuit circuit;
+  groth16::proving_key pk;
+};
+
+std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_t num_aux, h_basis basis,
+                                        uint64_t seed) {
+  r1cs::synthetic_params sp;
+  sp.num_constraints = m;
+  sp.num_public = num_public;
+  sp.num_aux = num_aux;
+  sp.seed = seed;
+  auto c = r1cs::make_synthetic(sp);
+  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  if (!c.ok()) return nullptr;
+  auto inst = std::make_unique<instance>();
+  inst->circuit = std::move(c).value();
+  auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed * 7 + 1));
+  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  if (!pk.ok()) return nullptr;
+  inst->pk = std::move(pk).value();
+  return inst;
+}
+
+groth16::blinding fixed_rs(uint64_t seed) {
+  uint64_t st = seed * 0x9e3779b97f4a7c15ull + 3;
+  return {r1cs::random_fr(st), r1cs::random_fr(st)};
+}
+
+// Proves with both backends and the same (r, s): identical proofs, both verify.
+void expect_same_proof(const instance& in, uint64_t seed, const char* what) {
+  SCOPED_TRACE(what);
+  groth16::prove_request req;
+  req.pk = &in.pk;
+  req.cs = &in.circuit.cs;
+  req.witness = in.circuit.w;
+  req.rs = fixed_rs(seed);
+  groth16::cpu_backend cpu;
+  const auto want = groth16::prove(cpu, req);
+  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  const auto got = groth16::prove(gpu(), req);  // self_verify on (the default)
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  EXPECT_TRUE(got->pi.a == want->pi.a) << "pi_A differs";
+  EXPECT_TRUE(got->pi.b == want->pi.b) << "pi_B differs";
+  EXPECT_TRUE(got->pi.c == want->pi.c) << "pi_C differs";
+  const auto inputs = std::span<const fr>(in.circuit.w).subspan(1, in.circuit.cs.num_public());
+  const status v = groth16::verify(in.pk.vk, inputs, got->pi);
+  EXPECT_TRUE(v.ok()) << v.to_string();
+  EXPECT_TRUE(gpu().healthy()) << gpu().last_error();
+}
+
+class CudaBackendBasis : public testing::TestWithParam<h_basis> {};
+
+TEST_P(CudaBackendBasis, SmallCircuitsMatchCpu) {
+  const h_basis basis = GetParam();
+  // Constraint counts 1, 2, 3, 2^k - 1, 2^k, 2^k + 1; with 2 public inputs the QAP rows are m + 3, so
+  // 61..65 also put the rows at 2^6 - 1, 2^6, 2^6 + 1.
+  const uint64_t counts[] = {1, 2, 3, 7, 8, 9, 61, 62, 63, 64, 65, 255, 256, 257, 3000};
+  uint64_t seed = basis == h_basis::monomial ? 100 : 200;
+  for (uint64_t m : counts) {
+    auto in = make_instance(m, 2, m + 3, basis, ++seed);
+    ASSERT_NE(in, nullptr);
+    expect_same_proof(*in, seed, ("m = " + std::to_string(m)).c_str());
+    gpu().clear_keys();  // the next instance may reuse these addresses
+  }
+}
+
+TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
+  const h_basis basis = GetParam();
+  auto in = make_instance(100, 0, 120, basis, 7);
+  ASSERT_NE(in, nullptr);
+  expect_same_proof(*in, 1, "first proof (uploads the key)");
+  const uint64_t used = gpu().used_bytes();
+  expect_same_proof(*in, 2, "second proof (resident key)");
+  EXPECT_EQ(gpu().used_bytes(), used) << "the resident key was uploaded again";
+  const auto fp = cuda_backend::footprint(in->pk, in->circuit.cs);
+  ASSERT_TRUE(fp.ok()) << fp.error().to_string();
+  EXPECT_EQ(fp->total_bytes(), used);
+  EXPECT_GT(fp->msm_workspace_bytes, 0u);
+  gpu().clear_keys();
+}
+
+TEST_P(CudaBackendBasis, PoRepLike2e16) {
+  const h_basis basis = GetParam();
+  const uint64_t m = (uint64_t{1} << 16) - 8;  // 2^16 QAP rows with 4 public inputs
+  const auto t0 = std::chrono::steady_clock::now();
+  auto in = make_instance(m, 4, m, basis, 11);
+  ASSERT_NE(in, nullptr);
+  std::printf("2^16 %s: circuit + insecure setup %.1f s\n", basis == h_basis::monomial ? "monomial" : "snarkjs",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  expect_same_proof(*in, 5, "2^16");
+  gpu().clear_keys();
+}
+
+INSTANTIATE_TEST_SUITE_P(Bases, CudaBackendBasis, testing::Values(h_basis::odd_coset_lagrange, h_basis::monomial),
+                         [](const testing::TestParamInfo<h_basis>& i) {
+                           return std::string(i.param == h_basis::monomial ? "monomial" : "snarkjs");
+                         });
+
+TEST(CudaBackend, RejectsBadRequests) {
+  auto in = make_instance(10, 1, 12, h_basis::odd_coset_lagrange, 3);
+  ASSERT_NE(in, nullptr);
+  groth16::prove_request req;
+  req.pk = &in->pk;
+  req.cs = &in->circuit.cs;
+  const std::vector<fr> short_w(in->circuit.w.begin(), in->circuit.w.end() - 1);
+  req.witness = short_w;
+  auto r = gpu().start(req);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  req.pk = nullptr;
+  EXPECT_FALSE(gpu().start(req).ok());
+
+  // A pending from another backend is refused.
+  req.pk = &in->pk;
+  req.witness = in->circuit.w;
+  groth16::cpu_backend cpu;
+  auto p = cpu.start(req);
+  ASSERT_TRUE(p.ok());
+  auto f = gpu().finish(std::move(p).value());
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().code(), status_code::invalid_argument);
+  EXPECT_TRUE(gpu().healthy());
+  gpu().clear_keys();
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
