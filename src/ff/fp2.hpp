@@ -4,6 +4,14 @@
 
 namespace pp::ff {
 
+struct fp2;
+#if PP_DEVICE_PASS
+// On the device, Fp2 products are out-of-line calls: force-inlining 3 Fp products into every G2
+// formula made the G2 kernels so large that nvcc took ~20 minutes per file and ptxas spilled.
+static __device__ __noinline__ fp2 fp2_mul_device(const fp2& a, const fp2& b);
+static __device__ __noinline__ fp2 fp2_sqr_device(const fp2& a);
+#endif
+
 struct fp2 {
   using base = fp;
   fp c0, c1;
@@ -19,10 +27,17 @@ struct fp2 {
   PP_HD friend fp2 operator-(const fp2& a, const fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   PP_HD fp2 operator-() const { return {-c0, -c1}; }
   // Karatsuba: 3M. (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u
-  PP_HD friend fp2 operator*(const fp2& a, const fp2& b) {
+  PP_HD static fp2 mul_inline(const fp2& a, const fp2& b) {
     const fp t0 = a.c0 * b.c0;
     const fp t1 = a.c1 * b.c1;
     return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+  }
+  PP_HD friend fp2 operator*(const fp2& a, const fp2& b) {
+#if PP_DEVICE_PASS
+    return fp2_mul_device(a, b);
+#else
+    return mul_inline(a, b);
+#endif
   }
   PP_HD friend fp2 operator*(const fp2& a, const fp& s) { return {a.c0 * s, a.c1 * s}; }
   PP_HD fp2& operator+=(const fp2& b) { return *this = *this + b; }
@@ -31,7 +46,14 @@ struct fp2 {
 
   PP_HD fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   // Complex squaring: 2M. (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
-  PP_HD fp2 sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  PP_HD fp2 sqr_inline() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  PP_HD fp2 sqr() const {
+#if PP_DEVICE_PASS
+    return fp2_sqr_device(*this);
+#else
+    return sqr_inline();
+#endif
+  }
   PP_HD fp2 conjugate() const { return {c0, -c1}; }
   // Multiplication by the sextic non-residue xi = 1 + u (the tower's v^3).
   PP_HD fp2 mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }
@@ -53,5 +75,10 @@ struct fp2 {
   PP_HD bool is_square() const { return norm().is_square(); }
 };
 static_assert(sizeof(fp2) == 96);
+
+#if PP_DEVICE_PASS
+static __device__ __noinline__ fp2 fp2_mul_device(const fp2& a, const fp2& b) { return fp2::mul_inline(a, b); }
+static __device__ __noinline__ fp2 fp2_sqr_device(const fp2& a) { return a.sqr_inline(); }
+#endif
 
 }  // namespace pp::ff
