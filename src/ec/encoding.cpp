@@ -126,9 +126,11 @@ result<affine<Curve>> decode_uncompressed_impl(std::span<const uint8_t> in, bool
   affine<Curve> p;
   PP_RETURN_IF_ERROR(read_coordinate<Curve>(in.data(), true, enc, "x", p.x));
   PP_RETURN_IF_ERROR(read_coordinate<Curve>(in.data() + half, false, enc, "y", p.y));
+  // (0, 0) without the infinity flag is not on the curve, and in memory it would read as infinity
+  // (our storage form): refuse it even when the caller trusts the file and skips the curve check.
+  if (is_infinity(p)) return error<Curve>(enc, "point is not on the curve y^2 = x^3 + b");
   if (!check_point) return p;
-  // (0, 0) without the infinity flag lands here too: it is not on the curve.
-  if (is_infinity(p) || !is_on_curve(p)) return error<Curve>(enc, "point is not on the curve y^2 = x^3 + b");
+  if (!is_on_curve(p)) return error<Curve>(enc, "point is not on the curve y^2 = x^3 + b");
   if (!is_in_subgroup(p)) return error<Curve>(enc, "point is not in the prime-order subgroup");
   return p;
 }
