@@ -1,5 +1,5 @@
 // cuda_backend (cuda_backend.hpp): key residency, the per-partition launch sequence and the host
-// assembly. Assembly is cpu_backend's (src/groth16/prover.cpp) line for line, on the MSM sums that
+// assembly. Assembly is groth16::assemble_proof, shared with cpu_backend, on the MSM sums that
 // the device returns as XYZZ points:
 //   pi_A = alpha + sum w_i A_i + r delta_1
 //   pi_B = beta_2 + sum w_i B2_i + s delta_2,   B1 = beta_1 + sum w_i B1_i + s delta_1
@@ -21,13 +21,13 @@
 #include "cuda/device_memory.hpp"
 #include "cuda/groth16_qap.hpp"
 #include "cuda/msm_device.hpp"
+#include "groth16/proof_assembly.hpp"
 #include "cuda/spmv_device.hpp"
 #include "cuda/witness_upload.hpp"
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ec/xyzz.hpp"
 #include "groth16/prover.hpp"
-#include "groth16/verifier.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "r1cs/witness.hpp"
 
@@ -177,8 +177,7 @@ struct cuda_pending final : groth16::pending {
   blinding rs;
   groth16::prove_options options;
   prove_timings timings;
-  ec::g1_jacobian a_sum, b1_sum, l_sum, h_sum;
-  ec::g2_jacobian b2_sum;
+  groth16::msm_sums sums;
 };
 
 // Timing events of one partition, in the order they are recorded.
@@ -372,11 +371,11 @@ status cuda_backend::impl::run_partition(key_entry& k, std::span<const fr> w, cu
   // Per-event wait (not the device): the sums are in pinned memory once the last event completes.
   PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
 
-  p.h_sum = ec::to_jacobian(sums->h);
-  p.l_sum = ec::to_jacobian(sums->l);
-  p.a_sum = ec::to_jacobian(sums->a);
-  p.b1_sum = ec::to_jacobian(sums->b1);
-  p.b2_sum = ec::to_jacobian(sums->b2);
+  p.sums.h = ec::to_jacobian(sums->h);
+  p.sums.l = ec::to_jacobian(sums->l);
+  p.sums.a = ec::to_jacobian(sums->a);
+  p.sums.b1 = ec::to_jacobian(sums->b1);
+  p.sums.b2 = ec::to_jacobian(sums->b2);
 
   static constexpr const char* names[ev_count] = {"",        "gpu witness upload", "gpu spmv",  "gpu ntt (h)",
                                                   "gpu select", "gpu msm H",        "gpu msm L", "gpu msm A",
@@ -446,19 +445,10 @@ void cuda_backend::clear_keys() {
 
 result<pending_ptr> cuda_backend::start(const prove_request& req) {
   try {
-    if (req.pk == nullptr || req.cs == nullptr) {
-      return invalid_argument("prove request needs a proving key and a circuit");
-    }
+    PP_RETURN_IF_ERROR(groth16::check_prove_request(req));
     const proving_key& pk = *req.pk;
     const r1cs::constraint_system& cs = *req.cs;
     const std::span<const fr> w = req.witness;
-    if (w.size() != cs.num_variables()) {
-      return invalid_argument("witness size mismatch: expected " + std::to_string(cs.num_variables()) +
-                              " values (1 + " + std::to_string(cs.num_public()) + " public + " +
-                              std::to_string(cs.num_aux()) + " aux), got " + std::to_string(w.size()));
-    }
-    PP_RETURN_IF_ERROR(r1cs::check_witness(cs, w));
-    PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
 
     auto p = std::make_unique<cuda_pending>();
     p->pk = &pk;
@@ -502,40 +492,8 @@ result<prove_output> cuda_backend::finish(pending_ptr base) {
     if (p == nullptr) {
       return invalid_argument("cuda_backend::finish: the pending proof was not started by this backend");
     }
-    const groth16::verifying_key& vk = p->pk->vk;
-    const fr& r = p->rs.r;
-    const fr& s = p->rs.s;
-    prove_output out;
-    out.timings = std::move(p->timings);
-    prove_timings& t = out.timings;
-
-    const auto t0 = clock::now();
-    const ec::g1_jacobian delta1 = ec::to_jacobian(vk.delta_g1);
-    const ec::g1_jacobian pi_a = ec::add(ec::add(p->a_sum, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
-    const ec::g2_jacobian pi_b =
-        ec::add(ec::add(p->b2_sum, vk.beta_g2), ec::scalar_mul_wnaf(ec::to_jacobian(vk.delta_g2), s));
-    const ec::g1_jacobian b1 = ec::add(ec::add(p->b1_sum, vk.beta_g1), ec::scalar_mul_wnaf(delta1, s));
-    ec::g1_jacobian pi_c = ec::add(p->l_sum, p->h_sum);
-    pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(pi_a, s));
-    pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(b1, r));
-    pi_c = ec::add(pi_c, ec::neg(ec::scalar_mul_wnaf(delta1, r * s)));
-    out.pi = groth16::proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
-    t.add("assembly", clock::now() - t0);
-
-    if (p->options.self_verify) {
-      const std::span<const fr> inputs = p->witness.subspan(1, p->cs->num_public());
-      const auto t1 = clock::now();
-      const status v = groth16::verify_unchecked(vk, inputs, out.pi);
-      t.add("self-verify", clock::now() - t1);
-      if (!v.ok()) {
-        const status sat = r1cs::check_satisfied(*p->cs, p->witness);
-        return internal_error("proof failed self-verification (" + v.message() + "); " +
-                              (sat.ok() ? std::string("the witness satisfies the circuit, so the key does not match "
-                                                      "the circuit or the CUDA prover is wrong")
-                                        : "the witness does not satisfy the circuit: " + sat.message()));
-      }
-    }
-    return out;
+    return groth16::assemble_proof(*p->pk, *p->cs, p->witness, p->sums, p->rs, p->options, std::move(p->timings),
+                                   name());
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::finish: ") + e.what());
   }

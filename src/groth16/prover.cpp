@@ -13,6 +13,7 @@
 #include "core/status_macros.hpp"
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
+#include "groth16/proof_assembly.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/pippenger.hpp"
@@ -35,8 +36,7 @@ struct cpu_pending final : pending {
   blinding rs;
   prove_options options;
   prove_timings timings;
-  ec::g1_jacobian a_sum, b1_sum, l_sum, h_sum;
-  ec::g2_jacobian b2_sum;
+  msm_sums sums;
 };
 
 // Runs f and records its wall time under name.
@@ -120,17 +120,10 @@ status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_s
 }
 
 result<pending_ptr> cpu_backend::start(const prove_request& req) {
-  if (req.pk == nullptr || req.cs == nullptr) return invalid_argument("prove request needs a proving key and a circuit");
+  PP_RETURN_IF_ERROR(check_prove_request(req));
   const proving_key& pk = *req.pk;
   const r1cs::constraint_system& cs = *req.cs;
   const std::span<const fr> w = req.witness;
-  if (w.size() != cs.num_variables()) {
-    return invalid_argument("witness size mismatch: expected " + std::to_string(cs.num_variables()) +
-                            " values (1 + " + std::to_string(cs.num_public()) + " public + " +
-                            std::to_string(cs.num_aux()) + " aux), got " + std::to_string(w.size()));
-  }
-  PP_RETURN_IF_ERROR(r1cs::check_witness(cs, w));
-  PP_RETURN_IF_ERROR(check_key_matches_circuit(pk, cs));
 
   auto p = std::make_unique<cpu_pending>();
   p->pk = &pk;
@@ -162,51 +155,18 @@ result<pending_ptr> cpu_backend::start(const prove_request& req) {
   const std::span<const fr> a_scalars = pk.a_density ? std::span<const fr>(a_sel) : w;
   const std::span<const fr> b_scalars = pk.b_density ? std::span<const fr>(b_sel) : w;
 
-  p->h_sum = timed(t, "msm H", [&] { return msm::pippenger<ec::g1_curve>(pk.h, h_scalars); });
-  p->l_sum = timed(t, "msm L", [&] { return msm::split_msm<ec::g1_curve>(pk.l, aux); });
-  p->a_sum = timed(t, "msm A", [&] { return msm::split_msm<ec::g1_curve>(pk.a, a_scalars); });
-  p->b1_sum = timed(t, "msm B_G1", [&] { return msm::split_msm<ec::g1_curve>(pk.b_g1, b_scalars); });
-  p->b2_sum = timed(t, "msm B_G2", [&] { return msm::split_msm<ec::g2_curve>(pk.b_g2, b_scalars); });
+  p->sums.h = timed(t, "msm H", [&] { return msm::pippenger<ec::g1_curve>(pk.h, h_scalars); });
+  p->sums.l = timed(t, "msm L", [&] { return msm::split_msm<ec::g1_curve>(pk.l, aux); });
+  p->sums.a = timed(t, "msm A", [&] { return msm::split_msm<ec::g1_curve>(pk.a, a_scalars); });
+  p->sums.b1 = timed(t, "msm B_G1", [&] { return msm::split_msm<ec::g1_curve>(pk.b_g1, b_scalars); });
+  p->sums.b2 = timed(t, "msm B_G2", [&] { return msm::split_msm<ec::g2_curve>(pk.b_g2, b_scalars); });
   return pending_ptr(std::move(p));
 }
 
 result<prove_output> cpu_backend::finish(pending_ptr base) {
   auto* p = dynamic_cast<cpu_pending*>(base.get());
   if (p == nullptr) return invalid_argument("cpu_backend::finish: the pending proof was not started by this backend");
-  const verifying_key& vk = p->pk->vk;
-  const fr& r = p->rs.r;
-  const fr& s = p->rs.s;
-  prove_output out;
-  out.timings = std::move(p->timings);
-  prove_timings& t = out.timings;
-
-  timed(t, "assembly", [&] {
-    const ec::g1_jacobian delta1 = ec::to_jacobian(vk.delta_g1);
-    const ec::g1_jacobian pi_a =
-        ec::add(ec::add(p->a_sum, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
-    const ec::g2_jacobian pi_b =
-        ec::add(ec::add(p->b2_sum, vk.beta_g2), ec::scalar_mul_wnaf(ec::to_jacobian(vk.delta_g2), s));
-    const ec::g1_jacobian b1 = ec::add(ec::add(p->b1_sum, vk.beta_g1), ec::scalar_mul_wnaf(delta1, s));
-    ec::g1_jacobian pi_c = ec::add(p->l_sum, p->h_sum);
-    pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(pi_a, s));
-    pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(b1, r));
-    pi_c = ec::add(pi_c, ec::neg(ec::scalar_mul_wnaf(delta1, r * s)));
-    out.pi = proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
-  });
-
-  if (p->options.self_verify) {
-    const std::span<const fr> inputs = p->witness.subspan(1, p->cs->num_public());
-    const status v = timed(t, "self-verify", [&] { return verify_unchecked(vk, inputs, out.pi); });
-    if (!v.ok()) {
-      // Name the cause when it is the witness (the usual one); otherwise key, circuit or prover are off.
-      const status sat = r1cs::check_satisfied(*p->cs, p->witness);
-      return internal_error("proof failed self-verification (" + v.message() + "); " +
-                            (sat.ok() ? std::string("the witness satisfies the circuit, so the key does not match "
-                                                    "the circuit or the prover is wrong")
-                                      : "the witness does not satisfy the circuit: " + sat.message()));
-    }
-  }
-  return out;
+  return assemble_proof(*p->pk, *p->cs, p->witness, p->sums, p->rs, p->options, std::move(p->timings), name());
 }
 
 }  // namespace pp::groth16

@@ -1,0 +1,68 @@
+#include "groth16/proof_assembly.hpp"
+
+#include <chrono>
+#include <string>
+
+#include "core/status_macros.hpp"
+#include "ec/scalar_mul.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/satisfaction.hpp"
+#include "r1cs/witness.hpp"
+
+namespace pp::groth16 {
+
+using clock = std::chrono::steady_clock;
+
+status check_prove_request(const prove_request& req) {
+  if (req.pk == nullptr || req.cs == nullptr) return invalid_argument("prove request needs a proving key and a circuit");
+  const r1cs::constraint_system& cs = *req.cs;
+  if (req.witness.size() != cs.num_variables()) {
+    return invalid_argument("witness size mismatch: expected " + std::to_string(cs.num_variables()) + " values (1 + " +
+                            std::to_string(cs.num_public()) + " public + " + std::to_string(cs.num_aux()) +
+                            " aux), got " + std::to_string(req.witness.size()));
+  }
+  PP_RETURN_IF_ERROR(r1cs::check_witness(cs, req.witness));
+  return check_key_matches_circuit(*req.pk, cs);
+}
+
+result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constraint_system& cs,
+                                    std::span<const ff::fr> witness, const msm_sums& sums, const blinding& rs,
+                                    const prove_options& options, prove_timings timings,
+                                    std::string_view backend_name) {
+  const verifying_key& vk = pk.vk;
+  const ff::fr& r = rs.r;
+  const ff::fr& s = rs.s;
+  prove_output out;
+  out.timings = std::move(timings);
+
+  const auto t0 = clock::now();
+  const ec::g1_jacobian delta1 = ec::to_jacobian(vk.delta_g1);
+  const ec::g1_jacobian pi_a = ec::add(ec::add(sums.a, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
+  const ec::g2_jacobian pi_b =
+      ec::add(ec::add(sums.b2, vk.beta_g2), ec::scalar_mul_wnaf(ec::to_jacobian(vk.delta_g2), s));
+  const ec::g1_jacobian b1 = ec::add(ec::add(sums.b1, vk.beta_g1), ec::scalar_mul_wnaf(delta1, s));
+  ec::g1_jacobian pi_c = ec::add(sums.l, sums.h);
+  pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(pi_a, s));
+  pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(b1, r));
+  pi_c = ec::add(pi_c, ec::neg(ec::scalar_mul_wnaf(delta1, r * s)));
+  out.pi = proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
+  out.timings.add("assembly", clock::now() - t0);
+
+  if (options.self_verify) {
+    const auto t1 = clock::now();
+    const status v = verify_unchecked(vk, witness.subspan(1, cs.num_public()), out.pi);
+    out.timings.add("self-verify", clock::now() - t1);
+    if (!v.ok()) {
+      // Name the cause when it is the witness (the usual one); otherwise key, circuit or prover are off.
+      const status sat = r1cs::check_satisfied(cs, witness);
+      return internal_error("proof failed self-verification (" + v.message() + "); " +
+                            (sat.ok() ? "the witness satisfies the circuit, so the key does not match the circuit "
+                                        "or the " + std::string(backend_name) + " prover is wrong"
+                                      : "the witness does not satisfy the circuit: " + sat.message()));
+    }
+  }
+  return out;
+}
+
+}  // namespace pp::groth16
