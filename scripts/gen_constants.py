@@ -94,13 +94,17 @@ def render():
     return "\n".join(out)
 
 
-if __name__ == "__main__":
-    text = render()
+def run_cli(text, what):
+    """Prints text, or with `--check FILE` exits 1 unless FILE holds exactly text (shared by the generators)."""
     if len(sys.argv) == 3 and sys.argv[1] == "--check":
         with open(sys.argv[2]) as f:
             if f.read() != text:
                 print(f"{sys.argv[2]} differs from the generator's output", file=sys.stderr)
                 sys.exit(1)
-        print("constants match")
+        print(f"{what} match")
     else:
         sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    run_cli(render(), "constants")

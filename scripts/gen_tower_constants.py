@@ -5,7 +5,6 @@ twist constants the pairing uses. Every value is derived here from the seed x; n
 
 Usage: gen_tower_constants.py [--check FILE]   (prints the header, or checks FILE is exactly it)
 """
-import sys
 
 X = -0xd201000000010000  # BLS12 seed
 P = (X - 1) ** 2 * (X**4 - X**2 + 1) // 3 + X
@@ -92,12 +91,6 @@ def render():
 
 
 if __name__ == "__main__":
-    text = render()
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
-        with open(sys.argv[2]) as f:
-            if f.read() != text:
-                print(f"{sys.argv[2]} differs from the generator's output", file=sys.stderr)
-                sys.exit(1)
-        print("tower constants match")
-    else:
-        sys.stdout.write(text)
+    from gen_constants import run_cli  # this script's folder is on sys.path when it runs
+
+    run_cli(render(), "tower constants")
