@@ -10,10 +10,11 @@
 
 namespace pp::ec {
 
-// [e]P for an exponent of n little-endian 64-bit limbs; left-to-right double-and-add from the top
-// set bit: bits(e) dbl + popcount(e) add.
-template <class Curve>
-PP_HD jacobian<Curve> mul_limbs(const jacobian<Curve>& p, const uint64_t* e, int n) {
+namespace detail {
+// Left-to-right double-and-add from the top set bit of e: bits(e) dbl + popcount(e) add. Base is a
+// Jacobian point (full adds) or an affine one (mixed adds, madd-2007-bl).
+template <class Curve, class Base>
+PP_HD jacobian<Curve> double_and_add(const Base& p, const uint64_t* e, int n) {
   jacobian<Curve> acc = jacobian<Curve>::infinity();
   int i = 64 * n - 1;
   while (i >= 0 && !((e[i >> 6] >> (i & 63)) & 1)) --i;
@@ -23,18 +24,18 @@ PP_HD jacobian<Curve> mul_limbs(const jacobian<Curve>& p, const uint64_t* e, int
   }
   return acc;
 }
+}  // namespace detail
 
-// Same with an affine base, so every addition is a mixed one (madd-2007-bl).
+// [e]P for an exponent of n little-endian 64-bit limbs.
+template <class Curve>
+PP_HD jacobian<Curve> mul_limbs(const jacobian<Curve>& p, const uint64_t* e, int n) {
+  return detail::double_and_add<Curve>(p, e, n);
+}
+
+// Same with an affine base, so every addition is a mixed one.
 template <class Curve>
 PP_HD jacobian<Curve> mul_limbs(const affine<Curve>& p, const uint64_t* e, int n) {
-  jacobian<Curve> acc = jacobian<Curve>::infinity();
-  int i = 64 * n - 1;
-  while (i >= 0 && !((e[i >> 6] >> (i & 63)) & 1)) --i;
-  for (; i >= 0; --i) {
-    acc = dbl(acc);
-    if ((e[i >> 6] >> (i & 63)) & 1) acc = add(acc, p);
-  }
-  return acc;
+  return detail::double_and_add<Curve>(p, e, n);
 }
 
 // [k]P, double-and-add over the canonical form of k (~255 dbl + ~128 add).
