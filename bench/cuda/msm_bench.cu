@@ -2,6 +2,9 @@
 // each MSM (result copy to pinned memory included), median of 5 after one warm-up, fresh random
 // scalars (device-generated) before every run. Points: up to 2^22 distinct host-made points, tiled.
 // Prints one table with the ratio to the best public library's figures (workload notes).
+// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG]. With sizes, only those run
+// (G1 unless g2:, plain random + split witness + plain witness at the default width, e.g. 26 27);
+// chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -54,11 +57,13 @@ double reference_ms(bool g2, int log_n) {
   return log_n == 24 ? 449.5 : 0;
 }
 
+uint64_t g_max_chunk_points = 0;  // chunk=LOG; 0 = the tuning's limit
+
 template <class Curve>
 void run_case(const char* label, int log_n, bool split, bool witness, int window_bits, void* d_points_all,
               fr* d_scalars, uint64_t seed) {
   const uint64_t n = uint64_t{1} << log_n;
-  const pp::cuda::msm_config cfg{.window_bits = window_bits};
+  const pp::cuda::msm_config cfg{.window_bits = window_bits, .max_chunk_points = g_max_chunk_points};
   auto plan = pp::cuda::plan_msm<Curve>(n, split, cfg);
   if (!plan.ok()) {
     std::printf("%s: %s\n", label, plan.error().to_string().c_str());
@@ -148,11 +153,33 @@ int main(int argc, char** argv) {
   std::random_device rd;
   const uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
   std::printf("device %s, %d SMs; seed 0x%016llx\n", prop.name, prop.multiProcessorCount, (unsigned long long)seed);
-  const bool quick = argc > 1 && std::string(argv[1]) == "quick";
+  bool quick = false;
+  std::vector<int> g1_sizes, g2_sizes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "quick") {
+      quick = true;
+    } else if (a.rfind("chunk=", 0) == 0) {
+      g_max_chunk_points = uint64_t{1} << std::atoi(a.c_str() + 6);
+    } else if (a.rfind("g2:", 0) == 0) {
+      g2_sizes.push_back(std::atoi(a.c_str() + 3));
+    } else if (!a.empty() && a[0] >= '0' && a[0] <= '9') {
+      g1_sizes.push_back(std::atoi(a.c_str()));
+    } else {
+      std::fprintf(stderr, "usage: %s [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (g_max_chunk_points > 0) std::printf("chunk limit %llu points\n", (unsigned long long)g_max_chunk_points);
   std::printf("| curve | n | path | scalars | c | median ms | min ms | max ms | workspace MiB | ref / ours |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   using pp::ec::g1_curve;
   using pp::ec::g2_curve;
+  if (!g1_sizes.empty() || !g2_sizes.empty()) {
+    for (int log_n : g1_sizes) sweep<g1_curve>(log_n, {0}, true, seed);
+    for (int log_n : g2_sizes) sweep<g2_curve>(log_n, {0}, true, seed);
+    return 0;
+  }
   sweep<g1_curve>(20, {0}, false, seed);
   sweep<g1_curve>(22, {0}, false, seed);
   sweep<g1_curve>(24, quick ? std::vector<int>{0} : std::vector<int>{0, 16, 18, 19, 21, 22}, true, seed);

@@ -5,7 +5,8 @@
 //
 // Use: msm_workspace_bytes<Curve>(n) -> caller allocates -> msm<Curve>(...) any number of times on
 // any stream. Nothing allocates or synchronizes; the result lands in *h_result once the stream
-// reaches the end of the call (the caller synchronizes).
+// reaches the end of the call (the caller synchronizes). n < 2^32: more points than the chunk limit
+// run as consecutive chunks on the one workspace (sized for one chunk), summed on the device.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -20,14 +21,16 @@
 namespace pp::cuda {
 
 struct msm_config {
-  int window_bits = 0;  // 0 = the tuning table's width for n (msm_tuning.hpp)
+  int window_bits = 0;            // 0 = the tuning table's width for one chunk (msm_tuning.hpp)
+  uint64_t max_chunk_points = 0;  // 0 = the tuning's limit for the curve (msm_tuning.hpp)
 };
 
-// The plan (sizes and workspace layout) for n points; plan.layout.total is the workspace size.
+// The plan (sizes and workspace layout) for n points; plan.layout.total is the workspace size,
+// plan.shape the per-chunk counts and the number of chunks.
 template <class Curve>
 result<msm_plan> plan_msm(uint64_t n, bool split, const msm_config& config = {});
 
-// Bytes of device workspace msm / split_msm need for n points.
+// Bytes of device workspace msm / split_msm need for n points (those of min(n, chunk limit) points).
 template <class Curve>
 result<uint64_t> msm_workspace_bytes(uint64_t n, const msm_config& config = {});
 template <class Curve>

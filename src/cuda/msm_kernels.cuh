@@ -202,6 +202,14 @@ __global__ void window_combine_kernel(const xyzz_t<Curve>* __restrict__ window_s
   *out = acc;
 }
 
+// One thread: *acc = *acc + *x (add-2008-s; either may be infinity, and equal or opposite sums
+// take the dbl / infinity branch of ec::add). Adds a chunk's sum into the MSM's result.
+template <class Curve>
+__global__ void accumulate_kernel(xyzz_t<Curve>* acc, const xyzz_t<Curve>* x) {
+  if (global_thread() != 0) return;
+  *acc = ec::add(*acc, *x);
+}
+
 // Split MSM, scalar-1 points: thread t sums points idx[t*chunk ..) (mixed additions) into out[t].
 template <class Curve>
 __global__ void __launch_bounds__(128) gather_sum_kernel(const affine_t<Curve>* __restrict__ points,

@@ -21,27 +21,17 @@ struct bump {
   }
 };
 
-}  // namespace
-
-result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, const msm_tuning& tuning) {
-  if (n >= (uint64_t{1} << 31)) {
-    return invalid_argument("GPU MSM: expected n < 2^31 points, got " + std::to_string(n));
-  }
-  const int c = window_bits > 0 ? window_bits : msm_window_bits(n);
-  if (c < 1 || c > msm_max_window_bits) {
-    return invalid_argument("GPU MSM: expected window bits in [1, " + std::to_string(msm_max_window_bits) +
-                            "], got " + std::to_string(c));
-  }
+// Per-pass counts for len points at width c (the caller checked c and W * len).
+msm_shape pass_shape(uint64_t len, int c, bool split, const msm_tuning& tuning) {
   msm_shape s;
-  s.n = n;
+  s.total = len;
+  s.last_n = len;
+  s.n = len;
   s.split = split;
   s.window_bits = c;
   s.windows = msm::num_windows(c);
   s.buckets_per_window = uint32_t{1} << (c - 1);
-  s.entries = uint64_t(s.windows) * n;
-  if (s.entries >= (uint64_t{1} << 31)) {
-    return invalid_argument("GPU MSM: expected windows * n < 2^31, got " + std::to_string(s.entries));
-  }
+  s.entries = uint64_t(s.windows) * len;
   const uint64_t sentinel = uint64_t(s.windows) * s.buckets_per_window;
   s.key_bits = 1;
   while ((uint64_t{1} << s.key_bits) <= sentinel) ++s.key_bits;
@@ -50,8 +40,50 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, const 
   const int seg_log = tuning.reduce_segment_log < c - 1 ? tuning.reduce_segment_log : c - 1;
   s.segment_len = uint32_t{1} << seg_log;
   s.segments_per_window = s.buckets_per_window / s.segment_len;
-  s.ones_partials = split ? (n > 0 ? ceil_div(n, tuning.ones_chunk) : 1) : 0;
+  s.ones_partials = split ? (len > 0 ? ceil_div(len, tuning.ones_chunk) : 1) : 0;
   return s;
+}
+
+}  // namespace
+
+result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64_t max_chunk_points,
+                                 const msm_tuning& tuning) {
+  if (n >= (uint64_t{1} << 32)) {
+    return invalid_argument("GPU MSM: expected n < 2^32 points, got " + std::to_string(n));
+  }
+  if (max_chunk_points == 0) return invalid_argument("GPU MSM: expected a chunk limit >= 1 point, got 0");
+  uint64_t per = n < max_chunk_points ? n : max_chunk_points;
+  if (window_bits > 0 && window_bits <= msm_max_window_bits) {
+    // A forced width fixes W: shorter chunks keep W * (points per chunk) below 2^31.
+    const uint64_t fit = ((uint64_t{1} << 31) - 1) / uint64_t(msm::num_windows(window_bits));
+    if (per > fit) per = fit;
+  }
+  if (per >= (uint64_t{1} << 31)) {
+    return invalid_argument("GPU MSM: expected < 2^31 points per chunk, got " + std::to_string(per));
+  }
+  const int c = window_bits > 0 ? window_bits : msm_window_bits(per);
+  if (c < 1 || c > msm_max_window_bits) {
+    return invalid_argument("GPU MSM: expected window bits in [1, " + std::to_string(msm_max_window_bits) +
+                            "], got " + std::to_string(c));
+  }
+  const uint64_t entries = uint64_t(msm::num_windows(c)) * per;
+  if (entries >= (uint64_t{1} << 31)) {
+    return invalid_argument("GPU MSM: expected windows * (points per chunk) < 2^31, got " +
+                            std::to_string(entries));
+  }
+  msm_shape s = pass_shape(per, c, split, tuning);
+  s.total = n;
+  s.chunks = per > 0 ? ceil_div(n, per) : 1;
+  s.last_n = n - (s.chunks - 1) * per;
+  return s;
+}
+
+msm_shape make_msm_chunk_shape(const msm_shape& s, uint64_t len, const msm_tuning& tuning) {
+  msm_shape c = pass_shape(len < s.n ? len : s.n, s.window_bits, s.split, tuning);
+  c.total = s.total;
+  c.chunks = s.chunks;
+  c.last_n = s.last_n;
+  return c;
 }
 
 msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
@@ -84,6 +116,7 @@ msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_
     l.seg_s[i] = b.take(bucket_bytes * segs);
   }
   l.result = b.take(bucket_bytes);
+  l.chunk_result = b.take(bucket_bytes);
   if (s.split) {
     const uint64_t n = s.n > 0 ? s.n : 1;
     l.idx_ones = b.take(4 * n);

@@ -9,9 +9,14 @@
 
 namespace pp::cuda {
 
-// Counts that depend only on n, c and the tuning (no CUB sizes).
+// Counts that depend only on n, c and the tuning (no CUB sizes). An MSM of more points than the
+// chunk limit runs as `chunks` consecutive Pippenger passes over n points each (the last over
+// last_n), one workspace and one window width for all; the counts below are those of one chunk.
 struct msm_shape {
-  uint64_t n = 0;
+  uint64_t total = 0;                 // points of the whole MSM
+  uint64_t chunks = 1;                // passes; n = min(total, chunk limit), all but the last full
+  uint64_t last_n = 0;                // points of the last pass (n when total divides evenly)
+  uint64_t n = 0;                     // points per pass
   bool split = false;
   int window_bits = 0;                // c
   int windows = 0;                    // W = ceil(256 / c)
@@ -34,7 +39,8 @@ struct msm_layout {
   uint64_t counts;  // 4 x uint32: carry counts [0], [1]; split: ones [2], others [3]
   uint64_t select_temp;
   uint64_t seg_t[2], seg_s[2];
-  uint64_t result;
+  uint64_t result;        // the MSM's sum (the chunk sums accumulate here)
+  uint64_t chunk_result;  // sum of one chunk after the first, before it is added to result
   uint64_t idx_ones, idx_others, ones_partials[2];  // split only
   uint64_t total;
 };
@@ -46,11 +52,19 @@ struct msm_plan {
   uint64_t select_temp_bytes = 0;
 };
 
-// window_bits = 0 takes the tuning table's width for n. Fails on n >= 2^31, c outside
-// [1, msm_max_window_bits] or W * n >= 2^31.
-result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, const msm_tuning& tuning = msm_tuning_sm90);
+// Shape of an MSM of n points run in chunks of at most max_chunk_points (>= 1) points.
+// window_bits = 0 takes the tuning table's width for one chunk; a forced width also shortens the
+// chunks to keep W * (points per chunk) < 2^31 (32-bit sort keys). Fails on n >= 2^32, a chunk
+// limit of 0, c outside [1, msm_max_window_bits] or, with the table's width, W * chunk >= 2^31.
+result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64_t max_chunk_points,
+                                 const msm_tuning& tuning = msm_tuning_sm90);
 
-// Lays out the workspace for a shape, given the curve's bucket (XYZZ) size and CUB's temp sizes.
+// The shape of one pass over len <= s.n points with s's window width (the last, shorter chunk);
+// every count fits the layout made for s.
+msm_shape make_msm_chunk_shape(const msm_shape& s, uint64_t len, const msm_tuning& tuning = msm_tuning_sm90);
+
+// Lays out the workspace for a shape (sized for one chunk of n points), given the curve's bucket
+// (XYZZ) size and CUB's temp sizes (the larger of the full and the last chunk's).
 msm_plan make_msm_plan(const msm_shape& shape, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
                        uint64_t select_temp_bytes);
 

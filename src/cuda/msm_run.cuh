@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_kernels.cuh"
 
@@ -22,11 +24,20 @@ T* at(void* base, uint64_t offset) {
   return reinterpret_cast<T*>(static_cast<char*>(base) + offset);
 }
 
+// The chunk limit: the config's, else the tuning's for the curve's field (G2 buckets are twice G1's).
 template <class Curve>
-result<msm_plan> make_plan(uint64_t n, bool split, const msm_config& config) {
-  auto shape = make_msm_shape(n, config.window_bits, split);
-  if (!shape.ok()) return shape.error();
-  const msm_shape& s = *shape;
+uint64_t chunk_points(const msm_config& config, const msm_tuning& tuning = msm_tuning_sm90) {
+  if (config.max_chunk_points > 0) return config.max_chunk_points;
+  return std::is_same_v<typename Curve::field, ff::fp> ? tuning.max_chunk_points_g1 : tuning.max_chunk_points_g2;
+}
+
+struct cub_temp_bytes {
+  size_t sort = 0, select = 0;
+};
+
+// CUB's temp-storage sizes for one pass of shape s (size queries only: no device work).
+template <class Curve>
+result<cub_temp_bytes> query_cub_temp(const msm_shape& s) {
   using bucket = xyzz_t<Curve>;
   size_t sort_bytes = 0, sel_keys = 0, sel_vals = 0, sel_idx = 0;
   cub::DoubleBuffer<uint32_t> kb(nullptr, nullptr), vb(nullptr, nullptr);
@@ -39,20 +50,48 @@ result<msm_plan> make_plan(uint64_t n, bool split, const msm_config& config) {
   PP_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, sel_vals, static_cast<const bucket*>(nullptr),
                                          static_cast<const uint8_t*>(nullptr), static_cast<bucket*>(nullptr),
                                          static_cast<uint32_t*>(nullptr), slots));
-  if (split) {
+  if (s.split) {
     PP_CUDA_TRY(cub::DeviceSelect::If(nullptr, sel_idx, thrust::counting_iterator<uint32_t>(0),
                                       static_cast<uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
-                                      int(std::max<uint64_t>(n, 1)), scalar_is_one{nullptr}));
+                                      int(std::max<uint64_t>(s.n, 1)), scalar_is_one{nullptr}));
   }
-  return make_msm_plan(s, sizeof(bucket), sort_bytes, std::max({sel_keys, sel_vals, sel_idx}));
+  return cub_temp_bytes{sort_bytes, std::max({sel_keys, sel_vals, sel_idx})};
 }
 
-// Pippenger over n slots. With idx / d_count (split), slot i is point idx[i] and only the first
-// *d_count slots are live. Leaves the result (+ *extra) in the workspace's result slot.
+// The plan of one chunk (the layout is sized for s.n points; CUB's temp sizes are the larger of a
+// full and the last chunk's, so every pass fits).
+template <class Curve>
+result<msm_plan> make_plan(uint64_t n, bool split, const msm_config& config) {
+  auto shape = make_msm_shape(n, config.window_bits, split, chunk_points<Curve>(config));
+  if (!shape.ok()) return shape.error();
+  const msm_shape& s = *shape;
+  auto full = query_cub_temp<Curve>(s);
+  if (!full.ok()) return full.error();
+  cub_temp_bytes temp = *full;
+  if (s.last_n != s.n) {
+    auto last = query_cub_temp<Curve>(make_msm_chunk_shape(s, s.last_n));
+    if (!last.ok()) return last.error();
+    temp.sort = std::max(temp.sort, last->sort);
+    temp.select = std::max(temp.select, last->select);
+  }
+  return make_msm_plan(s, sizeof(xyzz_t<Curve>), temp.sort, temp.select);
+}
+
+// The plan of chunk k: plan itself, or for a shorter last chunk its counts on plan's layout.
+inline msm_plan chunk_plan(const msm_plan& plan, uint64_t k) {
+  const msm_shape& s = plan.shape;
+  if (k + 1 < s.chunks || s.last_n == s.n) return plan;
+  msm_plan p = plan;
+  p.shape = make_msm_chunk_shape(s, s.last_n);
+  return p;
+}
+
+// Pippenger over plan.shape.n slots. With idx / d_count (split), slot i is point idx[i] and only the
+// first *d_count slots are live. Writes the result (+ *extra) to *out (device, in the workspace).
 template <class Curve>
 status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
                      const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
-                     cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+                     xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
@@ -61,7 +100,6 @@ status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, cons
   const uint32_t n = uint32_t(s.n);
   const uint32_t sentinel = uint32_t(windows) << (c - 1);
   bucket* buckets = at<bucket>(ws, l.buckets);
-  bucket* result = at<bucket>(ws, l.result);
   uint32_t* counts = at<uint32_t>(ws, l.counts);
 
   PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * windows * uint64_t(s.buckets_per_window), stream));
@@ -130,7 +168,7 @@ status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, cons
   }
 
   // 4. Windows: Horner, one thread.
-  window_combine_kernel<Curve><<<1, 32, 0, stream>>>(at<bucket>(ws, l.seg_s[p]), 1, windows, c, extra, result);
+  window_combine_kernel<Curve><<<1, 32, 0, stream>>>(at<bucket>(ws, l.seg_s[p]), 1, windows, c, extra, out);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
 }
@@ -139,14 +177,74 @@ template <class Curve>
 status check_args(const msm_plan& plan, const void* d_points, const void* d_scalars, const void* ws,
                   uint64_t ws_bytes, const void* h_result) {
   if (h_result == nullptr) return invalid_argument("GPU MSM: h_result is null");
-  if (plan.shape.n > 0 && (d_points == nullptr || d_scalars == nullptr)) {
-    return invalid_argument("GPU MSM: null points or scalars for n = " + std::to_string(plan.shape.n));
+  if (plan.shape.total > 0 && (d_points == nullptr || d_scalars == nullptr)) {
+    return invalid_argument("GPU MSM: null points or scalars for n = " + std::to_string(plan.shape.total));
   }
   if (ws == nullptr || ws_bytes < plan.layout.total) {
     return invalid_argument("GPU MSM: expected a workspace of " + std::to_string(plan.layout.total) +
                             " bytes, got " + std::to_string(ws == nullptr ? 0 : ws_bytes));
   }
   if (reinterpret_cast<uintptr_t>(ws) % 256 != 0) return invalid_argument("GPU MSM: workspace not 256-byte aligned");
+  return ok_status();
+}
+
+// One split pass over the plan's n points: index lists (relative to d_points / d_scalars) of the
+// scalar-1 and the other non-zero points, the scalar-1 sum, then Pippenger on the others plus that
+// sum, written to *out.
+template <class Curve>
+status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
+                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  using bucket = xyzz_t<Curve>;
+  const msm_layout& l = plan.layout;
+  const uint64_t n = plan.shape.n;
+  const int block = tuning.block_threads;
+  uint32_t* counts = at<uint32_t>(ws, l.counts);
+  uint32_t* idx_ones = at<uint32_t>(ws, l.idx_ones);
+  uint32_t* idx_others = at<uint32_t>(ws, l.idx_others);
+  const bucket* ones_sum = nullptr;
+  if (n > 0) {
+    // Index lists of the scalar-1 and the other non-zero points, in index order.
+    size_t sel_bytes = plan.select_temp_bytes;
+    void* sel_temp = at<void>(ws, l.select_temp);
+    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_ones,
+                                      counts + 2, int(n), scalar_is_one{d_scalars}, stream));
+    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_others,
+                                      counts + 3, int(n), scalar_is_other{d_scalars}, stream));
+    // Sum of the scalar-1 points: chunks of mixed additions, then a pairwise tree.
+    uint64_t parts = plan.shape.ones_partials;
+    int p = 0;
+    gather_sum_kernel<Curve><<<blocks_for(parts, block), block, 0, stream>>>(
+        d_points, idx_ones, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
+    PP_CUDA_TRY(cudaGetLastError());
+    while (parts > 1) {
+      const uint64_t half = (parts + 1) / 2;
+      pair_sum_kernel<Curve><<<blocks_for(half, block), block, 0, stream>>>(at<bucket>(ws, l.ones_partials[p]), parts,
+                                                                            at<bucket>(ws, l.ones_partials[p ^ 1]));
+      PP_CUDA_TRY(cudaGetLastError());
+      p ^= 1;
+      parts = half;
+    }
+    ones_sum = at<bucket>(ws, l.ones_partials[p]);
+  }
+  return run_pippenger<Curve>(plan, d_points, d_scalars, n > 0 ? idx_others : nullptr, n > 0 ? counts + 3 : nullptr,
+                              ws, ones_sum, out, stream);
+}
+
+// Runs pass(chunk_plan, first point, out) over the plan's chunks in stream order on one workspace:
+// chunk 0 writes the result slot, each later chunk its own slot, then added into the result on the
+// device (ec::add handles infinity on either side, equal and opposite sums).
+template <class Curve, class Pass>
+status run_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, const Pass& pass) {
+  using bucket = xyzz_t<Curve>;
+  bucket* result = at<bucket>(ws, plan.layout.result);
+  bucket* chunk_result = at<bucket>(ws, plan.layout.chunk_result);
+  for (uint64_t k = 0; k < plan.shape.chunks; ++k) {
+    PP_RETURN_IF_ERROR(pass(chunk_plan(plan, k), k * plan.shape.n, k == 0 ? result : chunk_result));
+    if (k > 0) {
+      accumulate_kernel<Curve><<<1, 32, 0, stream>>>(result, chunk_result);
+      PP_CUDA_TRY(cudaGetLastError());
+    }
+  }
   return ok_status();
 }
 
@@ -174,17 +272,17 @@ result<uint64_t> split_msm_workspace_bytes(uint64_t n, const msm_config& config)
 template <class Curve>
 status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
            uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config) {
-  auto plan = msm_detail::make_plan<Curve>(n, false, config);
+  using namespace msm_detail;
+  auto plan = make_plan<Curve>(n, false, config);
   if (!plan.ok()) return plan.error();
-  if (status st = msm_detail::check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result);
-      !st.ok()) {
+  if (status st = check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result); !st.ok()) {
     return st;
   }
-  if (status st = msm_detail::run_pippenger<Curve>(*plan, d_points, d_scalars, nullptr, nullptr, d_workspace,
-                                                   nullptr, stream);
-      !st.ok()) {
-    return st;
-  }
+  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
+    return run_pippenger<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, nullptr, out,
+                                stream);
+  };
+  PP_RETURN_IF_ERROR(run_chunks<Curve>(*plan, d_workspace, stream, pass));
   PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, d_workspace), sizeof(ec::xyzz<Curve>),
                               cudaMemcpyDeviceToHost, stream));
   return ok_status();
@@ -195,50 +293,16 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
                  uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                  const msm_config& config) {
   using namespace msm_detail;
-  using bucket = xyzz_t<Curve>;
   auto plan = make_plan<Curve>(n, true, config);
   if (!plan.ok()) return plan.error();
   if (status st = check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result); !st.ok()) {
     return st;
   }
-  void* ws = d_workspace;
-  const msm_layout& l = plan->layout;
-  const msm_tuning& tuning = msm_tuning_sm90;
-  const int block = tuning.block_threads;
-  uint32_t* counts = at<uint32_t>(ws, l.counts);
-  uint32_t* idx_ones = at<uint32_t>(ws, l.idx_ones);
-  uint32_t* idx_others = at<uint32_t>(ws, l.idx_others);
-  const bucket* ones_sum = nullptr;
-  if (n > 0) {
-    // Index lists of the scalar-1 and the other non-zero points, in index order.
-    size_t sel_bytes = plan->select_temp_bytes;
-    void* sel_temp = at<void>(ws, l.select_temp);
-    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_ones,
-                                      counts + 2, int(n), scalar_is_one{d_scalars}, stream));
-    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_others,
-                                      counts + 3, int(n), scalar_is_other{d_scalars}, stream));
-    // Sum of the scalar-1 points: chunks of mixed additions, then a pairwise tree.
-    uint64_t parts = plan->shape.ones_partials;
-    int p = 0;
-    gather_sum_kernel<Curve><<<blocks_for(parts, block), block, 0, stream>>>(
-        d_points, idx_ones, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
-    PP_CUDA_TRY(cudaGetLastError());
-    while (parts > 1) {
-      const uint64_t out = (parts + 1) / 2;
-      pair_sum_kernel<Curve><<<blocks_for(out, block), block, 0, stream>>>(at<bucket>(ws, l.ones_partials[p]), parts,
-                                                                           at<bucket>(ws, l.ones_partials[p ^ 1]));
-      PP_CUDA_TRY(cudaGetLastError());
-      p ^= 1;
-      parts = out;
-    }
-    ones_sum = at<bucket>(ws, l.ones_partials[p]);
-  }
-  if (status st = run_pippenger<Curve>(*plan, d_points, d_scalars, n > 0 ? idx_others : nullptr,
-                                       n > 0 ? counts + 3 : nullptr, ws, ones_sum, stream);
-      !st.ok()) {
-    return st;
-  }
-  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, ws), sizeof(ec::xyzz<Curve>),
+  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
+    return run_split_pass<Curve>(cp, d_points + off, d_scalars + off, d_workspace, out, stream);
+  };
+  PP_RETURN_IF_ERROR(run_chunks<Curve>(*plan, d_workspace, stream, pass));
+  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, d_workspace), sizeof(ec::xyzz<Curve>),
                               cudaMemcpyDeviceToHost, stream));
   return ok_status();
 }

@@ -17,11 +17,33 @@ struct msm_tuning {
   // Points whose scalar is 1 that one thread sums before the pairwise tree (split MSM).
   uint32_t ones_chunk;
   int block_threads;
+  // Most points one Pippenger pass takes; longer MSMs run as consecutive chunks of this many points
+  // on one workspace (sized for one chunk), the chunk sums added on the device. Over Fp (G1) and
+  // Fp2 (G2). Values and measurements at msm_tuning_sm90.
+  uint64_t max_chunk_points_g1;
+  uint64_t max_chunk_points_g2;
 };
 
 // Hopper (sm_90, H200).
 inline constexpr msm_tuning msm_tuning_sm90{
-    .accumulate_chunk = 256, .carry_chunk = 16, .reduce_segment_log = 6, .ones_chunk = 64, .block_threads = 128};
+    .accumulate_chunk = 256,
+    .carry_chunk = 16,
+    .reduce_segment_log = 6,
+    .ones_chunk = 64,
+    .block_threads = 128,
+    // A chunk's workspace is ~16 B x W per point (sort keys and values, double-buffered), its
+    // buckets W x 2^(c-1) XYZZ and the carry slots 3 x 2 x W / 256 XYZZ per point; every chunk
+    // also pays the bucket reduction, ~16 ms for G1 and ~54 ms for G2 at c = 20 on the H200.
+    // H200 (2026-11-29), G1 2^26, chunk 2^24 / 2^25 / 2^26: random 477.3 / 449.1 / 432.3 ms,
+    // witness split 133.6 / 102.1 / 86.5 ms, workspace 5.5 / 9.7 / 18.1 GiB; G1 2^27 at 2^25:
+    // 898.7 / 204.0 ms. G2 2^25, chunk 2^24 / 2^25: random 797.1 / 743.3 ms, witness split
+    // 206.2 / 151.8 ms, workspace 8.9 / 15.3 GiB. Kept 2^25 (G1) and 2^24 (G2): both under
+    // ~10 GiB (the split G1 one, 10.1 GiB, sets the prover's shared MSM workspace), +4% over one
+    // pass on G1 random scalars. The table's widths from 2^20 on (c >= 16, W <= 16) keep
+    // W x 2^25 <= 2^29 < 2^31; a forced narrow width shortens the chunks (msm_plan.cpp).
+    .max_chunk_points_g1 = uint64_t{1} << 25,
+    .max_chunk_points_g2 = uint64_t{1} << 24,
+};
 
 // Window width c (signed digits: 2^(c-1) buckets per window, ceil(256 / c) windows) by
 // ceil(log2 n). Cost model N*ceil(256/c) madds + 2.8*ceil(256/c)*2^(c-1) madd-equivalents for the

@@ -1,8 +1,9 @@
 // GPU MSM (src/cuda/msm_device.hpp) against the host MSMs on fresh random inputs: G1 and G2, plain
 // Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
 // against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
-// infinity points, repeated points, P and -P, one giant bucket, forced window widths. Results are
-// compared as affine points. Exits 77 without a GPU (gpu_test_main.cpp).
+// infinity points, repeated points, P and -P, one giant bucket, forced window widths; chunked runs
+// (tiny chunk limits, chunk sums equal, opposite or zero). Results are compared as affine points.
+// Exits 77 without a GPU (gpu_test_main.cpp).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -36,9 +37,9 @@ enum class path { plain, split };
 // Runs the GPU MSM on (points, scalars) and returns its result in affine form.
 template <class Curve>
 ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const std::vector<fr>& scalars, path p,
-                          int window_bits = 0) {
+                          int window_bits = 0, uint64_t max_chunk_points = 0) {
   const uint64_t n = points.size();
-  const msm_config cfg{.window_bits = window_bits};
+  const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
   auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
   EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().to_string());
   if (!bytes.ok()) return ec::affine<Curve>::infinity();
@@ -161,11 +162,96 @@ TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
   }
 }
 
+// Tiny chunk limits: every size crosses chunk borders (a divisor, a non-divisor, and 1 point per
+// chunk), both paths, against the host Pippenger / split MSM on the same inputs.
+TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("chunked"));
+  const uint64_t sizes[] = {1, 2, 3, 1000, 1001, 4097, 50003};
+  int bad = 0;
+  for (uint64_t n : sizes) {
+    const auto pts = edgy_points<C>(rng(), n);
+    for (int kind = 0; kind < 2; ++kind) {
+      auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
+      fix_negation_scalars<C>(sc);
+      const auto want = ec::to_affine(kind == 0 ? msm::pippenger<C>(pts, sc) : msm::split_msm<C>(pts, sc));
+      std::vector<uint64_t> limits = {1000, 777};
+      if (n <= 3 || n == 1001) limits.push_back(1);
+      for (uint64_t limit : limits) {
+        for (path p : {path::plain, path::split}) {
+          if (!(gpu_msm<C>(pts, sc, p, 0, limit) == want)) {
+            ++bad;
+            std::printf("mismatch: %s n=%llu limit=%llu %s %s\n", C::name, (unsigned long long)n,
+                        (unsigned long long)limit, kind ? "witness" : "random", p == path::plain ? "plain" : "split");
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// Chunk sums that meet every branch of the device accumulation: equal sums (doubling), opposite
+// sums (infinity), an all-zero chunk and an all-infinity chunk (adding infinity), a forced width.
+TYPED_TEST(gpu_msm_test, ChunkSumsEqualOppositeAndZero) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("chunk sums"));
+  const uint64_t limit = 1000;
+  const auto base = random_points<C>(rng(), limit);
+  const auto base_sc = random_scalars(rng, limit);
+  // [equal, equal, zero scalars, infinity points, equal]: 3 x S; the fourth, fifth chunk added to it.
+  std::vector<ec::affine<C>> pts;
+  std::vector<fr> sc;
+  for (int k = 0; k < 5; ++k) {
+    for (uint64_t i = 0; i < limit; ++i) {
+      pts.push_back(k == 3 ? ec::affine<C>::infinity() : base[i]);
+      sc.push_back(k == 2 ? fr::zero() : base_sc[i]);
+    }
+  }
+  const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
+  for (path p : {path::plain, path::split}) {
+    EXPECT_TRUE(gpu_msm<C>(pts, sc, p, 0, limit) == want) << "repeated chunks";
+    EXPECT_TRUE(gpu_msm<C>(pts, sc, p, 11, limit) == want) << "repeated chunks, c = 11";
+  }
+  // [S, -S]: the total is infinity; then [S, -S, S] = S with a short last chunk.
+  std::vector<ec::affine<C>> opp(base);
+  for (const auto& q : base) opp.push_back(ec::neg(q));
+  std::vector<fr> opp_sc(base_sc);
+  opp_sc.insert(opp_sc.end(), base_sc.begin(), base_sc.end());
+  const auto zero = ec::affine<C>::infinity();
+  for (path p : {path::plain, path::split}) EXPECT_TRUE(gpu_msm<C>(opp, opp_sc, p, 0, limit) == zero) << "S - S";
+  opp.insert(opp.end(), base.begin(), base.begin() + 7);
+  opp_sc.insert(opp_sc.end(), base_sc.begin(), base_sc.begin() + 7);
+  const auto want3 = ec::to_affine(msm::pippenger<C>(opp, opp_sc));
+  for (path p : {path::plain, path::split}) EXPECT_TRUE(gpu_msm<C>(opp, opp_sc, p, 0, limit) == want3) << "S - S + s";
+}
+
+// The workspace is that of one chunk, bounded at the PoRep sizes (H: 2^27 points; L, A, B ~ 2^27).
+TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
+  using C = TypeParam;
+  constexpr uint64_t gib = uint64_t{1} << 30;
+  for (uint64_t n : {uint64_t{1} << 27, uint64_t{1} << 28, (uint64_t{1} << 32) - 1}) {
+    const auto plain = msm_workspace_bytes<C>(n);
+    const auto split = split_msm_workspace_bytes<C>(n);
+    ASSERT_TRUE(plain.ok() && split.ok());
+    EXPECT_LT(*plain, 12 * gib) << C::name << " n=" << n;
+    EXPECT_LT(*split, 12 * gib) << C::name << " n=" << n;
+    std::printf("%s n=%llu: workspace plain %.2f GiB, split %.2f GiB\n", C::name, (unsigned long long)n,
+                double(*plain) / gib, double(*split) / gib);
+  }
+  const msm_config cfg{.max_chunk_points = 5000};
+  EXPECT_EQ(*msm_workspace_bytes<C>(20000, cfg), *msm_workspace_bytes<C>(5000));
+  EXPECT_EQ(*split_msm_workspace_bytes<C>(20000, cfg), *split_msm_workspace_bytes<C>(5000));
+}
+
 TEST(gpu_msm_args, Errors) {
   ec::g1_xyzz out{};
   EXPECT_FALSE(msm<ec::g1_curve>(nullptr, nullptr, 4, nullptr, 0, &out, nullptr).ok());
   EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(16, msm_config{.window_bits = 40}).ok());
-  EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 31).ok());
+  EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 32).ok());
+  EXPECT_TRUE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 31).ok());
+  // One chunk of 2^28 points: 13 windows x 2^28 entries overflow the 32-bit sort.
+  EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 28, msm_config{.max_chunk_points = 1u << 28}).ok());
 }
 
 }  // namespace
