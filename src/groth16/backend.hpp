@@ -41,6 +41,13 @@ struct prove_timings {
     std::chrono::nanoseconds elapsed{};
   };
   std::vector<step> steps;
+  // Intervals of work that ran off the calling thread (a GPU lane's copy and compute streams), on
+  // the steady clock, for timelines; `track` names where it ran ("lane0/compute").
+  struct span {
+    std::string name, track;
+    std::chrono::steady_clock::time_point begin, end;
+  };
+  std::vector<span> spans;
   void add(std::string name, std::chrono::nanoseconds d) { steps.push_back({std::move(name), d}); }
   [[nodiscard]] std::chrono::nanoseconds total() const {
     std::chrono::nanoseconds t{};

@@ -26,7 +26,8 @@ class fixed_base_table {
   static constexpr int num_windows = (255 + window_bits - 1) / window_bits;
   static constexpr int window_size = 1 << window_bits;
 
-  explicit fixed_base_table(const ec::affine<Curve>& base) : table_(std::size_t{num_windows} * window_size) {
+  explicit fixed_base_table(const ec::affine<Curve>& base)
+      : base_(base), table_(std::size_t{num_windows} * window_size) {
     std::vector<ec::jacobian<Curve>> jac(table_.size());
     ec::jacobian<Curve> row_base = ec::to_jacobian(base);  // [2^(w j)] G
     for (int j = 0; j < num_windows; ++j) {
@@ -37,6 +38,10 @@ class fixed_base_table {
     }
     ec::batch_to_affine(jac.data(), table_.data(), jac.size());
   }
+
+  [[nodiscard]] const ec::affine<Curve>& base() const { return base_; }
+  // The table, T[j][d] at j * window_size + d (T[j][0] is infinity): what a device copy uploads.
+  [[nodiscard]] std::span<const ec::affine<Curve>> points() const { return table_; }
 
   // [k] G.
   [[nodiscard]] ec::jacobian<Curve> mul(const ff::fr& k) const {
@@ -67,6 +72,7 @@ class fixed_base_table {
   }
 
  private:
+  ec::affine<Curve> base_;
   std::vector<ec::affine<Curve>> table_;
 };
 

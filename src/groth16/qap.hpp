@@ -63,6 +63,12 @@ class qap_domain {
   uint64_t k_ = 1;  // omega = base omega^k
 };
 
+// out[j] = scale * x_j / (tau - x_j) with x_j = x0 * s^j, in parallel (one batch inversion per chunk).
+// The caller makes sure no x_j equals tau (lagrange_at: tau^n != 1). Used for L_c(tau) and, in the
+// snarkjs setup, for the Lagrange basis of the 2n-domain at its odd points.
+void fill_scaled_lagrange_terms(std::span<ff::fr> out, const ff::fr& tau, const ff::fr& x0, const ff::fr& s,
+                                const ff::fr& scale);
+
 // a = A w and b = B w over the QAP rows (input rows included), zero-padded to d.size(); and, when c
 // is non-empty, c = C w likewise (the input rows have no B or C terms).
 status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std::span<const ff::fr> w,

@@ -7,6 +7,7 @@
 
 #include "core/result.hpp"
 #include "ff/fr.hpp"
+#include "groth16/fixed_base_multiplier.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -31,6 +32,11 @@ toxic_waste_insecure toxic_waste_from_seed_insecure(uint64_t seed);
 //    only the variables with a non-zero column (a_density / b_density set).
 // invalid_argument when tau lies in the domain (or, for snarkjs, the 2n-domain) or when alpha,
 // beta, gamma or delta is zero.
+// Scalars are formed on the host in parallel (oneTBB); points come from `points` (the second form
+// uses a host_fixed_base_multiplier). Every multiplier gives the same key. Each scalar vector is
+// freed once its points are made: peak host memory is about the key plus 4 x 32 bytes per variable.
+result<proving_key> setup_insecure(const r1cs::constraint_system& cs, h_basis basis,
+                                   const toxic_waste_insecure& tw, fixed_base_multiplier& points);
 result<proving_key> setup_insecure(const r1cs::constraint_system& cs, h_basis basis,
                                    const toxic_waste_insecure& tw);
 
