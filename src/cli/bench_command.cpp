@@ -1,6 +1,7 @@
 // `proofpipe bench`: drives the in-process engine with a workload and reports throughput.
 //   proofpipe bench --log-constraints 10 --partitions 2 --proofs 8 --cpu-devices 1 --trace out.json
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
+//   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file. Prints proofs/hour, partitions/s, per-stage
 // medians, each device's busy fraction, and writes the Chrome trace.
@@ -15,6 +16,7 @@
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
 #include "engine/engine.hpp"
+#include "engine/gpu_device.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
 
@@ -27,8 +29,10 @@ struct bench_args {
   std::string wtns;
   uint32_t partitions = 2;
   uint32_t proofs = 8;
+  std::string backend = "cpu";
   uint32_t cpu_devices = 1;
   uint32_t workers = 1;
+  double gpu_vram_share = 0.9;
   uint32_t witness_threads = 2;
   uint32_t finish_threads = 2;
   uint64_t memory_mib = 0;
@@ -45,6 +49,30 @@ double median_ms(std::vector<double> v) {
 int run_bench(const bench_args& a, bool quiet) {
   command_run run("bench", quiet);
   engine::engine_config cfg;
+  bool gpus = false;
+  if (a.backend != "cpu") {
+    auto count = engine::gpu_count();
+    if (!count.ok()) return run.fail(count.error());
+    if (a.backend == "cuda" && *count == 0) {
+      return run.fail(engine::gpu_support_built() ? "--backend cuda: no GPU is present"
+                                                  : "--backend cuda: this build has no CUDA backend");
+    }
+    gpus = *count > 0;
+  }
+  if (gpus) {
+    engine::gpu_device_options g;
+    g.lanes = a.workers;
+    g.vram_share = a.gpu_vram_share;
+    cfg.make_devices = [g] { return engine::make_gpu_devices(g); };
+  }
+  const std::string devices = gpus ? "GPU(s)" : std::to_string(a.cpu_devices) + " CPU device(s)";
+  // With a GPU the synthetic key's points are made on it (taken before the engine reserves VRAM).
+  std::unique_ptr<groth16::fixed_base_multiplier> gpu_points;
+  if (gpus && a.zkey.empty()) {
+    auto m = engine::make_gpu_fixed_base_multiplier(0);
+    if (!m.ok()) return run.fail(m.error());
+    gpu_points = std::move(m).value();
+  }
   cfg.cpu_devices = a.cpu_devices;
   cfg.workers_per_device = a.workers;
   cfg.witness_threads = a.witness_threads;
@@ -62,17 +90,18 @@ int run_bench(const bench_args& a, bool quiet) {
     witness = engine::witness_source::file(a.wtns);
   } else {
     if (a.log_constraints < 2 || a.log_constraints > 26) return run.fail("--log-constraints must lie in [2, 26]");
-    r1cs::synthetic_params p;
-    p.num_constraints = (uint64_t{1} << a.log_constraints) - 8;  // room for the input rows in 2^k
-    p.num_public = 4;
-    p.num_aux = uint64_t{1} << a.log_constraints;
+    // PoRep's shape and fill of the domain (130.3M constraints in 2^27), leaving room for the input rows.
+    const auto m = static_cast<uint64_t>(static_cast<double>(uint64_t{1} << a.log_constraints) * (130.3e6 / 134217728.0));
+    const r1cs::synthetic_params p = r1cs::synthetic_params::porep(std::max<uint64_t>(m, 1), 1);
     auto sc = run.step("synthesize", "synthesizing a PoRep-shaped circuit of 2^" + std::to_string(a.log_constraints) +
                                          " constraints", [&] { return r1cs::make_synthetic(p); });
     if (!sc.ok()) return run.fail(sc.error());
     auto pk = run.step("setup", "INSECURE setup (toxic waste known to this process: benchmark only)", [&] {
-      return groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
-                                     groth16::toxic_waste_from_seed_insecure(1));
+      const auto tw = groth16::toxic_waste_from_seed_insecure(1);
+      return gpu_points ? groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange, tw, *gpu_points)
+                        : groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange, tw);
     });
+    gpu_points.reset();
     if (!pk.ok()) return run.fail(pk.error());
     auto s = eng.register_key("bench", engine::memory_key_source{
                                            std::make_shared<const groth16::proving_key>(std::move(pk).value()),
@@ -85,7 +114,7 @@ int run_bench(const bench_args& a, bool quiet) {
   }
 
   run.progress("proving " + std::to_string(a.proofs) + " proofs of " + std::to_string(a.partitions) + " partitions on " +
-               std::to_string(a.cpu_devices) + " CPU device(s) x " + std::to_string(a.workers) + " worker(s)");
+               devices + " x " + std::to_string(a.workers) + " worker(s)");
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<engine::job_id> ids;
   for (uint32_t i = 0; i < a.proofs; ++i) {
@@ -97,6 +126,7 @@ int run_bench(const bench_args& a, bool quiet) {
     ids.push_back(*id);
   }
   std::map<std::string, std::vector<double>> run_ms, wait_ms;
+  std::vector<double> gpu_ms;  // per partition: the sum of the backend's "gpu ..." steps
   uint32_t failed = 0;
   for (engine::job_id id : ids) {
     auto r = eng.await(id);
@@ -108,6 +138,11 @@ int run_bench(const bench_args& a, bool quiet) {
       continue;
     }
     for (const auto& p : r->partitions) {
+      double gpu = 0;
+      for (const auto& st : p.backend_steps) {
+        if (st.stage.rfind("gpu ", 0) == 0) gpu += std::chrono::duration<double, std::milli>(st.elapsed).count();
+      }
+      if (gpu > 0) gpu_ms.push_back(gpu);
       for (const auto& st : p.stages) {
         run_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.elapsed).count());
         wait_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.queued).count());
@@ -117,17 +152,22 @@ int run_bench(const bench_args& a, bool quiet) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto st = eng.status();
   const uint32_t ok = a.proofs - failed;
-  std::printf("workload      %s, %u proofs x %u partitions, %u CPU device(s) x %u worker(s)\n",
+  std::printf("workload      %s, %u proofs x %u partitions, %s x %u worker(s)\n",
               a.zkey.empty() ? ("synthetic 2^" + std::to_string(a.log_constraints)).c_str() : a.zkey.c_str(), a.proofs,
-              a.partitions, a.cpu_devices, a.workers);
+              a.partitions, devices.c_str(), a.workers);
   std::printf("wall          %.3f s, %u ok, %u failed\n", secs, ok, failed);
   std::printf("throughput    %.1f proofs/hour, %.2f partitions/s\n", ok * 3600.0 / secs, ok * a.partitions / secs);
   std::printf("stage         median run ms   median queued ms\n");
   for (const char* stage : {"witness", "device", "finish"}) {
     std::printf("  %-10s  %13.2f   %16.2f\n", stage, median_ms(run_ms[stage]), median_ms(wait_ms[stage]));
   }
+  if (!gpu_ms.empty()) {
+    std::printf("gpu time      %.2f ms per partition (median of the summed GPU steps, CUDA events)\n",
+                median_ms(gpu_ms));
+  }
   for (const auto& d : st.devices) {
-    std::printf("device %-6s busy %.1f%%, %llu partitions, %llu failures\n", d.name.c_str(), 100 * d.busy_fraction,
+    std::printf("device %-6s %s busy %.1f%%, %llu partitions, %llu failures\n", d.name.c_str(),
+                d.kind == "cuda" ? "GPU (kernel intervals, CUDA events)" : "(>= 1 worker in start())", 100 * d.busy_fraction,
                 static_cast<unsigned long long>(d.partitions_done), static_cast<unsigned long long>(d.failures));
   }
   std::printf("memory        partitions peak %llu of %llu bytes\n", static_cast<unsigned long long>(st.memory.partitions_peak),
@@ -150,7 +190,11 @@ void add_bench_command(CLI::App& app, cli_state& state) {
   cmd->add_option("--wtns", args->wtns, "witness for --zkey (every partition uses it)");
   cmd->add_option("--partitions", args->partitions, "partitions per proof (default 2)")->check(CLI::Range(1, 1024));
   cmd->add_option("--proofs", args->proofs, "proofs to run (default 8)")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda when a GPU is present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve (default 0.9)")
+      ->check(CLI::Range(0.01, 1.0));
   cmd->add_option("--workers", args->workers, "workers per device (default 1)")->check(CLI::Range(1, 64));
   cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads (default 2)")->check(CLI::Range(1, 256));
   cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads (default 2)")->check(CLI::Range(1, 256));

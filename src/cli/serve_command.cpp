@@ -1,6 +1,7 @@
 // `proofpipe serve [--config proofpipe.toml] [--socket PATH] [--listen HOST:PORT --token-file F]
 // [--http HOST:PORT]`: the daemon (server::daemon) until SIGTERM/SIGINT. The first signal drains
 // (no new work; queued and running jobs finish), a second one stops at once.
+#include <malloc.h>
 #include <signal.h>
 
 #include <atomic>
@@ -57,6 +58,10 @@ int run_serve(const serve_args& a, bool quiet) {
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
+  // Large buffers (witnesses, a/b/c, MSM scratch) straight from and back to the kernel: with glibc's
+  // adaptive threshold freed partitions stay resident in per-thread arenas and RSS drifts past the
+  // memory budget the engine enforces (tests/engine/engine_rss_test.cpp measures both).
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   auto d = server::daemon::start(cfg);
   if (!d.ok()) return run.fail(d.error());
   server::daemon& daemon = **d;

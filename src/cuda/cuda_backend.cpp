@@ -8,11 +8,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_try.hpp"
@@ -78,9 +81,14 @@ struct key_sizes {
   bool a_filtered = false, b_filtered = false;
   uint64_t matrices = 0, qap = 0, witness_ws = 0, msm_ws = 0;
   key_footprint fp;
+  // After compute_h_device only a/b/c[0] (h) is live: the filtered A / B scalars go to b and c when
+  // they fit (PoRep: always), which saves two witness-sized buffers per lane.
+  [[nodiscard]] bool a_sel_in_buf() const { return na <= n; }
+  [[nodiscard]] bool b_sel_in_buf() const { return nb <= n; }
 };
 
-result<key_sizes> size_key(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact) {
+result<key_sizes> size_key(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact,
+                           const cuda_backend_config& cfg) {
   PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
   key_sizes s;
   s.n = pk.domain_size;
@@ -99,7 +107,8 @@ result<key_sizes> size_key(const proving_key& pk, const r1cs::constraint_system&
     s.matrices = c.device_bytes();
   }
   PP_ASSIGN_OR_RETURN(s.qap, device_qap::workspace_bytes(s.log_n, pk.basis));
-  s.witness_ws = compact_witness_layout::make(s.nv, s.nv).bytes;  // worst case: no 0/1 values
+  // The packed witness never exceeds the staging buffer it is copied from (pack_witness refuses).
+  s.witness_ws = std::min(compact_witness_layout::make(s.nv, s.nv).bytes, cfg.staging_bytes);
   uint64_t ws = 0;
   PP_ASSIGN_OR_RETURN(const uint64_t wh, msm_workspace_bytes<ec::g1_curve>(s.nh));
   ws = std::max(ws, wh);
@@ -120,9 +129,10 @@ result<key_sizes> size_key(const proving_key& pk, const r1cs::constraint_system&
   f.matrices_bytes = pad256(s.matrices);
   f.tables_bytes = pad256(s.qap) + (s.a_filtered ? pad256(s.na * 4) : 0) + (s.b_filtered ? pad256(s.nb * 4) : 0);
   f.msm_workspace_bytes = s.msm_ws;
+  f.lanes = std::max<uint32_t>(cfg.lanes, 1);
   f.partition_bytes = pad256(s.nv * sizeof(fr)) + pad256(s.witness_ws) + 3 * pad256(s.n * sizeof(fr)) +
-                      (s.a_filtered ? pad256(s.na * sizeof(fr)) : 0) + (s.b_filtered ? pad256(s.nb * sizeof(fr)) : 0) +
-                      s.msm_ws;
+                      (s.a_filtered && !s.a_sel_in_buf() ? pad256(s.na * sizeof(fr)) : 0) +
+                      (s.b_filtered && !s.b_sel_in_buf() ? pad256(s.nb * sizeof(fr)) : 0) + s.msm_ws;
   return s;
 }
 
@@ -154,6 +164,15 @@ struct key_fingerprint {
   }
 };
 
+// One lane's partition workspace for one key.
+struct partition_workspace {
+  fr* d_w = nullptr;
+  void* d_witness_ws = nullptr;
+  fr* d_buf[3] = {nullptr, nullptr, nullptr};
+  fr *d_a_sel = nullptr, *d_b_sel = nullptr;
+  void* d_msm_ws = nullptr;
+};
+
 struct key_entry {
   key_fingerprint id;
   key_sizes sizes;
@@ -162,12 +181,7 @@ struct key_entry {
   const ec::g1_affine *d_h = nullptr, *d_l = nullptr, *d_a = nullptr, *d_b1 = nullptr;
   const ec::g2_affine* d_b2 = nullptr;
   const uint32_t *d_a_idx = nullptr, *d_b_idx = nullptr;
-  // Partition workspace.
-  fr* d_w = nullptr;
-  void* d_witness_ws = nullptr;
-  fr* d_buf[3] = {nullptr, nullptr, nullptr};
-  fr *d_a_sel = nullptr, *d_b_sel = nullptr;
-  void* d_msm_ws = nullptr;
+  std::vector<partition_workspace> ws;  // one per lane
 };
 
 struct cuda_pending final : groth16::pending {
@@ -180,8 +194,68 @@ struct cuda_pending final : groth16::pending {
   groth16::msm_sums sums;
 };
 
-// Timing events of one partition, in the order they are recorded.
-enum ev : int { ev_start, ev_uploaded, ev_spmv, ev_h, ev_select, ev_msm_h, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2, ev_count };
+// Timing events of one partition, in the order they are recorded: ev_start and ev_uploaded on the
+// copy stream, the rest on the compute stream (ev_compute_begin: its wait for the upload is over).
+enum ev : int {
+  ev_start, ev_uploaded, ev_compute_begin, ev_spmv, ev_h, ev_select,
+  ev_msm_h, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2, ev_count
+};
+constexpr const char* ev_names[ev_count] = {"",           "gpu witness upload", "",          "gpu spmv",
+                                            "gpu ntt (h)", "gpu select",        "gpu msm H", "gpu msm L",
+                                            "gpu msm A",  "gpu msm B_G1",       "gpu msm B_G2"};
+
+// A lane: what one in-flight partition uses besides its per-key workspace.
+struct lane {
+  uint32_t id = 0;
+  cudaStream_t copy = nullptr, compute = nullptr;
+  std::array<cuda_event, ev_count> events;
+  std::span<std::byte> staging;
+  std::string copy_track, compute_track;
+};
+
+// Union of GPU busy intervals (ms since the backend's origin event). Intervals arrive roughly in
+// end order from at most `lanes` overlapping partitions; old ones are folded into a total.
+class busy_union {
+ public:
+  void add(double begin, double end) {
+    if (end <= begin) return;
+    if (count_ == 0) first_ = begin;
+    first_ = std::min(first_, begin);
+    last_ = std::max(last_, end);
+    ++count_;
+    open_.emplace_back(std::max(begin, folded_until_), end);
+    if (open_.size() > 64) fold(16);
+  }
+  cuda_backend::activity read() const {
+    busy_union copy = *this;
+    copy.fold(0);
+    return {copy.folded_ms_, count_ == 0 ? 0 : last_ - first_, count_};
+  }
+
+ private:
+  // Merges the open intervals and folds all but the last `keep` disjoint ones into the total.
+  void fold(size_t keep) {
+    std::sort(open_.begin(), open_.end());
+    std::vector<std::pair<double, double>> merged;
+    for (const auto& iv : open_) {
+      if (iv.second <= iv.first) continue;
+      if (!merged.empty() && iv.first <= merged.back().second) {
+        merged.back().second = std::max(merged.back().second, iv.second);
+      } else {
+        merged.push_back(iv);
+      }
+    }
+    const size_t n_fold = merged.size() > keep ? merged.size() - keep : 0;
+    for (size_t i = 0; i < n_fold; ++i) {
+      folded_ms_ += merged[i].second - merged[i].first;
+      folded_until_ = std::max(folded_until_, merged[i].second);
+    }
+    open_.assign(merged.begin() + static_cast<std::ptrdiff_t>(n_fold), merged.end());
+  }
+  std::vector<std::pair<double, double>> open_;
+  double folded_ms_ = 0, folded_until_ = 0, first_ = 0, last_ = 0;
+  uint64_t count_ = 0;
+};
 
 std::chrono::nanoseconds from_ms(float ms) { return std::chrono::nanoseconds(int64_t(double(ms) * 1e6)); }
 
@@ -190,18 +264,50 @@ std::chrono::nanoseconds from_ms(float ms) { return std::chrono::nanoseconds(int
 struct cuda_backend::impl {
   cuda_backend_config cfg;
   std::unique_ptr<device_memory> mem;
-  cudaStream_t copy = nullptr, compute = nullptr;
-  std::array<cuda_event, ev_count> events;
+  std::vector<lane> lanes;
+  // Time origin of the GPU intervals: an event completed at create(), and the host time just after.
+  cuda_event origin;
+  clock::time_point host_origin;
 
-  mutable std::mutex mu;  // one partition at a time; guards everything below
+  mutable std::mutex mu;  // key residency and health; guards everything below
   std::vector<std::unique_ptr<key_entry>> keys;
   uint64_t next = 0;  // bump offset into the region
   bool healthy = true;
   std::string last_error;
 
+  std::mutex lane_mu;  // which lanes are free
+  std::condition_variable lane_cv;
+  std::vector<bool> lane_busy;
+
+  mutable std::mutex busy_mu;
+  busy_union busy;
+
   ~impl() {
-    if (copy != nullptr) cudaStreamDestroy(copy);
-    if (compute != nullptr) cudaStreamDestroy(compute);
+    for (lane& l : lanes) {
+      if (l.copy != nullptr) cudaStreamDestroy(l.copy);
+      if (l.compute != nullptr) cudaStreamDestroy(l.compute);
+    }
+  }
+
+  // Blocks until a lane is free and takes it.
+  lane& acquire_lane() {
+    std::unique_lock lock(lane_mu);
+    for (;;) {
+      for (size_t i = 0; i < lanes.size(); ++i) {
+        if (!lane_busy[i]) {
+          lane_busy[i] = true;
+          return lanes[i];
+        }
+      }
+      lane_cv.wait(lock);
+    }
+  }
+  void release_lane(const lane& l) {
+    {
+      std::lock_guard lock(lane_mu);
+      lane_busy[l.id] = false;
+    }
+    lane_cv.notify_one();
   }
 
   template <class T>
@@ -221,9 +327,16 @@ struct cuda_backend::impl {
     return st;
   }
 
+  status note_locked(status st) {
+    std::lock_guard lock(mu);
+    return note(std::move(st));
+  }
+
   result<key_entry*> prepare_locked(const proving_key& pk, const r1cs::constraint_system& cs);
   status upload_key(key_entry& k, const proving_key& pk, const compact_r1cs& compact);
-  status run_partition(key_entry& k, std::span<const fr> w, cuda_pending& p);
+  status run_partition(const key_entry& k, lane& ln, std::span<const fr> w, cuda_pending& p);
+  // The lane's timings, spans and busy interval from its completed events.
+  status record_times(const lane& ln, cuda_pending& p);
 };
 
 template <class T>
@@ -235,6 +348,9 @@ static status upload_vector(void* d, const std::vector<T>& v, cudaStream_t strea
 
 status cuda_backend::impl::upload_key(key_entry& k, const proving_key& pk, const compact_r1cs& compact) {
   const key_sizes& s = k.sizes;
+  // Setup work, synchronized: on lane 0's copy stream while mu keeps other key uploads out. Lanes
+  // running partitions of other keys go on meanwhile (their memory lies below `next`).
+  cudaStream_t copy = lanes[0].copy;
   PP_ASSIGN_OR_RETURN(auto* d_h, take<ec::g1_affine>(s.nh * sizeof(ec::g1_affine)));
   PP_ASSIGN_OR_RETURN(auto* d_l, take<ec::g1_affine>(s.nl * sizeof(ec::g1_affine)));
   PP_ASSIGN_OR_RETURN(auto* d_a, take<ec::g1_affine>(s.na * sizeof(ec::g1_affine)));
@@ -266,19 +382,30 @@ status cuda_backend::impl::upload_key(key_entry& k, const proving_key& pk, const
     PP_CUDA_TRY(cudaStreamSynchronize(copy));
     k.d_b_idx = d;
   }
-  // Partition workspace.
-  PP_ASSIGN_OR_RETURN(k.d_w, take<fr>(s.nv * sizeof(fr)));
-  PP_ASSIGN_OR_RETURN(k.d_witness_ws, take<void>(s.witness_ws));
-  for (fr*& b : k.d_buf) {
-    PP_ASSIGN_OR_RETURN(b, take<fr>(s.n * sizeof(fr)));
+  // Partition workspaces, one per lane.
+  k.ws.resize(lanes.size());
+  for (partition_workspace& pw : k.ws) {
+    PP_ASSIGN_OR_RETURN(pw.d_w, take<fr>(s.nv * sizeof(fr)));
+    PP_ASSIGN_OR_RETURN(pw.d_witness_ws, take<void>(s.witness_ws));
+    for (fr*& b : pw.d_buf) {
+      PP_ASSIGN_OR_RETURN(b, take<fr>(s.n * sizeof(fr)));
+    }
+    if (s.a_filtered) {
+      if (s.a_sel_in_buf()) {
+        pw.d_a_sel = pw.d_buf[1];
+      } else {
+        PP_ASSIGN_OR_RETURN(pw.d_a_sel, take<fr>(s.na * sizeof(fr)));
+      }
+    }
+    if (s.b_filtered) {
+      if (s.b_sel_in_buf()) {
+        pw.d_b_sel = pw.d_buf[2];
+      } else {
+        PP_ASSIGN_OR_RETURN(pw.d_b_sel, take<fr>(s.nb * sizeof(fr)));
+      }
+    }
+    PP_ASSIGN_OR_RETURN(pw.d_msm_ws, take<void>(s.msm_ws));
   }
-  if (s.a_filtered) {
-    PP_ASSIGN_OR_RETURN(k.d_a_sel, take<fr>(s.na * sizeof(fr)));
-  }
-  if (s.b_filtered) {
-    PP_ASSIGN_OR_RETURN(k.d_b_sel, take<fr>(s.nb * sizeof(fr)));
-  }
-  PP_ASSIGN_OR_RETURN(k.d_msm_ws, take<void>(s.msm_ws));
   return ok_status();
 }
 
@@ -288,12 +415,13 @@ result<key_entry*> cuda_backend::impl::prepare_locked(const proving_key& pk, con
     if (k->id == id) return k.get();
   }
   PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
-  PP_ASSIGN_OR_RETURN(const key_sizes sizes, size_key(pk, cs, &compact));
+  PP_ASSIGN_OR_RETURN(const key_sizes sizes, size_key(pk, cs, &compact, cfg));
   const uint64_t need = sizes.fp.total_bytes();
   if (next + need > mem->capacity()) {
     return resource_exhausted("cuda_backend: the key needs " + std::to_string(need) + " bytes of device memory (" +
                               std::to_string(sizes.fp.resident_bytes()) + " resident + " +
-                              std::to_string(sizes.fp.partition_bytes) + " per partition), " +
+                              std::to_string(sizes.fp.partition_bytes) + " per partition x " +
+                              std::to_string(sizes.fp.lanes) + " lanes), " +
                               std::to_string(mem->capacity() - next) + " of " + std::to_string(mem->capacity()) +
                               " are free");
   }
@@ -309,12 +437,15 @@ result<key_entry*> cuda_backend::impl::prepare_locked(const proving_key& pk, con
   return keys.back().get();
 }
 
-status cuda_backend::impl::run_partition(key_entry& k, std::span<const fr> w, cuda_pending& p) {
+status cuda_backend::impl::run_partition(const key_entry& k, lane& ln, std::span<const fr> w, cuda_pending& p) {
   const key_sizes& s = k.sizes;
+  const partition_workspace& pw = k.ws[ln.id];
   const r1cs::constraint_system& cs = *p.cs;
   prove_timings& t = p.timings;
-  // Host: pack the witness into pinned staging (the MSM sums land in its tail).
-  const std::span<std::byte> staging = mem->staging(0);
+  auto& events = ln.events;
+  const cudaStream_t copy = ln.copy, compute = ln.compute;
+  // Host: pack the witness into the lane's pinned staging (the MSM sums land in its tail).
+  const std::span<std::byte> staging = ln.staging;
   auto* sums = reinterpret_cast<msm_sums*>(staging.data() + staging.size() - sums_bytes);
   const auto t0 = clock::now();
   PP_ASSIGN_OR_RETURN(const compact_witness_layout layout, pack_witness(w, staging.first(staging.size() - sums_bytes)));
@@ -322,30 +453,32 @@ status cuda_backend::impl::run_partition(key_entry& k, std::span<const fr> w, cu
 
   // Copy stream: witness upload; the compute stream waits for it through an event.
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
-  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), k.d_witness_ws, k.d_w, copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, pw.d_w, copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
+  PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
 
-  fr* const a = k.d_buf[0];
-  PP_RETURN_IF_ERROR(spmv_abc(k.matrices, k.d_w, k.d_buf[0], k.d_buf[1], k.d_buf[2], s.n, compute));
-  PP_RETURN_IF_ERROR(set_input_rows(a, k.d_w, cs.num_constraints(), cs.num_public() + 1, compute));
+  fr* const a = pw.d_buf[0];
+  PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, pw.d_buf[0], pw.d_buf[1], pw.d_buf[2], s.n, compute));
+  PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, cs.num_constraints(), cs.num_public() + 1, compute));
   PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
-  PP_RETURN_IF_ERROR(compute_h_device(k.qap, k.d_buf[0], k.d_buf[1], k.d_buf[2], compute));
+  PP_RETURN_IF_ERROR(compute_h_device(k.qap, pw.d_buf[0], pw.d_buf[1], pw.d_buf[2], compute));
   PP_RETURN_IF_ERROR(events[ev_h].record(compute));
-  const fr* a_scalars = k.d_w;
-  const fr* b_scalars = k.d_w;
+  // From here only d_buf[0] (h) is live; d_a_sel / d_b_sel may be d_buf[1] / d_buf[2].
+  const fr* a_scalars = pw.d_w;
+  const fr* b_scalars = pw.d_w;
   if (s.a_filtered) {
-    PP_RETURN_IF_ERROR(gather_scalars(k.d_a_sel, k.d_w, k.d_a_idx, s.na, compute));
-    a_scalars = k.d_a_sel;
+    PP_RETURN_IF_ERROR(gather_scalars(pw.d_a_sel, pw.d_w, k.d_a_idx, s.na, compute));
+    a_scalars = pw.d_a_sel;
   }
   if (s.b_filtered) {
-    PP_RETURN_IF_ERROR(gather_scalars(k.d_b_sel, k.d_w, k.d_b_idx, s.nb, compute));
-    b_scalars = k.d_b_sel;
+    PP_RETURN_IF_ERROR(gather_scalars(pw.d_b_sel, pw.d_w, k.d_b_idx, s.nb, compute));
+    b_scalars = pw.d_b_sel;
   }
   PP_RETURN_IF_ERROR(events[ev_select].record(compute));
 
   // The five MSMs, one after another on the compute stream, sharing one workspace.
-  void* ws = k.d_msm_ws;
+  void* ws = pw.d_msm_ws;
   const uint64_t wsb = s.msm_ws;
   PP_RETURN_IF_ERROR(msm<ec::g1_curve>(k.d_h, a, s.nh, ws, wsb, &sums->h, compute));
   PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
@@ -356,7 +489,7 @@ status cuda_backend::impl::run_partition(key_entry& k, std::span<const fr> w, cu
     }
     return split_msm<ec::g1_curve>(pts, sc, n, ws, wsb, out, compute);
   };
-  PP_RETURN_IF_ERROR(split_g1(k.d_l, k.d_w + 1 + cs.num_public(), s.nl, &sums->l));
+  PP_RETURN_IF_ERROR(split_g1(k.d_l, pw.d_w + 1 + cs.num_public(), s.nl, &sums->l));
   PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
   PP_RETURN_IF_ERROR(split_g1(k.d_a, a_scalars, s.na, &sums->a));
   PP_RETURN_IF_ERROR(events[ev_msm_a].record(compute));
@@ -368,7 +501,8 @@ status cuda_backend::impl::run_partition(key_entry& k, std::span<const fr> w, cu
     PP_RETURN_IF_ERROR(split_msm<ec::g2_curve>(k.d_b2, b_scalars, s.nb, ws, wsb, &sums->b2, compute));
   }
   PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
-  // Per-event wait (not the device): the sums are in pinned memory once the last event completes.
+  // Per-event wait (not the device): the sums are in pinned memory once the last event completes,
+  // and the lane (its staging and workspaces) is free again.
   PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
 
   p.sums.h = ec::to_jacobian(sums->h);
@@ -376,14 +510,28 @@ status cuda_backend::impl::run_partition(key_entry& k, std::span<const fr> w, cu
   p.sums.a = ec::to_jacobian(sums->a);
   p.sums.b1 = ec::to_jacobian(sums->b1);
   p.sums.b2 = ec::to_jacobian(sums->b2);
+  return record_times(ln, p);
+}
 
-  static constexpr const char* names[ev_count] = {"",        "gpu witness upload", "gpu spmv",  "gpu ntt (h)",
-                                                  "gpu select", "gpu msm H",        "gpu msm L", "gpu msm A",
-                                                  "gpu msm B_G1", "gpu msm B_G2"};
-  for (int e = ev_uploaded; e < ev_count; ++e) {
-    PP_ASSIGN_OR_RETURN(const float ms, cuda_event::elapsed_ms(events[e - 1], events[e]));
-    t.add(names[e], from_ms(ms));
+status cuda_backend::impl::record_times(const lane& ln, cuda_pending& p) {
+  const auto& events = ln.events;
+  prove_timings& t = p.timings;
+  std::array<float, ev_count> at{};  // ms since the origin event
+  for (int e = 0; e < ev_count; ++e) {
+    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(origin, events[e]));
   }
+  auto host_at = [&](int e) {
+    return host_origin + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(at[e]));
+  };
+  t.add(ev_names[ev_uploaded], from_ms(at[ev_uploaded] - at[ev_start]));
+  t.spans.push_back({"upload", ln.copy_track, host_at(ev_start), host_at(ev_uploaded)});
+  for (int e = ev_spmv; e < ev_count; ++e) {
+    const int prev = e == ev_spmv ? ev_compute_begin : e - 1;
+    t.add(ev_names[e], from_ms(at[e] - at[prev]));
+    t.spans.push_back({std::string(ev_names[e] + 4), ln.compute_track, host_at(prev), host_at(e)});
+  }
+  std::lock_guard lock(busy_mu);
+  busy.add(at[ev_compute_begin], at[ev_msm_b2]);
   return ok_status();
 }
 
@@ -395,30 +543,45 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     if (cfg.staging_bytes < 2 * sums_bytes) {
       return invalid_argument("cuda_backend: staging_bytes must be at least " + std::to_string(2 * sums_bytes));
     }
+    if (cfg.lanes == 0 || cfg.lanes > 16) return invalid_argument("cuda_backend: lanes must lie in [1, 16]");
     auto p = std::make_unique<impl>();
     p->cfg = cfg;
     device_memory_config mc;
     mc.device = cfg.device;
     mc.vram_share = cfg.vram_share;
     mc.max_bytes = cfg.max_vram_bytes;
-    mc.staging_buffers = 1;
+    mc.staging_buffers = cfg.lanes;
     mc.staging_bytes = cfg.staging_bytes;
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
     PP_CUDA_TRY(cudaSetDevice(cfg.device));
-    PP_CUDA_TRY(cudaStreamCreateWithFlags(&p->copy, cudaStreamNonBlocking));
-    PP_CUDA_TRY(cudaStreamCreateWithFlags(&p->compute, cudaStreamNonBlocking));
-    for (cuda_event& e : p->events) {
-      PP_ASSIGN_OR_RETURN(e, cuda_event::create(/*timing=*/true));
+    p->lanes.resize(cfg.lanes);
+    p->lane_busy.assign(cfg.lanes, false);
+    for (uint32_t i = 0; i < cfg.lanes; ++i) {
+      lane& l = p->lanes[i];
+      l.id = i;
+      l.staging = p->mem->staging(i);
+      l.copy_track = "lane" + std::to_string(i) + "/copy";
+      l.compute_track = "lane" + std::to_string(i) + "/compute";
+      PP_CUDA_TRY(cudaStreamCreateWithFlags(&l.copy, cudaStreamNonBlocking));
+      PP_CUDA_TRY(cudaStreamCreateWithFlags(&l.compute, cudaStreamNonBlocking));
+      for (cuda_event& e : l.events) {
+        PP_ASSIGN_OR_RETURN(e, cuda_event::create(/*timing=*/true));
+      }
     }
+    PP_ASSIGN_OR_RETURN(p->origin, cuda_event::create(/*timing=*/true));
+    PP_RETURN_IF_ERROR(p->origin.record(p->lanes[0].compute));
+    PP_RETURN_IF_ERROR(p->origin.synchronize());
+    p->host_origin = clock::now();
     return std::unique_ptr<cuda_backend>(new cuda_backend(std::move(p)));
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::create: ") + e.what());
   }
 }
 
-result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs::constraint_system& cs) {
+result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs::constraint_system& cs,
+                                              const cuda_backend_config& cfg) {
   try {
-    PP_ASSIGN_OR_RETURN(const key_sizes s, size_key(pk, cs, nullptr));
+    PP_ASSIGN_OR_RETURN(const key_sizes s, size_key(pk, cs, nullptr, cfg));
     return s.fp;
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::footprint: ") + e.what());
@@ -435,6 +598,16 @@ status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_syste
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::prepare: ") + e.what());
   }
+}
+
+result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
+                                                       const r1cs::constraint_system& cs) const {
+  const key_fingerprint id = key_fingerprint::of(pk, cs);
+  std::lock_guard lock(impl_->mu);
+  for (const auto& k : impl_->keys) {
+    if (k->id == id) return k->sizes.fp;
+  }
+  return not_found("cuda_backend: the key is not resident");
 }
 
 void cuda_backend::clear_keys() {
@@ -462,23 +635,35 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
       p->timings.add("satisfaction check", clock::now() - t0);
     }
 
-    std::lock_guard lock(impl_->mu);
-    if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
-    PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
-    const auto t0 = clock::now();
-    PP_ASSIGN_OR_RETURN(key_entry * k, impl_->prepare_locked(pk, cs));
-    if (const auto d = clock::now() - t0; d > std::chrono::milliseconds(1)) p->timings.add("key upload", d);
-    if (status st = impl_->run_partition(*k, w, *p); !st.ok()) {
+    // The lane is held until its last event has completed (run_partition waits for it) or, on a
+    // failure, until its streams are drained.
+    lane& ln = impl_->acquire_lane();
+    struct lane_release {
+      impl* i;
+      lane* l;
+      ~lane_release() { i->release_lane(*l); }
+    } release{impl_.get(), &ln};
+    PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
+    key_entry* k = nullptr;
+    {
+      std::lock_guard lock(impl_->mu);
+      if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
+      const auto t0 = clock::now();
+      PP_ASSIGN_OR_RETURN(k, impl_->prepare_locked(pk, cs));
+      if (const auto d = clock::now() - t0; d > std::chrono::milliseconds(1)) p->timings.add("key upload", d);
+    }
+    if (status st = impl_->run_partition(*k, ln, w, *p); !st.ok()) {
       // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it
-      // running on the staging buffer and workspace the next partition reuses: drain both streams.
+      // running on the staging buffer and workspace the lane's next partition reuses: drain both.
       if (st.code() != status_code::internal) {
-        const cudaError_t e1 = cudaStreamSynchronize(impl_->copy), e2 = cudaStreamSynchronize(impl_->compute);
+        const cudaError_t e1 = cudaStreamSynchronize(ln.copy), e2 = cudaStreamSynchronize(ln.compute);
         if (e1 != cudaSuccess || e2 != cudaSuccess) {
-          (void)impl_->note(internal_error(std::string("CUDA error ") + cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
-                                     " while draining the streams after: " + st.message()));
+          (void)impl_->note_locked(internal_error(std::string("CUDA error ") +
+                                                  cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
+                                                  " while draining the streams after: " + st.message()));
         }
       }
-      return impl_->note(std::move(st));
+      return impl_->note_locked(std::move(st));
     }
     return pending_ptr(std::move(p));
   } catch (const std::exception& e) {
@@ -512,6 +697,16 @@ uint64_t cuda_backend::capacity_bytes() const { return impl_->mem->capacity(); }
 uint64_t cuda_backend::used_bytes() const {
   std::lock_guard lock(impl_->mu);
   return impl_->next;
+}
+uint32_t cuda_backend::lanes() const { return static_cast<uint32_t>(impl_->lanes.size()); }
+
+cuda_backend::activity cuda_backend::gpu_activity() const {
+  std::lock_guard lock(impl_->busy_mu);
+  return impl_->busy.read();
+}
+void cuda_backend::reset_activity() {
+  std::lock_guard lock(impl_->busy_mu);
+  impl_->busy = busy_union{};
 }
 
 }  // namespace pp::cuda

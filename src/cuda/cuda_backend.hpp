@@ -3,7 +3,13 @@
 // packs the witness, the device does upload, SpMV, the H scalars (both bases), and the five MSMs,
 // and the host assembles and self-verifies exactly as cpu_backend does (same group elements).
 // Memory: one device region taken at create() (device_memory); each key gets its resident tables
-// and one partition workspace carved from it, sized by footprint(). Plain C++ header.
+// and one partition workspace per lane carved from it, sized by footprint(). Plain C++ header.
+//
+// Lanes (DESIGN.md §4): `lanes` partitions may be in start() at once, each on its own copy and
+// compute streams, pinned staging and partition workspace, so one partition's host packing and
+// upload overlap another's kernels. A lane is reserved for the whole start() and released when its
+// compute stream's last event has completed: nothing device-global (no cudaMalloc, cudaFree or
+// device synchronization) happens after create().
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -23,6 +29,9 @@ struct cuda_backend_config {
   // Pinned host staging for the packed witness (pack_witness fails with resource_exhausted, naming
   // the size it needs, when a witness does not fit). PoRep's 2^27 witness packs into ~0.5 GiB.
   uint64_t staging_bytes = uint64_t{512} << 20;
+  // Partitions in flight at once (the engine's workers per GPU); each lane costs one partition
+  // workspace per resident key and one staging buffer.
+  uint32_t lanes = 2;
 };
 
 // Device memory one (key, circuit) takes on this backend.
@@ -32,8 +41,9 @@ struct key_footprint {
   uint64_t tables_bytes = 0;     // NTT twiddles, coset / shift tables, density index lists
   uint64_t partition_bytes = 0;  // witness (+ its upload workspace), a/b/c, filtered scalars, MSM scratch
   uint64_t msm_workspace_bytes = 0;  // the largest of the five MSMs' workspaces (part of partition_bytes)
+  uint32_t lanes = 1;                 // partition workspaces (one per lane)
   [[nodiscard]] uint64_t resident_bytes() const { return points_bytes + matrices_bytes + tables_bytes; }
-  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes() + partition_bytes; }
+  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes() + uint64_t{lanes} * partition_bytes; }
 };
 
 class cuda_backend final : public groth16::backend {
@@ -47,21 +57,29 @@ class cuda_backend final : public groth16::backend {
 
   [[nodiscard]] std::string_view name() const override { return "cuda"; }
 
-  // What prepare() would take for (pk, cs); invalid_argument when they do not match.
-  static result<key_footprint> footprint(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  // What prepare() would take for (pk, cs) on a backend with cfg's lanes and staging size;
+  // invalid_argument when they do not match.
+  static result<key_footprint> footprint(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+                                         const cuda_backend_config& cfg = {});
 
   // Uploads pk's points, cs's matrices and the domain tables, and carves the partition workspace
   // (once per (pk, cs); start() calls it when needed, so the first proof with a key pays the upload).
   // Keys are cached by address plus a fingerprint (sizes, first points, delta); a key changed in
   // place needs clear_keys(). resource_exhausted when the region has no room (says how much).
   status prepare(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  // What prepare() carved for (pk, cs); not_found when that key is not resident. Cheap (footprint()
+  // compacts the matrices again to size them).
+  [[nodiscard]] result<key_footprint> resident_footprint(const groth16::proving_key& pk,
+                                                         const r1cs::constraint_system& cs) const;
   // Forgets every resident key (the region is reused from its start). Not while a start() runs.
   void clear_keys();
 
-  // start(): validates like cpu_backend, then (one partition at a time per backend) packs the
-  // witness, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute stream, ordered by
-  // an event) and waits for the compute stream's last event: it returns when the device work is
-  // done and the five MSM sums are on the host, so the device is free for the next partition.
+  // start(): validates like cpu_backend, takes a free lane (waits for one), then packs the witness
+  // into the lane's staging, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute
+  // stream, ordered by an event) and waits for the compute stream's last event: it returns when the
+  // lane's device work is done and the five MSM sums are on the host. Up to `lanes` calls run at
+  // once; the pending's timings carry the lane's GPU intervals as spans (tracks "laneN/copy",
+  // "laneN/compute").
   // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
   // backend unhealthy: later calls fail with unavailable.
   result<groth16::pending_ptr> start(const groth16::prove_request& req) override;
@@ -74,6 +92,18 @@ class cuda_backend final : public groth16::backend {
   [[nodiscard]] int device() const;
   [[nodiscard]] uint64_t capacity_bytes() const;  // the device region
   [[nodiscard]] uint64_t used_bytes() const;      // by resident keys and their partition workspaces
+  [[nodiscard]] uint32_t lanes() const;
+
+  // GPU activity measured with CUDA events: the union of every lane's compute-stream intervals
+  // (first kernel after the upload to the last MSM) since create() or reset_activity().
+  struct activity {
+    double busy_ms = 0;   // union of the compute intervals
+    double span_ms = 0;   // first interval's begin to the last one's end
+    uint64_t partitions = 0;
+    [[nodiscard]] double busy_fraction() const { return span_ms > 0 ? busy_ms / span_ms : 0; }
+  };
+  [[nodiscard]] activity gpu_activity() const;
+  void reset_activity();
 
   struct impl;
 

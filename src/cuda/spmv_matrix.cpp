@@ -1,6 +1,10 @@
 // Host-side construction of the compact SpMV matrices (spmv_matrix.hpp).
 #include "cuda/spmv_matrix.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -39,43 +43,89 @@ uint64_t compact_r1cs::plain_bytes(const r1cs::constraint_system& cs) {
   return b;
 }
 
+// Three parallel passes over row blocks (PoRep's 130M rows must not take minutes): words per row
+// and the distinct table coefficients per block; a prefix sum and one merged table; the fill.
 result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
   compact_csr out;
   out.rows = m.rows();
-  std::vector<uint32_t> row_ptr(m.rows() + 1, 0);
-  out.words.reserve(m.nnz());
   const fr one = fr::one(), minus_one = -fr::one();
-  std::unordered_map<fr_key, uint32_t, fr_key_hash> index;
-  for (std::size_t r = 0; r < m.rows(); ++r) {
-    for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
-      const uint32_t col = m.cols[k];
-      if (col > spmv_col_mask) {
-        return invalid_argument("compact SpMV matrix: column " + std::to_string(col) + " needs more than " +
-                                std::to_string(spmv_col_bits) + " bits");
+  auto key_of = [](const fr& c) {
+    fr_key key;
+    std::memcpy(key.l, c.l, sizeof(key.l));
+    return key;
+  };
+  const std::size_t rows = m.rows();
+  constexpr std::size_t block = std::size_t{1} << 16;
+  const std::size_t blocks = (rows + block - 1) / block;
+  std::vector<uint64_t> block_words(blocks, 0);
+  std::vector<std::vector<fr>> block_table(blocks);
+  std::atomic<uint64_t> bad_col{UINT64_MAX};
+  std::vector<uint32_t> row_words(rows + 1, 0);
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+    std::unordered_map<fr_key, uint32_t, fr_key_hash> seen;
+    uint64_t words = 0;
+    for (std::size_t r = b * block; r < std::min(rows, (b + 1) * block); ++r) {
+      uint32_t w = 0;
+      for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
+        if (m.cols[k] > spmv_col_mask) bad_col.store(m.cols[k]);
+        const fr& c = m.coeffs[k];
+        if (c.is_zero()) continue;
+        if (c == one || c == minus_one) {
+          w += 1;
+        } else {
+          w += 2;
+          if (seen.try_emplace(key_of(c), 0).second) block_table[b].push_back(c);
+        }
       }
-      const fr& c = m.coeffs[k];
-      if (c.is_zero()) continue;
-      if (c == one) {
-        out.words.push_back(col);
-      } else if (c == minus_one) {
-        out.words.push_back(col | (spmv_tag_minus_one << spmv_col_bits));
-      } else {
-        fr_key key;
-        std::memcpy(key.l, c.l, sizeof(key.l));
-        auto [it, inserted] = index.try_emplace(key, uint32_t(out.table.size()));
-        if (inserted) out.table.push_back(c);
-        out.words.push_back(col | (spmv_tag_table << spmv_col_bits));
-        out.words.push_back(it->second);
-      }
+      row_words[r] = w;
+      words += w;
     }
-    if (out.words.size() >= (uint64_t{1} << 32)) {
-      return unimplemented("compact SpMV matrix: more than 2^32 words (32-bit row pointers) at row " +
-                           std::to_string(r));
-    }
-    row_ptr[r + 1] = uint32_t(out.words.size());
+    block_words[b] = words;
+  });
+  if (const uint64_t col = bad_col.load(); col != UINT64_MAX) {
+    return invalid_argument("compact SpMV matrix: column " + std::to_string(col) + " needs more than " +
+                            std::to_string(spmv_col_bits) + " bits");
   }
-  out.words.shrink_to_fit();
-  out.row_ptr = std::move(row_ptr);
+  uint64_t total = 0;
+  for (uint64_t w : block_words) total += w;
+  if (total >= (uint64_t{1} << 32)) {
+    return unimplemented("compact SpMV matrix: " + std::to_string(total) + " words, 2^32 or more (32-bit row pointers)");
+  }
+  // The table in first-appearance order (block order, then row order): the same as a serial scan.
+  std::unordered_map<fr_key, uint32_t, fr_key_hash> index;
+  for (const auto& bt : block_table) {
+    for (const fr& c : bt) {
+      if (index.try_emplace(key_of(c), uint32_t(out.table.size())).second) out.table.push_back(c);
+    }
+  }
+  block_table.clear();
+  // Exclusive prefix sum of the row word counts, in place (row_words[r] becomes the row's offset).
+  uint32_t acc = 0;
+  for (std::size_t r = 0; r <= rows; ++r) {
+    const uint32_t w = row_words[r];
+    row_words[r] = acc;
+    acc += w;
+  }
+  out.words.resize(total);
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+    for (std::size_t r = b * block; r < std::min(rows, (b + 1) * block); ++r) {
+      uint32_t* w = out.words.data() + row_words[r];
+      for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
+        const uint32_t col = m.cols[k];
+        const fr& c = m.coeffs[k];
+        if (c.is_zero()) continue;
+        if (c == one) {
+          *w++ = col;
+        } else if (c == minus_one) {
+          *w++ = col | (spmv_tag_minus_one << spmv_col_bits);
+        } else {
+          *w++ = col | (spmv_tag_table << spmv_col_bits);
+          *w++ = index.find(key_of(c))->second;  // concurrent reads of a map no one writes
+        }
+      }
+    }
+  });
+  out.row_ptr = std::move(row_words);
   return out;
 }
 

@@ -5,6 +5,7 @@
 // block on demand.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,10 @@ class device {
   // invalid_argument / failed_precondition (the request's fault) are device faults: the engine
   // takes the device out of rotation and retries the partition on another.
   [[nodiscard]] virtual groth16::backend& backend() = 0;
+  // The device's own busy measure (a GPU: the union of its kernel intervals from CUDA events over
+  // the span of its partitions), when it has one; otherwise the engine reports the share of time
+  // with at least one worker inside start().
+  [[nodiscard]] virtual std::optional<double> measured_busy_fraction() const { return std::nullopt; }
 };
 
 using device_ptr = std::unique_ptr<device>;

@@ -237,7 +237,7 @@ class engine_impl final : public engine {
       d.queued = snap.queued;
       d.partitions_done = snap.done;
       d.failures = snap.failures;
-      d.busy_fraction = slot->meter().fraction();
+      d.busy_fraction = slot->dev().measured_busy_fraction().value_or(slot->meter().fraction());
       d.recent_keys = snap.recent_keys;
       s.devices.push_back(std::move(d));
     }
@@ -600,6 +600,27 @@ class engine_impl final : public engine {
     forward(ready_, std::move(t), std::move(w));
   }
 
+  // The backend's off-thread intervals (a GPU lane's upload and kernels) on tracks under the
+  // device's name, converted from the steady clock to the trace recorder's clock.
+  void record_backend_spans(device_slot& slot, const std::vector<groth16::prove_timings::span>& spans,
+                            const partition_task& t) {
+    if (spans.empty()) return;
+    const auto now = steady_clock::now();
+    const int64_t now_us = trace_.now_us();
+    auto at_us = [&](steady_clock::time_point tp) {
+      return now_us - std::chrono::duration_cast<std::chrono::microseconds>(now - tp).count();
+    };
+    for (const auto& sp : spans) {
+      trace_event e;
+      e.name = sp.name;
+      e.track = slot.name() + "/" + sp.track;
+      e.start_us = at_us(sp.begin);
+      e.duration_us = std::max<int64_t>(at_us(sp.end) - e.start_us, 0);
+      e.args = {{"job", static_cast<double>(t.job)}, {"partition", static_cast<double>(t.partition)}};
+      trace_.record(std::move(e));
+    }
+  }
+
   void finish_loop(const std::string& track) {
     while (true) {
       auto t = finish_.pop(no_deadline());
@@ -629,6 +650,7 @@ class engine_impl final : public engine {
     r.stages = std::move(w->stages);
     r.stages.push_back({"finish", queued, ran});
     for (const auto& step : out->timings.steps) r.backend_steps.push_back({step.name, {}, step.elapsed});
+    record_backend_spans(*w->device, out->timings.spans, t);
     r.device = w->device->name();
     r.attempts = w->attempts;
     w.reset();  // memory and key lease back before the job can complete

@@ -114,7 +114,9 @@ struct device_status {
   uint32_t queued = 0;   // partitions waiting in its inbox
   uint64_t partitions_done = 0;
   uint64_t failures = 0;
-  double busy_fraction = 0;  // share of wall time since the engine started with >= 1 worker busy
+  // GPUs: the union of kernel intervals (CUDA events) over the span of their partitions; other
+  // devices: share of wall time since the engine started with >= 1 worker busy.
+  double busy_fraction = 0;
   std::vector<std::string> recent_keys;  // affinity: keys it ran last, newest first
 };
 

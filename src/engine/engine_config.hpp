@@ -36,7 +36,7 @@ struct engine_config {
   uint64_t host_memory_margin = uint64_t{2} << 30;
   double key_memory_fraction = 0.5;
   // Bytes one in-flight partition holds (witness, a/b/c, H, MSM scratch). 0: estimated from the
-  // circuit (32 B x (variables + 8 x domain size)).
+  // circuit (32 B x (variables + 8 x domain size) + 224 B x variables).
   uint64_t partition_bytes = 0;
 
   // Proving.

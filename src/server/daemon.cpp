@@ -13,6 +13,8 @@
 #include <grpcpp/resource_quota.h>
 
 #include "core/log.hpp"
+#include "core/status_macros.hpp"
+#include "engine/gpu_device.hpp"
 #include "server/client.hpp"
 
 #ifndef PP_VERSION
@@ -47,11 +49,26 @@ status clear_stale_socket(const std::string& path) {
 }  // namespace
 
 result<engine::engine_config> make_engine_config(const engine_section& e) {
-  if (e.backend == "cuda") {
-    return failed_precondition("engine.backend: \"cuda\" is not available in this daemon (no CUDA device factory is "
-                               "wired in); use \"auto\" or \"cpu\"");
-  }
   engine::engine_config c;
+  bool gpus = false;
+  if (e.backend != "cpu") {
+    PP_ASSIGN_OR_RETURN(const int count, engine::gpu_count());
+    if (e.backend == "cuda" && count == 0) {
+      return failed_precondition(std::string("engine.backend: \"cuda\" but ") +
+                                 (engine::gpu_support_built() ? "no GPU is present"
+                                                              : "this build has no CUDA backend") +
+                                 "; use \"auto\" or \"cpu\"");
+    }
+    gpus = count > 0;
+  }
+  if (gpus) {
+    engine::gpu_device_options g;
+    g.lanes = e.workers_per_device;
+    g.vram_share = e.gpu_vram_share;
+    g.max_vram_bytes = e.gpu_vram_max_mb * mib;
+    g.staging_bytes = e.gpu_staging_mb * mib;
+    c.make_devices = [g] { return engine::make_gpu_devices(g); };
+  }
   c.cpu_devices = e.cpu_devices;
   c.workers_per_device = e.workers_per_device;
   c.witness_threads = e.witness_threads;

@@ -1,12 +1,16 @@
 // cuda_backend (src/cuda/cuda_backend.hpp) against cpu_backend: for both H bases and constraint
 // counts 1, 2, 3, around powers of two (of the constraints and of the QAP rows) and a few thousand,
 // plus a PoRep-like 2^16 circuit, the CUDA proof with fixed (r, s) is identical to the CPU proof and
-// verifies. Also: key cache reuse, footprint, argument errors, health. Exits 77 without a GPU.
+// verifies. Also: key cache reuse, footprint, argument errors, health, and several partitions in
+// flight on the lanes at once (same proofs, GPU spans and activity recorded). Exits 77 without a GPU.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <random>
+#include <thread>
+#include <vector>
 
 #include "cuda/cuda_backend.hpp"
 #include "groth16/prover.hpp"
@@ -20,13 +24,21 @@ namespace {
 using ff::fr;
 using groth16::h_basis;
 
+const cuda_backend_config& gpu_config() {
+  static const cuda_backend_config cfg = [] {
+    cuda_backend_config c;
+    c.vram_share = 0.8;
+    c.max_vram_bytes = uint64_t{16} << 30;
+    c.staging_bytes = uint64_t{128} << 20;
+    c.lanes = 3;
+    return c;
+  }();
+  return cfg;
+}
+
 cuda_backend& gpu() {
   static std::unique_ptr<cuda_backend> be = [] {
-    cuda_backend_config cfg;
-    cfg.vram_share = 0.8;
-    cfg.max_vram_bytes = uint64_t{16} << 30;
-    cfg.staging_bytes = uint64_t{128} << 20;
-    auto r = cuda_backend::create(cfg);
+    auto r = cuda_backend::create(gpu_config());
     if (!r.ok()) {
       std::fprintf(stderr, "cuda_backend::create: %s\n", r.error().to_string().c_str());
       std::abort();
@@ -111,10 +123,78 @@ TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
   const uint64_t used = gpu().used_bytes();
   expect_same_proof(*in, 2, "second proof (resident key)");
   EXPECT_EQ(gpu().used_bytes(), used) << "the resident key was uploaded again";
-  const auto fp = cuda_backend::footprint(in->pk, in->circuit.cs);
+  const auto fp = cuda_backend::footprint(in->pk, in->circuit.cs, gpu_config());
   ASSERT_TRUE(fp.ok()) << fp.error().to_string();
   EXPECT_EQ(fp->total_bytes(), used);
   EXPECT_GT(fp->msm_workspace_bytes, 0u);
+  EXPECT_EQ(fp->lanes, 3u);
+  gpu().clear_keys();
+}
+
+// Several threads prove at once (more threads than lanes, two keys): every proof equals the CPU's
+// with the same (r, s), the lanes' GPU intervals come back as spans, and the activity counts them.
+TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
+  const h_basis basis = GetParam();
+  const uint64_t seed0 = std::random_device{}();
+  std::printf("seed %llu\n", (unsigned long long)seed0);
+  auto in1 = make_instance(3000, 3, 3100, basis, seed0 % 1000 + 1);
+  auto in2 = make_instance(1000, 1, 1500, basis, seed0 % 1000 + 2);
+  ASSERT_NE(in1, nullptr);
+  ASSERT_NE(in2, nullptr);
+  gpu().reset_activity();
+  constexpr int threads = 5, per_thread = 3;
+  struct outcome {
+    const instance* in;
+    groth16::blinding rs;
+    result<groth16::prove_output> got = internal_error("not run");
+  };
+  std::vector<outcome> out;
+  for (int i = 0; i < threads * per_thread; ++i) out.push_back({i % 2 ? in1.get() : in2.get(), fixed_rs(seed0 + i)});
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int j = 0; j < per_thread; ++j) {
+        outcome& o = out[t * per_thread + j];
+        groth16::prove_request req;
+        req.pk = &o.in->pk;
+        req.cs = &o.in->circuit.cs;
+        req.witness = o.in->circuit.w;
+        req.rs = o.rs;
+        o.got = groth16::prove(gpu(), req);
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  groth16::cpu_backend cpu;
+  for (const outcome& o : out) {
+    ASSERT_TRUE(o.got.ok()) << o.got.error().to_string();
+    groth16::prove_request req;
+    req.pk = &o.in->pk;
+    req.cs = &o.in->circuit.cs;
+    req.witness = o.in->circuit.w;
+    req.rs = o.rs;
+    const auto want = groth16::prove(cpu, req);
+    ASSERT_TRUE(want.ok()) << want.error().to_string();
+    EXPECT_TRUE(o.got->pi.a == want->pi.a && o.got->pi.b == want->pi.b && o.got->pi.c == want->pi.c);
+    // Upload on a copy track, then the compute steps in order, each inside the partition.
+    const auto& spans = o.got->timings.spans;
+    ASSERT_EQ(spans.size(), 9u);
+    EXPECT_EQ(spans[0].name, "upload");
+    EXPECT_NE(spans[0].track.find("/copy"), std::string::npos);
+    for (size_t i = 1; i < spans.size(); ++i) {
+      EXPECT_NE(spans[i].track.find("/compute"), std::string::npos);
+      EXPECT_LE(spans[i].begin, spans[i].end);
+      if (i > 1) EXPECT_LE(spans[i - 1].end, spans[i].begin + std::chrono::microseconds(1));
+    }
+    EXPECT_LE(spans[0].end, spans[1].begin + std::chrono::microseconds(1)) << "compute began before the upload ended";
+  }
+  const auto act = gpu().gpu_activity();
+  EXPECT_EQ(act.partitions, uint64_t{threads * per_thread});
+  EXPECT_GT(act.busy_ms, 0);
+  EXPECT_LE(act.busy_ms, act.span_ms * 1.0001);
+  std::printf("activity: %llu partitions, busy %.2f of %.2f ms (%.1f%%)\n", (unsigned long long)act.partitions,
+              act.busy_ms, act.span_ms, 100 * act.busy_fraction());
+  EXPECT_TRUE(gpu().healthy()) << gpu().last_error();
   gpu().clear_keys();
 }
 

@@ -1,0 +1,74 @@
+// gpu_device (gpu_device.hpp) on the CUDA backend: a device per GPU whose busy fraction is the
+// backend's CUDA-event measure (union of the lanes' kernel intervals), not time spent in start().
+#include "engine/gpu_device.hpp"
+
+#include <memory>
+#include <string>
+
+#include "core/status_macros.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/device_info.hpp"
+#include "cuda/fixed_base_device.hpp"
+
+namespace pp::engine {
+namespace {
+
+class gpu_device final : public device {
+ public:
+  gpu_device(std::string name, std::unique_ptr<cuda::cuda_backend> be) : name_(std::move(name)), be_(std::move(be)) {}
+  [[nodiscard]] std::string_view name() const override { return name_; }
+  [[nodiscard]] std::string_view kind() const override { return "cuda"; }
+  [[nodiscard]] groth16::backend& backend() override { return *be_; }
+  [[nodiscard]] std::optional<double> measured_busy_fraction() const override {
+    const auto a = be_->gpu_activity();
+    if (a.partitions == 0) return 0.0;
+    return a.busy_fraction();
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<cuda::cuda_backend> be_;
+};
+
+}  // namespace
+
+bool gpu_support_built() { return true; }
+
+result<int> gpu_count() { return cuda::device_count(); }
+
+result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& options) {
+  PP_ASSIGN_OR_RETURN(const int count, cuda::device_count());
+  if (count == 0) return unavailable("no CUDA device is present (or no driver)");
+  std::vector<int> ordinals = options.ordinals;
+  if (ordinals.empty()) {
+    for (int i = 0; i < count; ++i) ordinals.push_back(i);
+  }
+  std::vector<device_ptr> out;
+  for (int ord : ordinals) {
+    if (ord < 0 || ord >= count) {
+      return invalid_argument("GPU " + std::to_string(ord) + " does not exist (" + std::to_string(count) + " present)");
+    }
+    cuda::cuda_backend_config cfg;
+    cfg.device = ord;
+    cfg.lanes = options.lanes;
+    cfg.vram_share = options.vram_share;
+    cfg.max_vram_bytes = options.max_vram_bytes;
+    cfg.staging_bytes = options.staging_bytes;
+    auto be = cuda::cuda_backend::create(cfg);
+    if (!be.ok()) return be.error().with_context("GPU " + std::to_string(ord));
+    out.push_back(std::make_unique<gpu_device>("gpu" + std::to_string(ord), std::move(be).value()));
+  }
+  return out;
+}
+
+result<std::unique_ptr<groth16::fixed_base_multiplier>> make_gpu_fixed_base_multiplier(int ordinal) {
+  PP_ASSIGN_OR_RETURN(const int count, cuda::device_count());
+  if (ordinal < 0 || ordinal >= count) return unavailable("GPU " + std::to_string(ordinal) + " is not present");
+  cuda::fixed_base_device_config cfg;
+  cfg.device = ordinal;
+  auto m = cuda::fixed_base_device::create(cfg);
+  if (!m.ok()) return m.error().with_context("GPU " + std::to_string(ordinal));
+  return std::unique_ptr<groth16::fixed_base_multiplier>(std::move(m).value());
+}
+
+}  // namespace pp::engine

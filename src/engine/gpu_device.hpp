@@ -1,0 +1,35 @@
+// gpu_device: one engine device per GPU, backed by cuda::cuda_backend (DESIGN.md §4). The device's
+// workers are the backend's lanes: each lane has its own streams, pinned staging and partition
+// workspace, reserved once at creation, so two workers share a GPU without any device-global call
+// (no cudaMalloc, cudaFree or device synchronization after creation) and one partition's upload
+// overlaps another's kernels. Built without CUDA, gpu_count() is 0 and make_gpu_devices refuses.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/result.hpp"
+#include "engine/device.hpp"
+#include "groth16/fixed_base_multiplier.hpp"
+
+namespace pp::engine {
+
+struct gpu_device_options {
+  uint32_t lanes = 2;              // workers per GPU (engine_config::workers_per_device)
+  double vram_share = 0.9;         // of each GPU's free memory at creation, taken as one region
+  uint64_t max_vram_bytes = 0;     // cap on that region (0: none)
+  uint64_t staging_bytes = uint64_t{512} << 20;  // pinned host staging per lane (packed witness)
+  std::vector<int> ordinals;       // GPUs to use; empty: all
+};
+
+// Whether this build has the CUDA backend at all.
+bool gpu_support_built();
+// Usable GPUs (0 without a driver, a device or CUDA support in the build).
+result<int> gpu_count();
+// "gpu0", "gpu1", ... one per GPU; unavailable when the build has no CUDA backend or no GPU is
+// present, resource_exhausted when a GPU's region cannot be reserved.
+result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& options);
+// The insecure setup's point maker on GPU `ordinal` (cuda::fixed_base_device), for benchmarks and
+// demos that build big keys; unavailable as make_gpu_devices.
+result<std::unique_ptr<groth16::fixed_base_multiplier>> make_gpu_fixed_base_multiplier(int ordinal);
+
+}  // namespace pp::engine

@@ -1,0 +1,18 @@
+// gpu_device (gpu_device.hpp) in a build without the CUDA backend (nvcc was not found).
+#include "engine/gpu_device.hpp"
+
+namespace pp::engine {
+
+bool gpu_support_built() { return false; }
+
+result<int> gpu_count() { return 0; }
+
+result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options&) {
+  return unavailable("this build of proofpipe has no CUDA backend (nvcc was not found when it was configured)");
+}
+
+result<std::unique_ptr<groth16::fixed_base_multiplier>> make_gpu_fixed_base_multiplier(int) {
+  return unavailable("this build of proofpipe has no CUDA backend (nvcc was not found when it was configured)");
+}
+
+}  // namespace pp::engine
