@@ -1,34 +1,45 @@
 #!/usr/bin/env bash
-# Every GPU test and benchmark in one `run` call on a lent GPU machine, building nothing there.
-#   scripts/device_run.sh build    here: build the CUDA targets (sm_90, static cudart) into build/cuda
-#                                  and stage binaries + the shared libraries they need in .devrun/cuda
-#   scripts/device_run.sh device   there: run the gpu tests (and the no-GPU skip path), then the
-#                                  benchmarks; logs under $OUT (at most 8 files come back)
-# The run tool call, from the repository root after `build`:
-#   run(command="bash scripts/device_run.sh device", carry=[".devrun/cuda"], timeout_s=600)
+# Every GPU test and benchmark on a lent GPU machine, building nothing there, and docs/perf/h200.json.
+#   scripts/device_run.sh build           here: build the CUDA targets and `proofpipe` (sm_90, static
+#                                         cudart) into build/cuda and stage them with the shared
+#                                         libraries they need in .devrun/cuda
+#   scripts/device_run.sh device [PHASE]  there: PHASE tests (the gpu tests and the no-GPU skip path),
+#                                         bench (NTT, MSM, the 2^26 / 2^27 PoRep partitions, the engine
+#                                         with 2 workers per GPU and its trace, then h200.json), or all
+#                                         (default), or partitions (the PoRep partitions alone, with
+#                                         560 s); logs under $OUT
+#   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
+# The run tool call, from the repository root after `build` (one call per phase when both together
+# would pass the call's 600 s):
+#   run(command="bash scripts/device_run.sh device", carry=[".devrun/cuda.tar.xz"], timeout_s=600)
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 stage="$here/.devrun/cuda"
 build_dir="${PP_BUILD_DIR:-$here/build/cuda}"
 tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_test cuda_spmv_device_test
-       cuda_device_memory_test cuda_msm_device_test cuda_backend_test)
-benches=(cuda_arith_bench cuda_ntt_bench cuda_spmv_bench cuda_msm_bench cuda_prover_bench)
-# Seconds each may take there (the call has 600 in all).
+       cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_fixed_base_device_test cuda_backend_test)
+benches=(cuda_ntt_bench cuda_msm_bench cuda_prover_bench)
+# Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
-                  [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_device_test]=120
-                  [cuda_backend_test]=150 [cuda_arith_bench]=40 [cuda_ntt_bench]=60 [cuda_spmv_bench]=90
-                  [cuda_msm_bench]=120 [cuda_prover_bench]=150)
-# Arguments of the benchmarks whose defaults take too long for one call.
-declare -A args=([cuda_spmv_bench]="20 24" [cuda_prover_bench]="--setup-max-log 20 20 24")
+                  [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
+                  [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=150
+                  [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=330)
+# The sizes h200.json reports (the benchmarks' defaults sweep more).
+declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
+                 [cuda_prover_bench]="--lanes 2 --runs 5 --cpu-check-max-log 0 26 27")
+engine_bench=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4 --witness-threads 4
+              --finish-threads 4)
 
 build() {
   set -e
   cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" -j"${PP_JOBS:-2}"
+  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" proofpipe -j"${PP_JOBS:-2}"
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib" "$stage/lib_cxx"
   for t in "${tests[@]}"; do cp "$build_dir/tests/cuda/$t" "$stage/bin/"; done
   for b in "${benches[@]}"; do cp "$build_dir/bench/cuda/$b" "$stage/bin/"; done
+  cp "$build_dir/proofpipe" "$stage/bin/"
+  cp "$here/scripts/h200_json.py" "$stage/"
   # Shared libraries the device image lacks (spdlog, fmt, tbb, gmp, ...): all that ldd resolves except
   # the C/C++ runtime, which the image has; this build's C++ runtime goes along in case it is older.
   for f in "$stage"/bin/*; do ldd "$f" | awk '/=> \//{print $3}'; done | sort -u |
@@ -37,11 +48,16 @@ build() {
   cp -L "$(g++ -print-file-name=libstdc++.so.6)" "$(g++ -print-file-name=libgcc_s.so.1)" "$stage/lib_cxx/"
   git -C "$here" rev-parse HEAD >"$stage/commit.txt"
   git -C "$here" status --short --untracked-files=no >"$stage/dirty.txt"
-  du -sh "$stage"
+  # The run tool carries at most 64 MiB: stripped and xz-compressed (~30 MB), unpacked there.
+  strip --strip-unneeded "$stage"/bin/* "$stage"/lib/* 2>/dev/null || true
+  tar -C "$here/.devrun" -cf - cuda | xz -T2 -6 >"$here/.devrun/cuda.tar.xz"
+  du -sh "$stage" "$here/.devrun/cuda.tar.xz"
 }
 
 device() {
   : "${OUT:?OUT must name the folder whose files come back}"
+  local phase="${1:-all}"
+  [ -d "$stage" ] || tar -C "$here/.devrun" -xJf "$here/.devrun/cuda.tar.xz" || exit 1
   cd "$stage" || exit 1
   export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   if ldd bin/* 2>&1 | grep -qE 'not found|GLIBCXX'; then export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$stage/lib_cxx"; fi
@@ -50,25 +66,53 @@ device() {
   } >"$OUT/env.txt" 2>&1
   cat "$OUT/env.txt"
   local failed=0
-  for t in "${tests[@]}"; do
-    timeout "${limit[$t]}" "bin/$t" >>"$OUT/tests.log" 2>&1
+  if [ "$phase" = all ] || [ "$phase" = tests ]; then
+    for t in "${tests[@]}"; do
+      timeout "${limit[$t]}" "bin/$t" >>"$OUT/tests.log" 2>&1
+      local rc=$?
+      echo "test $t exit $rc" | tee -a "$OUT/tests.log"
+      [ $rc -eq 0 ] || failed=1
+    done
+    CUDA_VISIBLE_DEVICES=-1 bin/cuda_device_info_test >/dev/null 2>&1
     local rc=$?
-    echo "test $t exit $rc" | tee -a "$OUT/tests.log"
-    [ $rc -eq 0 ] || failed=1
-  done
-  CUDA_VISIBLE_DEVICES=-1 bin/cuda_device_info_test >/dev/null 2>&1
-  local rc=$?
-  echo "skip path exit $rc (want 77)" | tee -a "$OUT/tests.log"
-  [ $rc -eq 77 ] || failed=1
-  grep -E '^\[  (PASSED|FAILED) ' "$OUT/tests.log"
-  for b in "${benches[@]}"; do
-    echo "=== $b" >>"$OUT/bench.log"
+    echo "skip path exit $rc (want 77)" | tee -a "$OUT/tests.log"
+    [ $rc -eq 77 ] || failed=1
+    grep -E '^\[  (PASSED|FAILED) ' "$OUT/tests.log"
+  fi
+  if [ "$phase" = partitions ]; then  # the PoRep partitions alone, with the time a call allows
+    echo "=== cuda_prover_bench" >>"$OUT/bench.log"
     # shellcheck disable=SC2086
-    timeout "${limit[$b]}" "bin/$b" ${args[$b]:-} >>"$OUT/bench.log" 2>&1
-    echo "bench $b exit $?" | tee -a "$OUT/bench.log"
-  done
+    timeout 560 bin/cuda_prover_bench ${args[cuda_prover_bench]} >>"$OUT/bench.log" 2>&1
+    echo "bench cuda_prover_bench exit $?" | tee -a "$OUT/bench.log"
+    python3 "$stage/h200_json.py" "$OUT/env.txt" "$OUT/h200.json" "$OUT/bench.log" \
+      --command "scripts/device_run.sh device partitions" >/dev/null
+    grep -E '^result |^lanes|^== |upload|gpu total' "$OUT/bench.log"
+  fi
+  if [ "$phase" = all ] || [ "$phase" = bench ]; then
+    for b in "${benches[@]}"; do
+      echo "=== $b" >>"$OUT/bench.log"
+      # shellcheck disable=SC2086
+      timeout "${limit[$b]}" "bin/$b" ${args[$b]:-} >>"$OUT/bench.log" 2>&1
+      echo "bench $b exit $?" | tee -a "$OUT/bench.log"
+    done
+    echo "=== proofpipe bench ${engine_bench[*]}" >>"$OUT/bench.log"
+    timeout 150 bin/proofpipe bench "${engine_bench[@]}" --trace "$OUT/engine-trace.json" >>"$OUT/bench.log" 2>&1
+    echo "bench proofpipe exit $?" | tee -a "$OUT/bench.log"
+    python3 "$stage/h200_json.py" "$OUT/env.txt" "$OUT/h200.json" "$OUT/bench.log" \
+      --command "scripts/device_run.sh device $phase" >/dev/null
+    grep -E '^result |busy|throughput|gpu time' "$OUT/bench.log"
+  fi
   return $failed
 }
 
-cmd="${1:?usage: device_run.sh build|device}"
-"$cmd"
+collect() {
+  [ $# -ge 1 ] || { echo "usage: device_run.sh collect DIR..." >&2; return 2; }
+  local logs=()
+  for d in "$@"; do logs+=("$d/bench.log"); done
+  python3 "$here/scripts/h200_json.py" "${@: -1}/env.txt" "$here/docs/perf/h200.json" "${logs[@]}" \
+    --command "scripts/device_run.sh device (phases: $*)"
+}
+
+cmd="${1:?usage: device_run.sh build | device [tests|bench|all] | collect DIR}"
+shift
+"$cmd" "$@"

@@ -1,24 +1,32 @@
-// One Groth16 partition on the CUDA backend (src/cuda/cuda_backend.hpp) for synthetic PoRep-shaped
-// circuits (make_synthetic: ~2.4/1.0/2.2 non-zeros per row, witness ~90% 0/1, aux ~ constraints):
-// per-step GPU time from CUDA events (witness upload, SpMV, H scalars, each MSM), start()/finish()
-// wall time, median of the warm runs. Keys: up to --setup-max-log a real insecure setup (the proof
-// verifies and is compared with cpu_backend once); above, random key points for timing only (the
-// proof is not valid; the output says so). Usage:
-//   cuda_prover_bench [--snarkjs] [--setup-max-log K] [--runs R] log_n...
+// One Groth16 partition on the CUDA backend (src/cuda/cuda_backend.hpp) for the synthetic
+// PoRep-shaped circuit (r1cs::synthetic_params::porep: 2.4/1.0/2.2 non-zeros per row, A/B aux
+// density 99.7%/25%, witness ~90% 0/1; constraints fill 130.3/134.2 of the 2^k domain, so 2^27 is a
+// full PoRep partition). The key comes from the insecure setup with its points made on the GPU
+// (cuda::fixed_base_device), so every proof is valid and self-verified; --random-key makes random
+// key points instead (timing only). Per size: circuit and key times, device memory (resident key
+// vs one partition workspace), per-step GPU time from CUDA events (median of the warm runs), then
+// the lanes phase: `lanes` threads prove at once and the GPU busy fraction comes from the lanes'
+// kernel intervals. Up to --cpu-check-max-log the proof is also compared with cpu_backend's.
+// Machine-readable lines "result NAME VALUE" feed scripts/h200_json.py. Usage:
+//   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K] log_n...
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda/cuda_backend.hpp"
+#include "cuda/fixed_base_device.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "msm_points.hpp"
 #include "r1cs/synthetic.hpp"
+#include "r1cs/synthetic_stats.hpp"
 
 namespace {
 
@@ -27,6 +35,7 @@ using pp::groth16::h_basis;
 using clock_type = std::chrono::steady_clock;
 
 double secs(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+constexpr double gib = 1073741824.0;
 
 template <class R>
 auto take(R&& r, const char* what) {
@@ -36,6 +45,14 @@ auto take(R&& r, const char* what) {
   }
   return std::move(r).value();
 }
+
+struct options {
+  h_basis basis = h_basis::monomial;
+  uint32_t lanes = 2;
+  int runs = 5;
+  bool random_key = false;
+  int cpu_check_max_log = 20;
+};
 
 // A key of the right shape with random points: timing only, proofs do not verify.
 pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_basis basis, uint64_t n) {
@@ -61,38 +78,55 @@ pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_bas
   return pk;
 }
 
-void bench(int log_n, h_basis basis, int setup_max_log, int runs, pp::cuda::cuda_backend& be) {
+// Constraints of the PoRep-shaped circuit for a 2^log_n domain: PoRep's fill (130.3M of 2^27).
+uint64_t porep_constraints(int log_n) {
+  const uint64_t n = uint64_t{1} << log_n;
+  if (log_n == 27) return 130'300'000;
+  return std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(n) * (130.3e6 / 134217728.0)));
+}
+
+void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fixed_base_device& points) {
   using namespace pp;
   const uint64_t n = uint64_t{1} << log_n;
-  r1cs::synthetic_params sp;
-  sp.num_public = 8;
-  sp.num_constraints = n - sp.num_public - 1 - 16;  // QAP rows just under 2^log_n
-  sp.num_aux = sp.num_constraints;
-  sp.seed = 42;
+  const int runs = o.runs;
+  const std::string tag = "2_" + std::to_string(log_n);
   auto t0 = clock_type::now();
-  const r1cs::synthetic_circuit c = take(r1cs::make_synthetic(sp), "make_synthetic");
+  const r1cs::synthetic_circuit c =
+      take(r1cs::make_synthetic(r1cs::synthetic_params::porep(porep_constraints(log_n), 42)), "make_synthetic");
   const double t_circuit = secs(t0);
-  const bool real = log_n <= setup_max_log;
+  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, t_circuit);
   t0 = clock_type::now();
+  const bool real = !o.random_key;
   const groth16::proving_key pk =
-      real ? take(groth16::setup_insecure(c.cs, basis, groth16::toxic_waste_from_seed_insecure(9)), "setup_insecure")
-           : random_key(c.cs, basis, n);
+      real ? take(groth16::setup_insecure(c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
+                  "setup_insecure")
+           : random_key(c.cs, o.basis, n);
   const double t_key = secs(t0);
-  const auto fp = take(cuda::cuda_backend::footprint(pk, c.cs), "footprint");
-  std::printf("\n== 2^%d (%s basis): %llu constraints, %llu variables; circuit %.1f s, %s %.1f s\n", log_n,
-              basis == h_basis::monomial ? "monomial/bellperson" : "odd-coset/snarkjs",
-              (unsigned long long)c.cs.num_constraints(), (unsigned long long)c.cs.num_variables(), t_circuit,
-              real ? "insecure setup (valid proofs)" : "RANDOM KEY POINTS (timing only, proofs NOT valid)", t_key);
-  std::printf("device memory: points %.2f GiB, matrices %.3f GiB, tables %.3f GiB, partition %.2f GiB (MSM "
-              "workspace %.2f GiB)\n",
-              fp.points_bytes / 1073741824.0, fp.matrices_bytes / 1073741824.0, fp.tables_bytes / 1073741824.0,
-              fp.partition_bytes / 1073741824.0, fp.msm_workspace_bytes / 1073741824.0);
+  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, t_key);
+  if (pk.domain_size != n) {
+    std::fprintf(stderr, "domain 2^%d expected, the key has %llu\n", log_n, (unsigned long long)pk.domain_size);
+    std::exit(1);
+  }
   t0 = clock_type::now();
   if (status st = be.prepare(pk, c.cs); !st.ok()) {
     std::fprintf(stderr, "prepare: %s\n", st.to_string().c_str());
     std::exit(1);
   }
-  std::printf("key upload (points, matrices, tables): %.2f s\n", secs(t0));
+  const double t_upload = secs(t0);
+  const auto fp = take(be.resident_footprint(pk, c.cs), "resident_footprint");
+  std::printf("\n== 2^%d (%s basis): %llu constraints, %llu variables; circuit %.1f s, %s %.1f s\n", log_n,
+              o.basis == h_basis::monomial ? "monomial/bellperson" : "odd-coset/snarkjs",
+              (unsigned long long)c.cs.num_constraints(), (unsigned long long)c.cs.num_variables(), t_circuit,
+              real ? "insecure setup, points on the GPU (valid proofs)" : "RANDOM KEY POINTS (timing only, proofs NOT valid)",
+              t_key);
+  std::printf("%s", r1cs::to_string(r1cs::stats_of(c.cs, c.w)).c_str());
+  std::printf("device memory: resident key %.2f GiB (points %.2f, matrices %.3f, tables %.3f); per partition (lane) "
+              "%.2f GiB (MSM workspace %.2f); %u lanes: %.2f GiB in all\n",
+              fp.resident_bytes() / gib, fp.points_bytes / gib, fp.matrices_bytes / gib, fp.tables_bytes / gib,
+              fp.partition_bytes / gib, fp.msm_workspace_bytes / gib, fp.lanes, fp.total_bytes() / gib);
+  std::printf("result partition_%s_vram_gib %.3f\n", tag.c_str(), fp.partition_bytes / gib);
+  std::printf("result key_%s_vram_gib %.3f\n", tag.c_str(), fp.resident_bytes() / gib);
+  std::printf("key upload (compaction, points, matrices, tables): %.2f s\n", t_upload);
 
   groth16::prove_request req;
   req.pk = &pk;
@@ -132,13 +166,48 @@ void bench(int log_n, h_basis basis, int setup_max_log, int runs, pp::cuda::cuda
     std::sort(v.begin(), v.end());
     std::printf("%-26s %10.2f %10.2f %10.2f\n", k.c_str(), v[v.size() / 2], v.front(), v.back());
   }
-  if (real) {
+  {
+    auto v = ms["= gpu total (events)"];
+    std::sort(v.begin(), v.end());
+    std::printf("result partition_%s_s %.4f\n", tag.c_str(), v[v.size() / 2] / 1e3);
+  }
+  // Lanes: `lanes` threads prove 3 partitions each at once; wall time per partition and the GPU
+  // busy fraction (union of the lanes' kernel intervals over their span) show the overlap.
+  {
+    const uint32_t threads = be.lanes();
+    const int per_thread = 3;
+    be.reset_activity();
+    std::atomic<int> failures{0};
+    const auto w0 = clock_type::now();
+    std::vector<std::thread> pool;
+    for (uint32_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&] {
+        for (int j = 0; j < per_thread; ++j) {
+          auto p = be.start(req);
+          if (!p.ok() || !be.finish(std::move(p).value()).ok()) failures.fetch_add(1);
+        }
+      });
+    }
+    for (auto& th : pool) th.join();
+    const double wall = secs(w0);
+    const auto act = be.gpu_activity();
+    const int total = int(threads) * per_thread;
+    std::printf("lanes: %u threads x %d partitions: %.3f s wall, %.4f s per partition, GPU busy %.1f%% (%.0f of "
+                "%.0f ms), %d failed\n",
+                threads, per_thread, wall, wall / total, 100 * act.busy_fraction(), act.busy_ms, act.span_ms,
+                failures.load());
+    std::printf("result lanes_%s_s_per_partition %.4f\n", tag.c_str(), wall / total);
+    std::printf("result lanes_%s_gpu_busy %.4f\n", tag.c_str(), act.busy_fraction());
+  }
+  if (real && log_n <= o.cpu_check_max_log) {
     groth16::cpu_backend cpu;
     t0 = clock_type::now();
     req.options.self_verify = false;
     const auto want = take(groth16::prove(cpu, req), "cpu prove");
     std::printf("cpu_backend on this host: %.2f s; CUDA proof %s the CPU proof and verified (self-verify)\n",
                 secs(t0), want.pi == last ? "IDENTICAL to" : "DIFFERS FROM");
+  } else if (real) {
+    std::printf("CUDA proofs verified (self-verify); no CPU comparison above 2^%d\n", o.cpu_check_max_log);
   }
   be.clear_keys();
 }
@@ -146,26 +215,33 @@ void bench(int log_n, h_basis basis, int setup_max_log, int runs, pp::cuda::cuda
 }  // namespace
 
 int main(int argc, char** argv) {
-  h_basis basis = h_basis::monomial;
-  int setup_max_log = 20, runs = 3;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // partial results survive a timeout
+  options o;
   std::vector<int> logs;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--snarkjs")) {
-      basis = h_basis::odd_coset_lagrange;
-    } else if (!std::strcmp(argv[i], "--setup-max-log") && i + 1 < argc) {
-      setup_max_log = std::atoi(argv[++i]);
+      o.basis = h_basis::odd_coset_lagrange;
+    } else if (!std::strcmp(argv[i], "--lanes") && i + 1 < argc) {
+      o.lanes = uint32_t(std::max(1, std::atoi(argv[++i])));
     } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
-      runs = std::max(1, std::atoi(argv[++i]));
+      o.runs = std::max(1, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--cpu-check-max-log") && i + 1 < argc) {
+      o.cpu_check_max_log = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--random-key")) {
+      o.random_key = true;
     } else {
       logs.push_back(std::atoi(argv[i]));
     }
   }
   if (logs.empty()) logs = {20};
+  auto points = take(pp::cuda::fixed_base_device::create(), "fixed_base_device::create");
   pp::cuda::cuda_backend_config cfg;
-  cfg.vram_share = 0.9;
+  cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
   cfg.staging_bytes = uint64_t{1} << 30;
+  cfg.lanes = o.lanes;
   auto be = take(pp::cuda::cuda_backend::create(cfg), "cuda_backend::create");
-  std::printf("cuda_backend on device %d: region %.1f GiB\n", be->device(), be->capacity_bytes() / 1073741824.0);
-  for (int log_n : logs) bench(log_n, basis, setup_max_log, runs, *be);
+  std::printf("cuda_backend on device %d: region %.1f GiB, %u lanes\n", be->device(), be->capacity_bytes() / gib,
+              be->lanes());
+  for (int log_n : logs) bench(log_n, o, *be, *points);
   return 0;
 }
