@@ -9,6 +9,8 @@
 #                                         (default), or partitions (the PoRep partitions alone, with
 #                                         560 s); logs under $OUT
 #   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
+#   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
+#                                         snarkjs verifies them here
 # The run tool call, from the repository root after `build` (one call per phase when both together
 # would pass the call's 600 s):
 #   run(command="bash scripts/device_run.sh device", carry=[".devrun/cuda.tar.xz"], timeout_s=600)
@@ -46,6 +48,16 @@ build() {
     grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" "$stage/lib/"; done
   cp -L "$(g++ -print-file-name=libstdc++.so.6)" "$(g++ -print-file-name=libgcc_s.so.1)" "$stage/lib_cxx/"
+  # Circom circuits with snarkjs keys and witnesses (left by the interop test), for GPU proofs that
+  # snarkjs then verifies here (device interop, then verify-interop).
+  local interop="${PP_INTEROP_DIR:-$here/build/release/interop_work}"
+  if [ -d "$interop" ]; then
+    for c in poly range merkle; do
+      [ -f "$interop/$c/$c.zkey" ] || continue
+      mkdir -p "$stage/interop/$c"
+      cp "$interop/$c/$c.zkey" "$interop/$c/$c.wtns" "$interop/$c/vk.json" "$stage/interop/$c/"
+    done
+  fi
   git -C "$here" rev-parse HEAD >"$stage/commit.txt"
   git -C "$here" status --short --untracked-files=no >"$stage/dirty.txt"
   # The run tool carries at most 64 MiB: stripped and xz-compressed (~30 MB), unpacked there.
@@ -79,6 +91,20 @@ device() {
     [ $rc -eq 77 ] || failed=1
     grep -E '^\[  (PASSED|FAILED) ' "$OUT/tests.log"
   fi
+  if [ "$phase" = interop ]; then  # GPU proofs of circom circuits (snarkjs keys); the CPU check at 2^24
+    for d in interop/*/; do
+      local c; c="$(basename "$d")"
+      mkdir -p "$OUT/interop/$c"
+      cp "$d/vk.json" "$OUT/interop/$c/"
+      bin/proofpipe prove --backend cuda "$d/$c.zkey" "$d/$c.wtns" "$OUT/interop/$c/proof.json" \
+        "$OUT/interop/$c/public.json" >>"$OUT/interop.log" 2>&1
+      echo "gpu prove $c exit $?" | tee -a "$OUT/interop.log"
+    done
+    echo "=== cuda_prover_bench" >>"$OUT/bench.log"
+    timeout 300 bin/cuda_prover_bench --lanes 1 --runs 2 --cpu-check-max-log 24 24 >>"$OUT/bench.log" 2>&1
+    echo "bench cuda_prover_bench exit $?" | tee -a "$OUT/bench.log"
+    grep -E 'IDENTICAL|DIFFERS|^result partition' "$OUT/bench.log"
+  fi
   if [ "$phase" = partitions ]; then  # the PoRep partitions alone, with the time a call allows
     echo "=== cuda_prover_bench" >>"$OUT/bench.log"
     # shellcheck disable=SC2086
@@ -102,6 +128,18 @@ device() {
       --command "scripts/device_run.sh device $phase" >/dev/null
     grep -E '^result |busy|throughput|gpu time' "$OUT/bench.log"
   fi
+  return $failed
+}
+
+verify_interop() {  # here, on a fetched $OUT: snarkjs verifies each GPU proof
+  local from="${1:?usage: device_run.sh verify_interop DIR}" failed=0
+  for d in "$from"/interop/*/; do
+    if node "$here/tools/oracle/node_modules/snarkjs/cli.js" groth16 verify "$d/vk.json" "$d/public.json" "$d/proof.json"; then
+      echo "snarkjs verifies the GPU proof of $(basename "$d")"
+    else
+      echo "snarkjs REJECTS the GPU proof of $(basename "$d")"; failed=1
+    fi
+  done
   return $failed
 }
 

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_take.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/fixed_base_device.hpp"
 #include "groth16/prover.hpp"
@@ -32,19 +33,12 @@ namespace {
 
 using pp::ff::fr;
 using pp::groth16::h_basis;
-using clock_type = std::chrono::steady_clock;
+using pp::bench::clock_type;
 
-double secs(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+using pp::bench::secs;
+using pp::bench::take;
 constexpr double gib = 1073741824.0;
 
-template <class R>
-auto take(R&& r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s failed: %s\n", what, r.error().to_string().c_str());
-    std::exit(1);
-  }
-  return std::move(r).value();
-}
 
 struct options {
   h_basis basis = h_basis::monomial;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_take.hpp"
 #include "cuda/fixed_base_device.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
@@ -21,18 +22,11 @@
 namespace {
 
 using namespace pp;
-using clock_type = std::chrono::steady_clock;
+using pp::bench::clock_type;
 
-double secs(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+using pp::bench::secs;
+using pp::bench::take;
 
-template <class R>
-auto take(R&& r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s failed: %s\n", what, r.error().to_string().c_str());
-    std::exit(1);
-  }
-  return std::move(r).value();
-}
 
 // Forwards to another multiplier and adds up the time and the points of every call.
 class timed_multiplier final : public groth16::fixed_base_multiplier {

@@ -31,7 +31,7 @@ struct bench_args {
   uint32_t proofs = 8;
   std::string backend = "cpu";
   uint32_t cpu_devices = 1;
-  uint32_t workers = 1;
+  uint32_t workers = 0;  // 0: 2 per GPU, 1 per CPU device
   double gpu_vram_share = 0.9;
   uint32_t witness_threads = 2;
   uint32_t finish_threads = 2;
@@ -59,9 +59,10 @@ int run_bench(const bench_args& a, bool quiet) {
     }
     gpus = *count > 0;
   }
+  const uint32_t workers = a.workers != 0 ? a.workers : gpus ? 2 : 1;
   if (gpus) {
     engine::gpu_device_options g;
-    g.lanes = a.workers;
+    g.lanes = workers;
     g.vram_share = a.gpu_vram_share;
     cfg.make_devices = [g] { return engine::make_gpu_devices(g); };
   }
@@ -74,7 +75,7 @@ int run_bench(const bench_args& a, bool quiet) {
     gpu_points = std::move(m).value();
   }
   cfg.cpu_devices = a.cpu_devices;
-  cfg.workers_per_device = a.workers;
+  cfg.workers_per_device = workers;
   cfg.witness_threads = a.witness_threads;
   cfg.finish_threads = a.finish_threads;
   cfg.host_memory_bytes = a.memory_mib << 20;
@@ -114,7 +115,7 @@ int run_bench(const bench_args& a, bool quiet) {
   }
 
   run.progress("proving " + std::to_string(a.proofs) + " proofs of " + std::to_string(a.partitions) + " partitions on " +
-               devices + " x " + std::to_string(a.workers) + " worker(s)");
+               devices + " x " + std::to_string(workers) + " worker(s)");
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<engine::job_id> ids;
   for (uint32_t i = 0; i < a.proofs; ++i) {
@@ -154,7 +155,7 @@ int run_bench(const bench_args& a, bool quiet) {
   const uint32_t ok = a.proofs - failed;
   std::printf("workload      %s, %u proofs x %u partitions, %s x %u worker(s)\n",
               a.zkey.empty() ? ("synthetic 2^" + std::to_string(a.log_constraints)).c_str() : a.zkey.c_str(), a.proofs,
-              a.partitions, devices.c_str(), a.workers);
+              a.partitions, devices.c_str(), workers);
   std::printf("wall          %.3f s, %u ok, %u failed\n", secs, ok, failed);
   std::printf("throughput    %.1f proofs/hour, %.2f partitions/s\n", ok * 3600.0 / secs, ok * a.partitions / secs);
   std::printf("stage         median run ms   median queued ms\n");
@@ -195,7 +196,8 @@ void add_bench_command(CLI::App& app, cli_state& state) {
   cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices (default 1)")->check(CLI::Range(1, 256));
   cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve (default 0.9)")
       ->check(CLI::Range(0.01, 1.0));
-  cmd->add_option("--workers", args->workers, "workers per device (default 1)")->check(CLI::Range(1, 64));
+  cmd->add_option("--workers", args->workers, "workers per device (default 0: 2 per GPU, 1 per CPU device)")
+      ->check(CLI::Range(0, 64));
   cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads (default 2)")->check(CLI::Range(1, 256));
   cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads (default 2)")->check(CLI::Range(1, 256));
   cmd->add_option("--memory-mib", args->memory_mib, "host memory budget in MiB (default: cgroup/MemTotal minus 2 GiB)");

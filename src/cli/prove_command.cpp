@@ -1,13 +1,15 @@
 // `proofpipe prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>`: the arguments of
 // rapidsnark and `snarkjs groth16 prove`. Reads the key (a snarkjs zkey, or a bellperson parameter
-// file with --params-format bellperson --r1cs), proves on the CPU backend, verifies the proof
-// (unless --no-verify) and only then writes the proof and the public signals.
+// file with --params-format bellperson --r1cs), proves on the CPU backend (--backend cuda: the GPU;
+// auto: the GPU when one is present), verifies the proof (unless --no-verify) and only then writes
+// the proof and the public signals.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "engine/gpu_device.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
@@ -27,6 +29,7 @@ struct prove_args {
   std::string params_format = "snarkjs";
   std::string proof_format = "snarkjs";
   std::string r1cs;
+  std::string backend = "cpu";
   bool no_verify = false;
 };
 
@@ -82,7 +85,24 @@ int run_prove(const prove_args& a, bool quiet) {
                     count_text(pk.n_aux(), "private") + "): is it a witness of another circuit?");
   }
 
-  groth16::cpu_backend backend;
+  groth16::cpu_backend cpu;
+  engine::device_ptr gpu;  // one GPU device with one lane, when asked for
+  if (a.backend != "cpu") {
+    auto count = engine::gpu_count();
+    if (!count.ok()) return run.fail(count.error());
+    if (*count > 0) {
+      engine::gpu_device_options g;
+      g.lanes = 1;
+      g.ordinals = {0};
+      auto devs = engine::make_gpu_devices(g);
+      if (!devs.ok()) return run.fail(devs.error());
+      gpu = std::move(devs->front());
+    } else if (a.backend == "cuda") {
+      return run.fail(engine::gpu_support_built() ? "--backend cuda: no GPU is present"
+                                                  : "--backend cuda: this build has no CUDA backend");
+    }
+  }
+  groth16::backend& backend = gpu ? gpu->backend() : static_cast<groth16::backend&>(cpu);
   groth16::prove_request req;
   req.pk = &pk;
   req.cs = &cs;
@@ -131,6 +151,8 @@ void add_prove_command(CLI::App& app, cli_state& state) {
   cmd->add_option("witness", args->witness, "witness .wtns (circom / snarkjs wtns calculate)")->required();
   cmd->add_option("proof", args->proof, "proof output: proof.json (or the 192-byte bellperson proof)")->required();
   cmd->add_option("public", args->pub, "public signals output: public.json")->required();
+  cmd->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda when a GPU is present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->add_option("--params-format", args->params_format, "key layout")
       ->check(CLI::IsMember({"snarkjs", "bellperson"}))
       ->capture_default_str();

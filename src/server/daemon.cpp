@@ -61,16 +61,19 @@ result<engine::engine_config> make_engine_config(const engine_section& e) {
     }
     gpus = count > 0;
   }
+  // 0 workers: 2 per GPU (one partition's upload overlaps the other's kernels), 1 per CPU device
+  // (the CPU backend already uses every core for one partition).
+  const uint32_t workers = e.workers_per_device != 0 ? e.workers_per_device : gpus ? 2 : 1;
   if (gpus) {
     engine::gpu_device_options g;
-    g.lanes = e.workers_per_device;
+    g.lanes = workers;
     g.vram_share = e.gpu_vram_share;
     g.max_vram_bytes = e.gpu_vram_max_mb * mib;
     g.staging_bytes = e.gpu_staging_mb * mib;
     c.make_devices = [g] { return engine::make_gpu_devices(g); };
   }
   c.cpu_devices = e.cpu_devices;
-  c.workers_per_device = e.workers_per_device;
+  c.workers_per_device = workers;
   c.witness_threads = e.witness_threads;
   c.finish_threads = e.finish_threads;
   c.intake_capacity = e.intake_capacity;

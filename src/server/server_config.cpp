@@ -179,7 +179,7 @@ status read_engine(const toml::table& t, engine_section& c) {
   PP_CFG_TRY(r.read_fraction("gpu_vram_share", c.gpu_vram_share));
   PP_CFG_TRY(r.read_int("gpu_vram_max_mb", c.gpu_vram_max_mb, 0, big));
   PP_CFG_TRY(r.read_int("gpu_staging_mb", c.gpu_staging_mb, 1, 1 << 20));
-  PP_CFG_TRY(r.read_int("workers_per_device", c.workers_per_device, 1, 64));
+  PP_CFG_TRY(r.read_int("workers_per_device", c.workers_per_device, 0, 64));
   PP_CFG_TRY(r.read_int("witness_threads", c.witness_threads, 1, 1024));
   PP_CFG_TRY(r.read_int("finish_threads", c.finish_threads, 1, 1024));
   PP_CFG_TRY(r.read_int("intake_capacity", c.intake_capacity, 1, 1 << 24));

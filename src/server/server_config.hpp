@@ -42,7 +42,7 @@ struct engine_section {
   double gpu_vram_share = 0.9;       // share of each GPU's free memory reserved once at start
   uint64_t gpu_vram_max_mb = 0;      // cap on that reservation; 0: none
   uint64_t gpu_staging_mb = 512;     // pinned host staging per GPU worker (packed witness)
-  uint32_t workers_per_device = 1;   // concurrent partitions per device (GPUs: 2+)
+  uint32_t workers_per_device = 0;   // concurrent partitions per device; 0: 2 per GPU, 1 per CPU device
   uint32_t witness_threads = 2;      // load/parse/check witnesses, reserve memory, lease keys
   uint32_t finish_threads = 2;       // assembly + self-verification
   uint64_t intake_capacity = 4096;   // partitions queued before the witness pool; full: submit waits
