@@ -9,6 +9,8 @@
 #                                         (default), or partitions (the PoRep partitions alone, with
 #                                         560 s); logs under $OUT
 #   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
+#   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
+#                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
 #                                         snarkjs verifies them here
 # The run tool call, from the repository root after `build` (one call per phase when both together
@@ -104,6 +106,34 @@ device() {
     timeout 300 bin/cuda_prover_bench --lanes 1 --runs 2 --cpu-check-max-log 24 24 >>"$OUT/bench.log" 2>&1
     echo "bench cuda_prover_bench exit $?" | tee -a "$OUT/bench.log"
     grep -E 'IDENTICAL|DIFFERS|^result partition' "$OUT/bench.log"
+  fi
+  if [ "$phase" = multigpu ]; then  # 1 GPU, then 2 GPUs, then 2 with one failing: multi-gpu.json
+    local mg=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 6 --witness-threads 4
+              --finish-threads 4)
+    local t1 t2
+    echo "=== proofpipe bench ${mg[*]} --gpus 0" >>"$OUT/multigpu.log"
+    timeout 150 bin/proofpipe bench "${mg[@]}" --gpus 0 >>"$OUT/multigpu.log" 2>&1
+    echo "1 gpu exit $?" | tee -a "$OUT/multigpu.log"
+    t1="$(awk '/^throughput/{v=$2} END{print v}' "$OUT/multigpu.log")"
+    echo "=== proofpipe bench ${mg[*]} --gpus 0 1" >>"$OUT/multigpu.log"
+    timeout 150 bin/proofpipe bench "${mg[@]}" --gpus 0 1 --trace "$OUT/multigpu-trace.json" >>"$OUT/multigpu.log" 2>&1
+    echo "2 gpus exit $?" | tee -a "$OUT/multigpu.log"
+    t2="$(awk '/^throughput/{v=$2} END{print v}' "$OUT/multigpu.log")"
+    echo "=== proofpipe bench ${mg[*]} --gpus 0 1 --fail-device gpu1" >>"$OUT/multigpu.log"
+    timeout 150 bin/proofpipe bench "${mg[@]}" --gpus 0 1 --fail-device gpu1 >>"$OUT/multigpu.log" 2>&1
+    echo "2 gpus, gpu1 failing: exit $?" | tee -a "$OUT/multigpu.log"
+    local gpus; gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader | paste -sd, -)"
+    python3 - "$t1" "$t2" "$gpus" "$(date -u)" "$(cat commit.txt)" >"$OUT/multi-gpu.json" <<'PY'
+import json, sys
+t1, t2 = float(sys.argv[1] or 0), float(sys.argv[2] or 0)
+print(json.dumps({"date": sys.argv[4], "gpus": sys.argv[3], "commit": sys.argv[5],
+                  "command": "scripts/device_run.sh device multigpu (proofpipe bench --backend cuda --workers 2 "
+                             "--log-constraints 22 --partitions 10 --proofs 6, --gpus 0 then --gpus 0 1)",
+                  "proofs_per_hour_1_gpu": t1, "proofs_per_hour_2_gpus": t2,
+                  "scaling_1_to_2_gpus": round(t2 / t1, 3) if t1 else None,
+                  "trace": "multigpu-trace.json"}, indent=2))
+PY
+    grep -E '^(===|wall|throughput|device|gpu time)' "$OUT/multigpu.log"; cat "$OUT/multi-gpu.json"
   fi
   if [ "$phase" = partitions ]; then  # the PoRep partitions alone, with the time a call allows
     echo "=== cuda_prover_bench" >>"$OUT/bench.log"

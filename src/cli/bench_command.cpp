@@ -33,6 +33,9 @@ struct bench_args {
   uint32_t cpu_devices = 1;
   uint32_t workers = 0;  // 0: 2 per GPU, 1 per CPU device
   double gpu_vram_share = 0.9;
+  std::vector<int> gpus;        // GPU ordinals to use; empty: all
+  std::string fail_device;      // a device whose first partition fails (test hook): out of rotation
+  int warmup = -1;              // untimed proofs first; -1: 1 with GPUs (each uploads the key once), else 0
   uint32_t witness_threads = 2;
   uint32_t finish_threads = 2;
   uint64_t memory_mib = 0;
@@ -64,9 +67,12 @@ int run_bench(const bench_args& a, bool quiet) {
     engine::gpu_device_options g;
     g.lanes = workers;
     g.vram_share = a.gpu_vram_share;
+    g.ordinals = a.gpus;
     cfg.make_devices = [g] { return engine::make_gpu_devices(g); };
   }
-  const std::string devices = gpus ? "GPU(s)" : std::to_string(a.cpu_devices) + " CPU device(s)";
+  const std::string devices =
+      gpus ? (a.gpus.empty() ? std::string("every GPU") : std::to_string(a.gpus.size()) + " GPU(s)")
+           : std::to_string(a.cpu_devices) + " CPU device(s)";
   // With a GPU the synthetic key's points are made on it (taken before the engine reserves VRAM).
   std::unique_ptr<groth16::fixed_base_multiplier> gpu_points;
   if (gpus && a.zkey.empty()) {
@@ -114,6 +120,27 @@ int run_bench(const bench_args& a, bool quiet) {
     return run.fail(s);
   }
 
+  // Untimed warm-up: a GPU uploads the key at its first partition, which is setup, not throughput.
+  const int warmup = a.warmup >= 0 ? a.warmup : gpus ? 1 : 0;
+  if (warmup > 0) {
+    run.progress("warm-up: " + std::to_string(warmup) + " untimed proof(s) (each device takes the key)");
+    std::vector<engine::job_id> w_ids;
+    for (int i = 0; i < warmup; ++i) {
+      engine::submit_request req;
+      req.key_id = "bench";
+      req.witnesses.assign(a.partitions, witness);
+      auto id = eng.submit(std::move(req));
+      if (!id.ok()) return run.fail(id.error());
+      w_ids.push_back(*id);
+    }
+    for (engine::job_id id : w_ids) {
+      if (auto r = eng.await(id); !r.ok()) return run.fail(r.error());
+    }
+  }
+  if (!a.fail_device.empty()) {
+    if (auto s = eng.inject_device_failure(a.fail_device, 1); !s.ok()) return run.fail(s);
+    run.progress("device " + a.fail_device + " will fail its next partition (injected) and leave rotation");
+  }
   run.progress("proving " + std::to_string(a.proofs) + " proofs of " + std::to_string(a.partitions) + " partitions on " +
                devices + " x " + std::to_string(workers) + " worker(s)");
   const auto t0 = std::chrono::steady_clock::now();
@@ -167,9 +194,10 @@ int run_bench(const bench_args& a, bool quiet) {
                 median_ms(gpu_ms));
   }
   for (const auto& d : st.devices) {
-    std::printf("device %-6s %s busy %.1f%%, %llu partitions, %llu failures\n", d.name.c_str(),
+    std::printf("device %-6s %s busy %.1f%%, %llu partitions, %llu failures%s%s\n", d.name.c_str(),
                 d.kind == "cuda" ? "GPU (kernel intervals, CUDA events)" : "(>= 1 worker in start())", 100 * d.busy_fraction,
-                static_cast<unsigned long long>(d.partitions_done), static_cast<unsigned long long>(d.failures));
+                static_cast<unsigned long long>(d.partitions_done), static_cast<unsigned long long>(d.failures),
+                d.healthy ? "" : ", OUT OF ROTATION: ", d.healthy ? "" : d.fault.c_str());
   }
   std::printf("memory        partitions peak %llu of %llu bytes\n", static_cast<unsigned long long>(st.memory.partitions_peak),
               static_cast<unsigned long long>(st.memory.partitions_total));
@@ -194,6 +222,12 @@ void add_bench_command(CLI::App& app, cli_state& state) {
   cmd->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda when a GPU is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--warmup", args->warmup, "untimed proofs first (default: 1 with GPUs, 0 on CPUs)")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--gpus", args->gpus, "GPU ordinals to use, e.g. --gpus 0 1 (default: every GPU)");
+  cmd->add_option("--fail-device", args->fail_device,
+                  "inject a failure into this device's first timed partition (gpu0, cpu0): it leaves rotation and its "
+                  "partition is retried elsewhere");
   cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve (default 0.9)")
       ->check(CLI::Range(0.01, 1.0));
   cmd->add_option("--workers", args->workers, "workers per device (default 0: 2 per GPU, 1 per CPU device)")

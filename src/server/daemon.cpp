@@ -67,6 +67,7 @@ result<engine::engine_config> make_engine_config(const engine_section& e) {
   if (gpus) {
     engine::gpu_device_options g;
     g.lanes = workers;
+    g.ordinals = e.gpus;
     g.vram_share = e.gpu_vram_share;
     g.max_vram_bytes = e.gpu_vram_max_mb * mib;
     g.staging_bytes = e.gpu_staging_mb * mib;

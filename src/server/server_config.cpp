@@ -2,6 +2,7 @@
 // and range, and finally names any key it did not take (a typo is an error, not a silent default).
 #include "server/server_config.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -59,6 +60,28 @@ class table_reader {
                               "], got " + std::to_string(v));
     }
     out = static_cast<Int>(v);
+    return ok_status();
+  }
+
+  // An array of integers, each in [lo, hi], no repeats.
+  status read_int_list(std::string_view key, std::vector<int>& out, int64_t lo, int64_t hi) {
+    const toml::node* n = take(key);
+    if (!n) return ok_status();
+    if (!n->is_array()) return wrong_type(key, "an array of integers such as [0, 1]", *n);
+    std::vector<int> v;
+    for (const toml::node& e : *n->as_array()) {
+      if (!e.is_integer()) return wrong_type(key, "an array of integers such as [0, 1]", e);
+      const int64_t x = e.as_integer()->get();
+      if (x < lo || x > hi) {
+        return invalid_argument(name(key) + ": expected integers in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                "], got " + std::to_string(x));
+      }
+      if (std::find(v.begin(), v.end(), int(x)) != v.end()) {
+        return invalid_argument(name(key) + ": " + std::to_string(x) + " is listed twice");
+      }
+      v.push_back(int(x));
+    }
+    out = std::move(v);
     return ok_status();
   }
 
@@ -176,6 +199,7 @@ status read_engine(const toml::table& t, engine_section& c) {
   constexpr int64_t big = int64_t{1} << 40;
   PP_CFG_TRY(r.read_one_of("backend", c.backend, {"auto", "cpu", "cuda"}));
   PP_CFG_TRY(r.read_int("cpu_devices", c.cpu_devices, 1, 1024));
+  PP_CFG_TRY(r.read_int_list("gpus", c.gpus, 0, 1023));
   PP_CFG_TRY(r.read_fraction("gpu_vram_share", c.gpu_vram_share));
   PP_CFG_TRY(r.read_int("gpu_vram_max_mb", c.gpu_vram_max_mb, 0, big));
   PP_CFG_TRY(r.read_int("gpu_staging_mb", c.gpu_staging_mb, 1, 1 << 20));

@@ -39,6 +39,7 @@ struct log_config {
 struct engine_section {
   std::string backend = "auto";      // auto (cuda when built with it and a GPU is present, else cpu), cpu, cuda
   uint32_t cpu_devices = 1;          // CPU devices when proving on the CPU backend
+  std::vector<int> gpus;             // CUDA device ordinals to prove on; empty: every GPU present
   double gpu_vram_share = 0.9;       // share of each GPU's free memory reserved once at start
   uint64_t gpu_vram_max_mb = 0;      // cap on that reservation; 0: none
   uint64_t gpu_staging_mb = 512;     // pinned host staging per GPU worker (packed witness)

@@ -26,6 +26,9 @@ TEST(ServerConfig, ExampleFileLoadsAndMatchesDefaults) {
   EXPECT_EQ(c->log.level, "info");
   EXPECT_EQ(c->engine.backend, "auto");
   EXPECT_EQ(c->engine.workers_per_device, d.engine.workers_per_device);
+  EXPECT_EQ(c->engine.gpus, d.engine.gpus);
+  EXPECT_DOUBLE_EQ(c->engine.gpu_vram_share, d.engine.gpu_vram_share);
+  EXPECT_EQ(c->engine.gpu_staging_mb, d.engine.gpu_staging_mb);
   EXPECT_EQ(c->engine.intake_capacity, d.engine.intake_capacity);
   EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, d.engine.key_memory_fraction);
   EXPECT_EQ(c->engine.self_verify, true);
@@ -48,6 +51,7 @@ token_file = "/etc/t"
 http = "127.0.0.1:9100"
 [engine]
 backend = "cpu"
+gpus = [1, 0]
 key_memory_fraction = 0.25
 self_verify = false
 host_memory_mb = 1024
@@ -65,6 +69,7 @@ zkey = "/k/b.zkey"
   EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, 0.25);
   EXPECT_FALSE(c->engine.self_verify);
   EXPECT_EQ(c->engine.host_memory_mb, 1024u);
+  EXPECT_EQ(c->engine.gpus, (std::vector<int>{1, 0}));
   ASSERT_EQ(c->keys.size(), 2u);
   EXPECT_TRUE(c->keys[0].preload);
   EXPECT_FALSE(c->keys[1].preload);
@@ -113,6 +118,9 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"no_listener", "[server]\nsocket = \"\"\n", "server.socket: empty"},
         bad_case{"server_not_table", "server = 3\n", "server: expected a table"},
         bad_case{"keys_not_array", "keys = \"a\"\n", "keys: expected an array of tables"},
+        bad_case{"gpus_not_array", "[engine]\ngpus = 0\n", "engine.gpus: expected an array of integers"},
+        bad_case{"gpus_repeat", "[engine]\ngpus = [0, 0]\n", "engine.gpus: 0 is listed twice"},
+        bad_case{"gpus_negative", "[engine]\ngpus = [-1]\n", "engine.gpus: expected integers in [0, 1023]"},
         bad_case{"key_missing_id", "[[keys]]\nzkey = \"/a\"\n", "keys[0].id: required"},
         bad_case{"key_missing_zkey", "[[keys]]\nid = \"a\"\n", "keys[0].zkey: required"},
         bad_case{"key_unknown", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\npath = \"/b\"\n", "keys[0].path: unknown key"},
