@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -43,8 +44,10 @@ uint64_t compact_r1cs::plain_bytes(const r1cs::constraint_system& cs) {
   return b;
 }
 
-// Three parallel passes over row blocks (PoRep's 130M rows must not take minutes): words per row
-// and the distinct table coefficients per block; a prefix sum and one merged table; the fill.
+// Parallel passes over row blocks (PoRep's 130M rows must not take minutes): words per row and
+// each block's distinct table coefficients, split into hash shards; one dedup per shard in
+// parallel (a table of ~10^8 distinct values deduped in one map took minutes); a prefix sum; the
+// fill. Table order: shard by shard, first appearance within a shard.
 result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
   compact_csr out;
   out.rows = m.rows();
@@ -54,11 +57,14 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
     std::memcpy(key.l, c.l, sizeof(key.l));
     return key;
   };
+  constexpr std::size_t shards = 64;
+  const fr_key_hash hasher;
+  auto shard_of = [&](const fr_key& k) { return (hasher(k) >> 7) % shards; };
   const std::size_t rows = m.rows();
   constexpr std::size_t block = std::size_t{1} << 16;
   const std::size_t blocks = (rows + block - 1) / block;
   std::vector<uint64_t> block_words(blocks, 0);
-  std::vector<std::vector<fr>> block_table(blocks);
+  std::vector<std::array<std::vector<fr_key>, shards>> block_keys(blocks);  // distinct within the block
   std::atomic<uint64_t> bad_col{UINT64_MAX};
   std::vector<uint32_t> row_words(rows + 1, 0);
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
@@ -74,7 +80,8 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
           w += 1;
         } else {
           w += 2;
-          if (seen.try_emplace(key_of(c), 0).second) block_table[b].push_back(c);
+          const fr_key key = key_of(c);
+          if (seen.try_emplace(key, 0).second) block_keys[b][shard_of(key)].push_back(key);
         }
       }
       row_words[r] = w;
@@ -91,14 +98,29 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
   if (total >= (uint64_t{1} << 32)) {
     return unimplemented("compact SpMV matrix: " + std::to_string(total) + " words, 2^32 or more (32-bit row pointers)");
   }
-  // The table in first-appearance order (block order, then row order): the same as a serial scan.
-  std::unordered_map<fr_key, uint32_t, fr_key_hash> index;
-  for (const auto& bt : block_table) {
-    for (const fr& c : bt) {
-      if (index.try_emplace(key_of(c), uint32_t(out.table.size())).second) out.table.push_back(c);
+  // One map per shard, filled in parallel with shard-local indices; then the shards' offsets.
+  std::array<std::unordered_map<fr_key, uint32_t, fr_key_hash>, shards> index;
+  std::array<std::vector<fr_key>, shards> shard_table;
+  tbb::parallel_for(std::size_t{0}, shards, [&](std::size_t sh) {
+    for (auto& bk : block_keys) {
+      for (const fr_key& key : bk[sh]) {
+        if (index[sh].try_emplace(key, uint32_t(shard_table[sh].size())).second) shard_table[sh].push_back(key);
+      }
+      std::vector<fr_key>().swap(bk[sh]);
     }
+  });
+  std::array<uint32_t, shards> shard_offset{};
+  uint64_t table_size = 0;
+  for (std::size_t sh = 0; sh < shards; ++sh) {
+    shard_offset[sh] = uint32_t(table_size);
+    table_size += shard_table[sh].size();
   }
-  block_table.clear();
+  out.table.resize(table_size);
+  tbb::parallel_for(std::size_t{0}, shards, [&](std::size_t sh) {
+    for (std::size_t i = 0; i < shard_table[sh].size(); ++i) {
+      std::memcpy(out.table[shard_offset[sh] + i].l, shard_table[sh][i].l, sizeof(fr_key::l));
+    }
+  });
   // Exclusive prefix sum of the row word counts, in place (row_words[r] becomes the row's offset).
   uint32_t acc = 0;
   for (std::size_t r = 0; r <= rows; ++r) {
@@ -119,8 +141,10 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
         } else if (c == minus_one) {
           *w++ = col | (spmv_tag_minus_one << spmv_col_bits);
         } else {
+          const fr_key key = key_of(c);
+          const std::size_t sh = shard_of(key);
           *w++ = col | (spmv_tag_table << spmv_col_bits);
-          *w++ = index.find(key_of(c))->second;  // concurrent reads of a map no one writes
+          *w++ = shard_offset[sh] + index[sh].find(key)->second;  // concurrent reads of maps no one writes
         }
       }
     }
