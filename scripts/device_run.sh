@@ -3,18 +3,19 @@
 #   scripts/device_run.sh build           here: build the CUDA targets and `proofpipe` (sm_90, static
 #                                         cudart) into build/cuda and stage them with the shared
 #                                         libraries they need in .devrun/cuda
-#   scripts/device_run.sh device [PHASE]  there: PHASE tests (the gpu tests and the no-GPU skip path),
-#                                         bench (NTT, MSM, the 2^26 / 2^27 PoRep partitions, the engine
-#                                         with 2 workers per GPU and its trace, then h200.json), or all
-#                                         (default), or partitions (the PoRep partitions alone, with
-#                                         560 s); logs under $OUT
+#   scripts/device_run.sh device [PHASE]  there, logs under $OUT: tests (the gpu tests and the no-GPU
+#                                         skip path); bench (NTT, MSM, the engine with 2 workers per GPU
+#                                         and its trace); partitions (the PoRep 2^26 / 2^27 partitions
+#                                         with GPU-made keys, ~7 min); interop (below); all (default:
+#                                         tests, bench, partitions, interop). Each writes h200.json
+#                                         from what its log holds.
 #   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
 #   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
 #                                         snarkjs verifies them here
-# The run tool call, from the repository root after `build` (one call per phase when both together
-# would pass the call's 600 s):
+# The run tool call, from the repository root after `build` (one call per phase: all of them pass
+# the tool's 600 s per call):
 #   run(command="bash scripts/device_run.sh device", carry=[".devrun/cuda.tar.xz"], timeout_s=600)
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,12 +23,13 @@ stage="$here/.devrun/cuda"
 build_dir="${PP_BUILD_DIR:-$here/build/cuda}"
 tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_test cuda_spmv_device_test
        cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_fixed_base_device_test cuda_backend_test)
-benches=(cuda_ntt_bench cuda_msm_bench cuda_prover_bench)
+benches=(cuda_ntt_bench cuda_msm_bench)
+partition_bench=cuda_prover_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
                   [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=150
-                  [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=330)
+                  [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
                  [cuda_prover_bench]="--lanes 2 --runs 5 --cpu-check-max-log 0 26 27")
@@ -37,11 +39,11 @@ engine_bench=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --
 build() {
   set -e
   cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" proofpipe -j"${PP_JOBS:-2}"
+  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" "$partition_bench" proofpipe -j"${PP_JOBS:-2}"
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib" "$stage/lib_cxx"
   for t in "${tests[@]}"; do cp "$build_dir/tests/cuda/$t" "$stage/bin/"; done
-  for b in "${benches[@]}"; do cp "$build_dir/bench/cuda/$b" "$stage/bin/"; done
+  for b in "${benches[@]}" "$partition_bench"; do cp "$build_dir/bench/cuda/$b" "$stage/bin/"; done
   cp "$build_dir/proofpipe" "$stage/bin/"
   cp "$here/scripts/h200_json.py" "$stage/"
   # Shared libraries the device image lacks (spdlog, fmt, tbb, gmp, ...): all that ldd resolves except
@@ -93,7 +95,7 @@ device() {
     [ $rc -eq 77 ] || failed=1
     grep -E '^\[  (PASSED|FAILED) ' "$OUT/tests.log"
   fi
-  if [ "$phase" = interop ]; then  # GPU proofs of circom circuits (snarkjs keys); the CPU check at 2^24
+  if [ "$phase" = all ] || [ "$phase" = interop ]; then  # GPU proofs of circom circuits (snarkjs keys); the CPU check at 2^24
     for d in interop/*/; do
       local c; c="$(basename "$d")"
       mkdir -p "$OUT/interop/$c"
@@ -135,10 +137,10 @@ print(json.dumps({"date": sys.argv[4], "gpus": sys.argv[3], "commit": sys.argv[5
 PY
     grep -E '^(===|wall|throughput|device|gpu time)' "$OUT/multigpu.log"; cat "$OUT/multi-gpu.json"
   fi
-  if [ "$phase" = partitions ]; then  # the PoRep partitions alone, with the time a call allows
+  if [ "$phase" = all ] || [ "$phase" = partitions ]; then  # with the time one call allows
     echo "=== cuda_prover_bench" >>"$OUT/bench.log"
     # shellcheck disable=SC2086
-    timeout 560 bin/cuda_prover_bench ${args[cuda_prover_bench]} >>"$OUT/bench.log" 2>&1
+    timeout "${limit[cuda_prover_bench]}" bin/cuda_prover_bench ${args[cuda_prover_bench]} >>"$OUT/bench.log" 2>&1
     echo "bench cuda_prover_bench exit $?" | tee -a "$OUT/bench.log"
     python3 "$stage/h200_json.py" "$OUT/env.txt" "$OUT/h200.json" "$OUT/bench.log" \
       --command "scripts/device_run.sh device partitions" >/dev/null
