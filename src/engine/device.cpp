@@ -1,8 +1,14 @@
 #include "engine/device.hpp"
 
+#include "engine/key_catalog.hpp"
 #include "groth16/prover.hpp"
 
 namespace pp::engine {
+
+uint64_t device::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
+  return estimate_partition_bytes(num_variables, domain_size);
+}
+
 namespace {
 
 class cpu_device final : public device {

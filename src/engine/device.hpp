@@ -4,6 +4,7 @@
 // arena reserved once at creation, DESIGN.md §4). Tests use fake devices whose backends fail or
 // block on demand.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,10 @@ class device {
   // the span of its partitions), when it has one; otherwise the engine reports the share of time
   // with at least one worker inside start().
   [[nodiscard]] virtual std::optional<double> measured_busy_fraction() const { return std::nullopt; }
+  // Host memory one in-flight partition of a circuit holds on this device, witness included (the
+  // engine reserves the largest over its devices). Default: the CPU backend's
+  // (estimate_partition_bytes); a GPU does its work in VRAM reserved at creation.
+  [[nodiscard]] virtual uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const;
 };
 
 using device_ptr = std::unique_ptr<device>;

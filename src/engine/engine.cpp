@@ -322,9 +322,15 @@ class engine_impl final : public engine {
  private:
   // ---- helpers ----
 
+  // A partition's host memory: the configured figure, else the largest any device needs for it
+  // (a CPU partition holds its MSM scratch on the host, a GPU partition only its witness).
   key_record record_for(const groth16::proving_key& pk, const r1cs::constraint_system& cs) const {
-    return {cs.num_variables(),
-            config_.partition_bytes ? config_.partition_bytes : estimate_partition_bytes(cs.num_variables(), pk.domain_size)};
+    if (config_.partition_bytes) return {cs.num_variables(), config_.partition_bytes};
+    uint64_t bytes = 0;
+    for (const auto& slot : slots_) {
+      bytes = std::max(bytes, slot->dev().host_bytes_per_partition(cs.num_variables(), pk.domain_size));
+    }
+    return {cs.num_variables(), bytes};
   }
 
   void note_key(const std::string& id, const loaded_key& k) {

@@ -35,8 +35,9 @@ struct engine_config {
   uint64_t host_memory_bytes = 0;
   uint64_t host_memory_margin = uint64_t{2} << 30;
   double key_memory_fraction = 0.5;
-  // Bytes one in-flight partition holds (witness, a/b/c, H, MSM scratch). 0: estimated from the
-  // circuit (32 B x (variables + 8 x domain size) + 224 B x variables).
+  // Host bytes one in-flight partition holds (witness, and on the CPU a/b/c, H, MSM scratch). 0: the
+  // largest any device needs (device::host_bytes_per_partition): CPU 32 B x (variables + 8 x domain
+  // size) + 224 B x variables, GPU 32 B x variables + 1 MiB.
   uint64_t partition_bytes = 0;
 
   // Proving.

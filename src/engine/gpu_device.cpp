@@ -24,6 +24,11 @@ class gpu_device final : public device {
     if (a.partitions == 0) return 0.0;
     return a.busy_fraction();
   }
+  // The witness (32 B per variable) and the host assembly's few points: packing goes into the lane's
+  // pinned staging and everything else into the VRAM region, both taken once at creation.
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t) const override {
+    return (32 * num_variables + (uint64_t{1} << 20) + 4095) / 4096 * 4096;
+  }
 
  private:
   std::string name_;

@@ -404,5 +404,71 @@ TEST(busy_meter, counts_union_of_busy_intervals) {
   EXPECT_DOUBLE_EQ(m.fraction(), 0.3);
 }
 
+
+// A device that reports its own host memory per partition (as a GPU does: its work is in VRAM) and
+// returns off-thread spans (as a GPU lane's kernels): the engine reserves the device's figure and
+// puts the spans into the trace under the device's name.
+class vram_backend final : public groth16::backend {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "vram"; }
+  result<groth16::pending_ptr> start(const groth16::prove_request& req) override { return inner_.start(req); }
+  result<groth16::prove_output> finish(groth16::pending_ptr p) override {
+    auto out = inner_.finish(std::move(p));
+    if (out.ok()) {
+      const auto now = std::chrono::steady_clock::now();
+      out->timings.spans.push_back({"kernels", "lane0/compute", now - std::chrono::milliseconds(2), now});
+    }
+    return out;
+  }
+
+ private:
+  groth16::cpu_backend inner_;
+};
+
+class vram_device final : public device {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "vram0"; }
+  [[nodiscard]] std::string_view kind() const override { return "fake"; }
+  [[nodiscard]] groth16::backend& backend() override { return backend_; }
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t) const override {
+    return 32 * num_variables + 4096;
+  }
+
+ private:
+  vram_backend backend_;
+};
+
+TEST(engine, partition_memory_and_spans_come_from_the_devices) {
+  const uint64_t nv = tiny_circuit().cs->num_variables();
+  {
+    auto e = make_engine(small_config());  // CPU devices: the CPU backend's estimate
+    ASSERT_TRUE(e->preload_key("tiny").ok());
+    EXPECT_EQ(e->status().memory.bytes_per_partition_hint,
+              estimate_partition_bytes(nv, tiny_circuit().pk->domain_size));
+  }
+  engine_config c = small_config();
+  c.make_devices = []() -> result<std::vector<device_ptr>> {
+    std::vector<device_ptr> v;
+    v.push_back(std::make_unique<vram_device>());
+    return v;
+  };
+  auto e = make_engine(c);
+  auto id = e->submit(tiny_job(2));
+  ASSERT_TRUE(id.ok());
+  auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r);
+  const auto m = e->status().memory;
+  EXPECT_EQ(m.bytes_per_partition_hint, 32 * nv + 4096);
+  EXPECT_LE(m.partitions_peak, 2 * (32 * nv + 4096));
+  const auto path = std::filesystem::temp_directory_path() / "pp_engine_test_spans.json";
+  ASSERT_TRUE(e->write_trace(path).ok());
+  std::ifstream in(path);
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(json.find("vram0/lane0/compute"), std::string::npos) << json.substr(0, 2000);
+  EXPECT_NE(json.find("\"kernels\""), std::string::npos);
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace pp::engine
