@@ -23,6 +23,7 @@
 #include "cuda/cuda_event.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/groth16_qap.hpp"
+#include "cuda/interval_union.hpp"
 #include "cuda/msm_device.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "cuda/spmv_device.hpp"
@@ -213,50 +214,6 @@ struct lane {
   std::string copy_track, compute_track;
 };
 
-// Union of GPU busy intervals (ms since the backend's origin event). Intervals arrive roughly in
-// end order from at most `lanes` overlapping partitions; old ones are folded into a total.
-class busy_union {
- public:
-  void add(double begin, double end) {
-    if (end <= begin) return;
-    if (count_ == 0) first_ = begin;
-    first_ = std::min(first_, begin);
-    last_ = std::max(last_, end);
-    ++count_;
-    open_.emplace_back(std::max(begin, folded_until_), end);
-    if (open_.size() > 64) fold(16);
-  }
-  cuda_backend::activity read() const {
-    busy_union copy = *this;
-    copy.fold(0);
-    return {copy.folded_ms_, count_ == 0 ? 0 : last_ - first_, count_};
-  }
-
- private:
-  // Merges the open intervals and folds all but the last `keep` disjoint ones into the total.
-  void fold(size_t keep) {
-    std::sort(open_.begin(), open_.end());
-    std::vector<std::pair<double, double>> merged;
-    for (const auto& iv : open_) {
-      if (iv.second <= iv.first) continue;
-      if (!merged.empty() && iv.first <= merged.back().second) {
-        merged.back().second = std::max(merged.back().second, iv.second);
-      } else {
-        merged.push_back(iv);
-      }
-    }
-    const size_t n_fold = merged.size() > keep ? merged.size() - keep : 0;
-    for (size_t i = 0; i < n_fold; ++i) {
-      folded_ms_ += merged[i].second - merged[i].first;
-      folded_until_ = std::max(folded_until_, merged[i].second);
-    }
-    open_.assign(merged.begin() + static_cast<std::ptrdiff_t>(n_fold), merged.end());
-  }
-  std::vector<std::pair<double, double>> open_;
-  double folded_ms_ = 0, folded_until_ = 0, first_ = 0, last_ = 0;
-  uint64_t count_ = 0;
-};
-
 std::chrono::nanoseconds from_ms(float ms) { return std::chrono::nanoseconds(int64_t(double(ms) * 1e6)); }
 
 }  // namespace
@@ -280,7 +237,7 @@ struct cuda_backend::impl {
   std::vector<bool> lane_busy;
 
   mutable std::mutex busy_mu;
-  busy_union busy;
+  interval_union busy;  // the lanes' compute intervals, ms since the origin event
 
   ~impl() {
     for (lane& l : lanes) {
@@ -702,11 +659,12 @@ uint32_t cuda_backend::lanes() const { return static_cast<uint32_t>(impl_->lanes
 
 cuda_backend::activity cuda_backend::gpu_activity() const {
   std::lock_guard lock(impl_->busy_mu);
-  return impl_->busy.read();
+  const interval_union::totals t = impl_->busy.read();
+  return {t.covered, t.span, t.count};
 }
 void cuda_backend::reset_activity() {
   std::lock_guard lock(impl_->busy_mu);
-  impl_->busy = busy_union{};
+  impl_->busy = interval_union{};
 }
 
 }  // namespace pp::cuda
