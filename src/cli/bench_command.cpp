@@ -14,9 +14,10 @@
 #include <vector>
 
 #include "cli/command_run.hpp"
+#include "core/status_macros.hpp"
 #include "cli/commands.hpp"
 #include "engine/engine.hpp"
-#include "engine/gpu_device.hpp"
+#include "engine/device_choice.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
 
@@ -52,24 +53,13 @@ double median_ms(std::vector<double> v) {
 int run_bench(const bench_args& a, bool quiet) {
   command_run run("bench", quiet);
   engine::engine_config cfg;
-  bool gpus = false;
-  if (a.backend != "cpu") {
-    auto count = engine::gpu_count();
-    if (!count.ok()) return run.fail(count.error());
-    if (a.backend == "cuda" && *count == 0) {
-      return run.fail(engine::gpu_support_built() ? "--backend cuda: no GPU is present"
-                                                  : "--backend cuda: this build has no CUDA backend");
-    }
-    gpus = *count > 0;
-  }
-  const uint32_t workers = a.workers != 0 ? a.workers : gpus ? 2 : 1;
-  if (gpus) {
-    engine::gpu_device_options g;
-    g.lanes = workers;
-    g.vram_share = a.gpu_vram_share;
-    g.ordinals = a.gpus;
-    cfg.make_devices = [g] { return engine::make_gpu_devices(g); };
-  }
+  engine::gpu_device_options g;
+  g.vram_share = a.gpu_vram_share;
+  g.ordinals = a.gpus;
+  auto chosen = engine::choose_devices(a.backend, a.workers, g, cfg);
+  if (!chosen.ok()) return run.fail(chosen.error().with_context("--backend"));
+  const bool gpus = *chosen;
+  const uint32_t workers = cfg.workers_per_device;
   const std::string devices =
       gpus ? (a.gpus.empty() ? std::string("every GPU") : std::to_string(a.gpus.size()) + " GPU(s)")
            : std::to_string(a.cpu_devices) + " CPU device(s)";
@@ -81,7 +71,6 @@ int run_bench(const bench_args& a, bool quiet) {
     gpu_points = std::move(m).value();
   }
   cfg.cpu_devices = a.cpu_devices;
-  cfg.workers_per_device = workers;
   cfg.witness_threads = a.witness_threads;
   cfg.finish_threads = a.finish_threads;
   cfg.host_memory_bytes = a.memory_mib << 20;
@@ -120,19 +109,22 @@ int run_bench(const bench_args& a, bool quiet) {
     return run.fail(s);
   }
 
+  auto submit_proofs = [&](uint32_t count, std::vector<engine::job_id>& out) -> status {
+    for (uint32_t i = 0; i < count; ++i) {
+      engine::submit_request req;
+      req.key_id = "bench";
+      req.witnesses.assign(a.partitions, witness);
+      PP_ASSIGN_OR_RETURN(const engine::job_id id, eng.submit(std::move(req)));
+      out.push_back(id);
+    }
+    return ok_status();
+  };
   // Untimed warm-up: a GPU uploads the key at its first partition, which is setup, not throughput.
   const int warmup = a.warmup >= 0 ? a.warmup : gpus ? 1 : 0;
   if (warmup > 0) {
     run.progress("warm-up: " + std::to_string(warmup) + " untimed proof(s) (each device takes the key)");
     std::vector<engine::job_id> w_ids;
-    for (int i = 0; i < warmup; ++i) {
-      engine::submit_request req;
-      req.key_id = "bench";
-      req.witnesses.assign(a.partitions, witness);
-      auto id = eng.submit(std::move(req));
-      if (!id.ok()) return run.fail(id.error());
-      w_ids.push_back(*id);
-    }
+    if (auto s = submit_proofs(uint32_t(warmup), w_ids); !s.ok()) return run.fail(s);
     for (engine::job_id id : w_ids) {
       if (auto r = eng.await(id); !r.ok()) return run.fail(r.error());
     }
@@ -145,14 +137,7 @@ int run_bench(const bench_args& a, bool quiet) {
                devices + " x " + std::to_string(workers) + " worker(s)");
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<engine::job_id> ids;
-  for (uint32_t i = 0; i < a.proofs; ++i) {
-    engine::submit_request req;
-    req.key_id = "bench";
-    req.witnesses.assign(a.partitions, witness);
-    auto id = eng.submit(std::move(req));
-    if (!id.ok()) return run.fail(id.error());
-    ids.push_back(*id);
-  }
+  if (auto s = submit_proofs(a.proofs, ids); !s.ok()) return run.fail(s);
   std::map<std::string, std::vector<double>> run_ms, wait_ms;
   std::vector<double> gpu_ms;  // per partition: the sum of the backend's "gpu ..." steps
   uint32_t failed = 0;

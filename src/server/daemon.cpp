@@ -14,7 +14,7 @@
 
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
-#include "engine/gpu_device.hpp"
+#include "engine/device_choice.hpp"
 #include "server/client.hpp"
 
 #ifndef PP_VERSION
@@ -50,31 +50,15 @@ status clear_stale_socket(const std::string& path) {
 
 result<engine::engine_config> make_engine_config(const engine_section& e) {
   engine::engine_config c;
-  bool gpus = false;
-  if (e.backend != "cpu") {
-    PP_ASSIGN_OR_RETURN(const int count, engine::gpu_count());
-    if (e.backend == "cuda" && count == 0) {
-      return failed_precondition(std::string("engine.backend: \"cuda\" but ") +
-                                 (engine::gpu_support_built() ? "no GPU is present"
-                                                              : "this build has no CUDA backend") +
-                                 "; use \"auto\" or \"cpu\"");
-    }
-    gpus = count > 0;
-  }
-  // 0 workers: 2 per GPU (one partition's upload overlaps the other's kernels), 1 per CPU device
-  // (the CPU backend already uses every core for one partition).
-  const uint32_t workers = e.workers_per_device != 0 ? e.workers_per_device : gpus ? 2 : 1;
-  if (gpus) {
-    engine::gpu_device_options g;
-    g.lanes = workers;
-    g.ordinals = e.gpus;
-    g.vram_share = e.gpu_vram_share;
-    g.max_vram_bytes = e.gpu_vram_max_mb * mib;
-    g.staging_bytes = e.gpu_staging_mb * mib;
-    c.make_devices = [g] { return engine::make_gpu_devices(g); };
+  engine::gpu_device_options g;
+  g.ordinals = e.gpus;
+  g.vram_share = e.gpu_vram_share;
+  g.max_vram_bytes = e.gpu_vram_max_mb * mib;
+  g.staging_bytes = e.gpu_staging_mb * mib;
+  if (auto chosen = engine::choose_devices(e.backend, e.workers_per_device, g, c); !chosen.ok()) {
+    return chosen.error().with_context("engine.backend");
   }
   c.cpu_devices = e.cpu_devices;
-  c.workers_per_device = workers;
   c.witness_threads = e.witness_threads;
   c.finish_threads = e.finish_threads;
   c.intake_capacity = e.intake_capacity;
