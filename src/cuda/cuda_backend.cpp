@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <new>
@@ -24,6 +23,7 @@
 #include "cuda/device_memory.hpp"
 #include "cuda/groth16_qap.hpp"
 #include "cuda/interval_union.hpp"
+#include "cuda/lane_pool.hpp"
 #include "cuda/msm_device.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "cuda/spmv_device.hpp"
@@ -232,9 +232,7 @@ struct cuda_backend::impl {
   bool healthy = true;
   std::string last_error;
 
-  std::mutex lane_mu;  // which lanes are free
-  std::condition_variable lane_cv;
-  std::vector<bool> lane_busy;
+  std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a key eviction
 
   mutable std::mutex busy_mu;
   interval_union busy;  // the lanes' compute intervals, ms since the origin event
@@ -246,25 +244,16 @@ struct cuda_backend::impl {
     }
   }
 
-  // Blocks until a lane is free and takes it.
-  lane& acquire_lane() {
-    std::unique_lock lock(lane_mu);
-    for (;;) {
-      for (size_t i = 0; i < lanes.size(); ++i) {
-        if (!lane_busy[i]) {
-          lane_busy[i] = true;
-          return lanes[i];
-        }
-      }
-      lane_cv.wait(lock);
-    }
-  }
-  void release_lane(const lane& l) {
+  // Forgets every resident key so that the region starts over: no partition runs meanwhile. The
+  // caller holds no lane.
+  void evict_all_keys() {
+    free_lanes->acquire_all();
     {
-      std::lock_guard lock(lane_mu);
-      lane_busy[l.id] = false;
+      std::lock_guard lock(mu);
+      keys.clear();
+      next = 0;
     }
-    lane_cv.notify_one();
+    free_lanes->release_all();
   }
 
   template <class T>
@@ -512,7 +501,7 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
     PP_CUDA_TRY(cudaSetDevice(cfg.device));
     p->lanes.resize(cfg.lanes);
-    p->lane_busy.assign(cfg.lanes, false);
+    p->free_lanes = std::make_unique<lane_pool>(cfg.lanes);
     for (uint32_t i = 0; i < cfg.lanes; ++i) {
       lane& l = p->lanes[i];
       l.id = i;
@@ -594,21 +583,48 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 
     // The lane is held until its last event has completed (run_partition waits for it) or, on a
     // failure, until its streams are drained.
-    lane& ln = impl_->acquire_lane();
-    struct lane_release {
-      impl* i;
-      lane* l;
-      ~lane_release() { i->release_lane(*l); }
-    } release{impl_.get(), &ln};
+    struct held_lane {
+      lane_pool& pool;
+      uint32_t id;
+      bool held = true;
+      ~held_lane() {
+        if (held) pool.release(id);
+      }
+    } hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
+    // The key's resident tables. When the region is full of other keys they are all evicted (the
+    // region is one bump allocation) and this key uploaded; a key that does not fit an empty region,
+    // or keys that keep evicting each other, fail the request: the device itself stays in rotation.
     key_entry* k = nullptr;
-    {
-      std::lock_guard lock(impl_->mu);
-      if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
+    for (int evictions = 0;; ++evictions) {
+      {
+        std::lock_guard lock(impl_->mu);
+        if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
+        const auto t0 = clock::now();
+        auto r = impl_->prepare_locked(pk, cs);
+        if (r.ok()) {
+          k = *r;
+          if (const auto d = clock::now() - t0; d > std::chrono::milliseconds(1)) p->timings.add("key upload", d);
+          break;
+        }
+        if (r.error().code() != status_code::resource_exhausted) return r.error();
+        if (impl_->keys.empty()) {
+          return failed_precondition(r.error().message() + ": the key does not fit this GPU even alone");
+        }
+        if (evictions == 3) {
+          return failed_precondition(r.error().message() + ": the keys in use evicted each other 3 times; they do "
+                                     "not fit this GPU together (serve fewer keys per GPU or give it more memory)");
+        }
+      }
       const auto t0 = clock::now();
-      PP_ASSIGN_OR_RETURN(k, impl_->prepare_locked(pk, cs));
-      if (const auto d = clock::now() - t0; d > std::chrono::milliseconds(1)) p->timings.add("key upload", d);
+      hl.pool.release(hl.id);
+      hl.held = false;
+      impl_->evict_all_keys();
+      hl.id = hl.pool.acquire();
+      hl.held = true;
+      p->timings.add("key eviction", clock::now() - t0);
     }
+    lane& ln = impl_->lanes[hl.id];
     if (status st = impl_->run_partition(*k, ln, w, *p); !st.ok()) {
       // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it
       // running on the staging buffer and workspace the lane's next partition reuses: drain both.

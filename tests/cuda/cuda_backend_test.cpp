@@ -5,6 +5,7 @@
 // flight on the lanes at once (same proofs, GPU spans and activity recorded). Exits 77 without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -214,6 +215,59 @@ INSTANTIATE_TEST_SUITE_P(Bases, CudaBackendBasis, testing::Values(h_basis::odd_c
                          [](const testing::TestParamInfo<h_basis>& i) {
                            return std::string(i.param == h_basis::monomial ? "monomial" : "snarkjs");
                          });
+
+// A region that holds either of two keys but not both: proving with A, then B, then A evicts and
+// re-uploads (proofs still equal the CPU's); a key larger than the whole region fails the request
+// with FAILED_PRECONDITION and leaves the backend healthy.
+TEST(CudaBackend, EvictsKeysWhenTheRegionIsFull) {
+  auto a = make_instance(3000, 2, 3100, h_basis::monomial, 21);
+  auto b = make_instance(2900, 3, 3000, h_basis::odd_coset_lagrange, 22);
+  auto big = make_instance(40000, 2, 41000, h_basis::monomial, 23);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(big, nullptr);
+  cuda_backend_config cfg = gpu_config();
+  cfg.lanes = 2;
+  const auto fa = cuda_backend::footprint(a->pk, a->circuit.cs, cfg);
+  const auto fb = cuda_backend::footprint(b->pk, b->circuit.cs, cfg);
+  const auto fbig = cuda_backend::footprint(big->pk, big->circuit.cs, cfg);
+  ASSERT_TRUE(fa.ok() && fb.ok() && fbig.ok());
+  constexpr uint64_t granule = uint64_t{2} << 20;
+  const uint64_t larger = std::max(fa->total_bytes(), fb->total_bytes());
+  cfg.max_vram_bytes = (larger + granule - 1) / granule * granule + granule;
+  std::printf("keys %llu and %llu bytes, region %llu, big key %llu\n", (unsigned long long)fa->total_bytes(),
+              (unsigned long long)fb->total_bytes(), (unsigned long long)cfg.max_vram_bytes,
+              (unsigned long long)fbig->total_bytes());
+  ASSERT_GT(fa->total_bytes() + fb->total_bytes(), cfg.max_vram_bytes) << "both keys fit: the test shows nothing";
+  ASSERT_GT(fbig->total_bytes(), cfg.max_vram_bytes);
+  auto be = cuda_backend::create(cfg);
+  ASSERT_TRUE(be.ok()) << be.error().to_string();
+  groth16::cpu_backend cpu;
+  int round = 0;
+  for (const instance* in : {a.get(), b.get(), a.get(), b.get()}) {
+    groth16::prove_request req;
+    req.pk = &in->pk;
+    req.cs = &in->circuit.cs;
+    req.witness = in->circuit.w;
+    req.rs = fixed_rs(100 + round++);
+    const auto want = groth16::prove(cpu, req);
+    const auto got = groth16::prove(**be, req);
+    ASSERT_TRUE(want.ok() && got.ok()) << (got.ok() ? "" : got.error().to_string());
+    EXPECT_TRUE(got->pi == want->pi);
+    bool evicted = false;
+    for (const auto& st : got->timings.steps) evicted |= st.name == "key eviction";
+    EXPECT_EQ(evicted, round > 1) << "round " << round;
+  }
+  groth16::prove_request req;
+  req.pk = &big->pk;
+  req.cs = &big->circuit.cs;
+  req.witness = big->circuit.w;
+  const auto r = (*be)->start(req);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
+  EXPECT_NE(r.error().message().find("does not fit this GPU even alone"), std::string::npos) << r.error().message();
+  EXPECT_TRUE((*be)->healthy());
+}
 
 TEST(CudaBackend, RejectsBadRequests) {
   auto in = make_instance(10, 1, 12, h_basis::odd_coset_lagrange, 3);

@@ -1,0 +1,70 @@
+// lane_pool: which of a backend's lanes are free. A worker takes one lane for a partition; a key
+// eviction takes all of them (no partition may run while the device region is reset), and while it
+// waits no new lane is handed out, so it cannot starve. Nobody waits for all lanes while holding
+// one, so two evictions cannot deadlock. Plain C++ (tested on the host).
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace pp::cuda {
+
+class lane_pool {
+ public:
+  explicit lane_pool(uint32_t lanes) : busy_(lanes, false) {}
+
+  [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(busy_.size()); }
+
+  // Blocks until a lane is free (and no exclusive holder waits or runs); returns its index.
+  uint32_t acquire() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (!exclusive_) {
+        for (uint32_t i = 0; i < busy_.size(); ++i) {
+          if (!busy_[i]) {
+            busy_[i] = true;
+            return i;
+          }
+        }
+      }
+      cv_.wait(lock);
+    }
+  }
+  void release(uint32_t i) {
+    {
+      std::lock_guard lock(mu_);
+      busy_[i] = false;
+    }
+    cv_.notify_all();
+  }
+
+  // Every lane at once: waits for the running ones to end, handing out none meanwhile. The caller
+  // must hold no lane.
+  void acquire_all() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !exclusive_; });
+    exclusive_ = true;
+    cv_.wait(lock, [&] {
+      for (bool b : busy_) {
+        if (b) return false;
+      }
+      return true;
+    });
+  }
+  void release_all() {
+    {
+      std::lock_guard lock(mu_);
+      exclusive_ = false;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<bool> busy_;
+  bool exclusive_ = false;
+};
+
+}  // namespace pp::cuda
