@@ -77,7 +77,9 @@ class cuda_backend final : public groth16::backend {
   // start(): validates like cpu_backend, takes a free lane (waits for one), then packs the witness
   // into the lane's staging, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute
   // stream, ordered by an event) and waits for the compute stream's last event: it returns when the
-  // lane's device work is done and the five MSM sums are on the host. Up to `lanes` calls run at
+  // lane's device work is done and the five MSM sums are on the host. A key that does not fit
+  // beside the resident ones evicts them all once every lane is idle; one that does not fit an
+  // empty region fails with failed_precondition (the device stays healthy). Up to `lanes` calls run at
   // once; the pending's timings carry the lane's GPU intervals as spans (tracks "laneN/copy",
   // "laneN/compute").
   // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
