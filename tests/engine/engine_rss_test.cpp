@@ -42,6 +42,7 @@
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/run_all_tests.hpp"
 
 namespace pp::engine {
 namespace {
@@ -300,16 +301,12 @@ TEST(engine_rss, peak_rss_stays_in_the_budget_and_every_job_completes) {
 }  // namespace
 }  // namespace pp::engine
 
-// GoogleTest main (as tests/support/gtest_main.cpp: exit 77 when everything skipped), plus the
+// GoogleTest main (exit 77 when everything skipped, support/run_all_tests.hpp), plus the
 // child mode the test re-executes this binary in.
 int main(int argc, char** argv) {
   if (argc == 4 && std::strcmp(argv[1], "--rss-child") == 0) {
     return pp::engine::run_child(argv[2], std::strtoull(argv[3], nullptr, 10));
   }
   testing::InitGoogleTest(&argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  if (rc != 0) return rc;
-  const testing::UnitTest& u = *testing::UnitTest::GetInstance();
-  if (u.test_to_run_count() > 0 && u.skipped_test_count() == u.test_to_run_count()) return 77;
-  return 0;
+  return pp::test::run_all_tests_or_skip();
 }
