@@ -15,21 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_fail_fast.hpp"
 #include "cuda/msm_device.hpp"
 #include "msm_points.hpp"
 
 namespace {
 
 using pp::ff::fr;
-
-#define BENCH_CHECK(expr)                                                                                  \
-  do {                                                                                                     \
-    const cudaError_t e_ = (expr);                                                                         \
-    if (e_ != cudaSuccess) {                                                                               \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__);  \
-      std::exit(1);                                                                                        \
-    }                                                                                                      \
-  } while (0)
 
 __device__ uint64_t mix(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_fail_fast.hpp"
 #include "cuda/ntt_device.hpp"
 
 namespace {
@@ -19,15 +20,6 @@ namespace {
 using pp::ff::fr;
 using pp::cuda::ntt_kind;
 using pp::poly::ntt_order;
-
-#define BENCH_CHECK(expr)                                                                    \
-  do {                                                                                       \
-    const cudaError_t e_ = (expr);                                                           \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
 
 // Random elements below 2^254 < r from a counter hash (splitmix64), so inputs never repeat.
 __global__ void fill_random(fr* a, uint64_t n, uint64_t seed) {

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench_take.hpp"
+#include "bench_fail_fast.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/fixed_base_device.hpp"
 #include "groth16/prover.hpp"

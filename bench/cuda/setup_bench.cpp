@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_take.hpp"
+#include "bench_fail_fast.hpp"
 #include "cuda/fixed_base_device.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"

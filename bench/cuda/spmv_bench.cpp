@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "bench_fail_fast.hpp"
 #include "cuda/cuda_event.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/spmv_device.hpp"
@@ -23,23 +24,6 @@ namespace {
 using pp::ff::fr;
 using namespace pp::cuda;
 
-#define CHECK_OK(expr)                                                                         \
-  do {                                                                                         \
-    const auto& s_ = (expr);                                                                   \
-    if (!s_.ok()) {                                                                            \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #expr, s_.to_string().c_str(), __FILE__, __LINE__); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CUDA(expr)                                                                      \
-  do {                                                                                        \
-    const cudaError_t e_ = (expr);                                                            \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s failed: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -47,14 +31,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 template <class F>
 float median_ms(cudaStream_t s, F&& f, int warm = 2, int reps = 7) {
   auto e0 = cuda_event::create(true), e1 = cuda_event::create(true);
-  CHECK_OK(e0.error());
-  CHECK_OK(e1.error());
+  BENCH_CHECK_OK(e0.error());
+  BENCH_CHECK_OK(e1.error());
   std::vector<float> t;
   for (int i = 0; i < warm + reps; ++i) {
-    CHECK_OK(e0->record(s));
+    BENCH_CHECK_OK(e0->record(s));
     f();
-    CHECK_OK(e1->record(s));
-    CHECK_OK(e1->synchronize());
+    BENCH_CHECK_OK(e1->record(s));
+    BENCH_CHECK_OK(e1->synchronize());
     if (i >= warm) t.push_back(*cuda_event::elapsed_ms(*e0, *e1));
   }
   std::sort(t.begin(), t.end());
@@ -70,12 +54,12 @@ void run(int log_n, device_memory& mem) {
   p.seed = 0x5eed0000ull + log_n;
   auto t0 = std::chrono::steady_clock::now();
   auto sc = pp::r1cs::make_synthetic(p);
-  CHECK_OK(sc.error());
+  BENCH_CHECK_OK(sc.error());
   const double gen_s = seconds_since(t0);
   const auto& cs = sc->cs;
   t0 = std::chrono::steady_clock::now();
   auto compact = make_compact_r1cs(cs);
-  CHECK_OK(compact.error());
+  BENCH_CHECK_OK(compact.error());
   const double compact_s = seconds_since(t0);
   uint64_t nnz = 0, words = 0, table = 0;
   for (int i = 0; i < 3; ++i) {
@@ -93,17 +77,17 @@ void run(int log_n, device_memory& mem) {
               double(plain) / mbytes);
 
   cudaStream_t s;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   uint64_t next = 0;
   auto take = [&](uint64_t bytes) {
     auto r = mem.region(next, bytes);
-    CHECK_OK(r.error());
+    BENCH_CHECK_OK(r.error());
     next += (bytes + 255) / 256 * 256;
     return *r;
   };
   t0 = std::chrono::steady_clock::now();
   auto dm = upload_r1cs(*compact, take(mbytes), mbytes, s);
-  CHECK_OK(dm.error());
+  BENCH_CHECK_OK(dm.error());
   std::printf("matrix upload (pageable, once per circuit): %.1f ms\n", seconds_since(t0) * 1e3);
 
   const uint64_t vars = cs.num_variables();
@@ -119,23 +103,23 @@ void run(int log_n, device_memory& mem) {
     t0 = std::chrono::steady_clock::now();
     layout = pack_witness(sc->w, staging);
     pack_ms.push_back(seconds_since(t0) * 1e3);
-    CHECK_OK(layout.error());
+    BENCH_CHECK_OK(layout.error());
   }
   std::sort(pack_ms.begin(), pack_ms.end());
   void* d_ws = take(layout->bytes);
-  const float up_ms = median_ms(s, [&] { CHECK_OK(upload_witness(*layout, staging.data(), d_ws, d_w, s)); });
+  const float up_ms = median_ms(s, [&] { BENCH_CHECK_OK(upload_witness(*layout, staging.data(), d_ws, d_w, s)); });
   const float copy_ms = median_ms(s, [&] {
-    CHECK_CUDA(cudaMemcpyAsync(d_ws, staging.data(), layout->bytes, cudaMemcpyHostToDevice, s));
+    BENCH_CHECK(cudaMemcpyAsync(d_ws, staging.data(), layout->bytes, cudaMemcpyHostToDevice, s));
   });
   // Baseline: the plain witness (32 B/value) from a pinned buffer.
   void* h_plain = nullptr;
-  CHECK_CUDA(cudaHostAlloc(&h_plain, vars * sizeof(fr), cudaHostAllocDefault));
+  BENCH_CHECK(cudaHostAlloc(&h_plain, vars * sizeof(fr), cudaHostAllocDefault));
   std::memcpy(h_plain, sc->w.data(), vars * sizeof(fr));
   const float plain_ms = median_ms(s, [&] {
-    CHECK_CUDA(cudaMemcpyAsync(d_w, h_plain, vars * sizeof(fr), cudaMemcpyHostToDevice, s));
+    BENCH_CHECK(cudaMemcpyAsync(d_w, h_plain, vars * sizeof(fr), cudaMemcpyHostToDevice, s));
   });
-  CHECK_CUDA(cudaFreeHost(h_plain));
-  CHECK_OK(upload_witness(*layout, staging.data(), d_ws, d_w, s));
+  BENCH_CHECK(cudaFreeHost(h_plain));
+  BENCH_CHECK_OK(upload_witness(*layout, staging.data(), d_ws, d_w, s));
   std::printf("witness: %llu values, %llu not 0/1 (%.1f%%): %.2f MiB compact vs %.2f MiB plain (%.1fx); "
               "pack %.1f ms (host, median of 5)\n",
               (unsigned long long)vars, (unsigned long long)layout->num_other, 100.0 * layout->num_other / vars,
@@ -151,24 +135,24 @@ void run(int log_n, device_memory& mem) {
   for (int threads : {128, 256, 512}) {
     spmv_tuning t = spmv_tuning_sm90;
     t.block_threads = threads;
-    const float ms = median_ms(s, [&] { CHECK_OK(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s, t)); });
+    const float ms = median_ms(s, [&] { BENCH_CHECK_OK(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s, t)); });
     std::printf("spmv_abc 2^%d block %3d: %.3f ms  %.0f Mrows/s  %.2f G entries/s  %.0f GB/s (lower bound bytes)\n",
                 log_n, threads, ms, n / ms / 1e3, nnz / ms / 1e6, bytes / ms / 1e6);
   }
-  CHECK_OK(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s));
-  CHECK_CUDA(cudaStreamSynchronize(s));
+  BENCH_CHECK_OK(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s));
+  BENCH_CHECK(cudaStreamSynchronize(s));
   std::vector<fr> a(n), b(n), c(n), g(n);
   t0 = std::chrono::steady_clock::now();
-  CHECK_OK(pp::r1cs::evaluate_abc(cs, sc->w, a, b, c));
+  BENCH_CHECK_OK(pp::r1cs::evaluate_abc(cs, sc->w, a, b, c));
   const double cpu_s = seconds_since(t0);
   uint64_t bad = 0;
   const std::vector<fr>* ref[3] = {&a, &b, &c};
   for (int i = 0; i < 3; ++i) {
-    CHECK_CUDA(cudaMemcpy(g.data(), d_abc[i], n * sizeof(fr), cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(g.data(), d_abc[i], n * sizeof(fr), cudaMemcpyDeviceToHost));
     for (uint64_t j = 0; j < n; ++j) bad += std::memcmp(&g[j], &(*ref[i])[j], sizeof(fr)) != 0;
   }
   std::printf("check vs CPU evaluate_abc (%.2f s on the host): %llu mismatches\n", cpu_s, (unsigned long long)bad);
-  CHECK_CUDA(cudaStreamDestroy(s));
+  BENCH_CHECK(cudaStreamDestroy(s));
   if (bad != 0) std::exit(2);
 }
 
@@ -179,14 +163,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
   if (logs.empty()) logs = {20, 24};
   cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s, %d SMs, L2 %d MiB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
   device_memory_config cfg;
   cfg.vram_share = 0.8;
   cfg.staging_buffers = 1;
   cfg.staging_bytes = uint64_t{1} << 30;
   auto mem = device_memory::create(cfg);
-  CHECK_OK(mem.error());
+  BENCH_CHECK_OK(mem.error());
   std::printf("device_memory: %.1f GiB region, 1 GiB pinned staging\n", (*mem)->capacity() / 1073741824.0);
   for (int k : logs) run(k, **mem);
   return 0;
