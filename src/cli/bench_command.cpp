@@ -63,10 +63,11 @@ int run_bench(const bench_args& a, bool quiet) {
   const std::string devices =
       gpus ? (a.gpus.empty() ? std::string("every GPU") : std::to_string(a.gpus.size()) + " GPU(s)")
            : std::to_string(a.cpu_devices) + " CPU device(s)";
-  // With a GPU the synthetic key's points are made on it (taken before the engine reserves VRAM).
+  // With GPUs the synthetic key's points are made on the first one used (taken before the engine
+  // reserves VRAM).
   std::unique_ptr<groth16::fixed_base_multiplier> gpu_points;
   if (gpus && a.zkey.empty()) {
-    auto m = engine::make_gpu_fixed_base_multiplier(0);
+    auto m = engine::make_gpu_fixed_base_multiplier(a.gpus.empty() ? 0 : a.gpus.front());
     if (!m.ok()) return run.fail(m.error());
     gpu_points = std::move(m).value();
   }
