@@ -6,7 +6,8 @@
 #   scripts/device_run.sh device [PHASE]  there, logs under $OUT: tests (the gpu tests and the no-GPU
 #                                         skip path); bench (NTT, MSM, the engine with 2 workers per GPU
 #                                         and its trace); partitions (the PoRep 2^26 / 2^27 partitions
-#                                         with GPU-made keys, ~7 min); interop (below); all (default:
+#                                         with GPU-made keys, the 2^26 proof also made by cpu_backend
+#                                         and compared, ~9 min); interop (below); all (default:
 #                                         tests, bench, partitions, interop). Each writes h200.json
 #                                         from what its log holds.
 #   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
@@ -32,7 +33,7 @@ declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_te
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
-                 [cuda_prover_bench]="--lanes 2 --runs 5 --cpu-check-max-log 0 26 27")
+                 [cuda_prover_bench]="--lanes 2 --runs 5 --cpu-check-max-log 26 26 27")
 engine_bench=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4 --witness-threads 4
               --finish-threads 4)
 

@@ -4,7 +4,8 @@
   h200_json.py ENV_TXT OUT_JSON BENCH_LOG... [--command CMD]
 
 Figures (milliseconds unless named otherwise): the NTT forward natural-order median at 2^24 and 2^27
-(cuda_ntt_bench, rows "ntt nn" with the default tile), the MSM medians with random scalars and the
+(cuda_ntt_bench with the default tile: rows "ntt nn-oop", natural order in and out of place, as
+ntt_fwd_*; rows "ntt nn", in place with a bit-reversal pass, as other.ntt_fwd_*_in_place_ms), the MSM medians with random scalars and the
 default window (the first "plain random" row per curve and size in cuda_msm_bench), and the
 partition figures the prover benchmark prints as "result NAME VALUE" lines. A figure the logs lack
 is written as null, never guessed.
@@ -20,7 +21,7 @@ KEYS = ["ntt_fwd_2_24_ms", "ntt_fwd_2_27_ms", "msm_g1_2_24_ms", "msm_g1_2_26_ms"
 def parse(env_text, bench_text):
     fig = {k: None for k in KEYS}
     extra = {}
-    ntt_row = re.compile(r"^2\^(\d+)\s+ntt\s+nn\s+(\d+)\s+.*?\s([\d.]+)\s+([\d.]+)\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)\s*$")
+    ntt_row = re.compile(r"^2\^(\d+)\s+ntt\s+(nn|nn-oop)\s+(\d+)\s+.*?\s([\d.]+)\s+([\d.]+)\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)\s*$")
     msm_row = re.compile(r"^\|\s*(g1|g2)\s*\|\s*2\^(\d+)\s*\|\s*plain\s*\|\s*random\s*\|\s*(\d+)\s*\|\s*([\d.]+)\s*\|")
     result_row = re.compile(r"^result\s+(\w+)\s+([-+\d.eE]+)\s*$")
     engine_rows = [(re.compile(r"^throughput\s+([\d.]+) proofs/hour, ([\d.]+) partitions/s"),
@@ -35,8 +36,11 @@ def parse(env_text, bench_text):
         m = ntt_row.match(line)
         if m and section == "cuda_ntt_bench":
             key = f"ntt_fwd_2_{m.group(1)}_ms"
-            if key in fig and fig[key] is None:  # first row of a size: the default tile
-                fig[key] = float(m.group(3))
+            ms = float(m.group(4))
+            if m.group(2) == "nn":
+                extra.setdefault(f"ntt_fwd_2_{m.group(1)}_in_place_ms", ms)  # first row: the default tile
+            elif key in fig and fig[key] is None:
+                fig[key] = ms
             continue
         m = msm_row.match(line)
         if m and section == "cuda_msm_bench":

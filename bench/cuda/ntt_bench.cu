@@ -70,7 +70,8 @@ struct row {
   int log_n;
   ntt_kind kind;
   ntt_order order;
-  int tile_log;  // 0: the tuning table's
+  int tile_log;       // 0: the tuning table's
+  bool into = false;  // out of place, natural order (ntt_into); order reads "nn-oop"
 };
 
 }  // namespace
@@ -85,7 +86,10 @@ int main(int argc, char** argv) {
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
 
   std::vector<row> rows;
-  for (int lg : {20, 22, 24, 26, 27}) rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 0});
+  for (int lg : {20, 22, 24, 26, 27}) {
+    rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 0});
+    rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 0, true});
+  }
   for (int lg : {24, 27}) {
     rows.push_back({lg, ntt_kind::forward, ntt_order::nr, 0});
     rows.push_back({lg, ntt_kind::inverse, ntt_order::nn, 0});
@@ -93,20 +97,23 @@ int main(int argc, char** argv) {
     rows.push_back({lg, ntt_kind::coset_forward, ntt_order::nn, 0});
     rows.push_back({lg, ntt_kind::coset_forward, ntt_order::nr, 0});
     rows.push_back({lg, ntt_kind::coset_inverse, ntt_order::nn, 0});
+    rows.push_back({lg, ntt_kind::coset_inverse, ntt_order::nn, 0, true});
     for (int t : {10, 12}) rows.push_back({lg, ntt_kind::forward, ntt_order::nr, t});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const row& a, const row& b) { return a.log_n < b.log_n; });
 
   const uint64_t n_max = uint64_t{1} << max_log;
   fr* d_a = nullptr;
+  fr* d_b = nullptr;  // the output of the out-of-place rows
   BENCH_CHECK(cudaMalloc(&d_a, n_max * sizeof(fr)));
+  BENCH_CHECK(cudaMalloc(&d_b, n_max * sizeof(fr)));
   cudaStream_t stream;
   BENCH_CHECK(cudaStreamCreate(&stream));
   cudaEvent_t start, stop;
   BENCH_CHECK(cudaEventCreate(&start));
   BENCH_CHECK(cudaEventCreate(&stop));
 
-  std::printf("\n%-6s %-11s %-5s %-5s %-30s %10s %10s %10s %9s\n", "size", "transform", "order", "tile", "plan",
+  std::printf("\n%-6s %-11s %-6s %-5s %-30s %10s %10s %10s %9s\n", "size", "transform", "order", "tile", "plan",
               "median ms", "min ms", "ref ms", "ref/ours");
   int current_log = -1;
   void* d_tables = nullptr;
@@ -140,7 +147,8 @@ int main(int argc, char** argv) {
       fill_random<<<4096, 256, 0, stream>>>(d_a, n, seed += 0x1234567);
       BENCH_CHECK(cudaGetLastError());
       BENCH_CHECK(cudaEventRecord(start, stream));
-      const pp::status s = pp::cuda::run_ntt(*dd, d_a, r.kind, r.order, *plan, stream);
+      const pp::status s = r.into ? pp::cuda::run_ntt_into(*dd, d_a, d_b, r.kind, *plan, stream)
+                                  : pp::cuda::run_ntt(*dd, d_a, r.kind, r.order, *plan, stream);
       BENCH_CHECK(cudaEventRecord(stop, stream));
       if (!s.ok()) {
         std::fprintf(stderr, "%s\n", s.to_string().c_str());
@@ -159,11 +167,12 @@ int main(int argc, char** argv) {
     if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.2f", ref / med);
     char refs[32] = "-";
     if (ref > 0) std::snprintf(refs, sizeof refs, "%.3f", ref);
-    std::printf("2^%-4d %-11s %-5s %-5s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, kind_name(r.kind),
-                order_name(r.order), tile.c_str(), pp::cuda::to_string(*plan).c_str(), med, ms.front(), refs, ratio);
+    std::printf("2^%-4d %-11s %-6s %-5s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, kind_name(r.kind),
+                r.into ? "nn-oop" : order_name(r.order), tile.c_str(), pp::cuda::to_string(*plan).c_str(), med, ms.front(), refs, ratio);
     std::fflush(stdout);
   }
   BENCH_CHECK(cudaFree(d_tables));
   BENCH_CHECK(cudaFree(d_a));
+  BENCH_CHECK(cudaFree(d_b));
   return 0;
 }

@@ -1,5 +1,6 @@
 // GPU NTT over Fr: forward, inverse (with 1/n), coset forward and coset inverse, in the four
-// input/output orders of poly::ntt_order, in place on device memory, stream-ordered. Results are
+// input/output orders of poly::ntt_order, in place on device memory (or natural order out of
+// place: ntt_into), stream-ordered. Results are
 // identical to the host NTT (src/poly/ntt.hpp) on the same evaluation_domain. Plain C++ header.
 //
 // Use: workspace_bytes(d) -> caller allocates -> device_ntt_domain::create(d, ...) once per domain
@@ -58,8 +59,16 @@ status intt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cud
 status coset_ntt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
 status coset_intt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
 
+// Natural order in and out, out of place: d_out (dd.size() elements, not overlapping d_in) gets the
+// transform of d_in, which serves as scratch and is left clobbered. The last pass writes each
+// element straight to its natural position, so there is no bit-reversal pass (the in-place nn
+// transform's extra read and write of every element).
+status ntt_into(const device_ntt_domain& dd, ff::fr* d_in, ff::fr* d_out, ntt_kind kind, cudaStream_t stream);
+
 // Any of the above with an explicit pass plan (make_ntt_plan with another tuning): for benchmarks.
 status run_ntt(const device_ntt_domain& dd, ff::fr* d_a, ntt_kind kind, poly::ntt_order order,
                const ntt_plan& plan, cudaStream_t stream);
+status run_ntt_into(const device_ntt_domain& dd, ff::fr* d_in, ff::fr* d_out, ntt_kind kind, const ntt_plan& plan,
+                    cudaStream_t stream);
 
 }  // namespace pp::cuda

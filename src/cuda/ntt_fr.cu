@@ -129,8 +129,11 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
   return dd;
 }
 
-status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_order order, const ntt_plan& plan,
-               cudaStream_t stream) {
+namespace {
+
+// In place (d_out == nullptr) in the asked order, or natural in, natural out into d_out.
+status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind, poly::ntt_order order,
+                 const ntt_plan& plan, cudaStream_t stream) {
   if (d_a == nullptr) return invalid_argument("ntt: null device pointer");
   if (dd.twiddles() == nullptr) return failed_precondition("ntt: device domain not created");
   if (plan.log_n != dd.log_size()) {
@@ -138,7 +141,10 @@ status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_or
                             std::to_string(dd.log_size()));
   }
   const int log_n = dd.log_size();
-  if (log_n == 0) return ok_status();  // n = 1: every transform is the identity (1/n = g^0 = 1)
+  if (log_n == 0) {  // n = 1: every transform is the identity (1/n = g^0 = 1)
+    if (d_out != nullptr) PP_CUDA_TRY(cudaMemcpyAsync(d_out, d_a, sizeof(fr), cudaMemcpyDeviceToDevice, stream));
+    return ok_status();
+  }
 
   const bool inverse = kind == ntt_kind::inverse || kind == ntt_kind::coset_inverse;
   const bool in_rev = order == poly::ntt_order::rn || order == poly::ntt_order::rr;
@@ -147,6 +153,7 @@ status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_or
 
   pass_args a{};
   a.data = d_a;
+  a.out = d_out;
   a.tw = dd.twiddles();
   a.log_n = uint32_t(log_n);
   switch (kind) {
@@ -169,7 +176,7 @@ status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_or
   status s = dif ? (inverse ? launch_passes<true, true>(plan, a, stream) : launch_passes<true, false>(plan, a, stream))
                  : (inverse ? launch_passes<false, true>(plan, a, stream) : launch_passes<false, false>(plan, a, stream));
   if (!s.ok()) return s;
-  if (out_rev != dif) {  // the algorithm's output order differs from the one asked for
+  if (d_out == nullptr && out_rev != dif) {  // the algorithm's output order differs from the one asked for
     const uint32_t n = 1u << log_n;
     if (log_n >= 8) {
       ntt_detail::bit_reverse_tiled_kernel<<<n >> 8, dim3(16, 16), 0, stream>>>(d_a, uint32_t(log_n));
@@ -180,6 +187,25 @@ status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_or
     PP_CUDA_TRY(cudaGetLastError());
   }
   return ok_status();
+}
+
+}  // namespace
+
+status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_order order, const ntt_plan& plan,
+               cudaStream_t stream) {
+  return transform(dd, d_a, nullptr, kind, order, plan, stream);
+}
+
+status run_ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind kind, const ntt_plan& plan,
+                    cudaStream_t stream) {
+  if (d_out == nullptr) return invalid_argument("ntt_into: null output pointer");
+  const uint64_t bytes = dd.size() * sizeof(fr);
+  const auto* i0 = reinterpret_cast<const char*>(d_in);
+  const auto* o0 = reinterpret_cast<const char*>(d_out);
+  if (d_in != nullptr && i0 < o0 + bytes && o0 < i0 + bytes) {
+    return invalid_argument("ntt_into: input and output overlap (use the in-place transform)");
+  }
+  return transform(dd, d_in, d_out, kind, poly::ntt_order::nn, plan, stream);
 }
 
 namespace {
@@ -201,6 +227,12 @@ status coset_ntt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cu
 }
 status coset_intt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cudaStream_t s) {
   return run_default(dd, d_a, ntt_kind::coset_inverse, order, s);
+}
+
+status ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind kind, cudaStream_t s) {
+  result<ntt_plan> plan = make_ntt_plan(dd.log_size());
+  if (!plan.ok()) return plan.error();
+  return run_ntt_into(dd, d_in, d_out, kind, *plan, s);
 }
 
 }  // namespace pp::cuda

@@ -29,6 +29,10 @@ struct scale_spec {
 
 struct pass_args {
   fr* data;
+  // Out of place, natural order (DIF only): the last pass writes element pos to out[rev(pos)]
+  // instead of data[pos], and takes its tiles in bit-reversed order so that the blocks running
+  // together write neighbouring sectors. nullptr: in place.
+  fr* out;
   const fr* tw;  // tw[e] = w^e, e in [0, n/2]
   uint32_t log_n;
   uint32_t s0, r, log_c, log_l;  // see ntt_pass; log_l = log_n - s0 - r
@@ -139,7 +143,9 @@ __global__ void __launch_bounds__(1 << (ntt_max_tile_log - ntt_thread_elements_l
   const uint32_t c_mask = (1u << a.log_c) - 1;
   const uint32_t l_mask = (1u << a.log_l) - 1;
   const uint32_t half = (1u << a.log_n) >> 1;
-  const uint64_t g0 = uint64_t(blockIdx.x) << a.log_c;
+  const bool scatter = Dif && a.last && a.out != nullptr;
+  const uint32_t tile = scatter ? reverse_bits(blockIdx.x, a.log_n - log_e) : blockIdx.x;
+  const uint64_t g0 = uint64_t(tile) << a.log_c;
   const uint32_t tid = threadIdx.x;
   const int n_rounds = (int(a.r) + 2) / 3;
 
@@ -177,11 +183,19 @@ PP_UNROLL
       if (pj < lo || pj >= hi) continue;
       const uint32_t t = a.log_n - 1 - a.log_l - uint32_t(pj);
       const uint32_t j_mask = (1u << pj) - 1;
-      // The four twiddles first, so their loads are in flight together.
+      // The four twiddles first, so their loads are in flight together. When the register run lies
+      // in the row bits, register bits above qb are row bits above the stage, which the exponent
+      // masks off: butterflies k and k & (2^qb - 1) share a twiddle (4, 2, 1 distinct per stage).
+      const bool shared = run >= a.log_c;
       uint32_t exps[4];
       fr w[4];
 PP_UNROLL
       for (int k = 0; k < 4; ++k) {
+        if (shared && (k >> qb) != 0) {
+          exps[k] = exps[k & ((1 << qb) - 1)];
+          w[k] = w[k & ((1 << qb) - 1)];
+          continue;
+        }
         const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));  // k with a 0 inserted at bit qb
         const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
         const uint32_t i = uint32_t((g0 + (e & c_mask)) & l_mask);
@@ -207,7 +221,11 @@ PP_UNROLL
           const uint32_t xn = Dif ? reverse_bits(uint32_t(pos), a.log_n) : uint32_t(pos);
           v = v * scale_factor(a.scale, xn);
         }
-        store_fr(a.data + pos, v);
+        if (scatter) {
+          store_fr(a.out + reverse_bits(uint32_t(pos), a.log_n), v);
+        } else {
+          store_fr(a.data + pos, v);
+        }
       }
     } else {
 PP_UNROLL
@@ -243,7 +261,11 @@ __global__ void ntt_small_kernel(const pass_args a) {
     if (!a.scale.on_load && a.scale.kind != scale_kind::none) {
       v = v * scale_factor(a.scale, Dif ? reverse_bits(p, a.log_n) : p);
     }
-    store_fr(a.data + p, v);
+    if (Dif && a.out != nullptr) {
+      store_fr(a.out + reverse_bits(p, a.log_n), v);
+    } else {
+      store_fr(a.data + p, v);
+    }
   }
 }
 

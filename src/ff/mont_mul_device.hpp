@@ -3,7 +3,7 @@
 // registers. Multiplication is CIOS with the products split by limb parity (even/odd accumulators),
 // so every multiply-add sits in one unbroken mad.lo.cc / madc.hi.cc chain; ptxas fuses each lo/hi
 // pair into one IMAD.WIDE.U32(.X): 2n^2 + n SASS multiplies for n 32-bit limbs, output fully reduced.
-// H200: 9.6 SM-clk per Fp mul, 5.0 per Fr mul (docs/perf/foundation-h200.md).
+// H200: 9.6 SM-clk per Fp mul (docs/perf/foundation-h200.md), 4.7 per Fr mul (ntt-h200.md).
 #pragma once
 #include <cstdint>
 
@@ -78,6 +78,13 @@ __device__ constexpr limbs32<P> modulus32() {
   return m;
 }
 
+// A modulus whose low limbs are 1 and 2^32 - 1 (Fr: p = 1 + (w - 1) w + ...), so -1/p = -1 mod w.
+template <class P>
+__device__ constexpr bool low_limbs_one_and_minus_one() {
+  const limbs32<P> m = modulus32<P>();
+  return m.v[0] == 1 && m.v[1] == 0xffffffffu && P::inv32 == 0xffffffffu;
+}
+
 __device__ __forceinline__ void split(uint32_t* out, const uint64_t* in, int n64) {
 PP_UNROLL
   for (int i = 0; i < n64; ++i) {
@@ -127,12 +134,37 @@ PP_UNROLL
 
 // One Montgomery reduction step on T = x + y*w: m = x[0]*inv, T += m*p, after which x[0] == 0.
 // x's chain carry (weight w^N) goes into y[N-1], which has weight w^N too.
+// For low limbs 1 and w - 1 (Fr) the two low products are written out as additions: m = -x0,
+// m*1 = m (x0 + m = 0, carry x0 != 0) and m*(w - 1) = x0 + hi*w with hi = x0 ? ~x0 : 0. H200
+// (arith_bench): 4.69 SM-clk per Fr mul, against 5.02 when ptxas strength-reduces those immediates
+// itself and 5.09 with the modulus read from the constant bank (docs/perf/ntt-h200.md).
 template <class P, int N>
 __device__ __forceinline__ void reduce_step(uint32_t* x, uint32_t* y, const limbs32<P>& p) {
-  const uint32_t m = x[0] * P::inv32;
-  cmad_even<N>(x, p.v, m);
-  y[N - 1] = addc(y[N - 1], 0);
-  cmad_even<N>(y, p.v + 1, m);
+  if constexpr (low_limbs_one_and_minus_one<P>()) {
+    const uint32_t x0 = x[0];
+    const uint32_t m = 0u - x0;
+    const uint32_t hi = x0 == 0 ? 0u : ~x0;
+    x[0] = add_cc(x0, m);
+    x[1] = addc_cc(x[1], 0);
+PP_UNROLL
+    for (int j = 2; j < N; j += 2) {
+      x[j] = madc_lo_cc(p.v[j], m, x[j]);
+      x[j + 1] = madc_hi_cc(p.v[j], m, x[j + 1]);
+    }
+    y[N - 1] = addc(y[N - 1], 0);
+    y[0] = add_cc(y[0], x0);
+    y[1] = addc_cc(y[1], hi);
+PP_UNROLL
+    for (int j = 2; j < N; j += 2) {
+      y[j] = madc_lo_cc(p.v[j + 1], m, y[j]);
+      y[j + 1] = madc_hi_cc(p.v[j + 1], m, y[j + 1]);
+    }
+  } else {
+    const uint32_t m = x[0] * P::inv32;
+    cmad_even<N>(x, p.v, m);
+    y[N - 1] = addc(y[N - 1], 0);
+    cmad_even<N>(y, p.v + 1, m);
+  }
 }
 
 // On entry T = x + y*w with x[0] == 0. Computes T = T/w + a*bi, then one reduction step; on exit

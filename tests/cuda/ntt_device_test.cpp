@@ -1,6 +1,7 @@
 // GPU NTT (src/cuda/ntt_device.hpp) against the host NTT (src/poly/ntt.hpp) on fresh random inputs:
-// every size 2^0..2^20, forward / inverse / coset forward / coset inverse, all four orders, both
-// root families, compared element by element; one 2^24 case; a round trip; argument errors.
+// every size 2^0..2^20, forward / inverse / coset forward / coset inverse, all four orders and the
+// out-of-place natural-order transform (ntt_into), both root families, compared element by element;
+// one 2^24 case; a round trip; every tile shape; argument errors.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -79,14 +80,16 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
   if (!d.ok()) return 1;
   const uint64_t n = d->size();
   const uint64_t ws = device_ntt_domain::workspace_bytes(*d);
-  device_buffer tables(ws), data(n * sizeof(fr));
+  device_buffer tables(ws), data(n * sizeof(fr)), out(n * sizeof(fr));
   EXPECT_NE(tables.p, nullptr);
   EXPECT_NE(data.p, nullptr);
-  if (!tables.p || !data.p) return 1;
+  EXPECT_NE(out.p, nullptr);
+  if (!tables.p || !data.p || !out.p) return 1;
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
   EXPECT_TRUE(dd.ok()) << dd.error().to_string();
   if (!dd.ok()) return 1;
   fr* d_a = static_cast<fr*>(data.p);
+  fr* d_out = static_cast<fr*>(out.p);
   int64_t bad_total = 0;
   std::vector<fr> in(n), want, got(n);
   for (ntt_kind k : kinds) {
@@ -109,6 +112,16 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       const int64_t bad = count_mismatches(what.c_str(), want, got);
       EXPECT_EQ(bad, 0) << what;
       bad_total += bad;
+      if (o != ntt_order::nn) continue;
+      // The same transform out of place (the input buffer is scratch).
+      EXPECT_EQ(cudaMemset(d_out, 0xff, n * sizeof(fr)), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+      const status is = ntt_into(*dd, d_a, d_out, k, nullptr);
+      EXPECT_TRUE(is.ok()) << is.to_string();
+      EXPECT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+      const int64_t bad_into = count_mismatches((what + " into").c_str(), want, got);
+      EXPECT_EQ(bad_into, 0) << what << " into";
+      bad_total += bad_into;
     }
   }
   return bad_total;
@@ -122,8 +135,8 @@ void check_all_sizes(ff::root_family family, const char* what) {
   int cases = 0;
   for (int log_n = 0; log_n <= 20; ++log_n) {
     const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders());
-    std::printf("%s 2^%d: 16 transforms, %lld mismatches\n", what, log_n, static_cast<long long>(bad));
-    cases += 16;
+    std::printf("%s 2^%d: 20 transforms, %lld mismatches\n", what, log_n, static_cast<long long>(bad));
+    cases += 20;
   }
   testing::Test::RecordProperty("cases", std::to_string(cases));
 }
@@ -131,7 +144,7 @@ void check_all_sizes(ff::root_family family, const char* what) {
 TEST(DeviceNtt, Generator7AllSizesKindsOrders) { check_all_sizes(ff::root_family::generator7, "ntt generator7"); }
 TEST(DeviceNtt, Snarkjs5AllSizesKindsOrders) { check_all_sizes(ff::root_family::snarkjs5, "ntt snarkjs5"); }
 
-// 2^24: four passes' worth of strided stages; forward nn and coset inverse nn.
+// 2^24: four passes' worth of strided stages; forward nn and coset inverse nn, in place and into.
 TEST(DeviceNtt, Size24) {
   std::mt19937_64 rng(fresh_seed("ntt 2^24"));
   EXPECT_EQ(check_size(24, ff::root_family::generator7, rng, {ntt_kind::forward, ntt_kind::coset_inverse},
@@ -146,11 +159,12 @@ TEST(DeviceNtt, RoundTripAndPlans) {
   auto d = poly::evaluation_domain::create(log_n);
   ASSERT_TRUE(d.ok());
   const uint64_t n = d->size(), ws = device_ntt_domain::workspace_bytes(*d);
-  device_buffer tables(ws), data(n * sizeof(fr));
-  ASSERT_TRUE(tables.p && data.p);
+  device_buffer tables(ws), data(n * sizeof(fr)), out(n * sizeof(fr));
+  ASSERT_TRUE(tables.p && data.p && out.p);
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
   ASSERT_TRUE(dd.ok());
   fr* d_a = static_cast<fr*>(data.p);
+  fr* d_out = static_cast<fr*>(out.p);
   std::vector<fr> in(n), got(n), ref;
   for (auto& x : in) x = random_element<fr>(rng);
   ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
@@ -168,6 +182,11 @@ TEST(DeviceNtt, RoundTripAndPlans) {
     ASSERT_TRUE(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *plan, nullptr).ok());
     ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
     EXPECT_EQ(count_mismatches(to_string(*plan).c_str(), ref, got), 0) << to_string(*plan);
+    ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemset(d_out, 0xff, n * sizeof(fr)), cudaSuccess);
+    ASSERT_TRUE(run_ntt_into(*dd, d_a, d_out, ntt_kind::forward, *plan, nullptr).ok());
+    ASSERT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(count_mismatches((to_string(*plan) + " into").c_str(), ref, got), 0) << to_string(*plan) << " into";
   }
 }
 
@@ -182,6 +201,12 @@ TEST(DeviceNtt, ArgumentErrors) {
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
   ASSERT_TRUE(dd.ok());
   EXPECT_EQ(ntt(*dd, nullptr, ntt_order::nn, nullptr).code(), status_code::invalid_argument);
+  device_buffer data(2 * d->size() * sizeof(fr));
+  ASSERT_TRUE(data.p);
+  fr* d_a = static_cast<fr*>(data.p);
+  EXPECT_EQ(ntt_into(*dd, d_a, nullptr, ntt_kind::forward, nullptr).code(), status_code::invalid_argument);
+  EXPECT_EQ(ntt_into(*dd, d_a, d_a + 1, ntt_kind::forward, nullptr).code(), status_code::invalid_argument);
+  EXPECT_TRUE(ntt_into(*dd, d_a, d_a + d->size(), ntt_kind::forward, nullptr).ok());
   EXPECT_EQ(make_ntt_plan(29).error().code(), status_code::invalid_argument);
 }
 
