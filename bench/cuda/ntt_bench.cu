@@ -72,6 +72,9 @@ struct row {
   ntt_order order;
   int tile_log;       // 0: the tuning table's
   bool into = false;  // out of place, natural order (ntt_into); order reads "nn-oop"
+  int elements_log = 0;      // 0: the tuning table's; else the tile column reads "10/4c1" (tile 2^10,
+                             // 4 Fr per thread, rows of 2^1)
+  int min_columns_log = -1;  // -1: the tuning table's
 };
 
 }  // namespace
@@ -98,7 +101,12 @@ int main(int argc, char** argv) {
     rows.push_back({lg, ntt_kind::coset_forward, ntt_order::nr, 0});
     rows.push_back({lg, ntt_kind::coset_inverse, ntt_order::nn, 0});
     rows.push_back({lg, ntt_kind::coset_inverse, ntt_order::nn, 0, true});
-    for (int t : {10, 12}) rows.push_back({lg, ntt_kind::forward, ntt_order::nr, t});
+    // Other shapes: four Fr per thread with 2^10 tiles and rows of 4; eight Fr per thread (radix-8
+    // rounds, the default until 2026-11-29) with 2^10 / 2^11 / 2^12 tiles and rows of 4.
+    rows.push_back({lg, ntt_kind::forward, ntt_order::nr, 10, false, 2, 2});
+    rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 10, true, 2, 2});
+    for (int t : {10, 11, 12}) rows.push_back({lg, ntt_kind::forward, ntt_order::nr, t, false, 3, 2});
+    rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 11, true, 3, 2});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const row& a, const row& b) { return a.log_n < b.log_n; });
 
@@ -137,6 +145,8 @@ int main(int argc, char** argv) {
     }
     pp::cuda::ntt_tuning tuning = pp::cuda::ntt_tuning_sm90;
     if (r.tile_log) tuning.tile_log = r.tile_log;
+    if (r.elements_log) tuning.elements_log = r.elements_log;
+    if (r.min_columns_log >= 0) tuning.min_columns_log = r.min_columns_log;
     auto plan = pp::cuda::make_ntt_plan(r.log_n, tuning);
     if (!plan.ok()) {
       std::fprintf(stderr, "%s\n", plan.error().to_string().c_str());
@@ -162,7 +172,8 @@ int main(int argc, char** argv) {
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
     const double ref = r.kind == ntt_kind::forward ? reference_ms(r.log_n) : 0;
-    const std::string tile = r.tile_log ? std::to_string(r.tile_log) : std::to_string(pp::cuda::ntt_tuning_sm90.tile_log);
+    std::string tile = std::to_string(tuning.tile_log);
+    if (r.elements_log) tile += "/" + std::to_string(1 << r.elements_log) + "c" + std::to_string(tuning.min_columns_log);
     char ratio[32] = "-";
     if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.2f", ref / med);
     char refs[32] = "-";

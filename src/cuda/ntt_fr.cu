@@ -42,15 +42,15 @@ table_layout layout_for(int log_n) {
   return t;
 }
 
-template <bool Dif, bool Inverse>
+template <bool Dif, bool Inverse, int T>
 status set_smem_limit() {
-  PP_CUDA_TRY(cudaFuncSetAttribute(ntt_detail::ntt_pass_kernel<Dif, Inverse>,
+  PP_CUDA_TRY(cudaFuncSetAttribute(ntt_detail::ntt_pass_kernel<Dif, Inverse, T>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   int(sizeof(fr)) << ntt_max_tile_log));
+                                   int(sizeof(fr)) << ntt_kernel_shape<T>::max_tile_log));
   return ok_status();
 }
 
-template <bool Dif, bool Inverse>
+template <bool Dif, bool Inverse, int T>
 status launch_passes(const ntt_plan& plan, pass_args a, cudaStream_t stream) {
   if (plan.count == 0) {
     ntt_detail::ntt_small_kernel<Dif, Inverse><<<1, 1, 0, stream>>>(a);
@@ -68,12 +68,18 @@ status launch_passes(const ntt_plan& plan, pass_args a, cudaStream_t stream) {
     a.last = k == plan.count - 1;
     const int log_e = p.r + p.log_c;
     const uint32_t blocks = uint32_t((uint64_t{1} << a.log_n) >> log_e);
-    const uint32_t threads = 1u << (log_e - ntt_thread_elements_log);
+    const uint32_t threads = 1u << (log_e - T);
     const size_t smem = sizeof(fr) << log_e;
-    ntt_detail::ntt_pass_kernel<Dif, Inverse><<<blocks, threads, smem, stream>>>(a);
+    ntt_detail::ntt_pass_kernel<Dif, Inverse, T><<<blocks, threads, smem, stream>>>(a);
     PP_CUDA_TRY(cudaGetLastError());
   }
   return ok_status();
+}
+
+template <int T>
+status launch(bool dif, bool inverse, const ntt_plan& plan, const pass_args& a, cudaStream_t stream) {
+  return dif ? (inverse ? launch_passes<true, true, T>(plan, a, stream) : launch_passes<true, false, T>(plan, a, stream))
+             : (inverse ? launch_passes<false, true, T>(plan, a, stream) : launch_passes<false, false, T>(plan, a, stream));
 }
 
 }  // namespace
@@ -96,10 +102,14 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
     return internal_error("device_ntt_domain: domain twiddle table has " + std::to_string(d.twiddles().size()) +
                           " entries, expected " + std::to_string(t.tw));
   }
-  if (status s = set_smem_limit<true, false>(); !s.ok()) return s;
-  if (status s = set_smem_limit<true, true>(); !s.ok()) return s;
-  if (status s = set_smem_limit<false, false>(); !s.ok()) return s;
-  if (status s = set_smem_limit<false, true>(); !s.ok()) return s;
+  if (status s = set_smem_limit<true, false, 3>(); !s.ok()) return s;
+  if (status s = set_smem_limit<true, true, 3>(); !s.ok()) return s;
+  if (status s = set_smem_limit<false, false, 3>(); !s.ok()) return s;
+  if (status s = set_smem_limit<false, true, 3>(); !s.ok()) return s;
+  if (status s = set_smem_limit<true, false, 2>(); !s.ok()) return s;
+  if (status s = set_smem_limit<true, true, 2>(); !s.ok()) return s;
+  if (status s = set_smem_limit<false, false, 2>(); !s.ok()) return s;
+  if (status s = set_smem_limit<false, true, 2>(); !s.ok()) return s;
 
   // Coset tables: g^x = lo[x mod 2^lo_log] * hi[x >> lo_log]; the inverse pair carries 1/n.
   const fr g = d.coset_shift(), g_inv = d.coset_shift_inv();
@@ -173,8 +183,7 @@ status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind,
       break;
   }
 
-  status s = dif ? (inverse ? launch_passes<true, true>(plan, a, stream) : launch_passes<true, false>(plan, a, stream))
-                 : (inverse ? launch_passes<false, true>(plan, a, stream) : launch_passes<false, false>(plan, a, stream));
+  status s = plan.elements_log == 2 ? launch<2>(dif, inverse, plan, a, stream) : launch<3>(dif, inverse, plan, a, stream);
   if (!s.ok()) return s;
   if (d_out == nullptr && out_rev != dif) {  // the algorithm's output order differs from the one asked for
     const uint32_t n = 1u << log_n;

@@ -1,6 +1,8 @@
 // Kernels of the GPU NTT over Fr (nvcc only): one launch per pass of ntt_plan, each running r radix-2
-// stages of a 2^tile_log-element tile. A thread holds 8 elements in registers and runs up to three
-// stages on them (a radix-8 round); rounds exchange through shared memory. Stage algebra as the host
+// stages of a 2^tile_log-element tile. A thread holds 2^T elements in registers and runs up to T
+// stages on them (a radix-2^T round; T = 3 or 2, the plan's elements_log); rounds exchange through
+// shared memory. T = 2 halves the registers a thread needs, so more warps hide the latency of the
+// multiply's carry chains, at the price of more rounds through shared memory. Stage algebra as the host
 // NTT (src/poly/ntt.cpp): Gentleman-Sande (DIF) for natural input, Cooley-Tukey (DIT) for
 // bit-reversed input; twiddles w^e read from the resident table of n/2 + 1 powers.
 #pragma once
@@ -57,20 +59,26 @@ __device__ __forceinline__ void store_fr(fr* p, const fr& v) {
 }
 
 // Shared memory holds the tile planar (word w of element e at w*E + swz(e)), so a warp touching 32
-// elements touches 32 banks. swz XORs bits 3..7 of e into bits 0..4: conflict-free for every lane
-// pattern the rounds produce (lanes = the five lowest thread bits around a 3-bit register run).
-__device__ __forceinline__ uint32_t swz(uint32_t e) { return e ^ ((e >> 3) & 31u); }
+// elements touches 32 banks. swz XORs bits T..T+4 of e into bits 0..4: conflict-free for every lane
+// pattern the rounds produce (lanes = the five lowest thread bits around a T-bit register run;
+// checked exhaustively for T = 2, 3 and tiles 2^8..2^11).
+template <int T>
+__device__ __forceinline__ uint32_t swz(uint32_t e) {
+  return e ^ ((e >> T) & 31u);
+}
 
+template <int T>
 __device__ __forceinline__ void smem_store(uint32_t* s, uint32_t big_e, uint32_t e, const fr& v) {
-  const uint32_t p = swz(e);
+  const uint32_t p = swz<T>(e);
 PP_UNROLL
   for (int w = 0; w < 4; ++w) {
     s[(2 * w) * big_e + p] = uint32_t(v.l[w]);
     s[(2 * w + 1) * big_e + p] = uint32_t(v.l[w] >> 32);
   }
 }
+template <int T>
 __device__ __forceinline__ fr smem_load(const uint32_t* s, uint32_t big_e, uint32_t e) {
-  const uint32_t p = swz(e);
+  const uint32_t p = swz<T>(e);
   fr v;
 PP_UNROLL
   for (int w = 0; w < 4; ++w) v.l[w] = uint64_t(s[(2 * w) * big_e + p]) | (uint64_t(s[(2 * w + 1) * big_e + p]) << 32);
@@ -129,14 +137,16 @@ __device__ __forceinline__ void butterfly(fr& u, fr& v, const fr& w, uint32_t e)
   }
 }
 
-// One pass. Block = one tile of E = 2^(r + log_c) elements, E/8 threads. Tile element e = j*C + c
+// One pass. Block = one tile of E = 2^(r + log_c) elements, E/2^T threads. Tile element e = j*C + c
 // (row j < 2^r, column c < C) is global element b*2^(log_n - s0) + j*L + i for group g0 + c = b*L + i.
-// Rounds take the stage bits (row bits) three at a time, top first for DIF, bottom first for DIT;
-// a round's register run is the 3-bit run of e holding its stage bits, and the thread id fills the
+// Rounds take the stage bits (row bits) T at a time, top first for DIF, bottom first for DIT; a
+// round's register run is the T-bit run of e holding its stage bits, and the thread id fills the
 // other bits from the bottom, so lanes read consecutive elements wherever possible.
-template <bool Dif, bool Inverse>
-__global__ void __launch_bounds__(1 << (ntt_max_tile_log - ntt_thread_elements_log), 1)
+template <bool Dif, bool Inverse, int T>
+__global__ void __launch_bounds__(ntt_kernel_shape<T>::max_threads, ntt_kernel_shape<T>::min_blocks)
     ntt_pass_kernel(const pass_args a) {
+  constexpr int ne = 1 << T;   // elements per thread
+  constexpr int nb = ne / 2;   // butterflies per stage
   extern __shared__ uint32_t smem[];
   const uint32_t log_e = a.r + a.log_c;
   const uint32_t big_e = 1u << log_e;
@@ -147,20 +157,20 @@ __global__ void __launch_bounds__(1 << (ntt_max_tile_log - ntt_thread_elements_l
   const uint32_t tile = scatter ? reverse_bits(blockIdx.x, a.log_n - log_e) : blockIdx.x;
   const uint64_t g0 = uint64_t(tile) << a.log_c;
   const uint32_t tid = threadIdx.x;
-  const int n_rounds = (int(a.r) + 2) / 3;
+  const int n_rounds = (int(a.r) + T - 1) / T;
 
-  fr x[8];
+  fr x[ne];
   for (int q = 0; q < n_rounds; ++q) {
     const int round = Dif ? q : n_rounds - 1 - q;
-    const int hi = int(a.r) - 3 * round;  // stage (row) bits [lo, hi)
-    const int lo = hi - 3 > 0 ? hi - 3 : 0;
-    const uint32_t run = min(a.log_c + uint32_t(lo), log_e - 3);
+    const int hi = int(a.r) - T * round;  // stage (row) bits [lo, hi)
+    const int lo = hi - T > 0 ? hi - T : 0;
+    const uint32_t run = min(a.log_c + uint32_t(lo), log_e - T);
     const uint32_t t_low = tid & ((1u << run) - 1);
-    const uint32_t t_high = (tid >> run) << (run + 3);
+    const uint32_t t_high = (tid >> run) << (run + T);
 
     // Load: global memory in the first round (with the load-side scaling), shared memory after.
 PP_UNROLL
-    for (int m = 0; m < 8; ++m) {
+    for (int m = 0; m < ne; ++m) {
       const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
       if (q == 0) {
         const uint64_t g = g0 + (e & c_mask);
@@ -171,26 +181,26 @@ PP_UNROLL
           x[m] = x[m] * scale_factor(a.scale, xn);
         }
       } else {
-        x[m] = smem_load(smem, big_e, e);
+        x[m] = smem_load<T>(smem, big_e, e);
       }
     }
 
     // Stages: register bit qb is row bit pj = run + qb - log_c; DIF runs them high to low.
 PP_UNROLL
-    for (int s = 0; s < 3; ++s) {
-      const int qb = Dif ? 2 - s : s;
+    for (int s = 0; s < T; ++s) {
+      const int qb = Dif ? T - 1 - s : s;
       const int pj = int(run) + qb - int(a.log_c);
       if (pj < lo || pj >= hi) continue;
       const uint32_t t = a.log_n - 1 - a.log_l - uint32_t(pj);
       const uint32_t j_mask = (1u << pj) - 1;
-      // The four twiddles first, so their loads are in flight together. When the register run lies
-      // in the row bits, register bits above qb are row bits above the stage, which the exponent
-      // masks off: butterflies k and k & (2^qb - 1) share a twiddle (4, 2, 1 distinct per stage).
+      // The twiddles first, so their loads are in flight together. When the register run lies in
+      // the row bits, register bits above qb are row bits above the stage, which the exponent masks
+      // off: butterflies k and k & (2^qb - 1) share a twiddle (T = 3: 4, 2, 1 distinct per stage).
       const bool shared = run >= a.log_c;
-      uint32_t exps[4];
-      fr w[4];
+      uint32_t exps[nb];
+      fr w[nb];
 PP_UNROLL
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 0; k < nb; ++k) {
         if (shared && (k >> qb) != 0) {
           exps[k] = exps[k & ((1 << qb) - 1)];
           w[k] = w[k & ((1 << qb) - 1)];
@@ -203,7 +213,7 @@ PP_UNROLL
         w[k] = exps[k] != 0 ? twiddle<Inverse>(a.tw, half, exps[k]) : fr{};
       }
 PP_UNROLL
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 0; k < nb; ++k) {
         const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));
         butterfly<Dif, Inverse>(x[m], x[m | (1 << qb)], w[k], exps[k]);
       }
@@ -212,7 +222,7 @@ PP_UNROLL
     // Store: global memory after the last round (with the store-side scaling), shared otherwise.
     if (q == n_rounds - 1) {
 PP_UNROLL
-      for (int m = 0; m < 8; ++m) {
+      for (int m = 0; m < ne; ++m) {
         const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
         const uint64_t g = g0 + (e & c_mask);
         const uint64_t pos = ((g >> a.log_l) << (a.log_l + a.r)) | (uint64_t(e >> a.log_c) << a.log_l) | (g & l_mask);
@@ -229,7 +239,7 @@ PP_UNROLL
       }
     } else {
 PP_UNROLL
-      for (int m = 0; m < 8; ++m) smem_store(smem, big_e, t_low | (uint32_t(m) << run) | t_high, x[m]);
+      for (int m = 0; m < ne; ++m) smem_store<T>(smem, big_e, t_low | (uint32_t(m) << run) | t_high, x[m]);
       __syncthreads();
     }
   }

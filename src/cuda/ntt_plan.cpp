@@ -9,15 +9,21 @@ result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t) {
   if (log_n < 0 || log_n > 28) {
     return invalid_argument("ntt plan: log_n must be in [0, 28], got " + std::to_string(log_n));
   }
-  if (t.tile_log < ntt_thread_elements_log + 1 || t.tile_log > ntt_max_tile_log || t.min_columns_log < 0 ||
-      t.min_columns_log >= t.tile_log - ntt_thread_elements_log) {
-    return invalid_argument("ntt plan: tile_log must be in [" + std::to_string(ntt_thread_elements_log + 1) + ", " +
-                            std::to_string(ntt_max_tile_log) + "] with min_columns_log below tile_log - 3, got " +
-                            std::to_string(t.tile_log) + " / " + std::to_string(t.min_columns_log));
+  if (t.elements_log != 2 && t.elements_log != 3) {
+    return invalid_argument("ntt plan: elements_log must be 2 or 3, got " + std::to_string(t.elements_log));
+  }
+  const int et = t.elements_log;
+  if (t.tile_log < et + 1 || t.tile_log > ntt_max_tile_log(et) || t.min_columns_log < 0 ||
+      t.min_columns_log >= t.tile_log - et) {
+    return invalid_argument("ntt plan: tile_log must be in [" + std::to_string(et + 1) + ", " +
+                            std::to_string(ntt_max_tile_log(et)) + "] with min_columns_log below tile_log - " +
+                            std::to_string(et) + ", got " + std::to_string(t.tile_log) + " / " +
+                            std::to_string(t.min_columns_log));
   }
   ntt_plan p;
   p.log_n = log_n;
-  if (log_n < ntt_thread_elements_log) return p;  // sizes 1, 2, 4: one-thread kernel
+  p.elements_log = et;
+  if (log_n < 3) return p;  // sizes 1, 2, 4: one-thread kernel
   if (log_n <= t.tile_log) {
     p.count = 1;
     p.passes[0] = {0, log_n, 0};
@@ -43,7 +49,7 @@ result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t) {
 }
 
 std::string to_string(const ntt_plan& p) {
-  std::string s = std::to_string(p.log_n) + ":";
+  std::string s = std::to_string(p.log_n) + (p.elements_log == 2 ? " r4:" : ":");
   if (p.count == 0) return s + " one thread";
   for (int k = 0; k < p.count; ++k) {
     const ntt_pass& q = p.passes[k];

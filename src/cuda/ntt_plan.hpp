@@ -20,16 +20,17 @@ struct ntt_pass {
 
 struct ntt_plan {
   int log_n = 0;
-  int count = 0;  // passes; 0 for log_n < 3 (those sizes run a one-thread kernel)
+  int count = 0;          // passes; 0 for log_n < 3 (those sizes run a one-thread kernel)
+  int elements_log = 3;   // Fr per thread, log2 (the tuning's)
   std::array<ntt_pass, 4> passes{};
 };
 
 // The plan for a transform of size 2^log_n (0 <= log_n <= 28): the last pass (DIF order) takes the
 // bottom tile_log stages on contiguous tiles; the stages above split evenly into strided passes of
-// at most tile_log - min_columns_log stages. 2^27 at tile 2^11: 8 + 8 + 11 (3 passes).
+// at most tile_log - min_columns_log stages. 2^27 at tile 2^9, rows of 2: 6 + 6 + 6 + 9 (4 passes).
 result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& tuning = ntt_tuning_sm90);
 
-// "27: [0,8)x8 [8,16)x8 [16,27)x1" (stage range, columns per tile).
+// "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1" (stage range, columns per tile; r4: 4 Fr per thread).
 std::string to_string(const ntt_plan& p);
 
 }  // namespace pp::cuda

@@ -6,19 +6,38 @@ namespace pp::cuda {
 
 struct ntt_tuning {
   // log2 of the elements one block transforms per pass (its shared-memory tile, 32 B each).
-  // 2^11 = 64 KiB, 256 threads, two blocks per SM. H200, forward nr: 2^27 44.3 ms at 11 against
-  // 46.5 at 10 and 47.1 at 12; 2^24 4.93 / 5.16 / 5.23 ms (docs/perf/ntt-h200.md, 2026-11-29).
+  // With 8 Fr per thread (2^11 = 64 KiB, 256 threads, two blocks per SM), H200 forward nr: 2^27
+  // 44.3 ms at 11 against 46.5 at 10 and 47.1 at 12 (docs/perf/ntt-h200.md, 2026-11-29).
   int tile_log;
   // Passes that gather strided rows (all but the contiguous last one) read at least 2^this
-  // consecutive elements per row: 4 x 32 B = 128 B, one full cache line.
+  // consecutive elements per row (2 = 4 x 32 B = 128 B, one full cache line).
   int min_columns_log;
+  // log2 of the Fr one thread holds, 3 or 2 (ntt_kernel_shape): its rounds run that many stages.
+  int elements_log = 3;
 };
 
-// Hopper (sm_90, H200). Elements per thread (8 = 2^3, one radix-8 register round per 3 stages) is
-// fixed by the kernel, not tuned here.
-inline constexpr ntt_tuning ntt_tuning_sm90{.tile_log = 11, .min_columns_log = 2};
+// Hopper (sm_90, H200): four Fr per thread on 2^9 tiles (128 threads, 78 registers, 6 blocks = 24
+// warps per SM; the radix-8 kernel at 128 registers gets 16). 2^27 forward nr: 39.1 ms against 43.2
+// for 8 Fr per thread on 2^11 tiles, in spite of a fourth pass (6+6+6+9); 2^24: 4.38 against 4.86.
+// Rows of 2 (min_columns_log 1) and 4 gave the same at 2^27; 2 is 1% faster at 2^24 (3 passes, not 4).
+inline constexpr ntt_tuning ntt_tuning_sm90{.tile_log = 9, .min_columns_log = 1, .elements_log = 2};
 
-inline constexpr int ntt_thread_elements_log = 3;  // 8 Fr per thread: 64 registers of data
-inline constexpr int ntt_max_tile_log = 12;        // 128 KiB of shared memory per block, 512 threads
+// The pass kernel's shape by elements per thread 2^T: its __launch_bounds__ and largest tile.
+// T = 3: 8 Fr (64 registers of data), up to 2^12 elements (128 KiB of shared memory, 512 threads).
+// T = 2: 4 Fr, up to 2^10 elements (256 threads), at most 80 registers so that 3 blocks share an SM.
+template <int T>
+struct ntt_kernel_shape;
+template <>
+struct ntt_kernel_shape<3> {
+  static constexpr int max_tile_log = 12, max_threads = 512, min_blocks = 1;
+};
+template <>
+struct ntt_kernel_shape<2> {
+  static constexpr int max_tile_log = 10, max_threads = 256, min_blocks = 3;
+};
+constexpr int ntt_max_tile_log(int elements_log) {
+  return elements_log == 2 ? ntt_kernel_shape<2>::max_tile_log : ntt_kernel_shape<3>::max_tile_log;
+}
+inline constexpr int ntt_max_tile_log_any = ntt_kernel_shape<3>::max_tile_log;
 
 }  // namespace pp::cuda

@@ -62,7 +62,14 @@ status host_transform(const poly::evaluation_domain& d, std::vector<fr>& a, ntt_
   return internal_error("kind");
 }
 
-status device_transform(const device_ntt_domain& dd, fr* d_a, ntt_kind k, ntt_order o, cudaStream_t s) {
+// With a tuning, through run_ntt with that tuning's plan; else the public per-kind functions.
+status device_transform(const device_ntt_domain& dd, fr* d_a, ntt_kind k, ntt_order o, cudaStream_t s,
+                        const ntt_tuning* tuning = nullptr) {
+  if (tuning != nullptr) {
+    auto plan = make_ntt_plan(dd.log_size(), *tuning);
+    if (!plan.ok()) return plan.error();
+    return run_ntt(dd, d_a, k, o, *plan, s);
+  }
   switch (k) {
     case ntt_kind::forward: return ntt(dd, d_a, o, s);
     case ntt_kind::inverse: return intt(dd, d_a, o, s);
@@ -74,7 +81,7 @@ status device_transform(const device_ntt_domain& dd, fr* d_a, ntt_kind k, ntt_or
 
 // Every kind and order at 2^log_n for one family; returns the number of mismatching elements.
 int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, const std::vector<ntt_kind>& kinds,
-                   const std::vector<ntt_order>& orders) {
+                   const std::vector<ntt_order>& orders, const ntt_tuning* tuning = nullptr) {
   auto d = poly::evaluation_domain::create(log_n, family);
   EXPECT_TRUE(d.ok());
   if (!d.ok()) return 1;
@@ -104,7 +111,7 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       // Poison the output side first: every element must be written by the transform.
       EXPECT_EQ(cudaMemset(d_a, 0xff, n * sizeof(fr)), cudaSuccess);
       EXPECT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
-      const status ds = device_transform(*dd, d_a, k, o, nullptr);
+      const status ds = device_transform(*dd, d_a, k, o, nullptr, tuning);
       EXPECT_TRUE(ds.ok()) << ds.to_string();
       EXPECT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
       const std::string what = std::string(name(k)) + " " + name(o) + " 2^" + std::to_string(log_n) +
@@ -116,7 +123,13 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       // The same transform out of place (the input buffer is scratch).
       EXPECT_EQ(cudaMemset(d_out, 0xff, n * sizeof(fr)), cudaSuccess);
       EXPECT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
-      const status is = ntt_into(*dd, d_a, d_out, k, nullptr);
+      status is = ok_status();
+      if (tuning != nullptr) {
+        auto plan = make_ntt_plan(log_n, *tuning);
+        is = plan.ok() ? run_ntt_into(*dd, d_a, d_out, k, *plan, nullptr) : plan.error();
+      } else {
+        is = ntt_into(*dd, d_a, d_out, k, nullptr);
+      }
       EXPECT_TRUE(is.ok()) << is.to_string();
       EXPECT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
       const int64_t bad_into = count_mismatches((what + " into").c_str(), want, got);
@@ -130,11 +143,11 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
 std::vector<ntt_kind> all_kinds() { return {std::begin(kKinds), std::end(kKinds)}; }
 std::vector<ntt_order> all_orders() { return {std::begin(kOrders), std::end(kOrders)}; }
 
-void check_all_sizes(ff::root_family family, const char* what) {
+void check_all_sizes(ff::root_family family, const char* what, const ntt_tuning* tuning = nullptr) {
   std::mt19937_64 rng(fresh_seed(what));
   int cases = 0;
   for (int log_n = 0; log_n <= 20; ++log_n) {
-    const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders());
+    const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders(), tuning);
     std::printf("%s 2^%d: 20 transforms, %lld mismatches\n", what, log_n, static_cast<long long>(bad));
     cases += 20;
   }
@@ -143,6 +156,11 @@ void check_all_sizes(ff::root_family family, const char* what) {
 
 TEST(DeviceNtt, Generator7AllSizesKindsOrders) { check_all_sizes(ff::root_family::generator7, "ntt generator7"); }
 TEST(DeviceNtt, Snarkjs5AllSizesKindsOrders) { check_all_sizes(ff::root_family::snarkjs5, "ntt snarkjs5"); }
+// The 8-elements-per-thread kernel (radix-8 rounds, 2^11 tiles) the same way.
+TEST(DeviceNtt, EightPerThreadAllSizesKindsOrders) {
+  const ntt_tuning t{.tile_log = 11, .min_columns_log = 2, .elements_log = 3};
+  check_all_sizes(ff::root_family::generator7, "ntt 8 per thread", &t);
+}
 
 // 2^24: four passes' worth of strided stages; forward nn and coset inverse nn, in place and into.
 TEST(DeviceNtt, Size24) {
@@ -150,6 +168,16 @@ TEST(DeviceNtt, Size24) {
   EXPECT_EQ(check_size(24, ff::root_family::generator7, rng, {ntt_kind::forward, ntt_kind::coset_inverse},
                        {ntt_order::nn}),
             0);
+}
+
+// Every (elements per thread, tile) pair the kernels take.
+std::vector<std::pair<int, int>> tile_shapes() {
+  std::vector<std::pair<int, int>> v;
+  for (int et : {3, 2}) {
+    // From 2^5: smaller tiles need more than the plan's four passes at 2^18.
+    for (int tile_log = 5; tile_log <= ntt_max_tile_log(et); ++tile_log) v.emplace_back(et, tile_log);
+  }
+  return v;
 }
 
 // nr then rn round-trips with no permutation; every tile shape the tuning allows gives the same result.
@@ -175,8 +203,8 @@ TEST(DeviceNtt, RoundTripAndPlans) {
 
   ref = in;
   ASSERT_TRUE(poly::ntt(*d, ref, ntt_order::nn).ok());
-  for (int tile_log = 5; tile_log <= ntt_max_tile_log; ++tile_log) {
-    auto plan = make_ntt_plan(log_n, ntt_tuning{.tile_log = tile_log, .min_columns_log = 0});
+  for (const auto& [et, tile_log] : tile_shapes()) {
+    auto plan = make_ntt_plan(log_n, ntt_tuning{.tile_log = tile_log, .min_columns_log = 0, .elements_log = et});
     ASSERT_TRUE(plan.ok()) << plan.error().to_string();
     ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
     ASSERT_TRUE(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *plan, nullptr).ok());
@@ -208,6 +236,10 @@ TEST(DeviceNtt, ArgumentErrors) {
   EXPECT_EQ(ntt_into(*dd, d_a, d_a + 1, ntt_kind::forward, nullptr).code(), status_code::invalid_argument);
   EXPECT_TRUE(ntt_into(*dd, d_a, d_a + d->size(), ntt_kind::forward, nullptr).ok());
   EXPECT_EQ(make_ntt_plan(29).error().code(), status_code::invalid_argument);
+  EXPECT_EQ(make_ntt_plan(20, ntt_tuning{.tile_log = 11, .min_columns_log = 1, .elements_log = 2}).error().code(),
+            status_code::invalid_argument);
+  EXPECT_EQ(make_ntt_plan(20, ntt_tuning{.tile_log = 10, .min_columns_log = 1, .elements_log = 4}).error().code(),
+            status_code::invalid_argument);
 }
 
 }  // namespace
