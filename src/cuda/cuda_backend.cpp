@@ -14,6 +14,7 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -278,7 +279,10 @@ struct cuda_backend::impl {
     return note(std::move(st));
   }
 
-  result<key_entry*> prepare_locked(const proving_key& pk, const r1cs::constraint_system& cs);
+  // compact: cs's device matrices, built on the first call and kept by the caller across
+  // eviction retries (seconds of host work at 2^27).
+  result<key_entry*> prepare_locked(const proving_key& pk, const r1cs::constraint_system& cs,
+                                    std::optional<compact_r1cs>& compact);
   status upload_key(key_entry& k, const proving_key& pk, const compact_r1cs& compact);
   status run_partition(const key_entry& k, lane& ln, std::span<const fr> w, cuda_pending& p);
   // The lane's timings, spans and busy interval from its completed events.
@@ -314,20 +318,17 @@ status cuda_backend::impl::upload_key(key_entry& k, const proving_key& pk, const
   PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(compact, d_m, s.matrices, copy));
   PP_ASSIGN_OR_RETURN(void* d_q, take<void>(s.qap));
   PP_ASSIGN_OR_RETURN(k.qap, device_qap::create(s.log_n, pk.basis, d_q, s.qap, copy));
-  if (s.a_filtered) {
-    const std::vector<uint32_t> idx = density_indices(*pk.a_density);
+  // The variable indices of a filtered A / B query (bellperson's density bitmaps).
+  const auto upload_density = [&](const auto& density, const uint32_t*& d_idx) -> status {
+    const std::vector<uint32_t> idx = density_indices(density);
     PP_ASSIGN_OR_RETURN(auto* d, take<uint32_t>(idx.size() * 4));
     PP_RETURN_IF_ERROR(upload_vector(d, idx, copy));
-    PP_CUDA_TRY(cudaStreamSynchronize(copy));
-    k.d_a_idx = d;
-  }
-  if (s.b_filtered) {
-    const std::vector<uint32_t> idx = density_indices(*pk.b_density);
-    PP_ASSIGN_OR_RETURN(auto* d, take<uint32_t>(idx.size() * 4));
-    PP_RETURN_IF_ERROR(upload_vector(d, idx, copy));
-    PP_CUDA_TRY(cudaStreamSynchronize(copy));
-    k.d_b_idx = d;
-  }
+    PP_CUDA_TRY(cudaStreamSynchronize(copy));  // idx dies here
+    d_idx = d;
+    return ok_status();
+  };
+  if (s.a_filtered) PP_RETURN_IF_ERROR(upload_density(*pk.a_density, k.d_a_idx));
+  if (s.b_filtered) PP_RETURN_IF_ERROR(upload_density(*pk.b_density, k.d_b_idx));
   // Partition workspaces, one per lane.
   k.ws.resize(lanes.size());
   for (partition_workspace& pw : k.ws) {
@@ -355,13 +356,17 @@ status cuda_backend::impl::upload_key(key_entry& k, const proving_key& pk, const
   return ok_status();
 }
 
-result<key_entry*> cuda_backend::impl::prepare_locked(const proving_key& pk, const r1cs::constraint_system& cs) {
+result<key_entry*> cuda_backend::impl::prepare_locked(const proving_key& pk, const r1cs::constraint_system& cs,
+                                                      std::optional<compact_r1cs>& compact) {
   const key_fingerprint id = key_fingerprint::of(pk, cs);
   for (auto& k : keys) {
     if (k->id == id) return k.get();
   }
-  PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
-  PP_ASSIGN_OR_RETURN(const key_sizes sizes, size_key(pk, cs, &compact, cfg));
+  if (!compact) {
+    PP_ASSIGN_OR_RETURN(compact_r1cs c, make_compact_r1cs(cs));
+    compact.emplace(std::move(c));
+  }
+  PP_ASSIGN_OR_RETURN(const key_sizes sizes, size_key(pk, cs, &*compact, cfg));
   const uint64_t need = sizes.fp.total_bytes();
   if (next + need > mem->capacity()) {
     return resource_exhausted("cuda_backend: the key needs " + std::to_string(need) + " bytes of device memory (" +
@@ -375,7 +380,7 @@ result<key_entry*> cuda_backend::impl::prepare_locked(const proving_key& pk, con
   k->id = id;
   k->sizes = sizes;
   const uint64_t mark = next;
-  if (status st = upload_key(*k, pk, compact); !st.ok()) {
+  if (status st = upload_key(*k, pk, *compact); !st.ok()) {
     next = mark;
     return note(std::move(st));
   }
@@ -539,7 +544,8 @@ status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_syste
     std::lock_guard lock(impl_->mu);
     if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
-    auto r = impl_->prepare_locked(pk, cs);
+    std::optional<compact_r1cs> compact;
+    auto r = impl_->prepare_locked(pk, cs, compact);
     return r.ok() ? ok_status() : r.error();
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::prepare: ") + e.what());
@@ -596,12 +602,13 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     // region is one bump allocation) and this key uploaded; a key that does not fit an empty region,
     // or keys that keep evicting each other, fail the request: the device itself stays in rotation.
     key_entry* k = nullptr;
+    std::optional<compact_r1cs> compact;
     for (int evictions = 0;; ++evictions) {
       {
         std::lock_guard lock(impl_->mu);
         if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
         const auto t0 = clock::now();
-        auto r = impl_->prepare_locked(pk, cs);
+        auto r = impl_->prepare_locked(pk, cs, compact);
         if (r.ok()) {
           k = *r;
           if (const auto d = clock::now() - t0; d > std::chrono::milliseconds(1)) p->timings.add("key upload", d);

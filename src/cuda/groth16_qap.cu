@@ -4,6 +4,7 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
+#include "cuda/fr_vector_access.cuh"
 #include "cuda/groth16_qap.hpp"
 
 namespace pp::cuda {
@@ -12,26 +13,16 @@ namespace {
 using ff::fr;
 constexpr uint32_t block_threads = 256;
 
-__device__ __forceinline__ fr ld(const fr* p) {
-  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
-  const ulonglong2 a = __ldg(q), b = __ldg(q + 1);
-  return fr{{a.x, a.y, b.x, b.y}};
-}
-__device__ __forceinline__ void st(fr* p, const fr& v) {
-  ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
-  q[0] = make_ulonglong2(v.l[0], v.l[1]);
-  q[1] = make_ulonglong2(v.l[2], v.l[3]);
-}
 __device__ __forceinline__ uint64_t tid() { return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; }
 
 __global__ void input_rows_kernel(fr* __restrict__ a, const fr* __restrict__ w, uint64_t m, uint64_t count) {
   const uint64_t i = tid();
-  if (i < count) st(a + m + i, ld(w + i));
+  if (i < count) store_fr(a + m + i, ldg_fr(w + i));
 }
 
 __global__ void hadamard_kernel(const fr* __restrict__ a, const fr* __restrict__ b, fr* __restrict__ c, uint64_t n) {
   const uint64_t i = tid();
-  if (i < n) st(c + i, ld(a + i) * ld(b + i));
+  if (i < n) store_fr(c + i, ldg_fr(a + i) * ldg_fr(b + i));
 }
 
 // v[x] *= s^x with s^x = lo[x mod 2^lo_log] * hi[x >> lo_log], for three vectors at once (grid.y).
@@ -40,8 +31,8 @@ __global__ void shift_kernel(fr* v0, fr* v1, fr* v2, const fr* __restrict__ lo, 
   const uint64_t i = tid();
   if (i >= n) return;
   fr* v = blockIdx.y == 0 ? v0 : blockIdx.y == 1 ? v1 : v2;
-  const fr f = ld(lo + (i & ((uint64_t{1} << lo_log) - 1))) * ld(hi + (i >> lo_log));
-  st(v + i, ld(v + i) * f);
+  const fr f = ldg_fr(lo + (i & ((uint64_t{1} << lo_log) - 1))) * ldg_fr(hi + (i >> lo_log));
+  store_fr(v + i, ldg_fr(v + i) * f);
 }
 
 // a = a b - c, times z_inv when scale is set.
@@ -49,15 +40,15 @@ __global__ void combine_kernel(fr* __restrict__ a, const fr* __restrict__ b, con
                                fr z_inv, uint64_t n) {
   const uint64_t i = tid();
   if (i >= n) return;
-  fr h = ld(a + i) * ld(b + i) - ld(c + i);
+  fr h = ldg_fr(a + i) * ldg_fr(b + i) - ldg_fr(c + i);
   if (scale) h = h * z_inv;
-  st(a + i, h);
+  store_fr(a + i, h);
 }
 
 __global__ void gather_kernel(fr* __restrict__ out, const fr* __restrict__ in, const uint32_t* __restrict__ idx,
                               uint64_t count) {
   const uint64_t i = tid();
-  if (i < count) st(out + i, ld(in + __ldg(idx + i)));
+  if (i < count) store_fr(out + i, ldg_fr(in + __ldg(idx + i)));
 }
 
 uint32_t blocks(uint64_t n) { return uint32_t((n + block_threads - 1) / block_threads); }

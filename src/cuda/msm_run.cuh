@@ -248,6 +248,20 @@ status run_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, const Pas
   return ok_status();
 }
 
+// The plan, the argument checks, pass(chunk plan, first point, out) over the chunks, then the
+// result's copy to the host: the shared body of msm and split_msm.
+template <class Curve, class Pass>
+status plan_and_run(uint64_t n, bool split, const msm_config& config, const void* d_points, const void* d_scalars,
+                    void* ws, uint64_t ws_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const Pass& pass) {
+  auto plan = make_plan<Curve>(n, split, config);
+  if (!plan.ok()) return plan.error();
+  PP_RETURN_IF_ERROR(check_args<Curve>(*plan, d_points, d_scalars, ws, ws_bytes, h_result));
+  PP_RETURN_IF_ERROR(run_chunks<Curve>(*plan, ws, stream, pass));
+  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, ws), sizeof(ec::xyzz<Curve>),
+                              cudaMemcpyDeviceToHost, stream));
+  return ok_status();
+}
+
 }  // namespace msm_detail
 
 template <class Curve>
@@ -273,19 +287,12 @@ template <class Curve>
 status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
            uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config) {
   using namespace msm_detail;
-  auto plan = make_plan<Curve>(n, false, config);
-  if (!plan.ok()) return plan.error();
-  if (status st = check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result); !st.ok()) {
-    return st;
-  }
   const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
     return run_pippenger<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, nullptr, out,
                                 stream);
   };
-  PP_RETURN_IF_ERROR(run_chunks<Curve>(*plan, d_workspace, stream, pass));
-  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, d_workspace), sizeof(ec::xyzz<Curve>),
-                              cudaMemcpyDeviceToHost, stream));
-  return ok_status();
+  return plan_and_run<Curve>(n, false, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
+                             pass);
 }
 
 template <class Curve>
@@ -293,18 +300,11 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
                  uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                  const msm_config& config) {
   using namespace msm_detail;
-  auto plan = make_plan<Curve>(n, true, config);
-  if (!plan.ok()) return plan.error();
-  if (status st = check_args<Curve>(*plan, d_points, d_scalars, d_workspace, workspace_bytes, h_result); !st.ok()) {
-    return st;
-  }
   const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
     return run_split_pass<Curve>(cp, d_points + off, d_scalars + off, d_workspace, out, stream);
   };
-  PP_RETURN_IF_ERROR(run_chunks<Curve>(*plan, d_workspace, stream, pass));
-  PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, d_workspace), sizeof(ec::xyzz<Curve>),
-                              cudaMemcpyDeviceToHost, stream));
-  return ok_status();
+  return plan_and_run<Curve>(n, true, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
+                             pass);
 }
 
 }  // namespace pp::cuda

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 
+#include "cuda/fr_vector_access.cuh"
 #include "cuda/ntt_tuning.hpp"
 #include "ff/fr.hpp"
 
@@ -41,22 +42,6 @@ struct pass_args {
   bool first, last;              // first / last pass executed (where load / store scaling applies)
   scale_spec scale;
 };
-
-__device__ __forceinline__ fr load_fr(const fr* p) {
-  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
-  const ulonglong2 a = q[0], b = q[1];
-  return fr{{a.x, a.y, b.x, b.y}};
-}
-__device__ __forceinline__ fr ldg_fr(const fr* p) {
-  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
-  const ulonglong2 a = __ldg(q), b = __ldg(q + 1);
-  return fr{{a.x, a.y, b.x, b.y}};
-}
-__device__ __forceinline__ void store_fr(fr* p, const fr& v) {
-  ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
-  q[0] = make_ulonglong2(v.l[0], v.l[1]);
-  q[1] = make_ulonglong2(v.l[2], v.l[3]);
-}
 
 // Shared memory holds the tile planar (word w of element e at w*E + swz(e)), so a warp touching 32
 // elements touches 32 banks. swz XORs bits T..T+4 of e into bits 0..4: conflict-free for every lane

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "cuda/fr_vector_access.cuh"
 #include "cuda/spmv_matrix.hpp"
 #include "ff/fr.hpp"
 
@@ -25,17 +26,6 @@ struct abc_args {
   const fr* w;
   uint64_t n;
 };
-
-__device__ __forceinline__ fr ldg_fr(const fr* p) {
-  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
-  const ulonglong2 a = __ldg(q), b = __ldg(q + 1);
-  return fr{{a.x, a.y, b.x, b.y}};
-}
-__device__ __forceinline__ void store_fr(fr* p, const fr& v) {
-  ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
-  q[0] = make_ulonglong2(v.l[0], v.l[1]);
-  q[1] = make_ulonglong2(v.l[2], v.l[3]);
-}
 
 __global__ void spmv_abc_kernel(const abc_args args) {
   const uint64_t r = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;

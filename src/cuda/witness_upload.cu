@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/cuda_try.hpp"
+#include "cuda/fr_vector_access.cuh"
 #include "cuda/witness_upload.hpp"
 
 namespace pp::cuda {
@@ -14,20 +15,14 @@ __global__ void expand_bitmap_kernel(const uint32_t* __restrict__ bitmap, fr* __
   const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
   const bool bit = (__ldg(bitmap + i / 32) >> (i % 32)) & 1u;
-  const fr v = bit ? fr::one() : fr::zero();
-  ulonglong2* q = reinterpret_cast<ulonglong2*>(w + i);
-  q[0] = make_ulonglong2(v.l[0], v.l[1]);
-  q[1] = make_ulonglong2(v.l[2], v.l[3]);
+  store_fr(w + i, bit ? fr::one() : fr::zero());
 }
 
 __global__ void scatter_kernel(const uint32_t* __restrict__ positions, const fr* __restrict__ values,
                                fr* __restrict__ w, uint64_t k) {
   const uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (j >= k) return;
-  const ulonglong2* s = reinterpret_cast<const ulonglong2*>(values + j);
-  ulonglong2* q = reinterpret_cast<ulonglong2*>(w + __ldg(positions + j));
-  q[0] = __ldg(s);
-  q[1] = __ldg(s + 1);
+  store_fr(w + __ldg(positions + j), ldg_fr(values + j));
 }
 
 }  // namespace
