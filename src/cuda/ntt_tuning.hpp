@@ -38,6 +38,5 @@ struct ntt_kernel_shape<2> {
 constexpr int ntt_max_tile_log(int elements_log) {
   return elements_log == 2 ? ntt_kernel_shape<2>::max_tile_log : ntt_kernel_shape<3>::max_tile_log;
 }
-inline constexpr int ntt_max_tile_log_any = ntt_kernel_shape<3>::max_tile_log;
 
 }  // namespace pp::cuda
