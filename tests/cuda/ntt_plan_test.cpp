@@ -1,0 +1,98 @@
+// GPU NTT pass plans (src/cuda/ntt_plan.hpp): for every size 2^0..2^28 and every tile shape the
+// kernels take, the passes cover the stages exactly once in order, fit their tile and read whole
+// rows; the sm_90 default's 2^27 plan; argument errors. Host only: no device needed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cuda/ntt_plan.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+void expect_valid(const ntt_plan& p, int log_n, const ntt_tuning& t) {
+  const std::string what = "2^" + std::to_string(log_n) + " tile " + std::to_string(t.tile_log) + " T " +
+                           std::to_string(t.elements_log) + " c " + std::to_string(t.min_columns_log) + ": " +
+                           to_string(p);
+  EXPECT_EQ(p.log_n, log_n) << what;
+  EXPECT_EQ(p.elements_log, t.elements_log) << what;
+  if (log_n < 3) {
+    EXPECT_EQ(p.count, 0) << what;  // the one-thread kernel
+    return;
+  }
+  ASSERT_GE(p.count, 1) << what;
+  ASSERT_LE(p.count, static_cast<int>(p.passes.size())) << what;
+  int next = 0;
+  for (int k = 0; k < p.count; ++k) {
+    const ntt_pass& q = p.passes[k];
+    EXPECT_EQ(q.s0, next) << what << " pass " << k;
+    EXPECT_GE(q.r, 1) << what << " pass " << k;
+    EXPECT_GE(q.log_c, 0) << what << " pass " << k;
+    // A tile is one block's shared memory: at most the tuning's, and at least one element per thread.
+    EXPECT_LE(q.r + q.log_c, t.tile_log) << what << " pass " << k;
+    EXPECT_GE(q.r + q.log_c, t.elements_log) << what << " pass " << k;
+    if (k + 1 < p.count) {
+      EXPECT_EQ(q.r + q.log_c, t.tile_log) << what << " pass " << k;
+      EXPECT_GE(q.log_c, t.min_columns_log) << what << " strided pass " << k << " reads short rows";
+    } else {
+      EXPECT_EQ(q.log_c, 0) << what << " (the last pass takes contiguous tiles)";
+    }
+    next += q.r;
+  }
+  EXPECT_EQ(next, log_n) << what;
+}
+
+TEST(NttPlan, EverySizeAndTileShape) {
+  int plans = 0;
+  for (int et : {2, 3}) {
+    for (int tile_log = 5; tile_log <= ntt_max_tile_log(et); ++tile_log) {
+      for (int c = 0; c < tile_log - et; ++c) {
+        const ntt_tuning t{.tile_log = tile_log, .min_columns_log = c, .elements_log = et};
+        for (int log_n = 0; log_n <= 28; ++log_n) {
+          auto p = make_ntt_plan(log_n, t);
+          if (!p.ok()) {  // only when more than four passes would be needed
+            EXPECT_EQ(p.error().code(), status_code::invalid_argument);
+            EXPECT_NE(p.error().message().find("passes"), std::string::npos) << p.error().message();
+            EXPECT_GT(log_n, 3 * (tile_log - c) + tile_log) << p.error().message();
+            continue;
+          }
+          expect_valid(*p, log_n, t);
+          ++plans;
+        }
+      }
+    }
+  }
+  testing::Test::RecordProperty("plans", std::to_string(plans));
+}
+
+TEST(NttPlan, DefaultAtPoRepSizes) {
+  auto p27 = make_ntt_plan(27);
+  ASSERT_TRUE(p27.ok());
+  EXPECT_EQ(to_string(*p27), "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1");
+  for (int log_n = 0; log_n <= 28; ++log_n) {
+    auto p = make_ntt_plan(log_n);
+    ASSERT_TRUE(p.ok()) << log_n << ": " << p.error().to_string();
+    expect_valid(*p, log_n, ntt_tuning_sm90);
+  }
+}
+
+TEST(NttPlan, ArgumentErrors) {
+  EXPECT_EQ(make_ntt_plan(-1).error().code(), status_code::invalid_argument);
+  EXPECT_EQ(make_ntt_plan(29).error().code(), status_code::invalid_argument);
+  const ntt_tuning bad[] = {
+      {.tile_log = 11, .min_columns_log = 1, .elements_log = 2},  // past the 4-per-thread kernel's 2^10
+      {.tile_log = 13, .min_columns_log = 2, .elements_log = 3},  // past 2^12
+      {.tile_log = 3, .min_columns_log = 0, .elements_log = 3},   // below 2 threads' worth
+      {.tile_log = 9, .min_columns_log = 7, .elements_log = 2},   // rows as long as the tile allows none
+      {.tile_log = 9, .min_columns_log = -1, .elements_log = 2},
+      {.tile_log = 9, .min_columns_log = 1, .elements_log = 4},
+  };
+  for (const ntt_tuning& t : bad) {
+    auto p = make_ntt_plan(20, t);
+    ASSERT_FALSE(p.ok()) << t.tile_log << " " << t.min_columns_log << " " << t.elements_log;
+    EXPECT_EQ(p.error().code(), status_code::invalid_argument);
+  }
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
