@@ -72,13 +72,6 @@ pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_bas
   return pk;
 }
 
-// Constraints of the PoRep-shaped circuit for a 2^log_n domain: PoRep's fill (130.3M of 2^27).
-uint64_t porep_constraints(int log_n) {
-  const uint64_t n = uint64_t{1} << log_n;
-  if (log_n == 27) return 130'300'000;
-  return std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(n) * (130.3e6 / 134217728.0)));
-}
-
 void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fixed_base_device& points) {
   using namespace pp;
   const uint64_t n = uint64_t{1} << log_n;
@@ -86,7 +79,7 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
   const std::string tag = "2_" + std::to_string(log_n);
   auto t0 = clock_type::now();
   const r1cs::synthetic_circuit c =
-      take(r1cs::make_synthetic(r1cs::synthetic_params::porep(porep_constraints(log_n), 42)), "make_synthetic");
+      take(r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)), "make_synthetic");
   const double t_circuit = secs(t0);
   std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, t_circuit);
   t0 = clock_type::now();

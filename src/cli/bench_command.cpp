@@ -88,8 +88,8 @@ int run_bench(const bench_args& a, bool quiet) {
   } else {
     if (a.log_constraints < 2 || a.log_constraints > 26) return run.fail("--log-constraints must lie in [2, 26]");
     // PoRep's shape and fill of the domain (130.3M constraints in 2^27), leaving room for the input rows.
-    const auto m = static_cast<uint64_t>(static_cast<double>(uint64_t{1} << a.log_constraints) * (130.3e6 / 134217728.0));
-    const r1cs::synthetic_params p = r1cs::synthetic_params::porep(std::max<uint64_t>(m, 1), 1);
+    const r1cs::synthetic_params p =
+        r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(a.log_constraints), 1);
     auto sc = run.step("synthesize", "synthesizing a PoRep-shaped circuit of 2^" + std::to_string(a.log_constraints) +
                                          " constraints", [&] { return r1cs::make_synthetic(p); });
     if (!sc.ok()) return run.fail(sc.error());

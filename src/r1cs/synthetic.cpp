@@ -245,6 +245,11 @@ synthetic_params synthetic_params::porep(uint64_t num_constraints, uint64_t seed
   return p;  // the other fields default to the PoRep shape
 }
 
+uint64_t synthetic_params::porep_constraints(int log_n) {
+  const auto m = static_cast<uint64_t>((static_cast<unsigned __int128>(130'300'000) << log_n) >> 27);
+  return std::max<uint64_t>(m, 1);
+}
+
 fr random_fr(uint64_t& state) {
   for (;;) {
     uint64_t v[4] = {splitmix(state), splitmix(state), splitmix(state), splitmix(state) >> 1};

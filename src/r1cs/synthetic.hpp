@@ -34,6 +34,8 @@ struct synthetic_params {
   // scaled by 130.2 / 130.3), FFT domain 2^27. num_public = 16: public inputs are a negligible share
   // of the work; the exact count of a real partition is not modelled.
   static synthetic_params porep(uint64_t num_constraints, uint64_t seed);
+  // Constraints that fill a 2^log_n domain as a full partition fills 2^27 (130.3M), at least 1.
+  static uint64_t porep_constraints(int log_n);
 };
 
 struct synthetic_circuit {

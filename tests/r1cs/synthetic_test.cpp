@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <tbb/task_arena.h>
@@ -83,6 +84,17 @@ TEST(Synthetic, PorepStatisticsAt2To18) {
   const synthetic_params p = synthetic_params::porep(uint64_t{1} << 18, testing::test_seed());
   EXPECT_EQ(p.num_aux, (uint64_t{1} << 18) * 1302 / 1303);
   expect_stats(p);
+}
+
+// The fill of a 2^k domain: what the benchmarks computed before in floating point, exactly.
+TEST(Synthetic, PorepConstraintsFillTheDomainLikePoRep) {
+  EXPECT_EQ(synthetic_params::porep_constraints(27), 130'300'000u);
+  EXPECT_EQ(synthetic_params::porep_constraints(26), 65'150'000u);
+  EXPECT_EQ(synthetic_params::porep_constraints(0), 1u);
+  for (int k = 0; k <= 30; ++k) {
+    const auto want = static_cast<uint64_t>(static_cast<double>(uint64_t{1} << k) * (130.3e6 / 134217728.0));
+    EXPECT_EQ(synthetic_params::porep_constraints(k), std::max<uint64_t>(want, 1)) << k;
+  }
 }
 
 TEST(Synthetic, OtherShapesFollowTheirParameters) {
