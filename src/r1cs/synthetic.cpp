@@ -57,12 +57,18 @@ uint32_t term_count(double mean, uint64_t& s) {
   return static_cast<uint32_t>(base) + (uniform01(s) < mean - base ? 1 : 0);
 }
 
+// Four limbs uniform in [0, r), by rejection (r > 2^254, so at most ~2 draws on average).
+void draw_below_modulus(uint64_t& s, uint64_t (&v)[4]) {
+  do {
+    v[0] = splitmix(s), v[1] = splitmix(s), v[2] = splitmix(s), v[3] = splitmix(s) >> 1;
+  } while (ff::limbs::cmp<fr::n64>(v, ff::fr_params::modulus) >= 0);
+}
+
 // Uniform in [0, r), taken as the Montgomery form directly (also uniform; saves a multiplication).
 fr random_montgomery(uint64_t& s) {
-  for (;;) {
-    uint64_t v[4] = {splitmix(s), splitmix(s), splitmix(s), splitmix(s) >> 1};
-    if (ff::limbs::cmp<fr::n64>(v, ff::fr_params::modulus) < 0) return fr::from_montgomery(v);
-  }
+  uint64_t v[4];
+  draw_below_modulus(s, v);
+  return fr::from_montgomery(v);
 }
 
 enum class coeff_kind : uint8_t { zero, one, minus_one, other };
@@ -251,11 +257,9 @@ uint64_t synthetic_params::porep_constraints(int log_n) {
 }
 
 fr random_fr(uint64_t& state) {
-  for (;;) {
-    uint64_t v[4] = {splitmix(state), splitmix(state), splitmix(state), splitmix(state) >> 1};
-    fr out;
-    if (fr::from_canonical_checked(v, out)) return out;
-  }
+  uint64_t v[4];
+  draw_below_modulus(state, v);
+  return fr::from_canonical_unchecked(v);
 }
 
 result<synthetic_circuit> make_synthetic(const synthetic_params& p) {
