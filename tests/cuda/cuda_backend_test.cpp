@@ -185,7 +185,9 @@ TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
     for (size_t i = 1; i < spans.size(); ++i) {
       EXPECT_NE(spans[i].track.find("/compute"), std::string::npos);
       EXPECT_LE(spans[i].begin, spans[i].end);
-      if (i > 1) EXPECT_LE(spans[i - 1].end, spans[i].begin + std::chrono::microseconds(1));
+      if (i > 1) {
+        EXPECT_LE(spans[i - 1].end, spans[i].begin + std::chrono::microseconds(1));
+      }
     }
     EXPECT_LE(spans[0].end, spans[1].begin + std::chrono::microseconds(1)) << "compute began before the upload ended";
   }
