@@ -1,0 +1,100 @@
+// cluster_engine: the engine interface (engine/engine.hpp) over PostgreSQL, so that the daemon's
+// gRPC service works unchanged on a node of a cluster. Jobs live in the database: submit() stores
+// them (witnesses inline or in the shared directory), await()/cancel() read and write their rows,
+// so any node answers for any job. Claimer threads take ready partitions, prove each as a one-
+// partition job on this node's own engine while renewing the lease, and write the result; the node
+// writing a job's last result assembles and verifies it. A heartbeat thread keeps the node's row
+// fresh and puts other nodes' expired leases back in the queue. Keys, devices, traces stay local.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/cluster_config.hpp"
+#include "cluster/db_session.hpp"
+#include "cluster/node_metrics.hpp"
+#include "cluster/partition_claimer.hpp"
+#include "cluster/witness_store.hpp"
+#include "engine/engine.hpp"
+#include "groth16/keys.hpp"
+
+namespace pp::cluster {
+
+// invalid_argument naming the knob ("cluster.node: ...").
+[[nodiscard]] status validate(const cluster_config& c);
+
+class cluster_engine final : public pp::engine::engine {
+ public:
+  // Connects, applies the schema migrations, registers the node, puts back whatever this node's
+  // name held before (a restart after a crash), and starts the claimers and the heartbeat.
+  // unavailable when the database cannot be reached; failed_precondition when it has a newer schema.
+  [[nodiscard]] static result<std::unique_ptr<cluster_engine>> create(std::unique_ptr<pp::engine::engine> local,
+                                                                      cluster_config config);
+  ~cluster_engine() override;
+
+  pp::status register_key(const std::string& id, pp::engine::key_source source) override;
+  pp::status preload_key(const std::string& id, pp::engine::deadline d) override { return local_->preload_key(id, d); }
+  pp::status evict_key(const std::string& id) override { return local_->evict_key(id); }
+  result<pp::engine::job_id> submit(pp::engine::submit_request request) override;
+  result<pp::engine::job_result> await(pp::engine::job_id id, pp::engine::deadline d) override;
+  pp::status cancel(pp::engine::job_id id) override;
+  pp::status forget(pp::engine::job_id id) override;
+  [[nodiscard]] pp::engine::engine_status status() const override { return local_->status(); }
+  [[nodiscard]] std::string metrics_text() const override;
+  [[nodiscard]] pp::status write_trace(const std::filesystem::path& path) const override { return local_->write_trace(path); }
+  pp::status shutdown(pp::engine::shutdown_options options) override;
+  pp::status inject_device_failure(const std::string& device, uint32_t count) override {
+    return local_->inject_device_failure(device, count);
+  }
+
+  // The cluster as JSON (cluster_status.hpp); an {"error": ...} object when the database fails.
+  [[nodiscard]] std::string cluster_status_json();
+  [[nodiscard]] const cluster_config& config() const { return config_; }
+
+ private:
+  cluster_engine(std::unique_ptr<pp::engine::engine> local, cluster_config config);
+
+  // A database session for an API call, returned to the pool when the lease ends.
+  class pooled_session;
+  pooled_session session();
+
+  void claimer_loop();
+  void heartbeat_loop();
+  // Proves one claimed partition to its end: written, failed, or released.
+  void work(db_session& db, const claim& cl);
+  pp::status verify_all(const std::string& key_id, const std::vector<result_row>& rows);
+  result<std::shared_ptr<const groth16::verifying_key>> verifying_key_for(const std::string& key_id);
+  std::vector<std::string> key_ids() const;
+  // Sleeps up to `d`, waking early when the node stops.
+  void nap(std::chrono::milliseconds d);
+
+  std::unique_ptr<pp::engine::engine> local_;
+  const cluster_config config_;
+  const witness_store witnesses_;
+  db_meter meter_;
+  cluster_counters counters_;
+
+  mutable std::mutex keys_mu_;  // guards key_paths_, verifying_keys_
+  std::map<std::string, std::string> key_paths_;  // id -> zkey path ("" for an in-memory key)
+  std::map<std::string, std::shared_ptr<const groth16::verifying_key>> verifying_keys_;
+
+  std::mutex pool_mu_;  // guards pool_
+  std::vector<std::unique_ptr<db_session>> pool_;
+
+  std::mutex stop_mu_;  // guards shutdown_started_, stopped_; stop_cv_ wakes naps and the drain wait
+  std::condition_variable stop_cv_;
+  bool shutdown_started_ = false;
+  bool stopped_ = false;  // every claimer has returned
+  std::atomic<bool> claiming_{true};   // false: take no new partitions
+  std::atomic<bool> abandon_{false};   // true: give up partitions in progress (stop without drain)
+  std::atomic<bool> draining_{false};
+  std::vector<std::thread> claimers_;
+  std::thread heartbeat_;
+};
+
+}  // namespace pp::cluster
