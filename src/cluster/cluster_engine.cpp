@@ -65,6 +65,7 @@ class cluster_engine::pooled_session {
   ~pooled_session() {
     std::lock_guard lock(e_.pool_mu_);
     e_.pool_.push_back(std::move(s_));
+    e_.pool_cv_.notify_one();
   }
   db_session* operator->() { return s_.get(); }
 
@@ -74,8 +75,12 @@ class cluster_engine::pooled_session {
 };
 
 cluster_engine::pooled_session cluster_engine::session() {
-  std::lock_guard lock(pool_mu_);
-  if (pool_.empty()) return {*this, std::make_unique<db_session>(config_.database, &meter_)};
+  std::unique_lock lock(pool_mu_);
+  pool_cv_.wait(lock, [this] { return !pool_.empty() || pool_open_ < max_api_sessions; });
+  if (pool_.empty()) {
+    ++pool_open_;
+    return {*this, std::make_unique<db_session>(config_.database, &meter_)};
+  }
   auto s = std::move(pool_.back());
   pool_.pop_back();
   return {*this, std::move(s)};
@@ -205,11 +210,10 @@ result<pp::engine::job_id> cluster_engine::submit(pp::engine::submit_request req
 }
 
 result<pp::engine::job_result> cluster_engine::await(pp::engine::job_id id, pp::engine::deadline d) {
-  auto db = session();
   while (true) {
     std::optional<job_row> job;
     std::vector<result_row> rows;
-    pp::status s = db->run("await", [&](pqxx::connection& c) {
+    pp::status s = session()->run("await", [&](pqxx::connection& c) {
       job = load_job(c, id);
       if (job && job->state == "succeeded") rows = load_results(c, id);
     });

@@ -83,8 +83,13 @@ class cluster_engine final : public pp::engine::engine {
   std::map<std::string, std::string> key_paths_;  // id -> zkey path ("" for an in-memory key)
   std::map<std::string, std::shared_ptr<const groth16::verifying_key>> verifying_keys_;
 
-  std::mutex pool_mu_;  // guards pool_
-  std::vector<std::unique_ptr<db_session>> pool_;
+  // Database connections for API calls (submit, await, cancel, status): at most max_api_sessions,
+  // so that many awaiting clients cannot exhaust the server's max_connections.
+  static constexpr size_t max_api_sessions = 8;
+  std::mutex pool_mu_;  // guards pool_, pool_open_; pool_cv_ signals a session coming back
+  std::condition_variable pool_cv_;
+  std::vector<std::unique_ptr<db_session>> pool_;  // idle sessions
+  size_t pool_open_ = 0;  // sessions created (idle or leased)
 
   std::mutex stop_mu_;  // guards shutdown_started_, stopped_; stop_cv_ wakes naps and the drain wait
   std::condition_variable stop_cv_;
