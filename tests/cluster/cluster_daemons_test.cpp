@@ -144,6 +144,12 @@ class cluster_harness {
     n.pid = 0;
   }
 
+  // SIGTERM (drain) to every node at once.
+  void drain_all() {
+    for (auto& n : nodes_) {
+      if (n.pid > 0) ::kill(n.pid, SIGTERM);
+    }
+  }
   // SIGTERM (drain) and the exit status.
   int stop(node_proc& n) {
     if (n.pid <= 0) return -1;
@@ -212,7 +218,13 @@ class ClusterDaemons : public ::testing::Test {
 
 TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
   const std::string conninfo = test::shared_pg()->create_database("daemons_" + std::to_string(::getpid()));
-  const circuit_fixture fx = make_circuit(dir_, 4096);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto progress = [&](const std::string& what) {
+    std::printf("[%6.1f s] %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), what.c_str());
+    std::fflush(stdout);
+  };
+  const circuit_fixture fx = make_circuit(dir_, 1024);
+  progress("circuit ready");
   cluster_harness h(dir_, conninfo, fx.zkey);
   // node-a keeps every witness in the shared directory, node-b and node-c inline.
   h.add("node-a", 0);
@@ -220,6 +232,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
   h.add("node-c", 1 << 20);
   for (auto& n : h.nodes()) h.start(n);
   for (auto& n : h.nodes()) ASSERT_TRUE(h.ready(n));
+  progress("three nodes ready");
   std::vector<server::client> clients;
   for (auto& n : h.nodes()) clients.push_back(*server::client::connect(cluster_harness::opts(n)));
   pqxx::connection db(conninfo);
@@ -240,6 +253,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
   }
   EXPECT_EQ(std::set(ids.begin(), ids.end()).size(), ids.size()) << "a job id handed out twice";
 
+  progress("200 jobs submitted");
   // A LOW job cancelled through another node than the one that took it.
   pb::SubmitProofResponse doomed;
   ASSERT_TRUE(clients[1].stub().SubmitProof(clients[1].context(30s).get(),
@@ -262,8 +276,11 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
   h.kill_now(h.nodes()[1]);
   const int64_t done_at_kill = scalar(db, "SELECT count(*) FROM pp_results");
   std::this_thread::sleep_for(500ms);
+  progress("node-b killed with " + std::to_string(held_by_b) + " partitions claimed, " + std::to_string(done_at_kill) +
+           " results written");
   h.start(h.nodes()[1]);
   ASSERT_TRUE(h.ready(h.nodes()[1]));
+  progress("node-b restarted");
   clients[1] = *server::client::connect(cluster_harness::opts(h.nodes()[1]));
 
   // `status --cluster` and /metrics while work is running.
@@ -307,6 +324,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
   };
   verify_all(await(critical.job_id(), 0), critical.job_id());
   for (int i = 0; i < jobs; ++i) verify_all(await(ids[i], (i + 1) % 3), ids[i]);
+  progress("every job awaited");
   const pb::AwaitProofResponse b = await(bad.job_id(), 1);
   EXPECT_EQ(b.state(), pb::JOB_STATE_FAILED);
   EXPECT_NE(b.error().message().find("partition 1 failed on 3 nodes"), std::string::npos) << b.error().message();
@@ -343,7 +361,10 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
   EXPECT_GT(bulk_after, bulk_open / 2) << bulk_after << " of the " << bulk_open
                                        << " NORMAL jobs open at its submission finished after the CRITICAL job";
 
+  progress(std::to_string(bulk_after) + " of " + std::to_string(bulk_open) + " open NORMAL jobs finished after the CRITICAL one");
+  h.drain_all();
   for (auto& n : h.nodes()) EXPECT_EQ(h.stop(n), 0) << n.name << ": " << cluster_harness::log_of(n);
+  progress("nodes drained and stopped");
   for (const char* n : {"node-a", "node-b", "node-c"}) {
     EXPECT_EQ(scalar(db, std::string("SELECT count(*) FROM pp_nodes WHERE draining AND name = '") + n + "'"), 1) << n;
   }
@@ -392,6 +413,7 @@ TEST_F(ClusterDaemons, DISABLED_ThroughputOneVsThreeNodes) {
         if (line.starts_with("pp_cluster_partitions_total") && line.find("result=\"proved\"") != std::string::npos) proved += v;
       }
     }
+    h.drain_all();
     for (auto& n : h.nodes()) h.stop(n);
     std::printf("| %d | %d | %d | %.2f | %.3f | %.2f |\n", nodes, njobs, 3 * njobs, seconds, 3.0 * njobs / seconds,
                 proved > 0 ? 1000.0 * db_s / proved : 0.0);
