@@ -63,7 +63,7 @@ class cluster_engine::pooled_session {
  public:
   pooled_session(cluster_engine& e, std::unique_ptr<db_session> s) : e_(e), s_(std::move(s)) {}
   ~pooled_session() {
-    std::lock_guard lock(e_.pool_mu_);
+    pp::mutex_lock lock(e_.pool_mu_);
     e_.pool_.push_back(std::move(s_));
     e_.pool_cv_.notify_one();
   }
@@ -75,8 +75,8 @@ class cluster_engine::pooled_session {
 };
 
 cluster_engine::pooled_session cluster_engine::session() {
-  std::unique_lock lock(pool_mu_);
-  pool_cv_.wait(lock, [this] { return !pool_.empty() || pool_open_ < max_api_sessions; });
+  pp::mutex_lock lock(pool_mu_);
+  lock.wait(pool_cv_, [this] { return !pool_.empty() || pool_open_ < max_api_sessions; });
   if (pool_.empty()) {
     ++pool_open_;
     return {*this, std::make_unique<db_session>(config_.database, &meter_)};
@@ -132,14 +132,14 @@ pp::status cluster_engine::register_key(const std::string& id, pp::engine::key_s
     vk = std::make_shared<const groth16::verifying_key>(m->pk->vk);
   }
   if (pp::status s = local_->register_key(id, std::move(source)); !s.ok()) return s;
-  std::lock_guard lock(keys_mu_);
+  pp::mutex_lock lock(keys_mu_);
   key_paths_[id] = path;
   if (vk) verifying_keys_[id] = vk;
   return ok_status();
 }
 
 std::vector<std::string> cluster_engine::key_ids() const {
-  std::lock_guard lock(keys_mu_);
+  pp::mutex_lock lock(keys_mu_);
   std::vector<std::string> ids;
   for (const auto& [id, path] : key_paths_) ids.push_back(id);
   return ids;
@@ -148,7 +148,7 @@ std::vector<std::string> cluster_engine::key_ids() const {
 result<std::shared_ptr<const groth16::verifying_key>> cluster_engine::verifying_key_for(const std::string& key_id) {
   std::string path;
   {
-    std::lock_guard lock(keys_mu_);
+    pp::mutex_lock lock(keys_mu_);
     if (auto it = verifying_keys_.find(key_id); it != verifying_keys_.end()) return it->second;
     auto p = key_paths_.find(key_id);
     if (p == key_paths_.end() || p->second.empty()) return not_found("key \"" + key_id + "\" is not registered on this node");
@@ -157,7 +157,7 @@ result<std::shared_ptr<const groth16::verifying_key>> cluster_engine::verifying_
   auto z = formats::read_snarkjs_zkey_file(path);
   if (!z.ok()) return z.error().with_context("verifying key of \"" + key_id + "\"");
   auto vk = std::make_shared<const groth16::verifying_key>(z->pk.vk);
-  std::lock_guard lock(keys_mu_);
+  pp::mutex_lock lock(keys_mu_);
   verifying_keys_.emplace(key_id, vk);
   return vk;
 }
@@ -278,8 +278,8 @@ std::string cluster_engine::cluster_status_json() {
 }
 
 void cluster_engine::nap(milliseconds d) {
-  std::unique_lock lock(stop_mu_);
-  stop_cv_.wait_for(lock, d, [this] { return stopped_ || !claiming_.load(); });
+  pp::mutex_lock lock(stop_mu_);
+  lock.wait_for(stop_cv_, d, [this] { return stopped_ || !claiming_.load(); });
 }
 
 void cluster_engine::heartbeat_loop() {
@@ -301,8 +301,8 @@ void cluster_engine::heartbeat_loop() {
     if (!s.ok()) log->warn("{}", s.to_string());
     for (const std::string& e : expired) log->warn("lease expired: partition {} back in the queue", e);
     counters_.reclaimed.fetch_add(expired.size());
-    std::unique_lock lock(stop_mu_);
-    if (stop_cv_.wait_for(lock, period, [this] { return stopped_; })) return;
+    pp::mutex_lock lock(stop_mu_);
+    if (lock.wait_for(stop_cv_, period, [this] { return stopped_; })) return;
   }
 }
 
@@ -403,10 +403,21 @@ void cluster_engine::work(db_session& db, const claim& cl) {
   out.proof.assign(raw.begin(), raw.end());
   out.public_json = formats::write_snarkjs_public_json(p.public_inputs);
   out.device = p.device;
+  // The verifying key is read before the transaction (it holds the job row's lock), and the
+  // verification's time is not counted as database time.
+  if (auto vk = verifying_key_for(cl.key_id); !vk.ok()) log->warn("{}: {}", where, vk.error().to_string());
+  uint64_t verify_nanos = 0;
   completion done;
   pp::status s = timed("write result", [&](pqxx::connection& c) {
-    done = complete_partition(c, config_.node, cl, out, [&](const std::vector<result_row>& rows) { return verify_all(cl.key_id, rows); });
+    done = complete_partition(c, config_.node, cl, out, [&](const std::vector<result_row>& rows) {
+      const auto v0 = std::chrono::steady_clock::now();
+      pp::status verified = verify_all(cl.key_id, rows);
+      verify_nanos += static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - v0).count());
+      return verified;
+    });
   });
+  db_nanos -= std::min(db_nanos, verify_nanos);
   if (!s.ok()) {
     log->warn("{}: result not written ({}); the lease will expire and another node proves it", where, s.to_string());
     return;
@@ -436,28 +447,35 @@ pp::status cluster_engine::verify_all(const std::string& key_id, const std::vect
 
 pp::status cluster_engine::shutdown(pp::engine::shutdown_options options) {
   if (!options.drain) abandon_.store(true);
+  bool later = false;
   {
-    std::lock_guard lock(stop_mu_);
-    stop_cv_.notify_all();
-    // A later call (a drain escalated to a stop, or the destructor): abandon_ makes the claimers
-    // give their partitions back; the local engine ends its jobs now.
-    if (shutdown_started_) return options.drain ? ok_status() : local_->shutdown(options);
+    pp::mutex_lock lock(stop_mu_);
+    later = shutdown_started_;
     shutdown_started_ = true;
     claiming_.store(false);
+    stop_cv_.notify_all();
   }
+  // A later call (a drain escalated to a stop, or the destructor): abandon_ makes the claimers give
+  // their partitions back; the local engine ends its jobs now.
+  if (later) return options.drain ? ok_status() : local_->shutdown(options);
   // Partitions in progress finish (drain, until options.until) or are given back (abandon_).
   std::thread watchdog([this, until = options.until] {
-    std::unique_lock lock(stop_mu_);
-    if (!pp::engine::wait_until(stop_cv_, lock, until, [this] { return stopped_; })) abandon_.store(true);
+    pp::mutex_lock lock(stop_mu_);
+    auto all_returned = [this] { return stopped_; };
+    if (until == pp::engine::no_deadline()) {
+      lock.wait(stop_cv_, all_returned);
+    } else if (!lock.wait_until(stop_cv_, until, all_returned)) {
+      abandon_.store(true);
+    }
   });
   for (std::thread& t : claimers_) t.join();
   {
-    std::lock_guard lock(stop_mu_);
+    pp::mutex_lock lock(stop_mu_);
     stopped_ = true;
     stop_cv_.notify_all();
   }
   watchdog.join();
-  heartbeat_.join();
+  if (heartbeat_.joinable()) heartbeat_.join();  // not started when create() failed
   db_session db(config_.database, &meter_);
   db.run("leave", [&](pqxx::connection& c) { heartbeat(c, config_.node, true, "[]", key_ids()); }).ignore();
   return local_->shutdown(options);

@@ -20,6 +20,7 @@
 #include "cluster/node_metrics.hpp"
 #include "cluster/partition_claimer.hpp"
 #include "cluster/witness_store.hpp"
+#include "core/mutex.hpp"
 #include "engine/engine.hpp"
 #include "groth16/keys.hpp"
 
@@ -79,22 +80,22 @@ class cluster_engine final : public pp::engine::engine {
   db_meter meter_;
   cluster_counters counters_;
 
-  mutable std::mutex keys_mu_;  // guards key_paths_, verifying_keys_
-  std::map<std::string, std::string> key_paths_;  // id -> zkey path ("" for an in-memory key)
-  std::map<std::string, std::shared_ptr<const groth16::verifying_key>> verifying_keys_;
+  mutable pp::mutex keys_mu_;
+  std::map<std::string, std::string> key_paths_ PP_GUARDED_BY(keys_mu_);  // id -> zkey path ("" in memory)
+  std::map<std::string, std::shared_ptr<const groth16::verifying_key>> verifying_keys_ PP_GUARDED_BY(keys_mu_);
 
   // Database connections for API calls (submit, await, cancel, status): at most max_api_sessions,
   // so that many awaiting clients cannot exhaust the server's max_connections.
   static constexpr size_t max_api_sessions = 8;
-  std::mutex pool_mu_;  // guards pool_, pool_open_; pool_cv_ signals a session coming back
-  std::condition_variable pool_cv_;
-  std::vector<std::unique_ptr<db_session>> pool_;  // idle sessions
-  size_t pool_open_ = 0;  // sessions created (idle or leased)
+  pp::mutex pool_mu_;
+  std::condition_variable pool_cv_;  // a session came back
+  std::vector<std::unique_ptr<db_session>> pool_ PP_GUARDED_BY(pool_mu_);  // idle sessions
+  size_t pool_open_ PP_GUARDED_BY(pool_mu_) = 0;  // sessions created (idle or leased)
 
-  std::mutex stop_mu_;  // guards shutdown_started_, stopped_; stop_cv_ wakes naps and the drain wait
-  std::condition_variable stop_cv_;
-  bool shutdown_started_ = false;
-  bool stopped_ = false;  // every claimer has returned
+  pp::mutex stop_mu_;
+  std::condition_variable stop_cv_;  // wakes naps, the heartbeat and the drain watchdog
+  bool shutdown_started_ PP_GUARDED_BY(stop_mu_) = false;
+  bool stopped_ PP_GUARDED_BY(stop_mu_) = false;  // every claimer has returned
   std::atomic<bool> claiming_{true};   // false: take no new partitions
   std::atomic<bool> abandon_{false};   // true: give up partitions in progress (stop without drain)
   std::atomic<bool> draining_{false};

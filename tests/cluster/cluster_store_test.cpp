@@ -339,6 +339,36 @@ TEST_F(ClusterStore, StatusShowsNodesClaimsAndQueueByPriority) {
   EXPECT_EQ(j["jobs"]["running"], 2);
 }
 
+// What the database costs per partition with nothing else running: claim, one lease renewal, the
+// result write (and, for every third, the job's assembly bookkeeping), one thread, unix socket.
+// The figures in docs/perf/cluster-cpu.md; run with --gtest_also_run_disabled_tests.
+TEST_F(ClusterStore, DISABLED_DatabaseCostPerPartition) {
+  constexpr int jobs = 300, parts = 3;
+  for (int i = 0; i < jobs; ++i) add_job(1, parts);
+  using clock = std::chrono::steady_clock;
+  clock::duration claim_t{}, renew_t{}, write_t{};
+  int n = 0;
+  for (;;) {
+    auto t0 = clock::now();
+    auto c = take("n1");
+    auto t1 = clock::now();
+    if (!c) break;
+    EXPECT_EQ(renew_lease(*conn_, "n1", c->job, c->part, 30s), lease_state::held);
+    auto t2 = clock::now();
+    EXPECT_TRUE(complete_partition(*conn_, "n1", *c, output(1), accept).written);
+    auto t3 = clock::now();
+    claim_t += t1 - t0;
+    renew_t += t2 - t1;
+    write_t += t3 - t2;
+    ++n;
+  }
+  ASSERT_EQ(n, jobs * parts);
+  auto ms = [&](clock::duration d) { return std::chrono::duration<double, std::milli>(d).count() / n; };
+  std::printf("| partitions | claim ms | renew ms | write+assemble ms | total ms/partition |\n|---|---|---|---|---|\n");
+  std::printf("| %d | %.3f | %.3f | %.3f | %.3f |\n", n, ms(claim_t), ms(renew_t), ms(write_t), ms(claim_t + renew_t + write_t));
+  EXPECT_EQ(load_job(*conn_, 1)->state, "succeeded");
+}
+
 TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("pp_ws_" + std::to_string(::getpid()));
   witness_store store(dir, 16);
