@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "c2_fixture_format.h"
+#include "ec/affine.hpp"
 #include "formats/bellperson_params.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/setup_insecure.hpp"
@@ -55,6 +56,18 @@ int make(const std::string& dir, int log_n, uint64_t circuits, uint64_t seed) {
   const r1cs::constraint_system& cs = sc->cs;
   auto pk = groth16::setup_insecure(cs, groth16::h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed));
   if (!pk.ok()) return fail(pk.error().to_string());
+  // The synthetic generator leaves some aux variables in no constraint: their L point is infinity,
+  // which bellperson's layout cannot hold. Such a variable is free, so it gets the value 0 and any
+  // L point (the generator): the proof is unchanged by it and the file is a valid bellperson file.
+  const uint64_t first_aux = 1 + cs.num_public();
+  uint64_t freed = 0;
+  for (uint64_t i = 0; i < pk->l.size(); ++i) {
+    if (ec::is_infinity(pk->l[i])) {
+      pk->l[i] = ec::generator<ec::g1_curve>();
+      sc->w[first_aux + i] = fr::zero();
+      ++freed;
+    }
+  }
   if (const status s = formats::write_bellperson_params_file(*pk, dir + "/params.bin"); !s.ok()) return fail(s.to_string());
 
   auto d = groth16::qap_domain::create(log_n, groth16::root_family_for(groth16::h_basis::monomial));
@@ -97,9 +110,12 @@ int make(const std::string& dir, int log_n, uint64_t circuits, uint64_t seed) {
     put(out, &v, sizeof v);
   }
   if (!out) return fail("writing " + dir + "/assign.bin");
-  std::printf("c2_fixture: 2^%d domain, %llu constraints, %llu inputs, %llu aux, %llu circuits (seed %llu)\n", log_n,
+  std::printf("c2_fixture: 2^%d domain, %llu constraints, %llu inputs, %llu aux (%llu in no constraint), %llu circuits "
+              "(seed %llu)\n",
+              log_n,
               static_cast<unsigned long long>(cs.num_constraints()), static_cast<unsigned long long>(n_inp),
-              static_cast<unsigned long long>(n_aux), static_cast<unsigned long long>(circuits),
+              static_cast<unsigned long long>(n_aux), static_cast<unsigned long long>(freed),
+              static_cast<unsigned long long>(circuits),
               static_cast<unsigned long long>(seed));
   return 0;
 }
