@@ -186,24 +186,30 @@ int main(int argc, char** argv) {
   expect_bad_call(p, 1, &f, &srs, "provers[0].abc_size", "abc_size past the domain");
 
   /* Bits that agree with their declared popcount but not with the SRS: one bit moved keeps the
-   * count (so the SRS sizes pass) yet selects other variables: the proof fails its check. */
+   * count (so the SRS sizes pass) yet selects other variables. Moved from a variable to one with
+   * another value, the B scalars change, so the proof fails its check. */
   const size_t aux_words = (f.h.aux_size + 63) / 64;
+  const fr_t* aux = f.provers[0].aux_assignment_data;
   uint64_t* moved = (uint64_t*)malloc(aux_words * 8);
   memcpy(moved, f.provers[0].b_aux_density, aux_words * 8);
   size_t set = 0, clear = 0;
   while (!((moved[set / 64] >> (set % 64)) & 1)) ++set;
-  while ((moved[clear / 64] >> (clear % 64)) & 1) ++clear;
-  moved[set / 64] ^= (uint64_t)1 << (set % 64);
-  moved[clear / 64] ^= (uint64_t)1 << (clear % 64);
-  p[0] = f.provers[0];
-  p[0].b_aux_density = moved;
-  expect_bad_call(p, 1, &f, &srs, "verif", "density bits moved");
-  /* The same bits with one more set: the declared popcount now disagrees with them. */
-  p[0].b_aux_density = f.provers[0].b_aux_density;
-  memcpy(moved, f.provers[0].b_aux_density, aux_words * 8);
-  moved[clear / 64] ^= (uint64_t)1 << (clear % 64);
-  p[0].b_aux_density = moved;
-  expect_bad_call(p, 1, &f, &srs, "provers[0].b_aux_popcount", "density bit added");
+  while (clear < f.h.aux_size &&
+         (((moved[clear / 64] >> (clear % 64)) & 1) || memcmp(&aux[clear], &aux[set], sizeof(fr_t)) == 0)) {
+    ++clear;
+  }
+  CHECK(clear < f.h.aux_size, "no aux variable outside B with a value other than aux[%zu]", set);
+  if (clear < f.h.aux_size) {
+    moved[set / 64] ^= (uint64_t)1 << (set % 64);
+    moved[clear / 64] ^= (uint64_t)1 << (clear % 64);
+    p[0] = f.provers[0];
+    p[0].b_aux_density = moved;
+    expect_bad_call(p, 1, &f, &srs, "verif", "density bits moved");
+    /* The original bits with one more set: the declared popcount now disagrees with them. */
+    memcpy(moved, f.provers[0].b_aux_density, aux_words * 8);
+    moved[clear / 64] ^= (uint64_t)1 << (clear % 64);
+    expect_bad_call(p, 1, &f, &srs, "provers[0].b_aux_popcount", "density bit added");
+  }
 
   /* Scalars: one not reduced below r; one wrong evaluation (the proof must fail its check). */
   const size_t abc = f.h.abc_size;
