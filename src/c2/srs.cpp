@@ -78,7 +78,7 @@ srs_object::srs_object(engine::key_store& store, std::string path) : store_(stor
   store_.add(std::move(d)).ignore();
   loader_ = std::thread([this] {
     auto lease = store_.acquire(path_, engine::key_tier::pinned, engine::no_deadline());
-    std::lock_guard lock(mu_);
+    pp::mutex_lock lock(mu_);
     if (lease.ok()) {
       lease_ = std::move(lease).value();
       key_ = std::static_pointer_cast<const groth16::proving_key>(lease_.handle());
@@ -92,8 +92,11 @@ srs_object::srs_object(engine::key_store& store, std::string path) : store_(stor
 
 srs_object::~srs_object() {
   loader_.join();
-  key_.reset();
-  lease_.reset();
+  {
+    pp::mutex_lock lock(mu_);
+    key_.reset();
+    lease_.reset();
+  }
   // Frees the copy unless another SRS still leases it (then failed_precondition, as intended).
   store_.evict(path_).ignore();
 }
@@ -103,13 +106,14 @@ void srs_object::release(srs_object* p) {
 }
 
 result<std::shared_ptr<const groth16::proving_key>> srs_object::wait() {
-  std::unique_lock lock(mu_);
-  done_cv_.wait(lock, [this] { return done_; });
+  pp::mutex_lock lock(mu_);
+  while (!done_) lock.wait(done_cv_);
   if (!load_status_.ok()) return load_status_;
   return key_;
 }
 
 srs_cache::~srs_cache() {
+  pp::mutex_lock lock(mu_);
   for (auto& e : entries_) srs_object::release(e.second);
 }
 
@@ -117,7 +121,7 @@ srs_object* srs_cache::lookup(const std::string& path) {
   srs_object* dropped = nullptr;
   srs_object* found = nullptr;
   {
-    std::lock_guard lock(mu_);
+    pp::mutex_lock lock(mu_);
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
       if (it->first == path) {
         entries_.splice(entries_.begin(), entries_, it);
@@ -142,7 +146,7 @@ srs_object* srs_cache::lookup(const std::string& path) {
 void srs_cache::evict(const std::string& path) {
   std::vector<srs_object*> dropped;
   {
-    std::lock_guard lock(mu_);
+    pp::mutex_lock lock(mu_);
     for (auto it = entries_.begin(); it != entries_.end();) {
       if (it->first == path) {
         dropped.push_back(it->second);

@@ -9,12 +9,13 @@
 #include <cstdint>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/key_store.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
@@ -47,12 +48,12 @@ class srs_object {
   engine::key_store& store_;
   const std::string path_;
   std::atomic<uint64_t> refs_{1};
-  std::mutex mu_;  // guards done_, load_status_, lease_, key_
+  pp::mutex mu_;  // guards the load's outcome below
   std::condition_variable done_cv_;
-  bool done_ = false;
-  status load_status_;
-  engine::key_lease lease_;
-  std::shared_ptr<const groth16::proving_key> key_;
+  bool done_ PP_GUARDED_BY(mu_) = false;
+  status load_status_ PP_GUARDED_BY(mu_);
+  engine::key_lease lease_ PP_GUARDED_BY(mu_);
+  std::shared_ptr<const groth16::proving_key> key_ PP_GUARDED_BY(mu_);
   std::thread loader_;  // last: starts once the members above exist
 };
 
@@ -72,8 +73,8 @@ class srs_cache {
 
  private:
   engine::key_store& store_;
-  std::mutex mu_;  // guards entries_
-  std::list<std::pair<std::string, srs_object*>> entries_;  // most recently used first
+  pp::mutex mu_;  // guards entries_
+  std::list<std::pair<std::string, srs_object*>> entries_ PP_GUARDED_BY(mu_);  // most recently used first
 };
 
 }  // namespace pp::c2

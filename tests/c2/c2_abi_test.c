@@ -4,6 +4,7 @@
  * then feeds bad input: each must come back as a non-zero RustError whose message names the field,
  * leaving proofs[] untouched. Exit 0 only when every check passed. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,20 @@ static void expect_bad_call(const Assignment* p, size_t n, const c2_fixture* f, 
   CHECK(memcmp(proofs, untouched, sizeof proofs) == 0, "%s: proofs[] was written on error", what);
 }
 
+/* One thread's call with every circuit, for the concurrent-callers check. */
+typedef struct {
+  const c2_fixture* f;
+  SRS* srs;
+  groth16_proof* out;
+  RustError err;
+} caller;
+
+static void* call_all(void* arg) {
+  caller* c = (caller*)arg;
+  c->err = generate_groth16_proofs_c(c->f->provers, c->f->h.num_circuits, c->f->r_s, c->f->s_s, c->out, c->srs);
+  return NULL;
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: c2_abi_test DIR OUT\n");
@@ -119,6 +134,20 @@ int main(int argc, char** argv) {
   CHECK(memcmp(&all[0], &all[1], sizeof(groth16_proof)) != 0, "different (r, s) gave the same proof");
   write_file(argv[2], all, n * sizeof(groth16_proof));
   expect_ok(generate_groth16_proofs_c(f.provers, 0, NULL, NULL, NULL, &srs), "zero circuits");
+
+  /* Two threads calling at once, on one SRS: both succeed with the same proofs as above. */
+  caller callers[2];
+  pthread_t threads[2];
+  for (int i = 0; i < 2; ++i) {
+    callers[i] = (caller){&f, &srs, (groth16_proof*)calloc(n, sizeof(groth16_proof)), {0, NULL}};
+    pthread_create(&threads[i], NULL, call_all, &callers[i]);
+  }
+  for (int i = 0; i < 2; ++i) {
+    pthread_join(threads[i], NULL);
+    expect_ok(callers[i].err, "a concurrent caller");
+    CHECK(memcmp(callers[i].out, all, n * sizeof(groth16_proof)) == 0, "concurrent caller %d proved differently", i);
+    free(callers[i].out);
+  }
 
   /* clone_SRS: the same pointer, and the original still proves after the clone is dropped. */
   SRS copy = clone_SRS(&srs);
