@@ -367,7 +367,9 @@ void cluster_engine::work(db_session& db, const claim& cl) {
   auto local_id = local_->submit(std::move(req));
   if (!local_id.ok()) {
     if (local_id.error().code() == status_code::unavailable || local_id.error().code() == status_code::resource_exhausted) {
-      return release();
+      release();
+      nap(config_.poll);  // the local engine is full or stopping: do not take the partition straight back
+      return;
     }
     return fail(local_id.error());
   }
