@@ -13,12 +13,12 @@
 #include <chrono>
 #include <exception>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/cuda_try.hpp"
+#include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/interval_union.hpp"
@@ -78,17 +78,17 @@ struct cuda_backend::impl {
   cuda_event origin;  // completed at create(); host_origin is the host time just after
   gpu_clock gclock;
 
-  mutable std::mutex mu;  // key residency and health; guards everything below
-  std::vector<std::unique_ptr<key_entry>> keys;
-  uint64_t next = 0;  // bump offset into the region
-  bool healthy = true;
-  std::string last_error;
+  mutable pp::mutex mu;  // key residency and health
+  std::vector<std::unique_ptr<key_entry>> keys PP_GUARDED_BY(mu);
+  uint64_t next PP_GUARDED_BY(mu) = 0;  // bump offset into the region
+  bool healthy PP_GUARDED_BY(mu) = true;
+  std::string last_error PP_GUARDED_BY(mu);
 
   std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a key eviction
   std::atomic<uint64_t> h2d{0};
 
-  mutable std::mutex busy_mu;  // guards busy
-  interval_union busy;         // the lanes' compute intervals, ms since the origin event
+  mutable pp::mutex busy_mu;
+  interval_union busy PP_GUARDED_BY(busy_mu);  // the lanes' compute intervals, ms since the origin event
 
   ~impl() {
     for (lane& l : lanes) {
@@ -102,7 +102,7 @@ struct cuda_backend::impl {
   void evict_all_keys() {
     free_lanes->acquire_all();
     {
-      std::lock_guard lock(mu);
+      pp::mutex_lock lock(mu);
       keys.clear();
       next = 0;
     }
@@ -110,7 +110,7 @@ struct cuda_backend::impl {
   }
 
   // A failed CUDA call leaves the device unusable for us: later calls fail fast.
-  status note(status st) {
+  status note(status st) PP_REQUIRES(mu) {
     if (!st.ok() && st.code() == status_code::internal) {
       healthy = false;
       last_error = st.message();
@@ -118,23 +118,23 @@ struct cuda_backend::impl {
     return st;
   }
   status note_locked(status st) {
-    std::lock_guard lock(mu);
+    pp::mutex_lock lock(mu);
     return note(std::move(st));
   }
 
-  key_entry* find_locked(const key_fingerprint& id) {
+  key_entry* find_locked(const key_fingerprint& id) PP_REQUIRES(mu) {
     for (auto& k : keys) {
       if (k->id == id) return k.get();
     }
     return nullptr;
   }
 
-  // The key's plan in what the region has left (all_resident: only a plan that streams nothing),
-  // then its placement. resource_exhausted when it does not fit. compact: cs's compact matrices,
+  // The key's plan in what the region has left (all_resident: only a plan that streams nothing and
+  // has a workspace per lane, as a key beside others must), then its placement. resource_exhausted when it does not fit. compact: cs's compact matrices,
   // built on the first call and kept by the caller across eviction retries.
   result<key_entry*> place_locked(const proving_key& pk, const r1cs::constraint_system& cs,
                                   std::optional<compact_r1cs>& compact, const compact_r1cs* given,
-                                  bool all_resident) {
+                                  bool all_resident) PP_REQUIRES(mu) {
     if (given == nullptr && !compact) {
       PP_ASSIGN_OR_RETURN(compact_r1cs c, make_compact_r1cs(cs));
       compact.emplace(std::move(c));
@@ -146,7 +146,7 @@ struct cuda_backend::impl {
     const uint64_t left = mem->capacity() - next;
     auto plan = plan_key(shape, opts, left, cfg.lanes);
     if (!plan.ok()) return resource_exhausted("cuda_backend: " + plan.error().message());
-    if (all_resident && plan->streams()) {
+    if (all_resident && (plan->streams() || plan->lanes < cfg.lanes)) {
       return resource_exhausted("cuda_backend: the key does not fit resident in the " + std::to_string(left) +
                                 " bytes left (" + plan->to_string(shape) + ")");
     }
@@ -231,7 +231,7 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
 
 status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact) {
   try {
-    std::lock_guard lock(impl_->mu);
+    pp::mutex_lock lock(impl_->mu);
     if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
     if (impl_->find_locked(key_fingerprint::of(pk, cs)) != nullptr) return ok_status();
@@ -245,14 +245,14 @@ status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_syste
 
 result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
                                                        const r1cs::constraint_system& cs) const {
-  std::lock_guard lock(impl_->mu);
+  pp::mutex_lock lock(impl_->mu);
   const key_entry* k = impl_->find_locked(key_fingerprint::of(pk, cs));
   if (k == nullptr) return not_found("cuda_backend: the key is not resident");
   return footprint_of(k->shape, k->plan);
 }
 
 void cuda_backend::clear_keys() {
-  std::lock_guard lock(impl_->mu);
+  pp::mutex_lock lock(impl_->mu);
   impl_->keys.clear();
   impl_->next = 0;
 }
@@ -294,7 +294,7 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     const key_fingerprint id = key_fingerprint::of(pk, cs);
     for (int evictions = 0;; ++evictions) {
       {
-        std::lock_guard lock(impl_->mu);
+        pp::mutex_lock lock(impl_->mu);
         if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
         k = impl_->find_locked(id);
         if (k != nullptr) break;
@@ -348,7 +348,7 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     p->sums = r->sums;
     impl_->h2d.fetch_add(r->h2d_bytes, std::memory_order_relaxed);
     {
-      std::lock_guard lock(impl_->busy_mu);
+      pp::mutex_lock lock(impl_->busy_mu);
       impl_->busy.add(r->compute_begin_ms, r->compute_end_ms);
     }
     return pending_ptr(std::move(p));
@@ -371,29 +371,29 @@ result<prove_output> cuda_backend::finish(pending_ptr base) {
 }
 
 bool cuda_backend::healthy() const {
-  std::lock_guard lock(impl_->mu);
+  pp::mutex_lock lock(impl_->mu);
   return impl_->healthy;
 }
 std::string cuda_backend::last_error() const {
-  std::lock_guard lock(impl_->mu);
+  pp::mutex_lock lock(impl_->mu);
   return impl_->last_error;
 }
 int cuda_backend::device() const { return impl_->cfg.device; }
 uint64_t cuda_backend::capacity_bytes() const { return impl_->mem->capacity(); }
 uint64_t cuda_backend::used_bytes() const {
-  std::lock_guard lock(impl_->mu);
+  pp::mutex_lock lock(impl_->mu);
   return impl_->next;
 }
 uint32_t cuda_backend::lanes() const { return static_cast<uint32_t>(impl_->lanes.size()); }
 uint64_t cuda_backend::h2d_bytes() const { return impl_->h2d.load(std::memory_order_relaxed); }
 
 cuda_backend::activity cuda_backend::gpu_activity() const {
-  std::lock_guard lock(impl_->busy_mu);
+  pp::mutex_lock lock(impl_->busy_mu);
   const interval_union::totals t = impl_->busy.read();
   return {t.covered, t.span, t.count};
 }
 void cuda_backend::reset_activity() {
-  std::lock_guard lock(impl_->busy_mu);
+  pp::mutex_lock lock(impl_->busy_mu);
   impl_->busy = interval_union{};
 }
 

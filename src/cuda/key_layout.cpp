@@ -35,12 +35,14 @@ void place_resident(const key_shape& s, key_plan& p) {
   p.resident_bytes = at;
 }
 
-key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident) {
+key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
+                   bool h_in_turns) {
   key_plan p;
   p.resident = resident;
   p.msm = m;
   p.slot_bytes = slot_bytes_for(s, m, resident);
-  p.lane = make_lane_layout(s, m, p.slot_bytes);
+  p.h_in_turns = h_in_turns;
+  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns);
   place_resident(s, p);
   return p;
 }
@@ -63,7 +65,7 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
   return pad256(slot);
 }
 
-lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes) {
+lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns) {
   constexpr uint64_t fr = key_shape::fr_bytes;
   lane_layout l;
   uint64_t at = 0;
@@ -76,11 +78,11 @@ lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t
   l.phase = at;
   l.witness_ws = at;
   l.b = at;
-  l.c = at + pad256(s.n * fr);
+  l.c = h_in_turns ? l.b : at + pad256(s.n * fr);
   l.msm_ws = at;
   l.slot[0] = at + pad256(m.workspace_bytes);
   l.slot[1] = l.slot[0] + slot_bytes;
-  const uint64_t phase = std::max({2 * pad256(s.n * fr), pad256(s.witness_ws_bytes),
+  const uint64_t phase = std::max({(h_in_turns ? 1 : 2) * pad256(s.n * fr), pad256(s.witness_ws_bytes),
                                    pad256(m.workspace_bytes) + 2 * slot_bytes});
   l.bytes = at + phase;
   return l;
@@ -99,7 +101,7 @@ std::string key_plan::to_string(const key_shape& s) const {
   for (int t = 0; t < key_table_count; ++t) {
     r += std::string(t ? ", " : "") + key_table_names[t] + (resident[t] ? " resident" : " streamed");
   }
-  r += "), " + std::to_string(lanes) + " lane(s) x " + gib(lane.bytes) + ", MSM chunks 2^" +
+  r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " + gib(lane.bytes) + ", MSM chunks 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
        gib(streamed_bytes(s)) + " per partition";
@@ -112,28 +114,29 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   max_lanes = std::max<uint32_t>(max_lanes, 1);
   std::array<bool, key_table_count> all{};
   all.fill(true);
-  key_plan p = make_plan(s, options[0], all);
+  key_plan p = make_plan(s, options[0], all, false);
   if (const uint32_t lanes = lanes_that_fit(p, budget, max_lanes); lanes > 0) {
     p.lanes = lanes;
     return p;
   }
   std::array<bool, key_table_count> none{};
+  const bool turns = s.h_in_turns;
   for (const msm_chunking& m : options) {
-    key_plan q = make_plan(s, m, none);
+    key_plan q = make_plan(s, m, none, turns);
     if (lanes_that_fit(q, budget, 1) == 0) continue;
     // Tables resident while one lane still fits (the slots shrink to the streamed tables' chunks).
     std::array<bool, key_table_count> res = none;
     for (const key_table t : residency_order) {
       std::array<bool, key_table_count> more = res;
       more[t] = true;
-      const key_plan r = make_plan(s, m, more);
+      const key_plan r = make_plan(s, m, more, turns);
       if (lanes_that_fit(r, budget, 1) > 0) res = more;
     }
-    q = make_plan(s, m, res);
+    q = make_plan(s, m, res, turns);
     q.lanes = lanes_that_fit(q, budget, max_lanes);
     return q;
   }
-  const key_plan least = make_plan(s, options.back(), none);
+  const key_plan least = make_plan(s, options.back(), none, turns);
   return resource_exhausted("the key needs at least " + std::to_string(least.resident_bytes + least.lane.bytes) +
                             " bytes (" + gib(least.resident_bytes + least.lane.bytes) +
                             ") of device memory with every point table streamed (matrices and NTT tables " +

@@ -41,13 +41,14 @@ struct key_shape {
   uint64_t qap_bytes = 0;                        // NTT (and coset shift) tables
   uint64_t a_index_bytes = 0, b_index_bytes = 0;  // density index lists (0 when unfiltered)
   uint64_t witness_ws_bytes = 0;                 // packed-witness upload workspace
+  bool h_in_turns = false;  // H can be computed with one buffer besides a (monomial basis)
   static constexpr uint64_t fr_bytes = 32;
   [[nodiscard]] uint64_t table_bytes(int t) const { return points[t] * point_bytes[t]; }
 };
 
 struct lane_layout {  // offsets inside one lane's workspace
   uint64_t w = 0, scalars = 0, phase = 0;  // witness, MSM scalars (a -> h -> A / B scalars), phase region
-  uint64_t b = 0, c = 0;                   // H phase (inside the phase region)
+  uint64_t b = 0, c = 0;                   // H phase (inside the phase region; c = b in turns)
   uint64_t witness_ws = 0;                 // upload (inside the phase region)
   uint64_t msm_ws = 0, slot[2] = {0, 0};   // MSM phase (inside the phase region)
   uint64_t bytes = 0;
@@ -57,6 +58,7 @@ struct key_plan {
   std::array<bool, key_table_count> resident{};
   msm_chunking msm;
   uint64_t slot_bytes = 0;  // each of a lane's two streaming slots (0 when every table is resident)
+  bool h_in_turns = false;  // b and c share one buffer (streamed plans of monomial keys)
   uint32_t lanes = 0;       // partition workspaces
   // Offsets from the key's base in the region.
   std::array<uint64_t, key_table_count> table_offset{};  // resident tables only
@@ -76,17 +78,17 @@ struct key_plan {
   [[nodiscard]] std::string to_string(const key_shape& s) const;
 };
 
-// The lane layout for a chunking and the streamed tables.
-lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes);
+// The lane layout for a chunking and the streamed tables; h_in_turns: one buffer for b and c.
+lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns);
 // Slot size for a chunking: the largest chunk of any streamed table.
 uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident);
 
 // The plan of one key inside `budget` bytes with at most max_lanes lanes (>= 1):
 // - every table resident with options[0] (the default chunking) and as many lanes as fit, when one
 //   lane fits: the plan of an unlimited budget;
-// - else the largest chunking whose all-streamed plan fits one lane; then tables made resident while
-//   they fit (L, A, B_G1, B_G2, H: the ones whose copies take longest against their MSMs first), then
-//   more lanes while they fit.
+// - else the largest chunking whose all-streamed plan fits one lane (b and c in turns when the key
+//   allows it); then tables made resident while they fit (L, A, B_G1, B_G2, H: the ones whose copies
+//   take longest against their MSMs first), then more lanes while they fit.
 // resource_exhausted naming the smallest budget that would do, when even the smallest chunking
 // streaming every table does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,

@@ -73,6 +73,7 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
   s.b_index_bytes = pk.b_density ? pk.b_g1.size() * 4 : 0;
   // The packed witness never exceeds the staging buffer it is copied from (pack_witness refuses).
   s.witness_ws_bytes = std::min(compact_witness_layout::make(s.nv, s.nv).bytes, staging_bytes);
+  s.h_in_turns = pk.basis == groth16::h_basis::monomial;
   return s;
 }
 

@@ -109,10 +109,25 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
 
   fr* const a = pw.d_scalars;
-  PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, a, pw.d_b, pw.d_c, s.n, compute));
-  PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, cs.num_constraints(), cs.num_public() + 1, compute));
-  PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
-  PP_RETURN_IF_ERROR(compute_h_device(k.qap, a, pw.d_b, pw.d_c, compute));
+  const uint64_t m = cs.num_constraints(), inputs = cs.num_public() + 1;
+  if (!k.plan.h_in_turns) {
+    PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, a, pw.d_b, pw.d_c, s.n, compute));
+    PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
+    PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
+    PP_RETURN_IF_ERROR(compute_h_device(k.qap, a, pw.d_b, pw.d_c, compute));
+  } else {
+    // b, then c, in the one buffer d_b: a and b to the coset, a = a∘b, c to the coset, h.
+    PP_RETURN_IF_ERROR(spmv_one(k.matrices, 0, pw.d_w, a, s.n, compute));
+    PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
+    PP_RETURN_IF_ERROR(spmv_one(k.matrices, 1, pw.d_w, pw.d_b, s.n, compute));
+    PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
+    PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
+    PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(spmv_one(k.matrices, 2, pw.d_w, pw.d_b, s.n, compute));
+    PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
+  }
   PP_RETURN_IF_ERROR(events[ev_h].record(compute));
   // From here b and c are dead: the MSM workspace and the streaming slots overlay them. The
   // scalars buffer holds h for the H MSM, then the gathered A scalars, then the gathered B scalars.

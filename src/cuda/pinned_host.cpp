@@ -4,8 +4,9 @@
 #include <cuda_runtime_api.h>
 
 #include <map>
-#include <mutex>
 #include <string>
+
+#include "core/mutex.hpp"
 
 namespace pp::cuda {
 namespace {
@@ -16,9 +17,9 @@ struct range_entry {
 };
 
 struct registry {
-  std::mutex mu;  // guards ranges and total
-  std::map<const void*, range_entry> ranges;
-  uint64_t total = 0;
+  pp::mutex mu;
+  std::map<const void*, range_entry> ranges PP_GUARDED_BY(mu);
+  uint64_t total PP_GUARDED_BY(mu) = 0;
 };
 
 registry& reg() {
@@ -28,7 +29,7 @@ registry& reg() {
 
 void drop(const void* p) {
   registry& r = reg();
-  std::lock_guard lock(r.mu);
+  pp::mutex_lock lock(r.mu);
   auto it = r.ranges.find(p);
   if (it == r.ranges.end() || --it->second.holds > 0) return;
   // The memory may already be gone with its key when the last backend lets go: nothing to report.
@@ -55,7 +56,7 @@ pinned_range& pinned_range::operator=(pinned_range&& o) noexcept {
 result<pinned_range> pinned_range::pin(const void* p, uint64_t bytes) {
   if (p == nullptr || bytes == 0) return invalid_argument("pinned_range: empty range");
   registry& r = reg();
-  std::lock_guard lock(r.mu);
+  pp::mutex_lock lock(r.mu);
   auto it = r.ranges.find(p);
   if (it != r.ranges.end()) {
     if (it->second.bytes != bytes) {
@@ -78,7 +79,7 @@ result<pinned_range> pinned_range::pin(const void* p, uint64_t bytes) {
 
 uint64_t pinned_range::pinned_bytes() {
   registry& r = reg();
-  std::lock_guard lock(r.mu);
+  pp::mutex_lock lock(r.mu);
   return r.total;
 }
 

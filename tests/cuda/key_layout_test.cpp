@@ -30,6 +30,7 @@ key_shape porep27() {
   s.a_index_bytes = s.points[table_a] * 4;
   s.b_index_bytes = s.points[table_b_g1] * 4;
   s.witness_ws_bytes = gib / 2;
+  s.h_in_turns = true;
   return s;
 }
 
@@ -50,6 +51,11 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   EXPECT_LE(l.w + s.nv * 32, l.scalars);
   EXPECT_LE(l.scalars + s.n * 32, l.phase);
   EXPECT_LE(l.c + s.n * 32, l.bytes);
+  if (p.h_in_turns) {
+    EXPECT_EQ(l.c, l.b);
+  } else {
+    EXPECT_GE(l.c, l.b + s.n * 32);
+  }
   EXPECT_LE(l.witness_ws + s.witness_ws_bytes, l.bytes);
   EXPECT_LE(l.msm_ws + p.msm.workspace_bytes, l.slot[0]);
   EXPECT_LE(l.slot[1] + p.slot_bytes, l.bytes);
@@ -145,6 +151,33 @@ TEST(KeyLayout, TooSmallIsRefusedNamingTheMinimum) {
   EXPECT_FALSE(plan_key(s, {}, ~uint64_t{0}, 1).ok());
 }
 
+// b and c in turns (monomial keys) lower the least budget by one domain-sized buffer or more.
+TEST(KeyLayout, HInTurnsLowersTheMinimum) {
+  key_shape s = porep27();
+  const auto opts = options_for();
+  auto least = [&](const key_shape& k) {
+    const auto p = plan_key(k, opts, 1, 1);
+    EXPECT_FALSE(p.ok());
+    const std::string& m = p.error().message();
+    return std::stoull(m.substr(m.find("at least ") + 9));
+  };
+  s.h_in_turns = false;
+  const uint64_t three = least(s);
+  s.h_in_turns = true;
+  const uint64_t two = least(s);
+  std::printf("least budget at 2^27: %.2f GiB with a, b, c; %.2f GiB with b and c in turns\n", double(three) / gib,
+              double(two) / gib);
+  EXPECT_LT(two + s.n * 32, three + 1);
+  const auto p = plan_key(s, opts, two, 2);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_TRUE(p->h_in_turns);
+  check_plan(s, *p, two);
+  // An unlimited budget keeps today's path: a, b, c at once.
+  const auto u = plan_key(s, opts, ~uint64_t{0}, 2);
+  ASSERT_TRUE(u.ok());
+  EXPECT_FALSE(u->h_in_turns);
+}
+
 // Random small shapes and budgets: whatever comes back is inside its budget and well laid out; a
 // refusal only when the all-streamed plan with the smallest chunking does not fit.
 TEST(KeyLayout, RandomShapes) {
@@ -163,6 +196,7 @@ TEST(KeyLayout, RandomShapes) {
     s.a_index_bytes = rng() % 2 ? s.points[table_a] * 4 : 0;
     s.b_index_bytes = rng() % 2 ? s.points[table_b_g1] * 4 : 0;
     s.witness_ws_bytes = rng() % (s.nv * 40 + 1);
+    s.h_in_turns = rng() % 2;
     std::vector<msm_chunking> opts;
     for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) opts.push_back({c, c / 2, 80 * c + 4096});
     const auto full = plan_key(s, opts, ~uint64_t{0}, 3);
@@ -175,7 +209,7 @@ TEST(KeyLayout, RandomShapes) {
     } else {
       EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
       std::array<bool, key_table_count> none{};
-      const lane_layout l = make_lane_layout(s, opts.back(), slot_bytes_for(s, opts.back(), none));
+      const lane_layout l = make_lane_layout(s, opts.back(), slot_bytes_for(s, opts.back(), none), s.h_in_turns);
       const uint64_t fixed = pad256(s.matrices_bytes) + pad256(s.qap_bytes) + pad256(s.a_index_bytes) +
                              pad256(s.b_index_bytes);
       EXPECT_GT(fixed + l.bytes, budget) << "iteration " << i << ": refused a budget the smallest plan fits";
