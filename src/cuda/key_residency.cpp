@@ -79,7 +79,7 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
 
 result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk) {
   std::vector<msm_chunking> out;
-  for (int shift = 0; shift <= 13; ++shift) {
+  for (int shift = 0; shift <= 15; ++shift) {
     msm_chunking m;
     m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
     m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;

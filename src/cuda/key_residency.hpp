@@ -39,7 +39,7 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
                             const compact_r1cs& compact, uint64_t staging_bytes);
 
 // The MSM chunkings the plan may pick, largest first: the tuning's (2^25 G1 / 2^24 G2 points), then
-// halving down to 2^12 / 2^11, none above max_g1_chunk (0: no cap), with the largest workspace of the
+// halving down to 2^10 / 2^9, none above max_g1_chunk (0: no cap), with the largest workspace of the
 // five MSMs of s at each.
 result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk);
 
