@@ -27,7 +27,8 @@ class cuda_event {
   [[nodiscard]] result<bool> query() const;
   // Later work on `stream` waits for this event (device-side; the host does not block).
   [[nodiscard]] status wait_on(cudaStream_t stream) const;
-  // Blocks the calling host thread until the event has completed (tests and setup only).
+  // Blocks the calling host thread until the event has completed (a lane waits for its last event
+  // this way: no stream or device synchronization).
   [[nodiscard]] status synchronize() const;
   // Milliseconds between two timing events that have completed.
   static result<float> elapsed_ms(const cuda_event& start, const cuda_event& stop);

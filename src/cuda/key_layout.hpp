@@ -6,8 +6,9 @@
 // Resident: the compact matrices, the NTT tables and the density index lists, always; each of the
 // five point tables (H, L, A, B_G1, B_G2) when it fits, else streamed from pinned host memory through
 // two chunk slots per lane. A lane's workspace is laid out by phase: the witness and the MSM scalars
-// (a, later h, later the gathered A and B scalars) live throughout; b and c (H phase) share their
-// memory with the packed-witness workspace (upload) and with the MSM workspace and slots (MSM phase).
+// (a, later h, later the gathered A and B scalars) live throughout; b and c (H phase; one buffer in
+// turns for streamed monomial keys) share their memory with the packed-witness workspace (upload)
+// and with the MSM workspace and slots (MSM phase).
 #pragma once
 #include <array>
 #include <cstdint>
