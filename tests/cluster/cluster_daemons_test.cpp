@@ -84,6 +84,7 @@ struct node_proc {
   std::string name;
   fs::path config, socket, log;
   pid_t pid = 0;
+  bool terminated = false;  // SIGTERM sent (a second one would stop it at once, not drain)
 };
 
 class cluster_harness {
@@ -114,6 +115,7 @@ class cluster_harness {
 
   void start(node_proc& n) {
     const std::string bin = env_or("PP_BINARY_DIR", ".") + std::string("/proofpipe");
+    n.terminated = false;
     n.pid = ::fork();
     if (n.pid == 0) {
       const int fd = ::open(n.log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -147,13 +149,15 @@ class cluster_harness {
   // SIGTERM (drain) to every node at once.
   void drain_all() {
     for (auto& n : nodes_) {
-      if (n.pid > 0) ::kill(n.pid, SIGTERM);
+      if (n.pid > 0 && !n.terminated) ::kill(n.pid, SIGTERM);
+      n.terminated = true;
     }
   }
   // SIGTERM (drain) and the exit status.
   int stop(node_proc& n) {
     if (n.pid <= 0) return -1;
-    ::kill(n.pid, SIGTERM);
+    if (!n.terminated) ::kill(n.pid, SIGTERM);
+    n.terminated = true;
     int st = 0;
     for (int i = 0; i < 900; ++i) {
       if (::waitpid(n.pid, &st, WNOHANG) == n.pid) {
