@@ -78,7 +78,7 @@ void CUDART_CB stream_completion::on_host(void* p) {
 void stream_completion::fire() {
   std::vector<std::function<void()>> run;
   {
-    std::lock_guard lock(mu_);
+    mutex_lock lock(mu_);
     if (done_) return;
     done_ = true;
     run.swap(callbacks_);
@@ -88,7 +88,7 @@ void stream_completion::fire() {
 
 void stream_completion::when_complete(std::function<void()> fn) {
   {
-    std::lock_guard lock(mu_);
+    mutex_lock lock(mu_);
     if (!done_) {
       callbacks_.push_back(std::move(fn));
       return;
@@ -98,7 +98,7 @@ void stream_completion::when_complete(std::function<void()> fn) {
 }
 
 bool stream_completion::completed() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return done_;
 }
 

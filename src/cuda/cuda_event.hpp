@@ -7,10 +7,11 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp::cuda {
 
@@ -55,8 +56,8 @@ class stream_completion {
  public:
   static result<std::shared_ptr<stream_completion>> record(cudaStream_t stream);
 
-  void when_complete(std::function<void()> fn);
-  [[nodiscard]] bool completed() const;
+  void when_complete(std::function<void()> fn) PP_EXCLUDES(mu_);
+  [[nodiscard]] bool completed() const PP_EXCLUDES(mu_);
 
   stream_completion() = default;  // use record(); public for make_shared
   stream_completion(const stream_completion&) = delete;
@@ -64,11 +65,11 @@ class stream_completion {
 
  private:
   static void CUDART_CB on_host(void* self);
-  void fire();
+  void fire() PP_EXCLUDES(mu_);
 
-  mutable std::mutex mu_;
-  bool done_ = false;
-  std::vector<std::function<void()>> callbacks_;
+  mutable mutex mu_;
+  bool done_ PP_GUARDED_BY(mu_) = false;
+  std::vector<std::function<void()>> callbacks_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::cuda

@@ -4,8 +4,10 @@
 // manual_event and fire it by hand.
 #pragma once
 #include <functional>
-#include <mutex>
 #include <vector>
+
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp::engine {
 
@@ -21,9 +23,9 @@ class completion_event {
 // An event completed by calling complete(); thread-safe. For tests and for host-only work.
 class manual_event final : public completion_event {
  public:
-  void when_complete(std::function<void()> fn) override {
+  void when_complete(std::function<void()> fn) override PP_EXCLUDES(mu_) {
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       if (!done_) {
         callbacks_.push_back(std::move(fn));
         return;
@@ -32,25 +34,25 @@ class manual_event final : public completion_event {
     fn();
   }
   // Runs the waiting callbacks outside the lock (they take the arena's lock); later calls do nothing.
-  void complete() {
+  void complete() PP_EXCLUDES(mu_) {
     std::vector<std::function<void()>> run;
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       if (done_) return;
       done_ = true;
       run.swap(callbacks_);
     }
     for (auto& fn : run) fn();
   }
-  [[nodiscard]] bool completed() const {
-    std::lock_guard lock(mu_);
+  [[nodiscard]] bool completed() const PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     return done_;
   }
 
  private:
-  mutable std::mutex mu_;
-  bool done_ = false;
-  std::vector<std::function<void()>> callbacks_;
+  mutable mutex mu_;
+  bool done_ PP_GUARDED_BY(mu_) = false;
+  std::vector<std::function<void()>> callbacks_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::engine

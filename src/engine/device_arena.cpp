@@ -116,7 +116,7 @@ void device_arena::grant_waiters_locked() {
 }
 
 void device_arena::free_regions(const std::vector<arena_region>& regions) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   for (const arena_region& r : regions) free_locked(r);
   grant_waiters_locked();
 }
@@ -130,7 +130,7 @@ result<arena_reservation> device_arena::reserve(std::span<const uint64_t> sizes,
     }
     total += aligned(s);
   }
-  std::unique_lock lock(mu_);
+  mutex_lock lock(mu_);
   if (queue_.empty()) {
     if (auto regions = allocate_all_locked(sizes)) return arena_reservation(this, std::move(*regions));
   }
@@ -147,7 +147,7 @@ result<arena_reservation> device_arena::reserve(std::span<const uint64_t> sizes,
 }
 
 device_arena_stats device_arena::stats() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   device_arena_stats s{capacity_, in_use_, peak_, queue_.size(), free_.size(), 0};
   for (const auto& [off, size] : free_) s.largest_free_block = std::max(s.largest_free_block, size);
   return s;

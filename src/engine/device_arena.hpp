@@ -9,12 +9,13 @@
 #include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/completion_event.hpp"
 #include "engine/deadline.hpp"
 
@@ -78,35 +79,36 @@ class device_arena {
   // Reserves one region per size, all or nothing (holding some while waiting for others is how two
   // workers deadlock), waiting in arrival order behind earlier requests. resource_exhausted at once
   // if the sizes could not fit even in an empty arena; deadline_exceeded when the deadline passes.
-  result<arena_reservation> reserve(std::span<const uint64_t> sizes, deadline d);
+  result<arena_reservation> reserve(std::span<const uint64_t> sizes, deadline d) PP_EXCLUDES(mu_);
   result<arena_reservation> reserve(uint64_t size, deadline d) { return reserve(std::span(&size, 1), d); }
 
-  [[nodiscard]] device_arena_stats stats() const;
+  [[nodiscard]] device_arena_stats stats() const PP_EXCLUDES(mu_);
   [[nodiscard]] uint64_t capacity() const { return capacity_; }
   [[nodiscard]] uint64_t alignment() const { return alignment_; }
   [[nodiscard]] uint64_t aligned(uint64_t size) const { return (size + alignment_ - 1) & ~(alignment_ - 1); }
 
  private:
   friend class arena_reservation;
+  // Lives on its reserve() caller's stack; regions and granted are written under mu_.
   struct waiter {
     std::span<const uint64_t> sizes;
     std::vector<arena_region> regions;
     bool granted = false;
   };
   // First fit over the free list; all or nothing.
-  std::optional<std::vector<arena_region>> allocate_all_locked(std::span<const uint64_t> sizes);
-  void free_locked(const arena_region& r);
-  void free_regions(const std::vector<arena_region>& regions);
-  void grant_waiters_locked();
+  std::optional<std::vector<arena_region>> allocate_all_locked(std::span<const uint64_t> sizes) PP_REQUIRES(mu_);
+  void free_locked(const arena_region& r) PP_REQUIRES(mu_);
+  void free_regions(const std::vector<arena_region>& regions) PP_EXCLUDES(mu_);
+  void grant_waiters_locked() PP_REQUIRES(mu_);
 
   const uint64_t alignment_;
   const uint64_t capacity_;
-  mutable std::mutex mu_;
+  mutable mutex mu_;
   std::condition_variable cv_;
-  std::map<uint64_t, uint64_t> free_;  // offset -> size, non-adjacent (coalesced)
-  uint64_t in_use_ = 0;
-  uint64_t peak_ = 0;
-  std::list<waiter*> queue_;
+  std::map<uint64_t, uint64_t> free_ PP_GUARDED_BY(mu_);  // offset -> size, non-adjacent (coalesced)
+  uint64_t in_use_ PP_GUARDED_BY(mu_) = 0;
+  uint64_t peak_ PP_GUARDED_BY(mu_) = 0;
+  std::list<waiter*> queue_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::engine
