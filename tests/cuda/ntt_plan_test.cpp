@@ -117,7 +117,9 @@ TEST(NttPlan, EverySizeInside99KiB) {
       ASSERT_TRUE(p.ok()) << log_n << ": " << p.error().to_string();
       EXPECT_LE(shared_bytes(*p), limit) << to_string(*p);
       expect_valid(*p, log_n, clamped(t, limit));
-      if (t.tile_log == 12 && log_n >= 11) EXPECT_EQ(shared_bytes(*p), 64u * 1024) << to_string(*p);
+      if (t.tile_log == 12 && log_n >= 11) {
+        EXPECT_EQ(shared_bytes(*p), 64u * 1024) << to_string(*p);
+      }
     }
   }
   EXPECT_EQ(to_string(*make_ntt_plan(27, t12, limit)), "27: [0,8)x8 [8,16)x8 [16,27)x1");
