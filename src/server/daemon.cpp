@@ -172,7 +172,8 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
 }
 
 void daemon::stop(bool drain) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
+  if (done_) return;  // everything is down already; nothing left to escalate
   if (!stopping_) {
     stopping_ = true;
     escalated_ = !drain;
@@ -203,20 +204,24 @@ void daemon::run_stop(bool drain) {
   if (http_) http_->stop();
   if (!config_.server.socket.empty()) ::unlink(config_.server.socket.c_str());
   log->info("stopped{}", s.ok() ? "" : ": " + s.to_string());
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   final_ = std::move(s);
   done_ = true;
   cv_.notify_all();
 }
 
 status daemon::wait() {
+  std::thread stopper, escalator;
   {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return done_; });
+    mutex_lock lock(mu_);
+    lock.wait(cv_, [this]() PP_REQUIRES(mu_) { return done_; });
+    // Once done_ is set stop() starts no thread, so these are the last ones.
+    stopper = std::move(stopper_);
+    escalator = std::move(escalator_);
   }
-  if (stopper_.joinable()) stopper_.join();
-  if (escalator_.joinable()) escalator_.join();
-  std::lock_guard lock(mu_);
+  if (stopper.joinable()) stopper.join();
+  if (escalator.joinable()) escalator.join();
+  mutex_lock lock(mu_);
   return final_;
 }
 
