@@ -71,7 +71,7 @@ struct key_entry {
   // pinning failed, see pinned).
   std::array<const void*, key_table_count> points{};
   std::array<pinned_range, key_table_count> pins;
-  bool pinned = true;  // every streamed table is pinned
+  bool pinned = true;  // every streamed table (and the streamed matrices' image) is pinned
   const uint32_t *d_a_idx = nullptr, *d_b_idx = nullptr;
   std::vector<partition_workspace> ws;  // plan.lanes of them
   std::unique_ptr<lane_pool> free_ws;   // which workspaces are free
