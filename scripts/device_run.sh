@@ -12,9 +12,11 @@
 #                                         with its 2^24 one: ~9 min, inside one 600 s call). Each
 #                                         writes h200.json from what its log holds.
 #   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
-#   device budgets [LOG...]               cuda_backend_test, then the PoRep partitions (default 2^26 and
-#                                         2^27) under VRAM budgets of unlimited, 48, 32, 24, 16 GiB with
-#                                         one key per size: vram-budgets.json (PP_BUDGET_RUNS: runs, 3)
+#   device budgets [LOG...]               cuda_backend_test and cuda_spmv_device_test, then the PoRep
+#                                         partitions (default 2^26 and 2^27) under VRAM budgets of
+#                                         unlimited, 48, 32, 24, 16 GiB with one key per size:
+#                                         vram-budgets.json (PP_BUDGET_RUNS: runs, 3; PP_BUDGETS: the
+#                                         budgets in GiB, 0 unlimited and first, default 0,48,32,24,16)
 #   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
@@ -33,7 +35,7 @@ partition_bench=cuda_prover_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
-                  [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=150
+                  [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=240
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
@@ -117,12 +119,14 @@ device() {
   if [ "$phase" = budgets ]; then  # the streamed path's tests, then each size under every budget
     shift
     local logs=("${@:-26 27}")
-    timeout "${limit[cuda_backend_test]}" bin/cuda_backend_test >>"$OUT/tests.log" 2>&1
-    local rc=$?
-    echo "test cuda_backend_test exit $rc" | tee -a "$OUT/tests.log"
-    [ $rc -eq 0 ] || failed=1
+    for t in cuda_backend_test cuda_spmv_device_test; do
+      timeout "${limit[$t]}" "bin/$t" >>"$OUT/tests.log" 2>&1
+      local rc=$?
+      echo "test $t exit $rc" | tee -a "$OUT/tests.log"
+      [ $rc -eq 0 ] || failed=1
+    done
     grep -E '^\[  (PASSED|FAILED) |^\[  FAILED|region [0-9]+:|least budget' "$OUT/tests.log"
-    local bargs=(--lanes 2 --runs "${PP_BUDGET_RUNS:-3}" --cpu-check-max-log 0 --vram-budgets-gib 0,48,32,24,16)
+    local bargs=(--lanes 2 --runs "${PP_BUDGET_RUNS:-3}" --cpu-check-max-log 0 --vram-budgets-gib "${PP_BUDGETS:-0,48,32,24,16}")
     # shellcheck disable=SC2068
     echo "=== cuda_prover_bench ${bargs[*]} ${logs[*]}" >>"$OUT/budgets.log"
     # shellcheck disable=SC2068

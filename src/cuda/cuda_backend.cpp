@@ -25,6 +25,7 @@
 #include "cuda/key_residency.hpp"
 #include "cuda/lane_pool.hpp"
 #include "cuda/partition_launch.hpp"
+#include "cuda/spmv_tuning.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "groth16/prover.hpp"
 #include "r1cs/satisfaction.hpp"
@@ -54,13 +55,18 @@ result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_bac
   return chunking_options(s, cfg.max_chunk_points);
 }
 
+uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
+  return cfg.max_matrix_chunk_bytes != 0 ? cfg.max_matrix_chunk_bytes : spmv_tuning_sm90.stream_chunk_bytes;
+}
+
 key_footprint footprint_of(const key_shape& s, const key_plan& p) {
   key_footprint f;
   for (int t = 0; t < key_table_count; ++t) {
     if (p.resident[t]) f.points_bytes += pad256(s.table_bytes(t));
   }
   f.streamed_bytes = p.streamed_bytes(s);
-  f.matrices_bytes = pad256(s.matrices_bytes);
+  f.matrices_bytes = pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);
+  f.matrices_streamed = !p.matrices_resident;
   f.tables_bytes = pad256(s.qap_bytes) + pad256(s.a_index_bytes) + pad256(s.b_index_bytes);
   f.partition_bytes = p.lane.bytes;
   f.msm_workspace_bytes = p.msm.workspace_bytes;
@@ -141,7 +147,7 @@ struct cuda_backend::impl {
     }
     const compact_r1cs& cm = given != nullptr ? *given : *compact;
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
-    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, cm, cfg.staging_bytes));
+    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, cm, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
     PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
     const uint64_t left = mem->capacity() - next;
     auto plan = plan_key(shape, opts, left, cfg.lanes);
@@ -157,7 +163,7 @@ struct cuda_backend::impl {
     k->base = next;
     // Setup work, synchronized: on lane 0's copy stream while mu keeps other key uploads out. Lanes
     // running partitions of other keys go on meanwhile (their memory lies below `next`).
-    if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy); !st.ok()) return note(std::move(st));
+    if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg)); !st.ok()) return note(std::move(st));
     next += k->plan.total_bytes();
     keys.push_back(std::move(k));
     return keys.back().get();
@@ -219,7 +225,7 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
   try {
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
     PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
-    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes));
+    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
     PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
     const uint64_t budget = cfg.max_vram_bytes != 0 ? cfg.max_vram_bytes : std::numeric_limits<uint64_t>::max();
     PP_ASSIGN_OR_RETURN(const key_plan plan, plan_key(shape, opts, budget, cfg.lanes));

@@ -41,13 +41,17 @@ struct cuda_backend_config {
   // Cap on the G1 points per MSM chunk (G2: half) the plan may choose (0: the tuning's 2^25):
   // tests force many streamed chunks on small keys with it.
   uint64_t max_chunk_points = 0;
+  // Cap on the bytes of a streamed matrices' row chunk (0: spmv_tuning's 256 MiB; at least 512):
+  // tests force many chunks on small circuits with it.
+  uint64_t max_matrix_chunk_bytes = 0;
 };
 
 // Device memory one (key, circuit) takes on this backend, as planned.
 struct key_footprint {
   uint64_t points_bytes = 0;     // the resident ones of H, L, A, B_G1, B_G2 (affine points)
   uint64_t streamed_bytes = 0;   // the streamed ones: copied to the device in every partition
-  uint64_t matrices_bytes = 0;   // compact CSR of A, B, C
+  uint64_t matrices_bytes = 0;   // compact CSR of A, B, C (streamed: only their coefficient tables)
+  bool matrices_streamed = false;  // their rows copied to the device in every partition (in streamed_bytes)
   uint64_t tables_bytes = 0;     // NTT twiddles, coset / shift tables, density index lists
   uint64_t partition_bytes = 0;  // witness (+ its upload workspace), a/b/c, filtered scalars, MSM scratch
   uint64_t msm_workspace_bytes = 0;  // the largest of the five MSMs' workspaces (part of partition_bytes)

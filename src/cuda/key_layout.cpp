@@ -25,7 +25,7 @@ void place_resident(const key_shape& s, key_plan& p) {
     if (p.resident[t]) at += pad256(s.table_bytes(t));
   }
   p.matrices_offset = at;
-  at += pad256(s.matrices_bytes);
+  at += pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);
   p.qap_offset = at;
   at += pad256(s.qap_bytes);
   p.a_index_offset = at;
@@ -36,13 +36,15 @@ void place_resident(const key_shape& s, key_plan& p) {
 }
 
 key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
-                   bool h_in_turns) {
+                   bool h_in_turns, bool matrices_resident) {
   key_plan p;
   p.resident = resident;
+  p.matrices_resident = matrices_resident;
   p.msm = m;
   p.slot_bytes = slot_bytes_for(s, m, resident);
+  p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
   p.h_in_turns = h_in_turns;
-  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns);
+  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes);
   place_resident(s, p);
   return p;
 }
@@ -65,7 +67,8 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
   return pad256(slot);
 }
 
-lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns) {
+lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns,
+                             uint64_t matrix_slot_bytes) {
   constexpr uint64_t fr = key_shape::fr_bytes;
   lane_layout l;
   uint64_t at = 0;
@@ -79,10 +82,15 @@ lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t
   l.witness_ws = at;
   l.b = at;
   l.c = h_in_turns ? l.b : at + pad256(s.n * fr);
+  const uint64_t bc = (h_in_turns ? 1 : 2) * pad256(s.n * fr);
+  // The matrix slots lie past b and c (the SpMV writes b while it reads them); they are dead, like
+  // b and c, once H is done.
+  l.mslot[0] = at + bc;
+  l.mslot[1] = l.mslot[0] + matrix_slot_bytes;
   l.msm_ws = at;
   l.slot[0] = at + pad256(m.workspace_bytes);
   l.slot[1] = l.slot[0] + slot_bytes;
-  const uint64_t phase = std::max({(h_in_turns ? 1 : 2) * pad256(s.n * fr), pad256(s.witness_ws_bytes),
+  const uint64_t phase = std::max({bc + 2 * matrix_slot_bytes, pad256(s.witness_ws_bytes),
                                    pad256(m.workspace_bytes) + 2 * slot_bytes});
   l.bytes = at + phase;
   return l;
@@ -93,7 +101,7 @@ uint64_t key_plan::streamed_bytes(const key_shape& s) const {
   for (int t = 0; t < key_table_count; ++t) {
     if (!resident[t]) b += s.table_bytes(t);
   }
-  return b;
+  return matrices_resident ? b : b + s.matrix_image_bytes;
 }
 
 std::string key_plan::to_string(const key_shape& s) const {
@@ -101,6 +109,7 @@ std::string key_plan::to_string(const key_shape& s) const {
   for (int t = 0; t < key_table_count; ++t) {
     r += std::string(t ? ", " : "") + key_table_names[t] + (resident[t] ? " resident" : " streamed");
   }
+  r += matrices_resident ? ", matrices resident" : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes);
   r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " + gib(lane.bytes) + ", MSM chunks 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
@@ -114,32 +123,44 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   max_lanes = std::max<uint32_t>(max_lanes, 1);
   std::array<bool, key_table_count> all{};
   all.fill(true);
-  key_plan p = make_plan(s, options[0], all, false);
+  key_plan p = make_plan(s, options[0], all, false, true);
   if (const uint32_t lanes = lanes_that_fit(p, budget, max_lanes); lanes > 0) {
     p.lanes = lanes;
     return p;
   }
   std::array<bool, key_table_count> none{};
   const bool turns = s.h_in_turns;
-  for (const msm_chunking& m : options) {
-    key_plan q = make_plan(s, m, none, turns);
-    if (lanes_that_fit(q, budget, 1) == 0) continue;
-    // Tables resident while one lane still fits (the slots shrink to the streamed tables' chunks).
-    std::array<bool, key_table_count> res = none;
-    for (const key_table t : residency_order) {
-      std::array<bool, key_table_count> more = res;
-      more[t] = true;
-      const key_plan r = make_plan(s, m, more, turns);
-      if (lanes_that_fit(r, budget, 1) > 0) res = more;
+  // Matrices resident first: their copies would not overlap (the SpMV is short), the point tables'
+  // run under the MSMs.
+  const bool can_stream_matrices = s.matrix_slot_bytes != 0;
+  for (const bool matrices_resident : {true, false}) {
+    if (!matrices_resident && !can_stream_matrices) break;
+    for (const msm_chunking& m : options) {
+      key_plan q = make_plan(s, m, none, turns, matrices_resident);
+      if (lanes_that_fit(q, budget, 1) == 0) continue;
+      // Tables resident while one lane still fits (the slots shrink to the streamed tables' chunks).
+      std::array<bool, key_table_count> res = none;
+      for (const key_table t : residency_order) {
+        std::array<bool, key_table_count> more = res;
+        more[t] = true;
+        const key_plan r = make_plan(s, m, more, turns, matrices_resident);
+        if (lanes_that_fit(r, budget, 1) > 0) res = more;
+      }
+      q = make_plan(s, m, res, turns, matrices_resident);
+      q.lanes = lanes_that_fit(q, budget, max_lanes);
+      return q;
     }
-    q = make_plan(s, m, res, turns);
-    q.lanes = lanes_that_fit(q, budget, max_lanes);
-    return q;
   }
-  const key_plan least = make_plan(s, options.back(), none, turns);
+  // The smaller of the two smallest plans (streaming tiny matrices can take more than keeping them).
+  key_plan least = make_plan(s, options.back(), none, turns, true);
+  if (can_stream_matrices) {
+    const key_plan streamed = make_plan(s, options.back(), none, turns, false);
+    if (streamed.resident_bytes + streamed.lane.bytes < least.resident_bytes + least.lane.bytes) least = streamed;
+  }
   return resource_exhausted("the key needs at least " + std::to_string(least.resident_bytes + least.lane.bytes) +
                             " bytes (" + gib(least.resident_bytes + least.lane.bytes) +
-                            ") of device memory with every point table streamed (matrices and NTT tables " +
+                            ") of device memory with every point table" +
+                            (least.matrices_resident ? "" : " and the matrices") + " streamed (resident tables " +
                             gib(least.resident_bytes) + ", one partition workspace " + gib(least.lane.bytes) +
                             "); the budget is " + std::to_string(budget) + " bytes (" + gib(budget) + ")");
 }

@@ -60,7 +60,7 @@ key_fingerprint key_fingerprint::of(const groth16::proving_key& pk, const r1cs::
 }
 
 result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes) {
+                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes) {
   key_shape s;
   s.n = pk.domain_size;
   const int log_n = log2_exact(s.n);
@@ -68,6 +68,10 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
   s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
   s.point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
   s.matrices_bytes = compact.device_bytes();
+  PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, matrix_chunk_bytes));
+  s.matrix_tables_bytes = mk.tables_bytes;
+  s.matrix_slot_bytes = mk.slot_bytes;
+  for (const spmv_chunk& ch : mk.chunks) s.matrix_image_bytes += ch.bytes;
   PP_ASSIGN_OR_RETURN(s.qap_bytes, device_qap::workspace_bytes(log_n, pk.basis));
   s.a_index_bytes = pk.a_density ? pk.a.size() * 4 : 0;
   s.b_index_bytes = pk.b_density ? pk.b_g1.size() * 4 : 0;
@@ -105,7 +109,7 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
 }
 
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
-                  cudaStream_t copy) {
+                  cudaStream_t copy, uint64_t matrix_chunk_bytes) {
   const key_shape& s = k.shape;
   const key_plan& p = k.plan;
   char* const base = static_cast<char*>(d_region) + k.base;
@@ -130,7 +134,27 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     }
   }
   PP_CUDA_TRY(cudaStreamSynchronize(copy));  // pageable sources: setup only
-  PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(compact, base + p.matrices_offset, s.matrices_bytes, copy));
+  if (p.matrices_resident) {
+    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(compact, base + p.matrices_offset, s.matrices_bytes, copy));
+  } else {
+    PP_ASSIGN_OR_RETURN(k.matrix_chunks, make_spmv_chunking(compact, matrix_chunk_bytes));
+    if (k.matrix_chunks.slot_bytes > p.matrix_slot_bytes) {
+      return internal_error("upload_key: matrix chunks of " + std::to_string(k.matrix_chunks.slot_bytes) +
+                            " bytes, slots of " + std::to_string(p.matrix_slot_bytes));
+    }
+    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs_tables(compact, k.matrix_chunks, base + p.matrices_offset,
+                                                       s.matrix_tables_bytes, copy));
+    k.matrix_image.reset(new std::byte[k.matrix_chunks.image_bytes]);
+    fill_spmv_image(compact, k.matrix_chunks, k.matrix_image.get());
+    auto pin = pinned_range::pin(k.matrix_image.get(), k.matrix_chunks.image_bytes);
+    if (pin.ok()) {
+      k.matrix_pin = std::move(pin).value();
+    } else {
+      k.pinned = false;
+      log::get("cuda")->warn("streaming the matrices ({} bytes) from pageable memory, several times slower: {}",
+                             k.matrix_chunks.image_bytes, pin.error().message());
+    }
+  }
   PP_ASSIGN_OR_RETURN(k.qap, device_qap::create(log2_exact(s.n), pk.basis, base + p.qap_offset, s.qap_bytes, copy));
   // The variable indices of a filtered A / B query (bellperson's density bitmaps).
   const auto upload_density = [&](const auto& density, uint64_t offset, const uint32_t*& d_idx) -> status {
@@ -156,6 +180,10 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     if (p.slot_bytes != 0) {
       pw.d_slot[0] = w + l.slot[0];
       pw.d_slot[1] = w + l.slot[1];
+    }
+    if (p.matrix_slot_bytes != 0) {
+      pw.d_mslot[0] = w + l.mslot[0];
+      pw.d_mslot[1] = w + l.mslot[1];
     }
   }
   k.free_ws = std::make_unique<lane_pool>(p.lanes);

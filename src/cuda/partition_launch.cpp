@@ -110,21 +110,44 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
 
   fr* const a = pw.d_scalars;
   const uint64_t m = cs.num_constraints(), inputs = cs.num_public() + 1;
+  // Streamed matrices: row chunks through the workspace's matrix slots, copied on the copy stream
+  // behind the witness upload (which is what orders them after the packed witness they may overlay).
+  // The slot events are the MSM stream's too: that one starts after H, when these are all recorded.
+  spmv_row_stream rows;
+  rows.h_image = k.matrix_image.get();
+  rows.chunking = &k.matrix_chunks;
+  rows.d_slot[0] = pw.d_mslot[0];
+  rows.d_slot[1] = pw.d_mslot[1];
+  rows.copy = copy;
+  for (int i = 0; i < 2; ++i) {
+    rows.loaded[i] = ln.slot_loaded[i].get();
+    rows.freed[i] = ln.slot_freed[i].get();
+  }
+  const auto spmv = [&](int which, fr* out) {
+    return k.plan.matrices_resident ? spmv_one(k.matrices, which, pw.d_w, out, s.n, compute)
+                                    : spmv_one_streamed(k.matrices, which, pw.d_w, out, s.n, compute, rows);
+  };
   if (!k.plan.h_in_turns) {
-    PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, a, pw.d_b, pw.d_c, s.n, compute));
+    if (k.plan.matrices_resident) {
+      PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, a, pw.d_b, pw.d_c, s.n, compute));
+    } else {
+      PP_RETURN_IF_ERROR(spmv(0, a));
+      PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
+      PP_RETURN_IF_ERROR(spmv(2, pw.d_c));
+    }
     PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
     PP_RETURN_IF_ERROR(compute_h_device(k.qap, a, pw.d_b, pw.d_c, compute));
   } else {
     // b, then c, in the one buffer d_b: a and b to the coset, a = a∘b, c to the coset, h.
-    PP_RETURN_IF_ERROR(spmv_one(k.matrices, 0, pw.d_w, a, s.n, compute));
+    PP_RETURN_IF_ERROR(spmv(0, a));
     PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
-    PP_RETURN_IF_ERROR(spmv_one(k.matrices, 1, pw.d_w, pw.d_b, s.n, compute));
+    PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
     PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
-    PP_RETURN_IF_ERROR(spmv_one(k.matrices, 2, pw.d_w, pw.d_b, s.n, compute));
+    PP_RETURN_IF_ERROR(spmv(2, pw.d_b));
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
     PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
   }
@@ -164,7 +187,7 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
   out.sums.a = ec::to_jacobian(sums->a);
   out.sums.b1 = ec::to_jacobian(sums->b1);
   out.sums.b2 = ec::to_jacobian(sums->b2);
-  out.h2d_bytes = layout.bytes + r.ps.h2d_bytes;
+  out.h2d_bytes = layout.bytes + r.ps.h2d_bytes + rows.h2d_bytes;
 
   // Timings and spans from the completed events.
   std::array<float, ev_count> at{};  // ms since the origin event

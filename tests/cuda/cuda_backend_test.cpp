@@ -368,6 +368,60 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
   }
 }
 
+// The matrices streamed too (the plan of a 2^27 partition in 16 GiB): a PoRep-shaped key whose
+// compact matrices are several granules, on a backend whose region is the least budget with row
+// chunks of 64 KiB, so that the SpMV streams ~100 chunks per proof through the lane's matrix slots;
+// both H bases (b and c in turns, and a, b, c at once); two threads sharing the one workspace. The
+// proof is the CPU's, bit for bit.
+TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
+  constexpr uint64_t granule = uint64_t{2} << 20;
+  const uint64_t seed0 = std::random_device{}();
+  std::printf("seed %llu\n", (unsigned long long)seed0);
+  for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
+    SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
+    auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7));
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    instance in;
+    in.circuit = std::move(c).value();
+    auto pk = groth16::setup_insecure(in.circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed0 + 2));
+    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
+    in.pk = std::move(pk).value();
+    cuda_backend_config cfg = gpu_config();
+    cfg.lanes = 2;
+    cfg.max_chunk_points = 1 << 14;
+    cfg.max_matrix_chunk_bytes = 64 << 10;
+    const uint64_t least = least_budget(in, cfg);
+    ASSERT_GT(least, 0u);
+    cfg.max_vram_bytes = (least + granule - 1) / granule * granule;
+    auto be = cuda_backend::create(cfg);
+    ASSERT_TRUE(be.ok()) << be.error().to_string();
+    ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
+    const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
+    ASSERT_TRUE(fp.ok());
+    std::printf("region %llu: %s\n", (unsigned long long)cfg.max_vram_bytes, fp->plan.c_str());
+    ASSERT_TRUE(fp->matrices_streamed) << "matrices resident: the test shows nothing";
+    EXPECT_LE((*be)->used_bytes(), cfg.max_vram_bytes);
+    groth16::prove_request req;
+    req.pk = &in.pk;
+    req.cs = &in.circuit.cs;
+    req.witness = in.circuit.w;
+    req.rs = fixed_rs(seed0 + 3);
+    groth16::cpu_backend cpu;
+    const auto want = groth16::prove(cpu, req);
+    ASSERT_TRUE(want.ok()) << want.error().to_string();
+    std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
+    std::vector<std::thread> pool;
+    for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(**be, req); });
+    for (auto& th : pool) th.join();
+    for (const auto& g : got) {
+      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      EXPECT_TRUE(g->pi == want->pi) << "proof with streamed matrices differs from the CPU proof";
+    }
+    EXPECT_GE((*be)->h2d_bytes(), 2 * fp->streamed_bytes);
+    EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
+  }
+}
+
 TEST(CudaBackend, RejectsBadRequests) {
   auto in = make_instance(10, 1, 12, h_basis::odd_coset_lagrange, 3);
   ASSERT_NE(in, nullptr);

@@ -2,8 +2,9 @@
 // table resident with the default chunking and the most lanes; budgets below that stream tables
 // (largest chunking that fits, then tables made resident while they fit); a budget below the
 // all-streamed minimum is refused naming that minimum; every plan stays inside its budget and its
-// regions do not overlap where they must not. Shapes: PoRep at 2^27 (sizes of docs/perf) and
-// randomized small ones.
+// regions do not overlap where they must not; the matrices stream (row chunks through two slots)
+// only when the point tables streamed do not suffice, which is what fits a 2^27 PoRep partition in
+// 16 GiB. Shapes: PoRep at 2^27 (sizes of docs/perf/vram-budgets.md) and randomized small ones.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,8 +26,12 @@ key_shape porep27() {
   s.nv = 130'300'000;
   s.points = {s.n - 1, 130'200'000, 129'900'000, 32'600'000, 32'600'000};
   s.point_bytes = {96, 96, 96, 96, 192};
-  s.matrices_bytes = uint64_t(3.2 * double(gib));
-  s.qap_bytes = gib / 2;
+  // Compact matrices 4.54 GiB with a few thousand distinct coefficients; NTT tables ~2 GiB.
+  s.matrices_bytes = uint64_t(4.54 * double(gib));
+  s.matrix_tables_bytes = uint64_t{1} << 20;
+  s.matrix_slot_bytes = uint64_t{256} << 20;
+  s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+  s.qap_bytes = 2 * gib;
   s.a_index_bytes = s.points[table_a] * 4;
   s.b_index_bytes = s.points[table_b_g1] * 4;
   s.witness_ws_bytes = gib / 2;
@@ -60,6 +65,16 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   EXPECT_LE(l.msm_ws + p.msm.workspace_bytes, l.slot[0]);
   EXPECT_LE(l.slot[1] + p.slot_bytes, l.bytes);
   EXPECT_LE(l.slot[0] + p.slot_bytes, l.slot[1]);
+  // Matrix slots: past b and c, inside the lane, disjoint; none when the matrices are resident.
+  if (p.matrices_resident) {
+    EXPECT_EQ(p.matrix_slot_bytes, 0u);
+  } else {
+    EXPECT_GE(p.matrix_slot_bytes, s.matrix_slot_bytes);
+    EXPECT_GE(l.mslot[0], l.c + s.n * 32);
+    EXPECT_LE(l.mslot[0] + p.matrix_slot_bytes, l.mslot[1]);
+    EXPECT_LE(l.mslot[1] + p.matrix_slot_bytes, l.bytes);
+    EXPECT_EQ(l.mslot[1] % layout_alignment, 0u);
+  }
   // A streamed table's chunk fits a slot.
   for (int t = 0; t < key_table_count; ++t) {
     if (p.resident[t]) continue;
@@ -73,7 +88,8 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
     EXPECT_GE(p.table_offset[t], end);
     end = p.table_offset[t] + s.table_bytes(t);
   }
-  for (auto [off, bytes] : {std::pair{p.matrices_offset, s.matrices_bytes}, std::pair{p.qap_offset, s.qap_bytes},
+  const uint64_t matrices = p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes;
+  for (auto [off, bytes] : {std::pair{p.matrices_offset, matrices}, std::pair{p.qap_offset, s.qap_bytes},
                             std::pair{p.a_index_offset, s.a_index_bytes}, std::pair{p.b_index_offset, s.b_index_bytes}}) {
     EXPECT_GE(off, end);
     end = off + bytes;
@@ -91,6 +107,7 @@ TEST(KeyLayout, UnlimitedKeepsEverythingResident) {
   const auto p = plan_key(s, opts, ~uint64_t{0}, 2);
   ASSERT_TRUE(p.ok()) << p.error().to_string();
   EXPECT_FALSE(p->streams());
+  EXPECT_TRUE(p->matrices_resident);
   EXPECT_EQ(p->lanes, 2u);
   EXPECT_EQ(p->slot_bytes, 0u);
   EXPECT_EQ(p->msm.g1_chunk, opts[0].g1_chunk);
@@ -121,17 +138,39 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
   const key_shape s = porep27();
   const auto opts = options_for();
   uint64_t last_streamed = 0;
-  for (uint64_t b : {48, 32, 24}) {
+  for (uint64_t b : {48, 32, 24, 16}) {
     const uint64_t budget = b * gib;
     const auto p = plan_key(s, opts, budget, 2);
     ASSERT_TRUE(p.ok()) << b << " GiB: " << p.error().to_string();
     std::printf("%3llu GiB: %s\n", (unsigned long long)b, p->to_string(s).c_str());
     EXPECT_TRUE(p->streams()) << b << " GiB";
     check_plan(s, *p, budget);
-    // Smaller budgets never stream less.
+    // Smaller budgets never stream less; the matrices only where the point tables do not suffice.
     EXPECT_GE(p->streamed_bytes(s), last_streamed) << b << " GiB";
     last_streamed = p->streamed_bytes(s);
+    EXPECT_EQ(p->matrices_resident, b > 16) << b << " GiB";
   }
+}
+
+// The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices
+// streamed (the plan of h11's commit needed 19.03 GiB), copying about the key plus the matrices.
+TEST(KeyLayout, Porep27FitsSixteenGiBWithStreamedMatrices) {
+  key_shape s = porep27();
+  const auto opts = options_for();
+  const auto p = plan_key(s, opts, 16 * gib, 2);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  std::printf("16 GiB: %s, total %.2f GiB\n", p->to_string(s).c_str(), double(p->total_bytes()) / gib);
+  EXPECT_FALSE(p->matrices_resident);
+  EXPECT_EQ(p->lanes, 1u);
+  check_plan(s, *p, 16 * gib);
+  uint64_t points = 0;
+  for (int t = 0; t < key_table_count; ++t) points += s.table_bytes(t);
+  EXPECT_LE(p->streamed_bytes(s), points + s.matrix_image_bytes);
+  // Without the matrices streamed it does not fit (the least budget is above 16 GiB).
+  s.matrix_slot_bytes = 0;
+  const auto q = plan_key(s, opts, 16 * gib, 2);
+  ASSERT_FALSE(q.ok());
+  EXPECT_NE(q.error().message().find("at least"), std::string::npos);
 }
 
 TEST(KeyLayout, TooSmallIsRefusedNamingTheMinimum) {
@@ -192,6 +231,9 @@ TEST(KeyLayout, RandomShapes) {
     for (int t = 0; t < key_table_count; ++t) s.points[t] = rng() % (s.n + 1);
     s.point_bytes = {96, 96, 96, 96, 192};
     s.matrices_bytes = rng() % (s.n * 64 + 1);
+    s.matrix_tables_bytes = rng() % (s.matrices_bytes / 4 + 1);
+    s.matrix_slot_bytes = rng() % 3 == 0 ? 0 : rng() % (s.matrices_bytes + 1) + 1;
+    s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
     s.qap_bytes = rng() % (s.n * 64 + 1);
     s.a_index_bytes = rng() % 2 ? s.points[table_a] * 4 : 0;
     s.b_index_bytes = rng() % 2 ? s.points[table_b_g1] * 4 : 0;
@@ -209,10 +251,16 @@ TEST(KeyLayout, RandomShapes) {
     } else {
       EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
       std::array<bool, key_table_count> none{};
-      const lane_layout l = make_lane_layout(s, opts.back(), slot_bytes_for(s, opts.back(), none), s.h_in_turns);
-      const uint64_t fixed = pad256(s.matrices_bytes) + pad256(s.qap_bytes) + pad256(s.a_index_bytes) +
-                             pad256(s.b_index_bytes);
-      EXPECT_GT(fixed + l.bytes, budget) << "iteration " << i << ": refused a budget the smallest plan fits";
+      const uint64_t slot = slot_bytes_for(s, opts.back(), none);
+      const lane_layout l = make_lane_layout(s, opts.back(), slot, s.h_in_turns);
+      const uint64_t fixed = pad256(s.qap_bytes) + pad256(s.a_index_bytes) + pad256(s.b_index_bytes);
+      EXPECT_GT(fixed + pad256(s.matrices_bytes) + l.bytes, budget)
+          << "iteration " << i << ": refused a budget the smallest plan fits";
+      if (s.matrix_slot_bytes != 0) {
+        const lane_layout ls = make_lane_layout(s, opts.back(), slot, s.h_in_turns, pad256(s.matrix_slot_bytes));
+        EXPECT_GT(fixed + pad256(s.matrix_tables_bytes) + ls.bytes, budget)
+            << "iteration " << i << ": refused a budget the smallest streamed-matrices plan fits";
+      }
     }
   }
 }
