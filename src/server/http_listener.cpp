@@ -16,8 +16,9 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
-#include <mutex>
 #include <set>
+
+#include "core/mutex.hpp"
 
 namespace pp::server {
 namespace {
@@ -115,14 +116,14 @@ class deadline_server final : public httplib::Server {
  public:
   // Cuts every open connection (their threads see EOF at once and return to the pool).
   void cut_connections() {
-    std::lock_guard lock(mu_);
+    mutex_lock lock(mu_);
     for (int fd : open_) ::shutdown(fd, SHUT_RDWR);
   }
 
  private:
   bool process_and_close_socket(socket_t sock) override {
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       open_.insert(sock);
     }
     bool ok = true;
@@ -134,7 +135,7 @@ class deadline_server final : public httplib::Server {
       if (!ok || closed) break;
     }
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       open_.erase(sock);
     }
     ::shutdown(sock, SHUT_RDWR);
@@ -142,8 +143,8 @@ class deadline_server final : public httplib::Server {
     return ok;
   }
 
-  std::mutex mu_;        // guards open_
-  std::set<int> open_;   // sockets a pool thread is serving
+  mutex mu_;
+  std::set<int> open_ PP_GUARDED_BY(mu_);  // sockets a pool thread is serving
 };
 
 result<std::unique_ptr<http_listener>> http_listener::start(const std::string& host_port,
