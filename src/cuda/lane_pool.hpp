@@ -1,7 +1,8 @@
-// lane_pool: which of a backend's lanes are free. A worker takes one lane for a partition; a key
-// eviction takes all of them (no partition may run while the device region is reset), and while it
-// waits no new lane is handed out, so it cannot starve. Nobody waits for all lanes while holding
-// one, so two evictions cannot deadlock. Plain C++ (tested on the host).
+// lane_pool: which of a backend's lanes (or of a key's partition workspaces) are free. A worker
+// takes one lane for a partition; a key eviction takes all of them (no partition may run while the
+// device region is reset), and while it waits no new lane is handed out, so it cannot starve.
+// Nobody waits for all lanes while holding one, so two evictions cannot deadlock. Plain C++ (tested
+// on the host).
 #pragma once
 #include <condition_variable>
 #include <cstdint>

@@ -40,4 +40,9 @@ result<device_r1cs> upload_r1cs(const compact_r1cs& compact, void* d_region, uin
 status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_b, ff::fr* d_c, uint64_t n,
                 cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
 
+// One matrix (0: A, 1: B, 2: C) into d_out (n values): exactly what spmv_abc writes for it. For
+// callers that need the three products in turns (one buffer for b and then c).
+status spmv_one(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n, cudaStream_t stream,
+                const spmv_tuning& tuning = spmv_tuning_sm90);
+
 }  // namespace pp::cuda

@@ -74,4 +74,29 @@ status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_
   return ok_status();
 }
 
+status spmv_one(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n, cudaStream_t stream,
+                const spmv_tuning& tuning) {
+  if (which < 0 || which > 2) return invalid_argument("spmv_one: matrix " + std::to_string(which));
+  if (n < m.num_constraints) {
+    return invalid_argument("spmv_one: n = " + std::to_string(n) + ", expected at least " +
+                            std::to_string(m.num_constraints) + " constraints");
+  }
+  if (d_out == nullptr || (d_w == nullptr && m.num_variables != 0)) return invalid_argument("spmv_one: null buffer");
+  if (n == 0) return ok_status();
+  const uint64_t threads = uint64_t(tuning.block_threads);
+  const uint64_t blocks = (n + threads - 1) / threads;
+  if (blocks > 0x7fffffffull || threads == 0 || threads > 1024) {
+    return invalid_argument("spmv_one: n = " + std::to_string(n) + " does not fit one grid");
+  }
+  // The abc kernel with one matrix: grid.y = 1 reads args.m[0].
+  spmv_detail::abc_args args{};
+  const device_csr& c = m.m[which];
+  args.m[0] = {c.row_ptr, c.words, c.table, d_out, c.rows};
+  args.w = d_w;
+  args.n = n;
+  spmv_detail::spmv_abc_kernel<<<dim3(uint32_t(blocks), 1), uint32_t(threads), 0, stream>>>(args);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
 }  // namespace pp::cuda

@@ -77,6 +77,18 @@ result<engine::engine_config> make_engine_config(const engine_section& e) {
   return c;
 }
 
+cluster::cluster_config make_cluster_config(const cluster_section& c) {
+  cluster::cluster_config out;
+  out.database = c.database;
+  out.node = c.node;
+  out.lease = std::chrono::seconds(c.lease_s);
+  out.shared_dir = c.shared_dir;
+  out.inline_witness_bytes = c.inline_witness_bytes;
+  out.claims = c.claims;
+  out.poll = std::chrono::milliseconds(c.poll_ms);
+  return out;
+}
+
 result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
   if (status s = validate(config); !s.ok()) return s;
   auto log = pp::log::get("server");
@@ -104,6 +116,13 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
   auto eng = engine::engine::create(std::move(*ec));
   if (!eng.ok()) return eng.error().with_context("engine");
   d->engine_ = std::move(*eng);
+  if (config.cluster.enabled) {
+    auto c = cluster::cluster_engine::create(std::move(d->engine_), make_cluster_config(config.cluster));
+    if (!c.ok()) return c.error().with_context("cluster");
+    d->cluster_ = c->get();
+    d->engine_ = std::move(*c);
+    so.cluster_status = [c = d->cluster_] { return c->cluster_status_json(); };
+  }
   d->service_ = std::make_unique<proof_service>(*d->engine_, so);
 
   for (size_t i = 0; i < config.keys.size(); ++i) {

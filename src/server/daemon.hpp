@@ -10,6 +10,7 @@
 
 #include <grpcpp/server.h>
 
+#include "cluster/cluster_engine.hpp"
 #include "core/result.hpp"
 #include "engine/engine.hpp"
 #include "server/http_listener.hpp"
@@ -21,6 +22,8 @@ namespace pp::server {
 // engine_section -> engine_config (MiB to bytes, ms to durations). failed_precondition for
 // backend "cuda" in a build or on a machine without it.
 [[nodiscard]] result<engine::engine_config> make_engine_config(const engine_section& e);
+// cluster_section -> cluster_config (seconds and milliseconds to durations).
+[[nodiscard]] cluster::cluster_config make_cluster_config(const cluster_section& c);
 
 class daemon {
  public:
@@ -49,7 +52,8 @@ class daemon {
   void run_stop(bool drain);
 
   server_config config_;
-  std::unique_ptr<engine::engine> engine_;
+  std::unique_ptr<engine::engine> engine_;  // with [cluster]: a cluster_engine over the local one
+  cluster::cluster_engine* cluster_ = nullptr;  // engine_ itself with [cluster], else null
   std::unique_ptr<proof_service> service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<http_listener> http_;

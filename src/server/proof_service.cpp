@@ -317,6 +317,7 @@ std::string proof_service::status_json() const {
   for (const auto& k : st.keys) {
     j["keys"].push_back({{"id", k.id}, {"resident", k.resident}, {"in_use", k.in_use}, {"bytes", k.bytes}});
   }
+  if (options_.cluster_status) j["cluster"] = nlohmann::json::parse(options_.cluster_status(), nullptr, false);
   return j.dump(1);
 }
 

@@ -3,6 +3,7 @@
 // pp::status codes to gRPC codes by value. It owns no jobs: the engine does.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -17,6 +18,8 @@ struct service_options {
   std::string token;          // required from non-unix peers; empty: TCP calls are refused
   uint32_t max_await_s = 3600;
   std::string version;
+  // A cluster node's view of the cluster (JSON), added to status_json() as "cluster"; empty: none.
+  std::function<std::string()> cluster_status;
 };
 
 class proof_service final : public proofpipe::v1::ProofPipe::Service {
