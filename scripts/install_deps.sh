@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libpqxx-dev libssl-dev postgresql
+  pkg-config libcpp-httplib-dev
 )
 # Node.js runs the test oracles; a node that came from elsewhere (e.g. a nodesource package that
 # bundles npm and conflicts with Debian's npm) is used as it is.

@@ -1,6 +1,8 @@
 // command_run: progress, error and timing-table output shared by the subcommands.
 #include "cli/command_run.hpp"
 
+#include "cli/exit_codes.hpp"
+
 namespace pp::cli {
 
 void command_run::progress(std::string_view what) const {
@@ -11,9 +13,14 @@ void command_run::progress(std::string_view what) const {
 
 int command_run::fail(const status& s) const { return fail(std::string_view(s.message())); }
 
+int command_run::fail(const status& s, int exit_code) const {
+  static_cast<void>(fail(s));
+  return exit_code;
+}
+
 int command_run::fail(std::string_view message) const {
   std::fprintf(stderr, "proofpipe %s: %.*s\n", name_.c_str(), static_cast<int>(message.size()), message.data());
-  return 1;
+  return exit_failure;
 }
 
 void command_run::add_prover_timings(const groth16::prove_timings& t) {

@@ -1,5 +1,5 @@
 // command_run: what every subcommand shares: progress lines on stderr ("proofpipe prove: reading
-// key circuit.zkey"), errors as "proofpipe prove: <context>: <message>" with exit code 1, and the
+// key circuit.zkey"), errors as "proofpipe prove: <context>: <message>" with exit code 1 (exit_failure), and the
 // per-step timing table printed at the end. --quiet silences progress and the table, not errors.
 #pragma once
 #include <cstdio>
@@ -22,9 +22,11 @@ class command_run {
 
   // "proofpipe <name>: <what>" on stderr unless quiet.
   void progress(std::string_view what) const;
-  // Prints the error and returns the exit code (1). The message usually names the file already.
+  // Prints the error and returns exit_failure (cli/exit_codes.hpp). The message usually names the file already.
   [[nodiscard]] int fail(const status& s) const;
   [[nodiscard]] int fail(std::string_view message) const;
+  // The same, returning `exit_code` instead.
+  [[nodiscard]] int fail(const status& s, int exit_code) const;
 
   // Runs f under a timing row `step`, announcing `what` first.
   template <class F>

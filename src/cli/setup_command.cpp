@@ -8,6 +8,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "engine/host_memory_limit.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
@@ -34,6 +35,17 @@ int run_setup(const setup_args& a, bool quiet) {
   auto r = run.step("read circuit", "reading circuit " + a.r1cs, [&] { return formats::read_circom_r1cs_file(a.r1cs); });
   if (!r.ok()) return run.fail(r.error());
   const r1cs::constraint_system& cs = r->cs;
+  // The header's counts need not be backed by bytes (wires that no constraint uses, no wire map):
+  // refuse a key this machine cannot hold before allocating any of it.
+  if (auto mem = engine::read_host_memory_limit({}, 0); mem.ok()) {
+    const uint64_t need = groth16::setup_insecure_peak_bytes(cs);
+    if (need > mem->usable) {
+      return run.fail(resource_exhausted(
+          "setup for " + a.r1cs + ": " + std::to_string(cs.num_variables()) + " variables and " +
+          std::to_string(cs.num_constraints()) + " constraints need about " + std::to_string(need >> 20) +
+          " MiB of host memory, more than the " + std::to_string(mem->usable >> 20) + " MiB this machine has"));
+    }
+  }
   const groth16::h_basis basis = bellperson ? groth16::h_basis::monomial : groth16::h_basis::odd_coset_lagrange;
   auto pk = run.step("setup", "generating " + a.layout + " keys for " + std::to_string(cs.num_constraints()) +
                                   " constraints, " + std::to_string(cs.num_variables()) + " variables",

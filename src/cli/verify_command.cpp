@@ -1,13 +1,15 @@
 // `proofpipe verify <verification_key.json> <public.json> <proof.json>`: the arguments of
-// `snarkjs groth16 verify`. Prints OK and exits 0 only for a valid proof; otherwise prints
-// INVALID with the reason (or the reading error) and exits 1. --proof-format bellperson reads the
-// 192-byte bellperson proof instead of proof.json.
+// `snarkjs groth16 verify`. Prints OK and exits 0 only for a valid proof; prints INVALID with the
+// reason and exits 1 when the proof is malformed or fails the pairing check; exits 2 with the
+// reading error when it cannot judge (a file missing or unreadable, a malformed key or public.json).
+// --proof-format bellperson reads the 192-byte bellperson proof instead of proof.json.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -21,11 +23,21 @@ struct verify_args {
   std::string proof_format = "snarkjs";
 };
 
-result<groth16::proof> read_proof(const verify_args& a) {
-  if (a.proof_format != "bellperson") return formats::read_snarkjs_proof_json_file(a.proof);
-  auto f = formats::mapped_file::open(a.proof);
+// The file's bytes, or the status of a file that cannot be read at all (missing, unreadable, not
+// a regular file): that is "cannot verify", while bytes that are not a proof make the proof invalid.
+result<std::string> read_proof_bytes(const std::string& path) {
+  auto f = formats::mapped_file::open(path);
   if (!f.ok()) return f.error();
-  auto p = formats::read_bellperson_proof(f->bytes());
+  return std::string(reinterpret_cast<const char*>(f->bytes().data()), f->bytes().size());
+}
+
+result<groth16::proof> parse_proof(const verify_args& a, const std::string& bytes) {
+  if (a.proof_format != "bellperson") {
+    auto p = formats::read_snarkjs_proof_json(bytes);
+    if (!p.ok()) return p.error().with_context("reading " + a.proof);
+    return p;
+  }
+  auto p = formats::read_bellperson_proof(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   if (!p.ok()) return p.error().with_context("reading " + a.proof);
   return p;
 }
@@ -33,23 +45,25 @@ result<groth16::proof> read_proof(const verify_args& a) {
 int run_verify(const verify_args& a, bool quiet) {
   command_run run("verify", quiet);
   auto vk = run.step("read key", "reading " + a.vk, [&] { return formats::read_snarkjs_vk_json_file(a.vk); });
-  if (!vk.ok()) return run.fail(vk.error());
+  if (!vk.ok()) return run.fail(vk.error(), exit_cannot_verify);
   auto pub = run.step("read public", "reading " + a.pub, [&] { return formats::read_snarkjs_public_json_file(a.pub); });
-  if (!pub.ok()) return run.fail(pub.error());
-  auto pi = run.step("read proof", "reading " + a.proof, [&] { return read_proof(a); });
+  if (!pub.ok()) return run.fail(pub.error(), exit_cannot_verify);
+  auto bytes = run.step("read proof", "reading " + a.proof, [&] { return read_proof_bytes(a.proof); });
+  if (!bytes.ok()) return run.fail(bytes.error(), exit_cannot_verify);
+  auto pi = parse_proof(a, *bytes);
   if (!pi.ok()) {
     std::printf("INVALID: %s\n", pi.error().message().c_str());
-    return 1;
+    return exit_failure;
   }
   const status v = run.step("verify", "checking the pairing equation", [&] { return groth16::verify(*vk, *pub, *pi); });
   if (!v.ok()) {
     std::printf("INVALID: %s\n", v.message().c_str());
     run.print_table();
-    return 1;
+    return exit_failure;
   }
   std::printf("OK\n");
   run.print_table();
-  return 0;
+  return exit_ok;
 }
 
 }  // namespace

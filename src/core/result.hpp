@@ -1,9 +1,12 @@
-// result<T>: a value or a non-ok status.
+// result<T>: a value or a non-ok status. value() (and * and ->) on an error stops the process with
+// the status in every build (core/fatal.hpp); value_unchecked() skips that test for code that has
+// just tested ok() itself.
 #pragma once
 #include <cassert>
 #include <optional>
 #include <utility>
 
+#include "core/fatal.hpp"
 #include "core/status.hpp"
 
 namespace pp {
@@ -21,15 +24,31 @@ class [[nodiscard]] result {
   const status& error() const { return status_; }
   status take_status() && { return ok() ? status() : std::move(status_); }
 
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
+  T& value() & {
+    check_ok();
+    return *value_;
+  }
+  const T& value() const& {
+    check_ok();
+    return *value_;
+  }
+  T&& value() && {
+    check_ok();
+    return std::move(*value_);
+  }
+  T& value_unchecked() & { return *value_; }
+  const T& value_unchecked() const& { return *value_; }
+  T&& value_unchecked() && { return std::move(*value_); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
  private:
+  void check_ok() const {
+    if (!ok()) fatal("result::value() on an error: " + status_.to_string());
+  }
+
   std::optional<T> value_;
   status status_;
 };

@@ -17,4 +17,4 @@
 #define PP_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                              \
   if (!tmp.ok()) return std::move(tmp).take_status(); \
-  lhs = std::move(tmp).value()
+  lhs = std::move(tmp).value_unchecked()

@@ -15,6 +15,7 @@
 #include "core/status_macros.hpp"
 #include "core/thread_annotations.hpp"
 #include "core/trace_span.hpp"
+#include "engine/contain_exceptions.hpp"
 #include "engine/device_slot.hpp"
 #include "engine/engine_metrics.hpp"
 #include "engine/host_memory_limit.hpp"
@@ -22,6 +23,7 @@
 #include "engine/key_catalog.hpp"
 #include "engine/partition_store.hpp"
 #include "formats/circom_wtns.hpp"
+#include "formats/mapped_file.hpp"
 #include "r1cs/witness.hpp"
 
 namespace pp::engine {
@@ -342,10 +344,9 @@ class engine_impl final : public engine {
     for (size_t p = 0; p < req.witnesses.size(); ++p) {
       const auto& v = req.witnesses[p].value;
       if (const auto* path = std::get_if<std::filesystem::path>(&v)) {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(*path, ec)) {
-          return invalid_argument("submit: partition " + std::to_string(p) + ": witness file " + path->string() +
-                                  " does not exist");
+        if (const std::string what = formats::describe_if_not_regular(*path); !what.empty()) {
+          return invalid_argument("submit: partition " + std::to_string(p) + ": witness file " + path->string() + " " +
+                                  what + "; expected a regular .wtns file");
         }
       } else {
         const auto& w = std::get<std::shared_ptr<const std::vector<ff::fr>>>(v);
@@ -417,14 +418,15 @@ class engine_impl final : public engine {
       if (head.empty() || head.front().prio != priority::critical) return;
       auto t = intake_.take(head.front().job, head.front().partition);
       if (!t) return;
-      run_witness(std::move(*t), track);
+      run_witness_contained(std::move(*t), track);
     }
   }
 
-  void fail(const partition_task& t, pp::status error) {
+  void fail(const partition_task& t, pp::status error) { fail(t.job, t.partition, std::move(error)); }
+  void fail(job_id job, uint32_t partition, pp::status error) {
     metrics_->partition_ended("failed");
-    tracker_.complete_partition(t.job, t.partition, std::move(error)).ignore();
-    purge_job(t.job);
+    tracker_.complete_partition(job, partition, std::move(error)).ignore();
+    purge_job(job);
   }
 
   static nanoseconds since(steady_clock::time_point t) { return steady_clock::now() - t; }
@@ -451,8 +453,19 @@ class engine_impl final : public engine {
     while (true) {
       auto t = intake_.pop(no_deadline());
       if (!t.ok()) return;  // closed and drained
-      run_witness(std::move(t).value(), track);
+      run_witness_contained(std::move(t).value(), track);
     }
+  }
+
+  // run_witness with any exception failing the partition (engine/contain_exceptions.hpp).
+  void run_witness_contained(partition_task t, const std::string& track) {
+    const job_id job = t.job;
+    const uint32_t partition = t.partition;
+    const pp::status s = contain_exceptions("witness stage", [&] {
+      run_witness(std::move(t), track);
+      return ok_status();
+    });
+    if (!s.ok()) fail(job, partition, s);
   }
 
   void run_witness(partition_task t, const std::string& track) {
@@ -579,7 +592,7 @@ class engine_impl final : public engine {
         req.cs = w->key->cs.get();
         req.witness = *w->witness;
         req.options.self_verify = config_.self_verify;
-        p = slot.dev().backend().start(req);
+        p = contain_exceptions("device " + slot.name(), [&] { return slot.dev().backend().start(req); });
       }
       slot.meter().end();
     }
@@ -644,7 +657,7 @@ class engine_impl final : public engine {
     {
       trace_span span(trace_, "finish", track);
       span.arg("job", static_cast<double>(t.job)).arg("partition", t.partition);
-      out = w->device->dev().backend().finish(std::move(w->pending));
+      out = contain_exceptions("finish", [&] { return w->device->dev().backend().finish(std::move(w->pending)); });
     }
     if (!out.ok()) return fail(t, out.error().with_context("finishing on " + w->device->name()));
     const nanoseconds ran = since(t0);

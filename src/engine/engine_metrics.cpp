@@ -5,6 +5,16 @@
 #include "core/status_macros.hpp"
 
 namespace pp::engine {
+namespace {
+
+// "succeeded", "failed", "cancelled": the state label of pp_jobs_total.
+std::string state_label(job_state s) {
+  std::string name(job_state_name(s));
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name;
+}
+
+}  // namespace
 
 result<std::unique_ptr<engine_metrics>> engine_metrics::create() {
   std::unique_ptr<engine_metrics> m(new engine_metrics());
@@ -25,6 +35,11 @@ result<std::unique_ptr<engine_metrics>> engine_metrics::create() {
   PP_ASSIGN_OR_RETURN(m->healthy_, r.gauge_family("pp_device_healthy", "1 while the device is in rotation", {"device"}));
   PP_ASSIGN_OR_RETURN(m->memory_, r.gauge_family("pp_host_memory_bytes", "Host memory budget, by pool", {"pool", "kind"}));
   PP_ASSIGN_OR_RETURN(m->in_flight_, r.gauge_family("pp_jobs_in_flight", "Jobs not yet terminal"));
+  // Every counter series exists from the start at 0: a rate() over a series that appears only at
+  // its first event misses that event, and "no cancels yet" should read 0, not absent.
+  for (job_state s : {job_state::succeeded, job_state::failed, job_state::cancelled}) m->jobs_->with({state_label(s)});
+  for (const char* outcome : {"ok", "failed", "device_fault", "cancelled"}) m->partitions_->with({outcome});
+  m->retries_->with();
   return m;
 }
 
@@ -32,11 +47,7 @@ void engine_metrics::observe_stage(std::string_view stage, double seconds) {
   stage_seconds_->with({std::string(stage)}).observe(seconds);
 }
 
-void engine_metrics::job_ended(job_state s) {
-  std::string name(job_state_name(s));
-  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  jobs_->with({std::move(name)}).inc();
-}
+void engine_metrics::job_ended(job_state s) { jobs_->with({state_label(s)}).inc(); }
 
 void engine_metrics::partition_ended(std::string_view outcome) { partitions_->with({std::string(outcome)}).inc(); }
 

@@ -7,16 +7,19 @@ namespace pp::formats {
 
 namespace {
 
-std::string printable_magic(std::span<const uint8_t> m) {
-  std::string s = "'";
-  for (uint8_t c : m) s += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  s += "' (0x";
-  static constexpr char hex[] = "0123456789abcdef";
-  for (uint8_t c : m) {
-    s += hex[c >> 4];
-    s += hex[c & 15];
+// The message for a file whose first 4 bytes are not `magic`. It names the file's kind when those
+// bytes are another iden3 container's magic, and otherwise says nothing about them: the path may
+// be any file (a key path pointed at /etc/shadow), and a parse error must not leak its content.
+status wrong_magic(std::span<const uint8_t> file, std::string_view magic, const std::string& kind) {
+  static constexpr std::string_view known[] = {"r1cs", "wtns", "zkey", "ptau"};
+  const std::string expected = "not a " + kind + " file: it does not start with '" + std::string(magic) + "'";
+  if (file.size() >= 4) {
+    const std::string_view head(reinterpret_cast<const char*>(file.data()), 4);
+    for (std::string_view k : known) {
+      if (head == k) return invalid_argument(expected + " (it is a ." + std::string(k) + " file)");
+    }
   }
-  return s + ")";
+  return invalid_argument(expected);
 }
 
 }  // namespace
@@ -38,17 +41,11 @@ result<binfile_sections> read_binfile_sections(std::span<const uint8_t> file, st
                                                std::span<const uint32_t> versions, std::string_view kind) {
   const std::string k(kind);
   if (file.size() < 12) {
-    if (file.size() >= 4 && std::memcmp(file.data(), magic.data(), 4) != 0) {
-      return invalid_argument("not a " + k + " file: magic is " + printable_magic(file.first(4)) + ", expected '" +
-                              std::string(magic) + "'");
-    }
+    if (file.size() >= 4 && std::memcmp(file.data(), magic.data(), 4) != 0) return wrong_magic(file, magic, k);
     return data_loss("truncated at offset " + std::to_string(file.size()) + ": the " + k +
                      " file header needs 12 bytes, the file has " + std::to_string(file.size()));
   }
-  if (std::memcmp(file.data(), magic.data(), 4) != 0) {
-    return invalid_argument("not a " + k + " file: magic is " + printable_magic(file.first(4)) + ", expected '" +
-                            std::string(magic) + "'");
-  }
+  if (std::memcmp(file.data(), magic.data(), 4) != 0) return wrong_magic(file, magic, k);
   binfile_sections out;
   std::memcpy(&out.version, file.data() + 4, 4);
   if (std::find(versions.begin(), versions.end(), out.version) == versions.end()) {

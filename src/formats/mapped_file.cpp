@@ -22,10 +22,28 @@ status os_error(const std::filesystem::path& path, const char* op, int err) {
   return unavailable(std::move(m));
 }
 
+std::string file_type_words(mode_t mode) {
+  if (S_ISREG(mode)) return {};
+  if (S_ISDIR(mode)) return "is a directory";
+  if (S_ISFIFO(mode)) return "is a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "is a socket";
+  if (S_ISCHR(mode)) return "is a character device";
+  if (S_ISBLK(mode)) return "is a block device";
+  return "is of an unsupported file type";
+}
+
 }  // namespace
 
+std::string describe_if_not_regular(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? "does not exist" : std::strerror(errno);
+  return file_type_words(st.st_mode);
+}
+
 result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; the type check below
+  // refuses it. It changes nothing for a regular file or its mapping.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return os_error(path, "opening", errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -35,7 +53,7 @@ result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return invalid_argument("reading " + path.string() + ": not a regular file");
+    return invalid_argument("reading " + path.string() + ": " + file_type_words(st.st_mode) + ", not a regular file");
   }
   mapped_file f;
   if (st.st_size > 0) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 
 #include "core/result.hpp"
 
@@ -11,7 +12,9 @@ namespace pp::formats {
 
 class mapped_file {
  public:
-  // not_found, permission_denied or unavailable (with the OS reason) naming the path.
+  // not_found, permission_denied or unavailable (with the OS reason) naming the path;
+  // invalid_argument naming what the path is when it is not a regular file ("is a directory",
+  // "is a FIFO"). Never blocks: a FIFO is opened non-blocking and refused by its type.
   static result<mapped_file> open(const std::filesystem::path& path);
 
   mapped_file() = default;
@@ -27,6 +30,11 @@ class mapped_file {
   const uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
 };
+
+// What a path is when it is not a regular file: "is a directory", "is a FIFO (named pipe)", "is a
+// socket", "is a character device", "is a block device"; "does not exist"; the OS reason when stat
+// fails otherwise; empty for a regular file (symlinks followed). For messages.
+std::string describe_if_not_regular(const std::filesystem::path& path);
 
 // Writes bytes to path through a temporary file and a rename, so readers never see half a file.
 status write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes);

@@ -24,8 +24,12 @@ using ec::g2_affine;
 result<json> parse(std::string_view text, std::string_view file) {
   try {
     return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    // e.what() quotes the text it choked on: name the place, never the content (the path may be
+    // any file, a token or a key).
+    return invalid_argument(std::string(file) + ": malformed JSON (syntax error at byte " + std::to_string(e.byte) + ")");
   } catch (const json::exception& e) {
-    return invalid_argument(std::string(file) + ": malformed JSON: " + e.what());
+    return invalid_argument(std::string(file) + ": malformed JSON (nlohmann::json error " + std::to_string(e.id) + ")");
   }
 }
 

@@ -59,6 +59,14 @@ result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constrain
     out.timings.add("self-verify", clock::now() - t1);
     if (!v.ok()) {
       // Name the cause when it is the witness (the usual one); otherwise key, circuit or prover are off.
+      // A circuit read from a .zkey has A and B only (its C rows are empty): checking A w * B w = 0
+      // would blame the first row with a non-zero product, so say what can be known instead.
+      if (cs.c().nnz() == 0) {
+        return internal_error("proof failed self-verification (" + v.message() +
+                              "); the witness does not satisfy the circuit or belongs to another one, or the key "
+                              "does not match it (the key holds no C matrix, so no failing constraint can be named: "
+                              "`proofpipe prove --r1cs circuit.r1cs` names it)");
+      }
       const status sat = r1cs::check_satisfied(cs, witness);
       return internal_error("proof failed self-verification (" + v.message() + "); " +
                             (sat.ok() ? "the witness satisfies the circuit, so the key does not match the circuit "

@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <span>
 #include <vector>
 
@@ -182,6 +183,12 @@ result<proving_key> setup_insecure(const r1cs::constraint_system& cs, h_basis ba
   }
   PP_RETURN_IF_ERROR(g1_points(points, h, pk.h));
   return pk;
+}
+
+uint64_t setup_insecure_peak_bytes(const r1cs::constraint_system& cs) {
+  const uint64_t n = std::bit_ceil(cs.num_constraints() + cs.num_public() + 1);
+  return cs.num_variables() * (3 * sizeof(ec::g1_affine) + sizeof(ec::g2_affine) + 4 * sizeof(fr)) +
+         n * (sizeof(ec::g1_affine) + 2 * sizeof(fr));
 }
 
 }  // namespace pp::groth16

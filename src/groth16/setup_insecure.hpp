@@ -40,4 +40,11 @@ result<proving_key> setup_insecure(const r1cs::constraint_system& cs, h_basis ba
 result<proving_key> setup_insecure(const r1cs::constraint_system& cs, h_basis basis,
                                    const toxic_waste_insecure& tw);
 
+// Host bytes setup_insecure holds at its peak for cs, from the sizes alone: per variable the key's
+// A, B1 and IC/L points (3 x 96 B) and B2 (192 B) plus the four 32-byte scalar vectors it frees as it
+// goes; per domain row (n = 2^k >= m + n_public + 1) an H point (96 B) and two 32-byte scalars.
+// A header can declare 2^32 variables that no constraint uses: callers compare this with the
+// memory they have before calling setup_insecure (`proofpipe setup` does).
+uint64_t setup_insecure_peak_bytes(const r1cs::constraint_system& cs);
+
 }  // namespace pp::groth16

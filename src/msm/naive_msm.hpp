@@ -9,7 +9,7 @@
 
 namespace pp::msm {
 
-// points.size() must equal scalars.size(); scalars are fr in Montgomery form.
+// points.size() must equal scalars.size() (else the process stops: msm/length_check.hpp); scalars are fr in Montgomery form.
 template <class Curve>
 ec::jacobian<Curve> naive_msm(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars);
 

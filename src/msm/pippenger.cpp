@@ -9,13 +9,13 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "ec/xyzz.hpp"
 #include "msm/affine_buckets.hpp"
+#include "msm/length_check.hpp"
 #include "msm/thread_limit.hpp"
 #include "msm/window.hpp"
 
@@ -118,7 +118,7 @@ ec::jacobian<Curve> pippenger_in_arena(std::span<const ec::affine<Curve>> points
 template <class Curve>
 ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> points,
                                         std::span<const canonical_scalar> scalars, const msm_options& options) {
-  assert(points.size() == scalars.size());
+  detail::check_lengths("pippenger_canonical", points.size(), scalars.size());
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads,
                                    [&] { return pippenger_in_arena<Curve>(points, scalars, options.window_bits); });
@@ -127,7 +127,7 @@ ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> point
 template <class Curve>
 ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
                               const msm_options& options) {
-  assert(points.size() == scalars.size());
+  detail::check_lengths("pippenger", points.size(), scalars.size());
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
     std::vector<canonical_scalar> canon(scalars.size());

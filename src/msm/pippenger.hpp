@@ -13,7 +13,7 @@
 namespace pp::msm {
 
 // Sum of [scalars[i]] points[i]. Scalars are fr in Montgomery form (converted once, in parallel).
-// points.size() must equal scalars.size(); infinity points contribute nothing; n = 0 gives infinity.
+// points.size() must equal scalars.size() (else the process stops: msm/length_check.hpp); infinity points contribute nothing; n = 0 gives infinity.
 template <class Curve>
 ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
                               const msm_options& options = {});

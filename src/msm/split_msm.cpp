@@ -6,10 +6,10 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cassert>
 #include <vector>
 
 #include "msm/batch_add.hpp"
+#include "msm/length_check.hpp"
 #include "msm/pippenger.hpp"
 #include "msm/thread_limit.hpp"
 
@@ -72,7 +72,7 @@ split_parts<Curve> classify(std::span<const ec::affine<Curve>> points, std::span
 template <class Curve>
 ec::jacobian<Curve> split_msm(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
                               const msm_options& options, split_stats* stats) {
-  assert(points.size() == scalars.size());
+  detail::check_lengths("split_msm", points.size(), scalars.size());
   const auto parts = detail::with_thread_limit(options.max_threads, [&] { return classify(points, scalars); });
   if (stats != nullptr) {
     *stats = split_stats{parts.zeros, parts.one_points.size(), parts.other_points.size()};

@@ -103,6 +103,12 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
     auto t = read_token_file(lc.token_file);
     if (!t.ok()) return t.error().with_context("server.token_file");
     so.token = std::move(*t);
+    // The token grants every RPC over TCP: say so when others can read it (accepted anyway, as ssh
+    // does not for keys, because a shared group may be deliberate).
+    if (struct stat st {}; ::stat(lc.token_file.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
+      log->warn("server.token_file {} has mode {:04o}: other users can read the bearer token; chmod 600 it",
+                lc.token_file, st.st_mode & 07777);
+    }
   }
 
   auto ec = make_engine_config(config.engine);

@@ -1,44 +1,151 @@
-// http_listener: poll() on the listening socket and a wake pipe; each request is read with a
-// 2-second timeout, answered and closed (Connection: close).
+// http_listener: httplib::Server with its own per-connection loop. httplib 0.11 bounds each read by
+// a timeout that restarts with every byte; deadline_server replaces the connection loop (the one
+// virtual httplib offers for it, as its SSLServer does) with one whose stream also stops at a
+// deadline for the whole request, and keeps the open sockets so stop() can cut them.
 #include "server/http_listener.hpp"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <httplib.h>
+
+#include <algorithm>
+#include <array>
 #include <cerrno>
-#include <cstring>
+#include <chrono>
+#include <set>
+
+#include "core/mutex.hpp"
 
 namespace pp::server {
 namespace {
 
-void send_all(int fd, const std::string& data) {
-  size_t off = 0;
-  while (off < data.size()) {
-    const ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) {
-      if (n < 0 && errno == EINTR) continue;
-      return;
-    }
-    off += static_cast<size_t>(n);
+using clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Scrapes are small (a few KiB) and rare; a scraper answers within milliseconds on a LAN. These
+// bound what one client can hold: a pool thread for request_deadline at most.
+constexpr unsigned pool_threads = 4;
+constexpr milliseconds io_timeout{2000};         // one read or write
+constexpr milliseconds request_deadline{5000};   // reading a request and writing its answer, together
+constexpr milliseconds keep_alive_idle{5000};    // a kept-alive connection waiting for its next request
+constexpr size_t requests_per_connection = 100;  // then the connection is closed
+
+// Waits for `events` on fd until min(now + io_timeout, deadline); false on timeout, error or hang-up.
+bool wait_for(int fd, short events, clock::time_point deadline) {
+  while (true) {
+    const auto left = std::min<clock::duration>(io_timeout, deadline - clock::now());
+    if (left <= clock::duration::zero()) return false;
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, static_cast<int>(std::chrono::ceil<milliseconds>(left).count()));
+    if (n < 0 && errno == EINTR) continue;
+    return n > 0 && (p.revents & events) != 0;
   }
 }
 
-const char* reason(int code) {
-  switch (code) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    default: return "Internal Server Error";
+void address_of(int fd, bool peer, std::string& ip, int& port) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof ss;
+  auto* sa = reinterpret_cast<sockaddr*>(&ss);
+  if ((peer ? ::getpeername(fd, sa, &len) : ::getsockname(fd, sa, &len)) != 0) return;
+  char buf[INET6_ADDRSTRLEN] = {};
+  if (ss.ss_family == AF_INET6) {
+    const auto* a = reinterpret_cast<const sockaddr_in6*>(&ss);
+    ::inet_ntop(AF_INET6, &a->sin6_addr, buf, sizeof buf);
+    port = ntohs(a->sin6_port);
+  } else if (ss.ss_family == AF_INET) {
+    const auto* a = reinterpret_cast<const sockaddr_in*>(&ss);
+    ::inet_ntop(AF_INET, &a->sin_addr, buf, sizeof buf);
+    port = ntohs(a->sin_port);
   }
+  ip = buf;
 }
+
+// A socket stream whose every read and write also stops at one deadline. httplib reads requests
+// a byte at a time through read(), so reads go through a small buffer.
+class deadline_stream final : public httplib::Stream {
+ public:
+  deadline_stream(int fd, clock::time_point deadline) : fd_(fd), deadline_(deadline) {}
+
+  bool is_readable() const override { return wait_for(fd_, POLLIN, deadline_); }
+  bool is_writable() const override { return wait_for(fd_, POLLOUT, deadline_); }
+
+  ssize_t read(char* ptr, size_t size) override {
+    if (off_ == len_) {
+      if (!is_readable()) return -1;
+      ssize_t n;
+      do {
+        n = ::recv(fd_, buf_.data(), buf_.size(), 0);
+      } while (n < 0 && errno == EINTR);
+      if (n <= 0) return n;
+      off_ = 0;
+      len_ = static_cast<size_t>(n);
+    }
+    const size_t k = std::min(size, len_ - off_);
+    std::copy_n(buf_.data() + off_, k, ptr);
+    off_ += k;
+    return static_cast<ssize_t>(k);
+  }
+
+  ssize_t write(const char* ptr, size_t size) override {
+    if (!is_writable()) return -1;
+    ssize_t n;
+    do {
+      n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    return n;
+  }
+
+  void get_remote_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, true, ip, port); }
+  void get_local_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, false, ip, port); }
+  socket_t socket() const override { return fd_; }
+
+ private:
+  int fd_;
+  clock::time_point deadline_;
+  std::array<char, 4096> buf_{};
+  size_t off_ = 0, len_ = 0;
+};
 
 }  // namespace
+
+class deadline_server final : public httplib::Server {
+ public:
+  // Cuts every open connection (their threads see EOF at once and return to the pool).
+  void cut_connections() {
+    mutex_lock lock(mu_);
+    for (int fd : open_) ::shutdown(fd, SHUT_RDWR);
+  }
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    {
+      mutex_lock lock(mu_);
+      open_.insert(sock);
+    }
+    bool ok = true;
+    for (size_t n = 0; n < requests_per_connection && svr_sock_ != INVALID_SOCKET; ++n) {
+      if (!wait_for(sock, POLLIN, clock::now() + keep_alive_idle)) break;
+      deadline_stream strm(sock, clock::now() + request_deadline);
+      bool closed = false;
+      ok = process_request(strm, n + 1 == requests_per_connection, closed, nullptr);
+      if (!ok || closed) break;
+    }
+    {
+      mutex_lock lock(mu_);
+      open_.erase(sock);
+    }
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+    return ok;
+  }
+
+  mutex mu_;
+  std::set<int> open_ PP_GUARDED_BY(mu_);  // sockets a pool thread is serving
+};
 
 result<std::unique_ptr<http_listener>> http_listener::start(const std::string& host_port,
                                                             std::map<std::string, handler> routes) {
@@ -46,110 +153,70 @@ result<std::unique_ptr<http_listener>> http_listener::start(const std::string& h
   if (colon == std::string::npos) return invalid_argument("http listener: expected HOST:PORT, got \"" + host_port + "\"");
   std::string host = host_port.substr(0, colon);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const std::string port = host_port.substr(colon + 1);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* res = nullptr;
-  if (int e = ::getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &res); e != 0) {
-    return invalid_argument("http listener: cannot resolve \"" + host_port + "\": " + gai_strerror(e));
+  if (host.empty()) host = "0.0.0.0";
+  const std::string port_text = host_port.substr(colon + 1);
+  int port = -1;
+  if (!port_text.empty() && port_text.size() <= 5 && port_text.find_first_not_of("0123456789") == std::string::npos) {
+    port = std::stoi(port_text);
   }
-  int fd = -1;
-  std::string err = "no address";
-  for (addrinfo* a = res; a; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 16) == 0) break;
-    err = std::strerror(errno);
-    ::close(fd);
-    fd = -1;
+  if (port < 0 || port > 65535) {
+    return invalid_argument("http listener: expected a port number 0..65535 in \"" + host_port + "\"");
   }
-  ::freeaddrinfo(res);
-  if (fd < 0) return unavailable("http listener: cannot listen on " + host_port + ": " + err);
-  sockaddr_storage ss{};
-  socklen_t len = sizeof ss;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len);
-  const uint16_t bound = ss.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port)
-                                                  : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
-  return std::unique_ptr<http_listener>(new http_listener(fd, bound, std::move(routes)));
+
+  auto server = std::make_unique<deadline_server>();
+  server->new_task_queue = [] { return new httplib::ThreadPool(pool_threads); };
+  auto known = std::make_shared<std::string>();
+  for (const auto& [path, h] : routes) {
+    *known += path + "\n";
+    // Exact paths: httplib matches regexes, so the path is escaped.
+    std::string pattern;
+    for (char c : path) {
+      if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) pattern += '\\';
+      pattern += c;
+    }
+    server->Get(pattern, [h](const httplib::Request&, httplib::Response& res) {
+      http_response r = h();
+      res.status = r.code;
+      res.set_content(std::move(r.body), r.content_type.c_str());
+    });
+  }
+  server->set_error_handler([known](const httplib::Request&, httplib::Response& res) {
+    if (res.status == 404) res.set_content("not found; endpoints:\n" + *known, "text/plain; charset=utf-8");
+  });
+  // A handler that throws answers 500 without the exception's text (httplib's default puts it in
+  // a header); nothing escapes a pool thread.
+  server->set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content("internal error\n", "text/plain; charset=utf-8");
+  });
+  int bound = port;
+  if (port == 0) {
+    bound = server->bind_to_any_port(host);
+  } else if (!server->bind_to_port(host, port)) {
+    bound = -1;
+  }
+  if (bound <= 0) return unavailable("http listener: cannot listen on " + host_port + " (address unknown or port taken)");
+  return std::unique_ptr<http_listener>(new http_listener(std::move(server), static_cast<uint16_t>(bound)));
 }
 
-http_listener::http_listener(int fd, uint16_t port, std::map<std::string, handler> routes)
-    : listen_fd_(fd), port_(port), routes_(std::move(routes)) {
-  if (::pipe2(wake_fd_, O_CLOEXEC) != 0) wake_fd_[0] = wake_fd_[1] = -1;
-  thread_ = std::thread([this] { serve(); });
+http_listener::http_listener(std::unique_ptr<deadline_server> server, uint16_t port)
+    : server_(std::move(server)), port_(port) {
+  thread_ = std::thread([this] {
+    server_->listen_after_bind();
+    accept_loop_ended_ = true;
+  });
 }
 
-http_listener::~http_listener() {
-  stop();
-  for (int fd : {listen_fd_, wake_fd_[0], wake_fd_[1]}) {
-    if (fd >= 0) ::close(fd);
-  }
-}
+http_listener::~http_listener() { stop(); }
 
 void http_listener::stop() {
-  if (stopped_.exchange(true)) return;
-  if (wake_fd_[1] >= 0) {
-    const char c = 0;
-    [[maybe_unused]] ssize_t n = ::write(wake_fd_[1], &c, 1);
-  }
-  if (thread_.joinable()) thread_.join();
-}
-
-void http_listener::serve() {
-  while (!stopped_.load()) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_[0], POLLIN, 0}};
-    const int n = ::poll(fds, wake_fd_[0] >= 0 ? 2 : 1, 500);
-    if (n <= 0) continue;
-    if (fds[1].revents) return;
-    if (!(fds[0].revents & POLLIN)) continue;
-    const int conn = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (conn < 0) continue;
-    handle(conn);
-    ::close(conn);
-  }
-}
-
-void http_listener::handle(int conn) {
-  timeval tv{2, 0};
-  ::setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  ::setsockopt(conn, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  std::string req;
-  char buf[2048];
-  while (req.find("\r\n\r\n") == std::string::npos && req.find("\n\n") == std::string::npos && req.size() < 16384) {
-    const ssize_t n = ::recv(conn, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    req.append(buf, static_cast<size_t>(n));
-  }
-  http_response r;
-  const size_t line_end = req.find_first_of("\r\n");
-  const std::string line = req.substr(0, line_end);
-  const size_t sp1 = line.find(' ');
-  const size_t sp2 = sp1 == std::string::npos ? std::string::npos : line.find(' ', sp1 + 1);
-  if (sp1 == std::string::npos) {
-    r = {400, "text/plain; charset=utf-8", "bad request\n"};
-  } else {
-    const std::string method = line.substr(0, sp1);
-    std::string path = line.substr(sp1 + 1, sp2 == std::string::npos ? std::string::npos : sp2 - sp1 - 1);
-    if (const size_t q = path.find('?'); q != std::string::npos) path.resize(q);
-    const auto it = routes_.find(path);
-    if (method != "GET" && method != "HEAD") {
-      r = {405, "text/plain; charset=utf-8", "only GET\n"};
-    } else if (it == routes_.end()) {
-      std::string known;
-      for (const auto& [p, h] : routes_) known += p + "\n";
-      r = {404, "text/plain; charset=utf-8", "not found; endpoints:\n" + known};
-    } else {
-      r = it->second();
-    }
-    if (method == "HEAD") r.body.clear();
-  }
-  std::string out = "HTTP/1.0 " + std::to_string(r.code) + " " + reason(r.code) + "\r\nContent-Type: " + r.content_type +
-                    "\r\nContent-Length: " + std::to_string(r.body.size()) + "\r\nConnection: close\r\n\r\n" + r.body;
-  send_all(conn, out);
+  if (!thread_.joinable()) return;
+  // httplib's stop() does nothing until the accept loop has marked itself running, which it does
+  // first thing; wait for that (or for a loop that already ended on an accept error).
+  while (!server_->is_running() && !accept_loop_ended_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  server_->stop();
+  server_->cut_connections();
+  thread_.join();
 }
 
 }  // namespace pp::server

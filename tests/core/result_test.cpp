@@ -59,5 +59,21 @@ TEST(Result, WithContextOnError) {
   EXPECT_EQ(s.to_string(), "DATA_LOSS: loading witness: short read");
 }
 
+// value() on an error stops the process with the status in every build (it was an assert, so a
+// release build read an empty optional); value_unchecked() is for paths that tested ok() already.
+TEST(ResultDeathTest, ValueOnAnErrorAbortsWithTheStatus) {
+  const result<int> r = not_found("key abc");
+  EXPECT_DEATH({ [[maybe_unused]] const int v = r.value(); }, "value\\(\\) on an error: NOT_FOUND: key abc");
+  result<std::string> s = data_loss("short read");
+  EXPECT_DEATH({ [[maybe_unused]] const size_t n = s->size(); }, "DATA_LOSS: short read");
+  EXPECT_DEATH({ [[maybe_unused]] std::string v = std::move(s).value(); }, "DATA_LOSS: short read");
+}
+
+TEST(Result, ValueUncheckedReadsAHeldValue) {
+  result<int> r = 7;
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value_unchecked(), 7);
+}
+
 }  // namespace
 }  // namespace pp

@@ -148,7 +148,7 @@ TEST(CircomR1cs, ErrorPaths) {
   std::memcpy(b.data(), "wtns", 4);
   status s = err(b);
   EXPECT_EQ(s.code(), status_code::invalid_argument);
-  EXPECT_EQ(s.message(), "not a .r1cs file: magic is 'wtns' (0x77746e73), expected 'r1cs'");
+  EXPECT_EQ(s.message(), "not a .r1cs file: it does not start with 'r1cs' (it is a .wtns file)");
 
   b = good;
   put<uint32_t>(b, 4, 2);

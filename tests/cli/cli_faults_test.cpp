@@ -1,0 +1,272 @@
+// The `proofpipe` binary under hostile and faulty input, run as a child process as a user would run
+// it: a header that claims 2^32 - 1 wires, an exception that reaches main, a key path that is not a
+// key, a witness path that is a directory or a FIFO, verify's exit codes, a readable token file.
+// PP_PROOFPIPE overrides the binary (to run these against another build). Every wait is bounded.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "formats/circom_r1cs.hpp"
+#include "r1cs/constraint_system_builder.hpp"
+
+namespace pp {
+namespace {
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+std::string proofpipe() { return env_or("PP_PROOFPIPE", env_or("PP_BINARY_DIR", ".") + "/proofpipe"); }
+fs::path source_dir() { return env_or("PP_SOURCE_DIR", "."); }
+
+struct outcome {
+  bool exited = false;  // false: killed by a signal (or by the time limit)
+  int code = -1;        // exit code, or the signal number
+  bool timed_out = false;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// Runs proofpipe with args (stdout and stderr to files), killing it after `limit`; `as_limit`
+// caps its address space (RLIMIT_AS) when non-zero.
+outcome run(const std::vector<std::string>& args, std::chrono::seconds limit = 120s, rlim_t as_limit = 0) {
+  static int n = 0;
+  const fs::path dir = fs::temp_directory_path();
+  const fs::path out_path = dir / ("pp_cli_out_" + std::to_string(::getpid()) + "_" + std::to_string(n));
+  const fs::path err_path = dir / ("pp_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+  const std::string bin = proofpipe();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    if (as_limit != 0) {
+      const rlimit rl{as_limit, as_limit};
+      ::setrlimit(RLIMIT_AS, &rl);
+    }
+    std::vector<char*> argv{const_cast<char*>(bin.c_str()), const_cast<char*>("--quiet")};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  outcome r;
+  int st = 0;
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (::waitpid(pid, &st, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > until) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &st, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  r.exited = !r.timed_out && WIFEXITED(st);
+  r.code = r.exited ? WEXITSTATUS(st) : (WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  fs::remove(out_path);
+  fs::remove(err_path);
+  return r;
+}
+
+std::string describe(const outcome& r) {
+  return (r.timed_out ? std::string("timed out") : r.exited ? "exit " + std::to_string(r.code) : "signal " + std::to_string(r.code)) +
+         "\nstdout: " + r.out + "\nstderr: " + r.err;
+}
+
+class CliFaults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("pp_cli_faults_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  // circom's mul circuit with an insecure key and a proof of its witness, made by the binary itself.
+  void make_mul_proof() {
+    const fs::path r1cs = source_dir() / "tests/fixtures/circom/mul.r1cs";
+    wtns_ = source_dir() / "tests/fixtures/circom/mul.wtns";
+    zkey_ = dir_ / "mul.zkey";
+    vk_ = dir_ / "vk.json";
+    proof_ = dir_ / "proof.json";
+    public_ = dir_ / "public.json";
+    const outcome s = run({"setup", r1cs.string(), zkey_.string(), "--vk", vk_.string()});
+    ASSERT_TRUE(s.exited && s.code == 0) << describe(s);
+    const outcome p = run({"prove", zkey_.string(), wtns_.string(), proof_.string(), public_.string()});
+    ASSERT_TRUE(p.exited && p.code == 0) << describe(p);
+  }
+
+  fs::path dir_, wtns_, zkey_, vk_, proof_, public_;
+};
+
+// A circuit whose header claims `wires` wires, no wire map (so nothing in the file backs the count)
+// and one constraint on wire 1.
+fs::path write_wide_r1cs(const fs::path& path, uint64_t wires) {
+  r1cs::constraint_system_builder b(0, wires - 1);
+  const r1cs::term t[] = {{b.aux_var(0), ff::fr::one()}};
+  EXPECT_TRUE(b.add_constraint(t, t, t).ok());
+  auto cs = std::move(b).build();
+  EXPECT_TRUE(cs.ok()) << cs.error().to_string();
+  formats::circom_r1cs r;
+  r.cs = std::move(cs).value();
+  r.section_order = {2, 1};
+  EXPECT_TRUE(formats::write_circom_r1cs_file(r, path).ok());
+  return path;
+}
+
+TEST_F(CliFaults, SetupOnAHeaderClaimingFourBillionWiresFailsCleanly) {
+  const fs::path r1cs = write_wide_r1cs(dir_ / "wide.r1cs", (uint64_t{1} << 32) - 1);
+  const outcome r = run({"setup", r1cs.string(), (dir_ / "wide.zkey").string()});
+  ASSERT_TRUE(r.exited) << describe(r);
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.err.find("4294967295 variables"), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("host memory"), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(dir_ / "wide.zkey"));
+}
+
+TEST_F(CliFaults, AnExceptionThatReachesMainIsNamedAndExitsNonZero) {
+  // 2^22 wires pass the memory estimate (about 2.5 GiB) but not a 1 GiB address space: an
+  // allocation throws (std::bad_alloc, or a thread that cannot start), and main must catch it.
+  const fs::path r1cs = write_wide_r1cs(dir_ / "wide.r1cs", uint64_t{1} << 22);
+  const outcome r = run({"setup", r1cs.string(), (dir_ / "wide.zkey").string()}, 300s, rlim_t{1} << 30);
+  ASSERT_TRUE(r.exited) << describe(r);
+  EXPECT_EQ(r.code, 70) << describe(r);
+  EXPECT_TRUE(r.err.find("proofpipe: out of memory (std::bad_alloc)") != std::string::npos ||
+              r.err.find("proofpipe: internal error: uncaught exception") != std::string::npos)
+      << describe(r);
+}
+
+TEST_F(CliFaults, AFileThatFailsToParseIsNeverEchoed) {
+  const fs::path secret = dir_ / "shadow";
+  std::ofstream(secret) << "root:$6$saltsalt$hashhashhash:19000:0:99999:7:::\n";
+  make_mul_proof();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"prove", secret.string(), wtns_.string(), proof_.string(), public_.string()},
+        std::vector<std::string>{"verify", secret.string(), public_.string(), proof_.string()},
+        std::vector<std::string>{"verify", vk_.string(), secret.string(), proof_.string()},
+        std::vector<std::string>{"verify", vk_.string(), public_.string(), secret.string()},
+        std::vector<std::string>{"prove", zkey_.string(), secret.string(), proof_.string(), public_.string()}}) {
+    const outcome r = run(args);
+    ASSERT_TRUE(r.exited) << describe(r);
+    EXPECT_NE(r.code, 0) << describe(r);
+    EXPECT_EQ(r.err.find("root"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.out.find("root"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.err.find("salt"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.out.find("salt"), std::string::npos) << describe(r);
+  }
+}
+
+TEST_F(CliFaults, AWitnessPathThatIsADirectoryOrAFifoSaysWhatItIs) {
+  make_mul_proof();
+  const fs::path fifo = dir_ / "witness.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const outcome d = run({"prove", zkey_.string(), dir_.string(), proof_.string(), public_.string()});
+  ASSERT_TRUE(d.exited) << describe(d);
+  EXPECT_EQ(d.code, 1);
+  EXPECT_NE(d.err.find("is a directory"), std::string::npos) << describe(d);
+  // Nobody writes to the FIFO: opening it must not wait for a writer.
+  const outcome f = run({"prove", zkey_.string(), fifo.string(), proof_.string(), public_.string()}, 60s);
+  ASSERT_TRUE(f.exited) << describe(f);
+  EXPECT_EQ(f.code, 1);
+  EXPECT_NE(f.err.find("is a FIFO"), std::string::npos) << describe(f);
+}
+
+TEST_F(CliFaults, VerifyTellsAnInvalidProofFromAnUnreadableInput) {
+  make_mul_proof();
+  const outcome ok = run({"verify", vk_.string(), public_.string(), proof_.string()});
+  EXPECT_TRUE(ok.exited && ok.code == 0) << describe(ok);
+  // Another public value: a valid-looking input the proof does not match.
+  std::string pub = slurp(public_);
+  const size_t digit = pub.find_first_of("0123456789");
+  ASSERT_NE(digit, std::string::npos);
+  pub[digit] = pub[digit] == '9' ? '8' : static_cast<char>(pub[digit] + 1);
+  const fs::path other_public = dir_ / "other_public.json";
+  std::ofstream(other_public) << pub;
+  const outcome bad = run({"verify", vk_.string(), other_public.string(), proof_.string()});
+  EXPECT_TRUE(bad.exited && bad.code == 1) << describe(bad);
+  EXPECT_NE(bad.out.find("INVALID"), std::string::npos) << describe(bad);
+  // A proof that is not a proof is invalid too.
+  const fs::path garbage = dir_ / "garbage.json";
+  std::ofstream(garbage) << "{\"pi_a\": 1}";
+  const outcome g = run({"verify", vk_.string(), public_.string(), garbage.string()});
+  EXPECT_TRUE(g.exited && g.code == 1) << describe(g);
+  // Inputs it cannot read: exit 2, whichever file it is.
+  const std::string missing = (dir_ / "missing.json").string();
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"verify", missing, public_.string(), proof_.string()},
+                                               std::vector<std::string>{"verify", vk_.string(), missing, proof_.string()},
+                                               std::vector<std::string>{"verify", vk_.string(), public_.string(), missing},
+                                               std::vector<std::string>{"verify", vk_.string(), public_.string(), dir_.string()}}) {
+    const outcome r = run(args);
+    EXPECT_TRUE(r.exited && r.code == 2) << describe(r);
+    EXPECT_EQ(r.out.find("OK"), std::string::npos) << describe(r);
+  }
+}
+
+TEST_F(CliFaults, AWorldReadableTokenFileIsAcceptedWithAWarning) {
+  const fs::path token = dir_ / "token";
+  std::ofstream(token) << "s3cret\n";
+  ::chmod(token.c_str(), 0644);
+  const fs::path socket = fs::path("/tmp") / ("pp_cli_tok_" + std::to_string(::getpid()) + ".sock");
+  const fs::path err_path = dir_ / "serve.err";
+  const std::string bin = proofpipe();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(e, 2);
+    ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", socket.c_str(), "--listen", "127.0.0.1:0", "--token-file",
+            token.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Wait for the "serving" line, then stop it.
+  std::string log;
+  for (int i = 0; i < 600 && log.find("serving") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(100ms);
+    log = slurp(err_path);
+  }
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  for (int i = 0; i < 300 && ::waitpid(pid, &st, WNOHANG) == 0; ++i) std::this_thread::sleep_for(100ms);
+  if (::waitpid(pid, &st, WNOHANG) == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &st, 0);
+  }
+  log = slurp(err_path);
+  std::error_code ec;
+  fs::remove(socket, ec);
+  ASSERT_NE(log.find("serving"), std::string::npos) << log;
+  EXPECT_NE(log.find("other users can read the bearer token"), std::string::npos) << log;
+  EXPECT_NE(log.find("0644"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace pp

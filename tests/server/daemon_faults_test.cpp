@@ -1,0 +1,296 @@
+// The daemon under faulty clients and inputs, in process on a temp unix socket with the CPU backend:
+// a client that trickles its HTTP request cannot silence /metrics and is cut at the request
+// deadline; HEAD sends the real Content-Length; counters exist at 0; an unsatisfied witness is not
+// blamed on a constraint the daemon cannot know; a witness path that is a directory or a FIFO says
+// so. Every wait is bounded; no assertion on timing.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "formats/circom_wtns.hpp"
+#include "formats/key_circuit.hpp"
+#include "formats/snarkjs_zkey.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "r1cs/constraint_system_builder.hpp"
+#include "r1cs/satisfaction.hpp"
+#include "server/client.hpp"
+#include "server/daemon.hpp"
+
+namespace pp::server {
+namespace {
+namespace fs = std::filesystem;
+namespace pb = proofpipe::v1;
+using namespace std::chrono_literals;
+
+// x0 -> x1 = x0^2 -> x2 = x1^2 -> x3 = x2^2, and y = x3 (public): four constraints in a chain, so a
+// wrong x2 breaks constraint 1 first, while constraint 0 (x0 * x0 = x1) still holds.
+struct chain_fixture {
+  fs::path dir, zkey;
+  std::vector<ff::fr> witness;  // 1, y, x0, x1, x2, x3
+  r1cs::constraint_system cs;
+};
+
+const chain_fixture& chain() {
+  static const chain_fixture f = [] {
+    chain_fixture f;
+    f.dir = fs::temp_directory_path() / ("pp_daemon_faults_" + std::to_string(::getpid()));
+    fs::create_directories(f.dir);
+    r1cs::constraint_system_builder b(1, 4);
+    const ff::fr one = ff::fr::one();
+    for (uint64_t i = 0; i < 3; ++i) {
+      const r1cs::term x[] = {{b.aux_var(i), one}};
+      const r1cs::term next[] = {{b.aux_var(i + 1), one}};
+      EXPECT_TRUE(b.add_constraint(x, x, next).ok());
+    }
+    const r1cs::term x3[] = {{b.aux_var(3), one}};
+    const r1cs::term c1[] = {{r1cs::constraint_system_builder::one(), one}};
+    const r1cs::term y[] = {{b.public_var(0), one}};
+    EXPECT_TRUE(b.add_constraint(x3, c1, y).ok());
+    auto cs = std::move(b).build();
+    EXPECT_TRUE(cs.ok());
+    f.cs = std::move(cs).value();
+    const ff::fr x0 = ff::fr::from_uint(3), x1 = x0 * x0, x2 = x1 * x1, x3v = x2 * x2;
+    f.witness = {one, x3v, x0, x1, x2, x3v};
+    EXPECT_TRUE(r1cs::check_satisfied(f.cs, f.witness).ok());
+    auto pk = groth16::setup_insecure(f.cs, groth16::h_basis::odd_coset_lagrange, groth16::toxic_waste_from_seed_insecure(11));
+    EXPECT_TRUE(pk.ok());
+    formats::snarkjs_zkey z;
+    z.pk = std::move(pk).value();
+    z.coefficients = formats::zkey_coefficients(f.cs);
+    f.zkey = f.dir / "chain.zkey";
+    EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, f.zkey).ok());
+    return f;
+  }();
+  return f;
+}
+
+class cleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(fs::temp_directory_path() / ("pp_daemon_faults_" + std::to_string(::getpid())), ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const cleanup_env = ::testing::AddGlobalTestEnvironment(new cleanup);
+
+int connect_http(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  timeval tv{60, 0};  // a bound on every wait, far above any answer
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+
+// One request over a plain socket; returns the whole response (empty when the connection fails).
+std::string http(int port, const std::string& method, const std::string& path) {
+  const int fd = connect_http(port);
+  if (fd < 0) return {};
+  const std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+  std::string out;
+  char buf[4096];
+  ssize_t k;
+  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
+  ::close(fd);
+  return out;
+}
+
+std::string header(const std::string& response, const std::string& name) {
+  const size_t at = response.find("\r\n" + name + ": ");
+  if (at == std::string::npos) return {};
+  const size_t b = at + name.size() + 4;
+  return response.substr(b, response.find("\r\n", b) - b);
+}
+
+class DaemonFaults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    socket_ = fs::path("/tmp") / ("pp_fault_" + std::to_string(::getpid()) + "_" +
+                                  ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".sock");
+    cfg_.server.socket = socket_.string();
+    cfg_.server.http = "127.0.0.1:0";
+    cfg_.server.drain_timeout_s = 30;
+    cfg_.engine.backend = "cpu";
+    cfg_.engine.host_memory_mb = 1024;
+    cfg_.engine.host_memory_margin_mb = 0;
+    auto d = daemon::start(cfg_);
+    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    daemon_ = std::move(*d);
+    client_options o;
+    o.socket = socket_.string();
+    auto c = client::connect(o);
+    ASSERT_TRUE(c.ok());
+    client_ = std::make_unique<client>(std::move(*c));
+  }
+  void TearDown() override {
+    if (daemon_) {
+      daemon_->stop(false);
+      EXPECT_TRUE(daemon_->wait().ok());
+    }
+  }
+  int port() const { return daemon_->http_port(); }
+  std::string register_chain() {
+    pb::RegisterKeyRequest req;
+    req.set_key_id("chain");
+    req.set_zkey_path(chain().zkey.string());
+    pb::RegisterKeyResponse resp;
+    const grpc::Status s = client_->stub().RegisterKey(client_->context(30s).get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp.key_id();
+  }
+  grpc::Status prove(const pb::SubmitProofRequest& sub, pb::AwaitProofResponse* resp) {
+    pb::ProveRequest req;
+    *req.mutable_submit() = sub;
+    req.set_timeout_ms(60000);
+    return client_->stub().Prove(client_->context(90s).get(), req, resp);
+  }
+
+  fs::path socket_;
+  server_config cfg_;
+  std::unique_ptr<daemon> daemon_;
+  std::unique_ptr<client> client_;
+};
+
+// A client that sends its request line one byte every 100 ms and never finishes it.
+class trickler {
+ public:
+  explicit trickler(int port) : fd_(connect_http(port)) {
+    thread_ = std::thread([this] {
+      const std::string line = "GET /metrics HTTP/1.1\r\nX-Slow: ";
+      for (size_t i = 0; !stop_; ++i) {
+        const char c = i < line.size() ? line[i] : 'a';
+        if (::send(fd_, &c, 1, MSG_NOSIGNAL) != 1) break;
+        // The server cut us when it closed its end: a 0-byte read (or reset) means disconnected.
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, 100) > 0) {
+          char b;
+          if (::recv(fd_, &b, 1, MSG_DONTWAIT) <= 0) break;
+        }
+      }
+      cut_ = !stop_;
+    });
+  }
+  ~trickler() {
+    stop_ = true;
+    thread_.join();
+    ::close(fd_);
+  }
+  bool connected() const { return fd_ >= 0 && !cut_; }
+  bool cut() const { return cut_; }
+  // Waits (bounded) until the server cuts the connection.
+  bool wait_cut(std::chrono::seconds limit) const {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (!cut_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(50ms);
+    return cut_;
+  }
+
+ private:
+  int fd_;
+  std::atomic<bool> stop_{false}, cut_{false};
+  std::thread thread_;
+};
+
+TEST_F(DaemonFaults, ATricklingClientDoesNotBlockMetrics) {
+  trickler slow(port());
+  ASSERT_TRUE(slow.connected());
+  std::this_thread::sleep_for(300ms);  // the trickler's connection is accepted and being read
+  // Several scrapes in a row, each a new connection, all answered while the trickler still holds
+  // its connection open.
+  for (int i = 0; i < 3; ++i) {
+    const std::string m = http(port(), "GET", "/metrics");
+    EXPECT_NE(m.find(" 200 "), std::string::npos) << m;
+    EXPECT_NE(m.find("pp_jobs_total"), std::string::npos) << m;
+  }
+  EXPECT_TRUE(slow.connected()) << "the trickler was cut before the scrapes were answered";
+}
+
+TEST_F(DaemonFaults, ATricklingClientIsCutAtTheRequestDeadline) {
+  trickler slow(port());
+  ASSERT_TRUE(slow.connected());
+  // Every byte arrives well within the per-read timeout; only a whole-request deadline ends it.
+  EXPECT_TRUE(slow.wait_cut(120s));
+}
+
+TEST_F(DaemonFaults, HeadSendsTheLengthOfTheBodyGetWouldSend) {
+  for (const char* path : {"/metrics", "/status"}) {
+    const std::string get = http(port(), "GET", path);
+    const std::string head = http(port(), "HEAD", path);
+    ASSERT_NE(head.find(" 200 "), std::string::npos) << head;
+    const std::string length = header(head, "Content-Length");
+    ASSERT_FALSE(length.empty()) << head;
+    EXPECT_GT(std::stoul(length), 0u) << head;
+    EXPECT_EQ(head.substr(head.find("\r\n\r\n") + 4), "") << "HEAD sent a body";
+    const size_t body = get.size() - (get.find("\r\n\r\n") + 4);
+    EXPECT_EQ(header(get, "Content-Length"), std::to_string(body)) << get;
+  }
+  EXPECT_NE(http(port(), "GET", "/nope").find(" 404 "), std::string::npos);
+}
+
+TEST_F(DaemonFaults, EveryCounterIsExportedAtZeroBeforeItsFirstEvent) {
+  const std::string m = http(port(), "GET", "/metrics");
+  for (const char* series : {"pp_jobs_total{state=\"cancelled\"} 0", "pp_jobs_total{state=\"failed\"} 0",
+                             "pp_jobs_total{state=\"succeeded\"} 0", "pp_partitions_total{result=\"cancelled\"} 0",
+                             "pp_partition_retries_total 0"}) {
+    EXPECT_NE(m.find(series), std::string::npos) << series << "\n" << m;
+  }
+}
+
+TEST_F(DaemonFaults, AnUnsatisfiedWitnessIsNotBlamedOnAConstraintThatHolds) {
+  const std::string key = register_chain();
+  std::vector<ff::fr> w = chain().witness;
+  w[4] = w[4] + ff::fr::one();  // x2 wrong: constraint 1 (x1 * x1 = x2) is the first that fails
+  const status local = r1cs::check_satisfied(chain().cs, w);
+  ASSERT_NE(local.message().find("constraint 1 "), std::string::npos) << local.to_string();
+  auto bytes = formats::write_circom_wtns(w);
+  ASSERT_TRUE(bytes.ok());
+  pb::SubmitProofRequest sub;
+  sub.set_key_id(key);
+  sub.add_witnesses()->set_wtns(std::string(bytes->begin(), bytes->end()));
+  pb::AwaitProofResponse resp;
+  const grpc::Status s = prove(sub, &resp);
+  const std::string msg = s.ok() ? resp.error().message() : s.error_message();
+  EXPECT_FALSE(s.ok() && resp.state() == pb::JOB_STATE_SUCCEEDED);
+  EXPECT_EQ(msg.find("constraint 0 "), std::string::npos) << msg;
+  EXPECT_NE(msg.find("does not satisfy"), std::string::npos) << msg;
+}
+
+TEST_F(DaemonFaults, AWitnessPathThatIsADirectoryOrAFifoSaysWhatItIs) {
+  const std::string key = register_chain();
+  const fs::path fifo = chain().dir / ("w_" + std::to_string(::getpid()) + ".fifo");
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const auto& [path, what] : {std::pair{chain().dir, "is a directory"}, std::pair{fifo, "is a FIFO"}}) {
+    pb::SubmitProofRequest sub;
+    sub.set_key_id(key);
+    sub.add_witnesses()->set_path(path.string());
+    pb::AwaitProofResponse resp;
+    const grpc::Status s = prove(sub, &resp);
+    const std::string msg = s.ok() ? resp.error().message() : s.error_message();
+    EXPECT_FALSE(s.ok() && resp.state() == pb::JOB_STATE_SUCCEEDED);
+    EXPECT_NE(msg.find(what), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("does not exist"), std::string::npos) << msg;
+  }
+  fs::remove(fifo);
+}
+
+}  // namespace
+}  // namespace pp::server
