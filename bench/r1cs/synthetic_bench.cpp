@@ -31,6 +31,8 @@ void BM_MakeSynthetic(benchmark::State& state) {
   state.counters["dens_a"] = s.a_aux_density;
   state.counters["dens_b"] = s.b_aux_density;
   state.counters["w01"] = s.witness_zero + s.witness_one;
+  state.counters["coef_other"] = s.other_coeff_share;
+  state.counters["distinct"] = static_cast<double>(s.distinct_abc);
 }
 BENCHMARK(BM_MakeSynthetic)->DenseRange(16, 22, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
 

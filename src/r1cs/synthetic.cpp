@@ -1,16 +1,15 @@
 // Parallel generation straight into CSR. Every block of variables and every row draws from its own
 // splitmix64 stream keyed by (seed, purpose, index), and blocks have a fixed size, so the result
 // does not depend on how oneTBB schedules them. Passes:
-//   1. witness values (blocks of variables) and the A / B aux subsets (one hash per aux variable);
+//   1. witness values (blocks of variables), the A / B aux subsets (one hash per aux variable), the
+//      coefficient table, then the lists of zero-valued aux variables (all, A members, B members);
 //   2. per-row term counts into row_ptr, then a two-level prefix sum;
-//   3. fill, by chunks of rows: the terms (covering slots, see cover_cursor, take subset members in
-//      order, the others are uniform), then the row sums (witness gathers, prefetched), then C's
-//      last entry, on the constant 1, set so that <A,w> * <B,w> = <C,w>.
+//   3. fill, row by row (see row_filler): B, then A, then C, each row satisfied on its own.
 #include "r1cs/synthetic.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +28,16 @@ using ff::fr;
 constexpr uint64_t block_size = uint64_t{1} << 14;  // variables or rows per block; fixes the streams
 constexpr uint64_t max_rows = uint64_t{1} << 40;
 constexpr double max_mean_terms = 1 << 20;
+constexpr uint64_t max_constants = uint64_t{1} << 20;
 
-enum purpose : uint64_t { witness_values = 1, subset_a = 2, subset_b = 3, row_shape = 4, row_terms = 5 };
+enum purpose : uint64_t {
+  witness_values = 1,
+  subset_a = 2,
+  subset_b = 3,
+  row_shape = 4,
+  row_terms = 5,
+  table_constants = 6
+};
 
 uint64_t mix(uint64_t z) {  // splitmix64 finalizer
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -71,49 +78,92 @@ fr random_montgomery(uint64_t& s) {
   return fr::from_montgomery(v);
 }
 
-enum class coeff_kind : uint8_t { zero, one, minus_one, other };
+// A coefficient with what it is made of, so the balancing entry of a row can be the product of two
+// drawn ones and a cancelling entry the negation of one, both still in the table.
+enum class coeff_kind : uint8_t { zero, one, minus_one, power, constant, other };
 
 struct coeff {
-  coeff_kind kind;
-  fr value;
+  coeff_kind kind = coeff_kind::zero;
+  bool negative = false;  // power and constant: minus the table entry
+  uint32_t index = 0;     // power: k of 2^k; constant: index into the constants
+  fr value = fr::zero();
 };
 
-coeff draw_coeff(const synthetic_params& p, uint64_t& s, bool nonzero) {
-  const double u = uniform01(s);
-  if (u < p.coeff_one) return {coeff_kind::one, fr::one()};
-  if (u < p.coeff_one + p.coeff_minus_one) return {coeff_kind::minus_one, -fr::one()};
-  if (u < p.coeff_one + p.coeff_minus_one + p.coeff_zero) {
-    return nonzero ? coeff{coeff_kind::one, fr::one()} : coeff{coeff_kind::zero, fr::zero()};
+constexpr uint32_t max_drawn_power = 254;  // 2^254 < r: the top bit weight of a packed field element
+
+// 2^k for k <= 2 * max_drawn_power (products of two drawn powers) and the per-circuit constants.
+struct coeff_table {
+  std::vector<fr> powers;
+  std::vector<fr> constants;
+
+  static coeff_table make(uint64_t num_constants, uint64_t seed_stream) {
+    coeff_table t;
+    t.powers.resize(2 * max_drawn_power + 1);
+    t.powers[0] = fr::one();
+    for (std::size_t k = 1; k < t.powers.size(); ++k) t.powers[k] = t.powers[k - 1] + t.powers[k - 1];
+    uint64_t s = seed_stream;
+    t.constants.resize(num_constants);
+    for (fr& c : t.constants) {
+      do c = random_montgomery(s);
+      while (c.is_zero());
+    }
+    return t;
   }
-  fr v = random_montgomery(s);
-  if (v.is_zero()) v = fr::one();
-  return {coeff_kind::other, v};
+  coeff power(uint32_t k, bool negative) const {
+    if (k == 0) {
+      return negative ? coeff{coeff_kind::minus_one, false, 0, -fr::one()}
+                      : coeff{coeff_kind::one, false, 0, fr::one()};
+    }
+    return {coeff_kind::power, negative, k, negative ? -powers[k] : powers[k]};
+  }
+  coeff constant(uint32_t i, bool negative) const {
+    return {coeff_kind::constant, negative, i, negative ? -constants[i] : constants[i]};
+  }
+};
+
+coeff negate(coeff c) {
+  switch (c.kind) {
+    case coeff_kind::zero: return c;
+    case coeff_kind::one: return {coeff_kind::minus_one, false, 0, -fr::one()};
+    case coeff_kind::minus_one: return {coeff_kind::one, false, 0, fr::one()};
+    default: break;
+  }
+  c.negative = !c.negative;
+  c.value = -c.value;
+  return c;
 }
 
-void accumulate(fr& acc, coeff_kind kind, const fr& c, const fr& x) {
-  switch (kind) {
+// x * y when the table holds it (a factor +-1, or two powers of two); nothing otherwise.
+std::optional<coeff> product(const coeff_table& t, const coeff& x, const coeff& y) {
+  if (x.kind == coeff_kind::one) return y;
+  if (x.kind == coeff_kind::minus_one) return negate(y);
+  if (y.kind == coeff_kind::one) return x;
+  if (y.kind == coeff_kind::minus_one) return negate(x);
+  if (x.kind == coeff_kind::power && y.kind == coeff_kind::power) {
+    return t.power(x.index + y.index, x.negative != y.negative);
+  }
+  return std::nullopt;
+}
+
+coeff draw_coeff(const synthetic_params& p, const coeff_table& t, uint64_t& s, bool nonzero) {
+  const double u = uniform01(s);
+  double edge = p.coeff_one;
+  if (u < edge) return t.power(0, false);
+  if (u < (edge += p.coeff_minus_one)) return t.power(0, true);
+  if (u < (edge += p.coeff_zero)) return nonzero ? t.power(0, false) : coeff{};
+  if (u < edge + p.coeff_power_of_two) {
+    const auto k = static_cast<uint32_t>(1 + below(s, max_drawn_power));
+    return t.power(k, (splitmix(s) & 1) != 0);
+  }
+  return t.constant(static_cast<uint32_t>(below(s, t.constants.size())), false);
+}
+
+void accumulate(fr& acc, const coeff& c, const fr& x) {
+  switch (c.kind) {
     case coeff_kind::zero: break;
     case coeff_kind::one: acc += x; break;
     case coeff_kind::minus_one: acc -= x; break;
-    case coeff_kind::other: acc += c * x; break;
-  }
-}
-
-constexpr uint64_t chunk_rows = 256;    // rows whose terms are drawn before their sums are taken
-constexpr uint64_t prefetch_ahead = 16;  // terms; covers the latency of a witness gather
-
-// out[r - r0] = sum over row r of coefficient * w[column], for rows [r0, r1) of m; kinds are
-// indexed from the chunk's first entry.
-void row_sums(const csr_matrix& m, const std::vector<coeff_kind>& kinds, uint64_t r0, uint64_t r1, const witness& w,
-              std::array<fr, chunk_rows>& out) {
-  const uint64_t k0 = m.row_ptr[r0], k_end = m.row_ptr[r1];
-  for (uint64_t r = r0; r < r1; ++r) {
-    fr acc = fr::zero();
-    for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
-      if (k + prefetch_ahead < k_end) __builtin_prefetch(&w[m.cols[k + prefetch_ahead]]);
-      accumulate(acc, kinds[k - k0], m.coeffs[k], w[m.cols[k]]);
-    }
-    out[r - r0] = acc;
+    default: acc += c.value * x; break;
   }
 }
 
@@ -133,13 +183,13 @@ struct subset_rule {
   bool contains(uint64_t i) const { return to_unit(mix(key ^ (i * 0x9e3779b97f4a7c15ull))) < density; }
 };
 
-// The members of a subset as witness indices, increasing. Never empty when num_aux > 0 and
-// density > 0 (falls back to the first aux variable).
-std::vector<uint32_t> list_members(const subset_rule& rule, uint64_t aux0, uint64_t num_aux) {
+// The aux variables i (witness index aux0 + i) with pred(i), as witness indices, increasing.
+template <typename Pred>
+std::vector<uint32_t> list_where(const Pred& pred, uint64_t aux0, uint64_t num_aux) {
   std::vector<uint64_t> offset(num_blocks(num_aux) + 1, 0);
   for_each_block(num_aux, [&](uint64_t b, uint64_t begin, uint64_t end) {
     uint64_t n = 0;
-    for (uint64_t i = begin; i < end; ++i) n += rule.contains(i);
+    for (uint64_t i = begin; i < end; ++i) n += pred(i);
     offset[b + 1] = n;
   });
   for (std::size_t b = 1; b < offset.size(); ++b) offset[b] += offset[b - 1];
@@ -147,9 +197,16 @@ std::vector<uint32_t> list_members(const subset_rule& rule, uint64_t aux0, uint6
   for_each_block(num_aux, [&](uint64_t b, uint64_t begin, uint64_t end) {
     uint64_t k = offset[b];
     for (uint64_t i = begin; i < end; ++i) {
-      if (rule.contains(i)) out[k++] = static_cast<uint32_t>(aux0 + i);
+      if (pred(i)) out[k++] = static_cast<uint32_t>(aux0 + i);
     }
   });
+  return out;
+}
+
+// The members of a subset. Never empty when num_aux > 0 and density > 0 (falls back to the first
+// aux variable).
+std::vector<uint32_t> list_members(const subset_rule& rule, uint64_t aux0, uint64_t num_aux) {
+  std::vector<uint32_t> out = list_where([&](uint64_t i) { return rule.contains(i); }, aux0, num_aux);
   if (out.empty() && num_aux > 0 && rule.density > 0) out.push_back(static_cast<uint32_t>(aux0));
   return out;
 }
@@ -200,6 +257,193 @@ class cover_cursor {
   uint64_t nnz_ = 0, m_ = 0, member_ = 0, rem_ = 0, step_q_ = 0, step_r_ = 0;
 };
 
+// Fills one row at a time so that <A,w> * <B,w> = <C,w> with every coefficient from the table.
+// B first: its covering terms are fixed (every B member must occur), its free terms take zero-valued
+// members, so b = <B,w> is usually 0. Then A's free terms are drawn freely, and C's terms take
+// zero-valued aux variables, so c = 0 before the balancing entry, which goes on a zero-valued
+// variable too (a SHA-256 boolean constraint, (1 - x) * x = 0, has this shape). When b != 0, A's
+// free terms take zero-valued members instead and the product becomes C's balancing entry: with one
+// term alpha * w_k left in A (the others cancelled by free terms on the same columns with the
+// negated coefficients) and one beta * w_l in B, one of w_k, w_l equal to 1 and alpha * beta in the
+// table, the entry is alpha * beta on the other variable (an AND gate's shape). Otherwise A is
+// cancelled altogether when there are free terms enough. A row that none of this balances (two
+// values other than 0 and 1 in the product, too few free terms: ~3e-5 of the PoRep rows) takes an
+// output variable: an aux variable in neither subset nor any list (so no other row reads it), set
+// to a * b - c, with coefficient 1. Each block of rows owns its share of those (~37 per 2^14 rows at
+// the PoRep densities, against ~0.6 needed); past them, or with no zero-valued variables, the row
+// gets a * b - c on the constant 1, a coefficient outside the table.
+struct row_context {
+  const synthetic_params& p;
+  const coeff_table& table;
+  witness& w;  // written only at output variables, each by the one row that owns it
+  const subset& sub_a;
+  const subset& sub_b;
+  const std::vector<uint32_t>& zero_any;  // zero-valued aux variables, all / A members / B members
+  const std::vector<uint32_t>& zero_a;
+  const std::vector<uint32_t>& zero_b;
+  const std::vector<uint32_t>& outputs;  // aux variables in neither subset, not zero_any's
+  uint64_t aux0, num_aux, rows;
+};
+
+class row_filler {
+ public:
+  // The filler of block `block` of rows (block_size each): it owns that share of the outputs.
+  row_filler(const row_context& x, uint64_t block) : x_(x) {
+    const auto share = [&](uint64_t b) {
+      return static_cast<uint64_t>(static_cast<unsigned __int128>(x.outputs.size()) * std::min(x.rows, b * block_size) /
+                                   std::max<uint64_t>(x.rows, 1));
+    };
+    next_output_ = share(block);
+    end_output_ = share(block + 1);
+  }
+
+  void fill(uint64_t r, csr_matrix& a, csr_matrix& b, csr_matrix& c, cover_cursor& cover_a, cover_cursor& cover_b) {
+    uint64_t s = stream(x_.p.seed, row_terms, r);
+    tb_.clear();
+    for (uint64_t k = b.row_ptr[r]; k < b.row_ptr[r + 1]; ++k) {
+      tb_.push_back(subset_term(cover_b, x_.sub_b, x_.zero_b, true, s));
+    }
+    const fr bv = sum(tb_);
+    ta_.clear();
+    for (uint64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      ta_.push_back(subset_term(cover_a, x_.sub_a, x_.zero_a, !bv.is_zero(), s));
+    }
+    tc_.clear();
+    for (uint64_t k = c.row_ptr[r]; k + 1 < c.row_ptr[r + 1]; ++k) tc_.push_back(c_term(s));
+    const term last = balance(bv, sum(tc_), s);
+    tc_.push_back(last);
+    write(a, r, ta_);
+    write(b, r, tb_);
+    write(c, r, tc_);
+  }
+
+ private:
+  struct term {
+    uint32_t col;
+    coeff cf;
+    bool known_zero;  // drawn from a list of zero-valued variables: adds nothing to the row sum
+  };
+
+  term subset_term(cover_cursor& cover, const subset& sub, const std::vector<uint32_t>& zeros, bool zero_valued,
+                   uint64_t& s) const {
+    term t;
+    if (cover.covering()) {
+      t = {sub.members[cover.member()], draw_coeff(x_.p, x_.table, s, true), false};
+    } else if (zero_valued && !zeros.empty()) {
+      t = {zeros[below(s, zeros.size())], draw_coeff(x_.p, x_.table, s, false), true};
+    } else {
+      const uint32_t col = sub.members.empty() || uniform01(s) < x_.p.input_terms
+                               ? static_cast<uint32_t>(below(s, x_.aux0))
+                               : sub.random_member(s);
+      t = {col, draw_coeff(x_.p, x_.table, s, false), false};
+    }
+    cover.advance();
+    return t;
+  }
+
+  term c_term(uint64_t& s) const {
+    if (!x_.zero_any.empty()) {
+      return {x_.zero_any[below(s, x_.zero_any.size())], draw_coeff(x_.p, x_.table, s, false), true};
+    }
+    const uint32_t col = x_.num_aux == 0 || uniform01(s) < x_.p.input_terms
+                             ? static_cast<uint32_t>(below(s, x_.aux0))
+                             : static_cast<uint32_t>(x_.aux0 + below(s, x_.num_aux));
+    return {col, draw_coeff(x_.p, x_.table, s, false), false};
+  }
+
+  term zero_entry(uint64_t& s) const {
+    if (x_.zero_any.empty()) return {0, coeff{}, false};
+    return {x_.zero_any[below(s, x_.zero_any.size())], draw_coeff(x_.p, x_.table, s, true), true};
+  }
+
+  bool contributes(const term& t) const {
+    return !t.known_zero && t.cf.kind != coeff_kind::zero && !x_.w[t.col].is_zero();
+  }
+
+  fr sum(const std::vector<term>& ts) const {
+    fr acc = fr::zero();
+    for (const term& t : ts) {
+      if (!t.known_zero) accumulate(acc, t.cf, x_.w[t.col]);
+    }
+    return acc;
+  }
+
+  term balance(const fr& bv, const fr& cv, uint64_t& s) {
+    fr delta = -cv;
+    if (!bv.is_zero()) {
+      delta = sum(ta_) * bv - cv;
+      if (!delta.is_zero() && cv.is_zero()) {
+        if (std::optional<term> t = balance_product(s)) return *t;
+      }
+    }
+    if (delta.is_zero()) return zero_entry(s);
+    if (next_output_ < end_output_ && !x_.zero_any.empty()) {
+      const uint32_t v = x_.outputs[next_output_++];
+      x_.w[v] = delta;  // c + 1 * w[v] = a * b
+      return {v, coeff{coeff_kind::one, false, 0, fr::one()}, false};
+    }
+    return {0, coeff{coeff_kind::other, false, 0, delta}, false};
+  }
+
+  // b != 0, c = 0: the entry for a * b after cancelling A's terms (see the class comment).
+  std::optional<term> balance_product(uint64_t& s) {
+    nonzero_.clear();
+    free_.clear();
+    for (std::size_t i = 0; i < ta_.size(); ++i) {
+      if (ta_[i].known_zero) {
+        free_.push_back(i);
+      } else if (contributes(ta_[i])) {
+        nonzero_.push_back(i);
+      }
+    }
+    std::size_t b_terms = 0, l = 0;
+    for (std::size_t j = 0; j < tb_.size(); ++j) {
+      if (contributes(tb_[j])) ++b_terms, l = j;
+    }
+    if (b_terms == 1 && nonzero_.size() <= free_.size() + 1) {
+      const fr one = fr::one();
+      const term& tl = tb_[l];
+      const bool l_one = x_.w[tl.col] == one;
+      for (std::size_t keep : nonzero_) {
+        const term& tk = ta_[keep];
+        const bool k_one = x_.w[tk.col] == one;
+        if (!k_one && !l_one) continue;
+        const std::optional<coeff> cf = product(x_.table, tk.cf, tl.cf);
+        if (!cf) continue;
+        const uint32_t col = k_one ? tl.col : tk.col;
+        cancel_all_but(keep);
+        return term{col, *cf, false};
+      }
+    }
+    if (nonzero_.size() <= free_.size()) {
+      cancel_all_but(ta_.size());
+      return zero_entry(s);
+    }
+    return std::nullopt;
+  }
+
+  // Each contributing A term but ta_[keep] gets a free (zero-valued) term turned into its negation.
+  void cancel_all_but(std::size_t keep) {
+    std::size_t f = 0;
+    for (std::size_t i : nonzero_) {
+      if (i != keep) ta_[free_[f++]] = term{ta_[i].col, negate(ta_[i].cf), false};
+    }
+  }
+
+  static void write(csr_matrix& m, uint64_t r, const std::vector<term>& ts) {
+    const uint64_t k0 = m.row_ptr[r];
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      m.cols[k0 + i] = ts[i].col;
+      m.coeffs[k0 + i] = ts[i].cf.value;
+    }
+  }
+
+  const row_context& x_;
+  uint64_t next_output_ = 0, end_output_ = 0;  // this block's unused outputs
+  std::vector<term> ta_, tb_, tc_;       // the row's terms, reused from row to row
+  std::vector<std::size_t> nonzero_, free_;  // balance_product's A terms: contributing / zero-valued
+};
+
 // Row pointers from per-row counts: counts[r + 1] holds row r's count on entry.
 void prefix_sum_rows(std::vector<uint64_t>& row_ptr, const std::vector<uint64_t>& block_sums) {
   std::vector<uint64_t> start(block_sums.size() + 1, 0);
@@ -221,8 +465,13 @@ status check_params(const synthetic_params& p) {
     return invalid_argument("synthetic: witness_zero and witness_one must be in [0, 1] with sum <= 1");
   }
   if (!fraction(p.coeff_one) || !fraction(p.coeff_minus_one) || !fraction(p.coeff_zero) ||
-      !(p.coeff_one + p.coeff_minus_one + p.coeff_zero <= 1)) {
-    return invalid_argument("synthetic: coeff_one, coeff_minus_one and coeff_zero must be in [0, 1] with sum <= 1");
+      !fraction(p.coeff_power_of_two) ||
+      !(p.coeff_one + p.coeff_minus_one + p.coeff_zero + p.coeff_power_of_two <= 1)) {
+    return invalid_argument(
+        "synthetic: coeff_one, coeff_minus_one, coeff_zero and coeff_power_of_two must be in [0, 1] with sum <= 1");
+  }
+  if (p.num_constants < 1 || p.num_constants > max_constants) {
+    return invalid_argument("synthetic: num_constants must be in [1, 2^20], got " + std::to_string(p.num_constants));
   }
   for (double m : {p.nnz_a, p.nnz_b, p.nnz_c}) {
     if (!(m >= 0 && m <= max_mean_terms)) {
@@ -292,6 +541,21 @@ result<synthetic_circuit> make_synthetic(const synthetic_params& p) {
       }
     }
   });
+  // The lists the fill draws zero-valued variables and output variables from, and the coefficient
+  // table. Aux variable 0 is no output: it is the member of an empty subset (list_members).
+  std::vector<uint32_t> zero_any, zero_a, zero_b, outputs;
+  coeff_table table;
+  auto output = [&](uint64_t i) { return i > 0 && !sub_a.rule.contains(i) && !sub_b.rule.contains(i); };
+  auto zero_valued = [&](uint64_t i) { return w[aux0 + i].is_zero(); };
+  auto zero_in = [&](const subset& sub) {
+    return [&zero_valued, rule = sub.rule](uint64_t i) { return zero_valued(i) && rule.contains(i); };
+  };
+  tbb::parallel_invoke(
+      [&] { zero_any = list_where([&](uint64_t i) { return zero_valued(i) && !output(i); }, aux0, p.num_aux); },
+      [&] { outputs = list_where(output, aux0, p.num_aux); },
+      [&] { zero_a = list_where(zero_in(sub_a), aux0, p.num_aux); },
+      [&] { zero_b = list_where(zero_in(sub_b), aux0, p.num_aux); },
+      [&] { table = coeff_table::make(p.num_constants, stream(p.seed, table_constants, 0)); });
 
   // Term counts (C's includes its balancing term), then row pointers.
   const uint64_t n_row_blocks = num_blocks(rows);
@@ -315,58 +579,12 @@ result<synthetic_circuit> make_synthetic(const synthetic_params& p) {
                        [&] { b.cols.resize(nnz_b); }, [&] { b.coeffs.resize(nnz_b); },
                        [&] { c.cols.resize(nnz_c); }, [&] { c.coeffs.resize(nnz_c); });
 
-  // Rows go in chunks: first the terms of every row in the chunk, then the row sums, which gather
-  // witness values at random columns with prefetches running ahead, then C's balancing terms.
-  for_each_block(rows, [&](uint64_t, uint64_t begin, uint64_t end) {
+  const row_context ctx{p, table, w, sub_a, sub_b, zero_any, zero_a, zero_b, outputs, aux0, p.num_aux, rows};
+  for_each_block(rows, [&](uint64_t blk, uint64_t begin, uint64_t end) {
     cover_cursor cover_a(a.row_ptr[begin], nnz_a, sub_a.members.size());
     cover_cursor cover_b(b.row_ptr[begin], nnz_b, sub_b.members.size());
-    std::vector<coeff_kind> kind_a, kind_b, kind_c;
-    std::array<fr, chunk_rows> av, bv, cv;
-    // An A or B term: a covering slot takes its member (non-zero coefficient), otherwise a random
-    // member or, with probability input_terms, the constant or a public input.
-    auto subset_term = [&](csr_matrix& m, uint64_t k, coeff_kind& kind, cover_cursor& cover, const subset& sub,
-                           uint64_t& s) {
-      uint32_t col;
-      coeff cf;
-      if (cover.covering()) {
-        col = sub.members[cover.member()];
-        cf = draw_coeff(p, s, true);
-      } else {
-        col = sub.members.empty() || uniform01(s) < p.input_terms ? static_cast<uint32_t>(below(s, aux0))
-                                                                   : sub.random_member(s);
-        cf = draw_coeff(p, s, false);
-      }
-      cover.advance();
-      m.cols[k] = col;
-      m.coeffs[k] = cf.value;
-      kind = cf.kind;
-    };
-    for (uint64_t r0 = begin; r0 < end; r0 += chunk_rows) {
-      const uint64_t r1 = std::min(end, r0 + chunk_rows);
-      const uint64_t a0 = a.row_ptr[r0], b0 = b.row_ptr[r0], c0 = c.row_ptr[r0];
-      kind_a.resize(a.row_ptr[r1] - a0);
-      kind_b.resize(b.row_ptr[r1] - b0);
-      kind_c.resize(c.row_ptr[r1] - c0);
-      for (uint64_t r = r0; r < r1; ++r) {
-        uint64_t s = stream(p.seed, row_terms, r);
-        for (uint64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) subset_term(a, k, kind_a[k - a0], cover_a, sub_a, s);
-        for (uint64_t k = b.row_ptr[r]; k < b.row_ptr[r + 1]; ++k) subset_term(b, k, kind_b[k - b0], cover_b, sub_b, s);
-        const uint64_t last = c.row_ptr[r + 1] - 1;
-        for (uint64_t k = c.row_ptr[r]; k < last; ++k) {
-          c.cols[k] = p.num_aux == 0 || uniform01(s) < p.input_terms ? static_cast<uint32_t>(below(s, aux0))
-                                                                     : static_cast<uint32_t>(aux0 + below(s, p.num_aux));
-          const coeff cf = draw_coeff(p, s, false);
-          c.coeffs[k] = cf.value;
-          kind_c[k - c0] = cf.kind;
-        }
-        c.cols[last] = 0;
-        kind_c[last - c0] = coeff_kind::zero;  // not known yet: left out of the row sum
-      }
-      row_sums(a, kind_a, r0, r1, w, av);
-      row_sums(b, kind_b, r0, r1, w, bv);
-      row_sums(c, kind_c, r0, r1, w, cv);
-      for (uint64_t r = r0; r < r1; ++r) c.coeffs[c.row_ptr[r + 1] - 1] = av[r - r0] * bv[r - r0] - cv[r - r0];
-    }
+    row_filler filler(ctx, blk);
+    for (uint64_t r = begin; r < end; ++r) filler.fill(r, a, b, c, cover_a, cover_b);
   });
 
   auto cs = constraint_system::make(p.num_public, p.num_aux, std::move(a), std::move(b), std::move(c));

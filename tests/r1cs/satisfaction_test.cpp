@@ -34,13 +34,18 @@ TEST(Satisfaction, NamesFirstFailingConstraint) {
   auto c = make_synthetic(p);
   ASSERT_TRUE(c.ok());
   for (int trial = 0; trial < 6; ++trial) {
-    // Break a few random rows by adding 1 to their C coefficient on the constant.
+    // Break a few random rows by adding 1 to <C,w>: C's last entry moves to the constant 1 with
+    // its old value plus 1 as coefficient.
     std::vector<std::size_t> broken;
     for (int k = 0; k < 1 + trial; ++k) broken.push_back(g() % p.num_constraints);
     if (trial == 0) broken = {0};
     if (trial == 1) broken = {p.num_constraints - 1};
     csr_matrix cm = c->cs.c();
-    for (std::size_t r : broken) cm.coeffs[cm.row_ptr[r + 1] - 1] += fr::one();
+    for (std::size_t r : broken) {
+      const uint64_t k = cm.row_ptr[r + 1] - 1;
+      cm.coeffs[k] = cm.coeffs[k] * c->w[cm.cols[k]] + fr::one();
+      cm.cols[k] = 0;
+    }
     auto bad = constraint_system::make(c->cs.num_public(), c->cs.num_aux(), c->cs.a(), c->cs.b(), cm);
     ASSERT_TRUE(bad.ok());
     const status s = check_satisfied(*bad, c->w);
