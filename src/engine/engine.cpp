@@ -202,7 +202,13 @@ class engine_impl final : public engine {
     out.id = id;
     out.state = info.state;
     out.error = info.error;
-    if (r.ok()) out.partitions = std::move(r).value();
+    if (info.state == job_state::succeeded) {
+      // It may have ended between the wait running out and info(): read its proofs now, so that a
+      // success never comes without them (or, forgotten meanwhile, not_found).
+      if (!r.ok()) r = tracker_.await(id, immediate());
+      if (!r.ok()) return r.error();
+      out.partitions = std::move(r).value();
+    }
     return out;
   }
 
