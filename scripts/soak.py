@@ -32,6 +32,8 @@ import time
 
 # BLS12-381 scalar field modulus r.
 R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
+# Job kinds and their weights.
+KINDS = {"good": 40, "good_path": 15, "cancel": 20, "garbage": 5, "unsatisfied": 8, "fifo": 6, "missing": 6}
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -62,6 +64,9 @@ class daemon:
         self.down = threading.Event()
 
     def start(self):
+        # A new epoch before the process exists: a client reaching it before start() returns must
+        # already count jobs of the old epoch as lost.
+        self.epoch += 1
         err = open(self.stderr_path, "ab")
         self.proc = subprocess.Popen([self.binary, "serve", "--config", self.config, "--socket", self.socket],
                                      stdout=subprocess.DEVNULL, stderr=err)
@@ -70,7 +75,6 @@ class daemon:
         while time.monotonic() < deadline:
             r = subprocess.run([self.binary, "status", "--socket", self.socket], capture_output=True, timeout=10)
             if r.returncode == 0:
-                self.epoch += 1
                 self.down.clear()
                 return
             if self.proc.poll() is not None:
@@ -91,6 +95,7 @@ class daemon:
 
 class tally:
     def __init__(self):
+        self.t0 = time.monotonic()
         self.mu = threading.Lock()
         self.counts = {}
         self.failures = []  # (what, detail)
@@ -99,7 +104,7 @@ class tally:
         with self.mu:
             self.counts[outcome] = self.counts.get(outcome, 0) + 1
             if failure:
-                self.failures.append((outcome, failure))
+                self.failures.append((outcome, "%.1f s: %s" % (time.monotonic() - self.t0, failure)))
 
 
 def cli(binary, args, timeout):
@@ -134,8 +139,8 @@ class client(threading.Thread):
     def one_job(self):
         c = self.ctx
         self.seq += 1
-        kind = self.rng.choices(["good", "good_path", "cancel", "garbage", "unsatisfied", "fifo", "missing"],
-                                weights=[40, 15, 20, 5, 8, 6, 6])[0]
+        kinds = [k for k in KINDS if k in c.kinds]
+        kind = self.rng.choices(kinds, weights=[KINDS[k] for k in kinds])[0]
         # Cancelled jobs are big enough (mul proves in ~2 ms) that the cancel often lands mid-job.
         parts = (self.rng.randint(16, 64) if kind == "cancel" else
                  self.rng.choice([1, 1, 1, 2, 3]) if kind in ("good", "good_path") else 1)
@@ -267,6 +272,8 @@ def main():
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--warmup", type=float, default=None, help="seconds after the restart not judged for RSS")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--kinds", default=",".join(KINDS), help="job kinds to draw from (default: all)")
+    ap.add_argument("--no-faults", action="store_true", help="no kill -9 and no SIGHUP (to study RSS alone)")
     ap.add_argument("--json", default=None, help="write the summary here too")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
@@ -280,6 +287,7 @@ def main():
         pass
 
     ctx.binary, ctx.dir, ctx.seed = binary, work, seed
+    ctx.kinds = set(args.kinds.split(","))
     ctx.tally = tally()
     ctx.zkey, ctx.vk = os.path.join(work, "mul.zkey"), os.path.join(work, "vk.json")
     r = subprocess.run([binary, "setup", os.path.join(ROOT, "tests/fixtures/circom/mul.r1cs"), ctx.zkey, "--vk", ctx.vk,
@@ -296,7 +304,7 @@ def main():
         # grows after it is a leak, not the daemon remembering finished jobs.
         f.write('[server]\ndrain_timeout_s = 60\nmax_await_s = 120\n[log]\nlevel = "info"\nfile = "%s"\n'
                 '[engine]\nbackend = "cpu"\nhost_memory_mb = 2048\nhost_memory_margin_mb = 0\n'
-                'max_retained_jobs = 100\ntrace_capacity = 256\n' % log)
+                'max_retained_jobs = 1000\ntrace_capacity = 256\n' % log)
     d = daemon(binary, config, os.path.join(work, "soak.sock"), os.path.join(work, "serve.stderr"))
     ctx.daemon = d
     d.start()
@@ -309,8 +317,8 @@ def main():
     rss = []  # (seconds since start, KiB, epoch)
     events = []
     kill_at, hup_at = t0 + 0.25 * args.duration, t0 + 0.60 * args.duration
-    killed = hupped = False
-    restart_t = None
+    killed = hupped = args.no_faults
+    restart_t = 0.0 if args.no_faults else None
     while time.monotonic() < ctx.end:
         now = time.monotonic()
         if not killed and now >= kill_at:
