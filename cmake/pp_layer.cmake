@@ -17,7 +17,8 @@ endfunction()
 
 # pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest; it exits 77
 # (skipped) when every test in it skipped (tests/support/gtest_main.cpp). CUSTOM_MAIN: SOURCES bring
-# their own main().
+# their own main(). Label tsan: the test runs threads against each other, so the tsan preset builds it
+# (target tsan_targets) and runs it under ThreadSanitizer.
 function(pp_test name)
   cmake_parse_arguments(A "CUSTOM_MAIN" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
   if(A_CUSTOM_MAIN)
@@ -32,6 +33,9 @@ function(pp_test name)
   endif()
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 600)
+  endif()
+  if("tsan" IN_LIST A_LABELS AND TARGET tsan_targets)
+    add_dependencies(tsan_targets ${name})
   endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS "${A_LABELS}" TIMEOUT ${A_TIMEOUT}

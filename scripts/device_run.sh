@@ -12,6 +12,11 @@
 #                                         with its 2^24 one: ~9 min, inside one 600 s call). Each
 #                                         writes h200.json from what its log holds.
 #   scripts/device_run.sh collect DIR...  here: docs/perf/h200.json from fetched $OUT folders' logs
+#   device budgets [LOG...]               cuda_backend_test and cuda_spmv_device_test, then the PoRep
+#                                         partitions (default 2^26 and 2^27) under VRAM budgets of
+#                                         unlimited, 48, 32, 24, 16 GiB with one key per size:
+#                                         vram-budgets.json (PP_BUDGET_RUNS: runs, 3; PP_BUDGETS: the
+#                                         budgets in GiB, 0 unlimited and first, default 0,48,32,24,16)
 #   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
@@ -30,7 +35,7 @@ partition_bench=cuda_prover_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
-                  [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=150
+                  [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=240
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
@@ -110,6 +115,47 @@ device() {
     timeout 300 bin/cuda_prover_bench --lanes 1 --runs 2 --cpu-check-max-log 24 24 >>"$OUT/bench.log" 2>&1
     echo "bench cuda_prover_bench exit $?" | tee -a "$OUT/bench.log"
     grep -E 'IDENTICAL|DIFFERS|^result partition' "$OUT/bench.log"
+  fi
+  if [ "$phase" = budgets ]; then  # the streamed path's tests, then each size under every budget
+    shift
+    local logs=("${@:-26 27}")
+    for t in cuda_backend_test cuda_spmv_device_test; do
+      timeout "${limit[$t]}" "bin/$t" >>"$OUT/tests.log" 2>&1
+      local rc=$?
+      echo "test $t exit $rc" | tee -a "$OUT/tests.log"
+      [ $rc -eq 0 ] || failed=1
+    done
+    grep -E '^\[  (PASSED|FAILED) |^\[  FAILED|region [0-9]+:|least budget' "$OUT/tests.log"
+    local bargs=(--lanes 2 --runs "${PP_BUDGET_RUNS:-3}" --cpu-check-max-log 0 --vram-budgets-gib "${PP_BUDGETS:-0,48,32,24,16}")
+    # shellcheck disable=SC2068
+    echo "=== cuda_prover_bench ${bargs[*]} ${logs[*]}" >>"$OUT/budgets.log"
+    # shellcheck disable=SC2068
+    timeout 540 bin/cuda_prover_bench "${bargs[@]}" ${logs[@]} >>"$OUT/budgets.log" 2>&1
+    echo "bench cuda_prover_bench exit $?" | tee -a "$OUT/budgets.log"
+    local gpu; gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+    python3 - "$OUT/budgets.log" "$gpu" "$(date -u)" "$(cat commit.txt)" "${bargs[*]} ${logs[*]}" \
+      >"$OUT/vram-budgets.json" <<'PY'
+import json, sys
+runs = []
+for line in open(sys.argv[1]):
+    if not line.startswith("budget_run "):
+        continue
+    kv = dict(f.split("=", 1) for f in line.split()[1:])
+    def num(k):
+        return float(kv[k]) if k in kv else None
+    r = {"log_n": int(kv["log_n"]), "budget_gib": None if kv["budget_gib"] == "null" else int(kv["budget_gib"])}
+    if kv.get("refused") == "1":
+        r["refused"] = True
+    else:
+        r.update({"partition_s": num("partition_s"), "partitions_per_hour": num("partitions_per_hour"),
+                  "h2d_gib_per_partition": num("h2d_gib_per_partition"), "peak_vram_gib": num("peak_vram_gib"),
+                  "identical": kv["identical"] == "true", "lanes": int(kv["lanes"]), "plan_gib": num("plan_gib"),
+                  "gpu_busy": num("gpu_busy")})
+    runs.append(r)
+print(json.dumps({"runs": runs, "date": sys.argv[3], "gpu": sys.argv[2], "commit": sys.argv[4],
+                  "command": "scripts/device_run.sh device budgets (cuda_prover_bench " + sys.argv[5] + ")"}, indent=2))
+PY
+    grep -E '^budget|^== |^result matrices|IDENTICAL|DIFFERS|REFUSED' "$OUT/budgets.log"
   fi
   if [ "$phase" = multigpu ]; then  # 1 GPU, then 2 GPUs, then 2 with one failing: multi-gpu.json
     local mg=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 6 --witness-threads 4

@@ -11,6 +11,7 @@ packages=(
   libgmp-dev libspdlog-dev libfmt-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libpqxx-dev libssl-dev postgresql
 )
 # Node.js runs the test oracles; a node that came from elsewhere (e.g. a nodesource package that
 # bundles npm and conflicts with Debian's npm) is used as it is.

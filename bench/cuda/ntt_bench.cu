@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
     if (r.tile_log) tuning.tile_log = r.tile_log;
     if (r.elements_log) tuning.elements_log = r.elements_log;
     if (r.min_columns_log >= 0) tuning.min_columns_log = r.min_columns_log;
-    auto plan = pp::cuda::make_ntt_plan(r.log_n, tuning);
+    auto plan = pp::cuda::make_ntt_plan(r.log_n, tuning, dd->max_shared_bytes());
     if (!plan.ok()) {
       std::fprintf(stderr, "%s\n", plan.error().to_string().c_str());
       return 1;

@@ -7,8 +7,14 @@
 // vs one partition workspace), per-step GPU time from CUDA events (median of the warm runs), then
 // the lanes phase: `lanes` threads prove at once and the GPU busy fraction comes from the lanes'
 // kernel intervals. Up to --cpu-check-max-log the proof is also compared with cpu_backend's.
-// Machine-readable lines "result NAME VALUE" feed scripts/h200_json.py. Usage:
-//   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K] log_n...
+// Machine-readable lines "result NAME VALUE" feed scripts/h200_json.py.
+// --vram-budgets-gib B,B,... (0: unlimited) proves each size on one backend per budget instead, the
+// key made once and its tables pinned once: per budget the plan, GPU time per partition, h2d bytes
+// per partition, the device memory the process took (cudaMemGetInfo), the lanes phase's throughput,
+// and whether the proof is identical to the unlimited budget's; "budget_run" lines feed
+// docs/perf/vram-budgets.json. Usage:
+//   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K]
+//                     [--vram-budgets-gib B,...] log_n...
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -16,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +30,8 @@
 #include "bench_fail_fast.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/fixed_base_device.hpp"
+#include "cuda/pinned_host.hpp"
+#include "cuda/spmv_matrix.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "msm_points.hpp"
@@ -46,6 +55,7 @@ struct options {
   int runs = 5;
   bool random_key = false;
   int cpu_check_max_log = 20;
+  std::vector<double> budgets_gib;  // --vram-budgets-gib; 0 = unlimited
 };
 
 // A key of the right shape with random points: timing only, proofs do not verify.
@@ -199,6 +209,156 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
   be.clear_keys();
 }
 
+
+// Device memory this process holds now (the whole device's used memory: the lent GPU runs nothing else).
+uint64_t device_used_bytes() {
+  size_t free_b = 0, total_b = 0;
+  BENCH_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return total_b - free_b;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// One backend per budget on one key: see the file comment.
+void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
+  using namespace pp;
+  const uint64_t n = uint64_t{1} << log_n;
+  auto t0 = clock_type::now();
+  const r1cs::synthetic_circuit c = take(
+      r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)),
+      "make_synthetic");
+  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, secs(t0));
+  t0 = clock_type::now();
+  const bool real = !o.random_key;
+  const groth16::proving_key pk =
+      real ? take(groth16::setup_insecure(c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
+                  "setup_insecure")
+           : random_key(c.cs, o.basis, n);
+  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, secs(t0));
+  t0 = clock_type::now();
+  const cuda::compact_r1cs compact = take(cuda::make_compact_r1cs(c.cs), "make_compact_r1cs");
+  const double t_compact = secs(t0);
+  // The key's point tables pinned once for every budget (each backend adds a hold).
+  t0 = clock_type::now();
+  std::vector<cuda::pinned_range> pins;
+  uint64_t key_point_bytes = 0;
+  auto pin = [&](const auto& v) {
+    if (v.empty()) return;
+    const uint64_t b = v.size() * sizeof(v[0]);
+    key_point_bytes += b;
+    pins.push_back(take(cuda::pinned_range::pin(v.data(), b), "pin key table"));
+  };
+  pin(pk.h), pin(pk.l), pin(pk.a), pin(pk.b_g1), pin(pk.b_g2);
+  const double t_pin = secs(t0);
+  std::printf("\n== budgets at 2^%d: %llu constraints, %llu variables; key points %.2f GiB, compact matrices "
+              "%.3f GiB (%.1f s), pinned in %.1f s\n",
+              log_n, (unsigned long long)c.cs.num_constraints(), (unsigned long long)c.cs.num_variables(),
+              key_point_bytes / gib, compact.device_bytes() / gib, t_compact, t_pin);
+  std::printf("result matrices_2_%d_gib %.3f\n", log_n, compact.device_bytes() / gib);
+
+  groth16::prove_request req;
+  req.pk = &pk;
+  req.cs = &c.cs;
+  req.witness = c.w;
+  req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
+  req.options.self_verify = real;
+  std::optional<groth16::proof> reference;  // the unlimited budget's proof
+  double unlimited_s = 0;
+  for (const double b : o.budgets_gib) {
+    const uint64_t before = device_used_bytes();
+    cuda::cuda_backend_config cfg;
+    cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
+    cfg.staging_bytes = uint64_t{1} << 30;
+    cfg.lanes = o.lanes;
+    cfg.max_vram_bytes = b > 0 ? uint64_t(b * gib) : 0;
+    auto be = take(cuda::cuda_backend::create(cfg), "cuda_backend::create");
+    const std::string label = b > 0 ? std::to_string(int(b)) + " GiB" : "unlimited";
+    t0 = clock_type::now();
+    if (status st = be->prepare(pk, c.cs, &compact); !st.ok()) {
+      std::printf("budget %s at 2^%d: REFUSED: %s\n", label.c_str(), log_n, st.to_string().c_str());
+      std::printf("budget_run log_n=%d budget_gib=%s refused=1\n", log_n, b > 0 ? std::to_string(int(b)).c_str() : "null");
+      continue;
+    }
+    const double t_prepare = secs(t0);
+    const auto fp = take(be->resident_footprint(pk, c.cs), "resident_footprint");
+    std::printf("budget %s at 2^%d: region %.2f GiB, plan used %.2f GiB: %s; prepare %.1f s\n", label.c_str(), log_n,
+                be->capacity_bytes() / gib, be->used_bytes() / gib, fp.plan.c_str(), t_prepare);
+    std::map<std::string, std::vector<double>> ms;
+    std::vector<std::string> order;
+    std::vector<double> gpu_s;
+    groth16::proof last{};
+    bool same = true;
+    const uint64_t h2d0 = be->h2d_bytes();
+    for (int i = 0; i < o.runs + 1; ++i) {
+      auto out = take(groth16::prove(*be, req), "prove");
+      if (reference && !(out.pi == *reference)) same = false;
+      last = out.pi;
+      if (i == 0) continue;  // warm-up
+      double gpu = 0;
+      for (const auto& st : out.timings.steps) {
+        const double v = std::chrono::duration<double, std::milli>(st.elapsed).count();
+        if (!ms.count(st.name)) order.push_back(st.name);
+        ms[st.name].push_back(v);
+        if (st.name.rfind("gpu ", 0) == 0) gpu += v;
+      }
+      gpu_s.push_back(gpu / 1e3);
+    }
+    const double h2d_per = double(be->h2d_bytes() - h2d0) / (o.runs + 1);
+    if (!reference) {
+      reference = last;
+      same = true;
+    }
+    for (const auto& k : order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(ms[k]));
+    const double part_s = median(gpu_s);
+    if (b <= 0) unlimited_s = part_s;
+    // Lanes phase: as many threads as the plan has lanes, 3 partitions each.
+    const uint32_t threads = fp.lanes;
+    const int per_thread = 3;
+    be->reset_activity();
+    std::atomic<int> failures{0}, differ{0};
+    const auto w0 = clock_type::now();
+    std::vector<std::thread> pool;
+    for (uint32_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&] {
+        for (int j = 0; j < per_thread; ++j) {
+          auto r = groth16::prove(*be, req);
+          if (!r.ok()) {
+            failures.fetch_add(1);
+          } else if (!(r->pi == *reference)) {
+            differ.fetch_add(1);
+          }
+        }
+      });
+    }
+    for (auto& th : pool) th.join();
+    const double wall = secs(w0);
+    const auto act = be->gpu_activity();
+    const int total = int(threads) * per_thread;
+    if (differ.load() != 0 || failures.load() != 0) same = false;
+    const uint64_t peak = device_used_bytes() - before;
+    std::printf("budget %s at 2^%d: GPU time per partition %.3f s (%.2fx unlimited), h2d %.2f GiB per partition, "
+                "device memory taken %.2f GiB; %u lane(s) x %d: %.3f s per partition, %.0f partitions/hour, GPU busy "
+                "%.1f%%, %d failed; proof %s the unlimited budget's\n",
+                label.c_str(), log_n, part_s, unlimited_s > 0 ? part_s / unlimited_s : 1.0, h2d_per / gib, peak / gib,
+                threads, per_thread, wall / total, 3600.0 * total / wall, 100 * act.busy_fraction(), failures.load(),
+                same ? "IDENTICAL to" : "DIFFERS FROM");
+    std::printf("budget_run log_n=%d budget_gib=%s partition_s=%.4f partitions_per_hour=%.0f h2d_gib_per_partition=%.3f "
+                "peak_vram_gib=%.3f identical=%s lanes=%u plan_gib=%.3f gpu_busy=%.4f\n",
+                log_n, b > 0 ? std::to_string(int(b)).c_str() : "null", part_s, 3600.0 * total / wall, h2d_per / gib,
+                peak / gib, same ? "true" : "false", threads, be->used_bytes() / gib, act.busy_fraction());
+  }
+  if (real && log_n <= o.cpu_check_max_log && reference) {
+    groth16::cpu_backend cpu;
+    req.options.self_verify = false;
+    const auto want = take(groth16::prove(cpu, req), "cpu prove");
+    std::printf("cpu_backend: the unlimited budget's proof %s the CPU proof\n",
+                want.pi == *reference ? "is IDENTICAL to" : "DIFFERS FROM");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,6 +374,13 @@ int main(int argc, char** argv) {
       o.runs = std::max(1, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--cpu-check-max-log") && i + 1 < argc) {
       o.cpu_check_max_log = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--vram-budgets-gib") && i + 1 < argc) {
+      const std::string list = argv[++i];
+      for (size_t at = 0; at <= list.size();) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        o.budgets_gib.push_back(std::atof(list.substr(at, comma - at).c_str()));
+        at = comma + 1;
+      }
     } else if (!std::strcmp(argv[i], "--random-key")) {
       o.random_key = true;
     } else {
@@ -222,6 +389,10 @@ int main(int argc, char** argv) {
   }
   if (logs.empty()) logs = {20};
   auto points = take(pp::cuda::fixed_base_device::create(), "fixed_base_device::create");
+  if (!o.budgets_gib.empty()) {
+    for (int log_n : logs) bench_budgets(log_n, o, *points);
+    return 0;
+  }
   pp::cuda::cuda_backend_config cfg;
   cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
   cfg.staging_bytes = uint64_t{1} << 30;

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <exception>
 #include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +14,9 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/dist_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
+
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp::log {
 namespace {
@@ -95,10 +97,12 @@ std::string lowercase(std::string_view s) {
 // Logging is process-wide by nature (spdlog's own registry is too). The state is a function-local
 // static so loggers can be fetched safely from other translation units' static initializers.
 struct registry {
-  std::mutex mu;
-  std::shared_ptr<spdlog::sinks::dist_sink_mt> sink;
-  level min_level = level::info;
-  std::map<std::string, std::shared_ptr<spdlog::logger>, std::less<>> loggers;
+  mutex mu;
+  // The fan-out sink every logger writes to; swapping its sinks is thread-safe in spdlog (_mt), so
+  // mu only orders a swap against the flush before it.
+  const std::shared_ptr<spdlog::sinks::dist_sink_mt> sink;
+  level min_level PP_GUARDED_BY(mu) = level::info;
+  std::map<std::string, std::shared_ptr<spdlog::logger>, std::less<>> loggers PP_GUARDED_BY(mu);
 
   registry() : sink(std::make_shared<spdlog::sinks::dist_sink_mt>()) {
     auto err = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
@@ -157,7 +161,7 @@ status init(const options& opts) {
   for (auto& s : sinks) s->set_formatter(make_formatter(opts.output));
 
   registry& r = the_registry();
-  std::lock_guard lock(r.mu);
+  mutex_lock lock(r.mu);
   r.sink->flush();
   r.sink->set_sinks(std::move(sinks));
   r.min_level = opts.min_level;
@@ -167,7 +171,7 @@ status init(const options& opts) {
 
 std::shared_ptr<spdlog::logger> get(std::string_view component) {
   registry& r = the_registry();
-  std::lock_guard lock(r.mu);
+  mutex_lock lock(r.mu);
   if (auto it = r.loggers.find(component); it != r.loggers.end()) return it->second;
   auto logger = std::make_shared<spdlog::logger>(std::string(component), r.sink);
   logger->set_level(to_spdlog(r.min_level));
@@ -178,7 +182,7 @@ std::shared_ptr<spdlog::logger> get(std::string_view component) {
 
 void flush() {
   registry& r = the_registry();
-  std::lock_guard lock(r.mu);
+  mutex_lock lock(r.mu);
   r.sink->flush();
 }
 

@@ -71,7 +71,7 @@ trace_recorder::trace_recorder(std::size_t capacity, clock_fn clock)
     : capacity_(capacity), clock_(clock ? std::move(clock) : steady_clock_since_now()) {}
 
 void trace_recorder::record(trace_event event) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (capacity_ == 0) {
     ++dropped_;
     return;
@@ -86,14 +86,14 @@ void trace_recorder::record(trace_event event) {
 }
 
 void trace_recorder::clear() {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   ring_.clear();
   next_ = 0;
   dropped_ = 0;
 }
 
 std::vector<trace_event> trace_recorder::events() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   std::vector<trace_event> out;
   out.reserve(ring_.size());
   // Once wrapped, next_ points at the oldest event.
@@ -102,12 +102,12 @@ std::vector<trace_event> trace_recorder::events() const {
 }
 
 std::size_t trace_recorder::size() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return ring_.size();
 }
 
 std::uint64_t trace_recorder::dropped() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return dropped_;
 }
 

@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/status.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp {
 
@@ -51,14 +52,14 @@ class trace_recorder {
   // Default clock: steady_clock microseconds since this recorder was built.
   [[nodiscard]] std::int64_t now_us() const { return clock_(); }
 
-  void record(trace_event event);
-  void clear();
+  void record(trace_event event) PP_EXCLUDES(mu_);
+  void clear() PP_EXCLUDES(mu_);
 
   // Retained events, oldest first.
-  [[nodiscard]] std::vector<trace_event> events() const;
-  [[nodiscard]] std::size_t size() const;
+  [[nodiscard]] std::vector<trace_event> events() const PP_EXCLUDES(mu_);
+  [[nodiscard]] std::size_t size() const PP_EXCLUDES(mu_);
   [[nodiscard]] std::size_t capacity() const { return capacity_; }
-  [[nodiscard]] std::uint64_t dropped() const;
+  [[nodiscard]] std::uint64_t dropped() const PP_EXCLUDES(mu_);
 
   // {"traceEvents":[...],"displayTimeUnit":"ms"}: one "X" event per span, plus "M" metadata naming
   // the process and each track (tids numbered from 1 in order of first appearance).
@@ -72,10 +73,10 @@ class trace_recorder {
  private:
   const std::size_t capacity_;
   const clock_fn clock_;
-  mutable std::mutex mu_;
-  std::vector<trace_event> ring_;  // grows to capacity_, then wraps at next_
-  std::size_t next_ = 0;
-  std::uint64_t dropped_ = 0;
+  mutable mutex mu_;
+  std::vector<trace_event> ring_ PP_GUARDED_BY(mu_);  // grows to capacity_, then wraps at next_
+  std::size_t next_ PP_GUARDED_BY(mu_) = 0;
+  std::uint64_t dropped_ PP_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace pp

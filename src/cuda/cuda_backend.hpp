@@ -1,15 +1,19 @@
-// cuda_backend: groth16::backend on one GPU (DESIGN.md §3-§5). The key's points (H, L, A, B_G1,
-// B_G2), the compact constraint matrices and the NTT tables stay resident; per partition the host
-// packs the witness, the device does upload, SpMV, the H scalars (both bases), and the five MSMs,
-// and the host assembles and self-verifies exactly as cpu_backend does (same group elements).
-// Memory: one device region taken at create() (device_memory); each key gets its resident tables
-// and one partition workspace per lane carved from it, sized by footprint(). Plain C++ header.
+// cuda_backend: groth16::backend on one GPU (DESIGN.md §3-§5). Per partition the host packs the
+// witness, the device does upload, SpMV, the H scalars (both bases) and the five MSMs, and the host
+// assembles and self-verifies exactly as cpu_backend does (same group elements).
+// Device memory (docs/engine.md, "Who owns VRAM"): one region taken at create(), the budget
+// (vram_share of the free memory, capped at max_vram_bytes); nothing else is allocated afterwards.
+// Each key is planned inside what the region has left before anything of it is placed
+// (key_layout.hpp): its tables resident when they fit, else its point tables streamed from pinned
+// host memory through two chunk slots per lane; its lane workspaces fill the rest (as many as fit,
+// at least one). A key whose streaming plan does not fit the empty region is refused, naming the
+// least region it needs. key_residency.hpp places a key, partition_launch.hpp runs a partition.
 //
 // Lanes (DESIGN.md §4): `lanes` partitions may be in start() at once, each on its own copy and
-// compute streams, pinned staging and partition workspace, so one partition's host packing and
-// upload overlap another's kernels. A lane is reserved for the whole start() and released when its
-// compute stream's last event has completed: nothing device-global (no cudaMalloc, cudaFree or
-// device synchronization) happens after create().
+// compute streams and pinned staging, on one of its key's workspaces, so one partition's host
+// packing and upload overlap another's kernels. A lane is reserved for the whole start() and
+// released when its compute stream's last event has completed: nothing device-global (no
+// cudaMalloc, cudaFree or device synchronization) happens after create().
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -21,6 +25,8 @@
 
 namespace pp::cuda {
 
+struct compact_r1cs;
+
 struct cuda_backend_config {
   int device = 0;
   // The device region: vram_share of the free memory at create(), capped at max_vram_bytes (0: no cap).
@@ -29,19 +35,28 @@ struct cuda_backend_config {
   // Pinned host staging for the packed witness (pack_witness fails with resource_exhausted, naming
   // the size it needs, when a witness does not fit). PoRep's 2^27 witness packs into ~0.5 GiB.
   uint64_t staging_bytes = uint64_t{512} << 20;
-  // Partitions in flight at once (the engine's workers per GPU); each lane costs one partition
-  // workspace per resident key and one staging buffer.
+  // Partitions in flight at once (the engine's workers per GPU); each lane costs one staging buffer,
+  // and a key gets up to this many partition workspaces (as many as its plan fits).
   uint32_t lanes = 2;
+  // Cap on the G1 points per MSM chunk (G2: half) the plan may choose (0: the tuning's 2^25):
+  // tests force many streamed chunks on small keys with it.
+  uint64_t max_chunk_points = 0;
+  // Cap on the bytes of a streamed matrices' row chunk (0: spmv_tuning's 256 MiB; at least 512):
+  // tests force many chunks on small circuits with it.
+  uint64_t max_matrix_chunk_bytes = 0;
 };
 
-// Device memory one (key, circuit) takes on this backend.
+// Device memory one (key, circuit) takes on this backend, as planned.
 struct key_footprint {
-  uint64_t points_bytes = 0;     // H, L, A, B_G1, B_G2 affine points
-  uint64_t matrices_bytes = 0;   // compact CSR of A, B, C
+  uint64_t points_bytes = 0;     // the resident ones of H, L, A, B_G1, B_G2 (affine points)
+  uint64_t streamed_bytes = 0;   // the streamed ones: copied to the device in every partition
+  uint64_t matrices_bytes = 0;   // compact CSR of A, B, C (streamed: only their coefficient tables)
+  bool matrices_streamed = false;  // their rows copied to the device in every partition (in streamed_bytes)
   uint64_t tables_bytes = 0;     // NTT twiddles, coset / shift tables, density index lists
   uint64_t partition_bytes = 0;  // witness (+ its upload workspace), a/b/c, filtered scalars, MSM scratch
   uint64_t msm_workspace_bytes = 0;  // the largest of the five MSMs' workspaces (part of partition_bytes)
-  uint32_t lanes = 1;                 // partition workspaces (one per lane)
+  uint32_t lanes = 1;                 // partition workspaces (at most one per lane)
+  std::string plan;                   // which tables are resident, chunks, lanes (for logs)
   [[nodiscard]] uint64_t resident_bytes() const { return points_bytes + matrices_bytes + tables_bytes; }
   [[nodiscard]] uint64_t total_bytes() const { return resident_bytes() + uint64_t{lanes} * partition_bytes; }
 };
@@ -57,16 +72,21 @@ class cuda_backend final : public groth16::backend {
 
   [[nodiscard]] std::string_view name() const override { return "cuda"; }
 
-  // What prepare() would take for (pk, cs) on a backend with cfg's lanes and staging size;
-  // invalid_argument when they do not match.
+  // What prepare() would take for (pk, cs) in an empty region of cfg.max_vram_bytes (0: unlimited)
+  // with cfg's lanes and staging size; invalid_argument when they do not match, resource_exhausted
+  // (naming the least budget) when the key does not fit even streamed.
   static result<key_footprint> footprint(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
                                          const cuda_backend_config& cfg = {});
 
-  // Uploads pk's points, cs's matrices and the domain tables, and carves the partition workspace
-  // (once per (pk, cs); start() calls it when needed, so the first proof with a key pays the upload).
-  // Keys are cached by address plus a fingerprint (sizes, first points, delta); a key changed in
-  // place needs clear_keys(). resource_exhausted when the region has no room (says how much).
-  status prepare(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  // Plans the key in what the region has left, uploads its resident tables, pins its streamed ones
+  // and carves its partition workspaces (once per (pk, cs); start() calls it when needed, so the
+  // first proof with a key pays the upload). Keys are cached by address plus a fingerprint (sizes,
+  // first points, delta); a key changed in place needs clear_keys(), and a streamed key's tables are
+  // read from pk in every partition (pk must live as long as it is prepared).
+  // resource_exhausted when the region has no room (says how much). compact: cs's compact matrices
+  // when the caller has them (make_compact_r1cs takes seconds at 2^27), else built here.
+  status prepare(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+                 const compact_r1cs* compact = nullptr);
   // What prepare() carved for (pk, cs); not_found when that key is not resident. Cheap (footprint()
   // compacts the matrices again to size them).
   [[nodiscard]] result<key_footprint> resident_footprint(const groth16::proving_key& pk,
@@ -95,6 +115,8 @@ class cuda_backend final : public groth16::backend {
   [[nodiscard]] uint64_t capacity_bytes() const;  // the device region
   [[nodiscard]] uint64_t used_bytes() const;      // by resident keys and their partition workspaces
   [[nodiscard]] uint32_t lanes() const;
+  // Bytes copied host to device by partitions (witnesses and streamed points) since create().
+  [[nodiscard]] uint64_t h2d_bytes() const;
 
   // GPU activity measured with CUDA events: the union of every lane's compute-stream intervals
   // (first kernel after the upload to the last MSM) since create() or reset_activity().

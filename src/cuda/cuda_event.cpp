@@ -1,4 +1,4 @@
-// cuda_event and stream_completion (cuda_event.hpp).
+// cuda_event (cuda_event.hpp).
 #include "cuda/cuda_event.hpp"
 
 #include <utility>
@@ -55,51 +55,6 @@ result<float> cuda_event::elapsed_ms(const cuda_event& start, const cuda_event& 
   float ms = 0;
   PP_CUDA_TRY(cudaEventElapsedTime(&ms, start.e_, stop.e_));
   return ms;
-}
-
-result<std::shared_ptr<stream_completion>> stream_completion::record(cudaStream_t stream) {
-  auto self = std::make_shared<stream_completion>();
-  // The host function owns one reference until it runs.
-  auto* ref = new std::shared_ptr<stream_completion>(self);
-  const cudaError_t err = cudaLaunchHostFunc(stream, &stream_completion::on_host, ref);
-  if (err != cudaSuccess) {
-    delete ref;
-    return cuda_status(err, "cudaLaunchHostFunc(stream, on_host, ref)", __FILE__, __LINE__);
-  }
-  return self;
-}
-
-void CUDART_CB stream_completion::on_host(void* p) {
-  auto* ref = static_cast<std::shared_ptr<stream_completion>*>(p);
-  (*ref)->fire();
-  delete ref;
-}
-
-void stream_completion::fire() {
-  std::vector<std::function<void()>> run;
-  {
-    std::lock_guard lock(mu_);
-    if (done_) return;
-    done_ = true;
-    run.swap(callbacks_);
-  }
-  for (auto& fn : run) fn();  // outside the lock: callbacks take the arena's lock
-}
-
-void stream_completion::when_complete(std::function<void()> fn) {
-  {
-    std::lock_guard lock(mu_);
-    if (!done_) {
-      callbacks_.push_back(std::move(fn));
-      return;
-    }
-  }
-  fn();
-}
-
-bool stream_completion::completed() const {
-  std::lock_guard lock(mu_);
-  return done_;
 }
 
 }  // namespace pp::cuda

@@ -1,14 +1,9 @@
-// CUDA events for the engine's device memory (DESIGN.md §4): cuda_event wraps a cudaEvent_t (record,
-// query, make another stream wait), and stream_completion calls back when the work enqueued on a
-// stream so far has finished, without synchronizing the device. The engine wraps stream_completion
-// in its completion_event interface (this layer sits below the engine and does not include it).
+// cuda_event: a cudaEvent_t owned by value (record, query, make another stream wait, time). The CUDA
+// backend orders its lanes' copy and compute streams and times their steps with these; nothing
+// waits for a whole stream or the device after setup.
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include <functional>
-#include <memory>
-#include <mutex>
-#include <vector>
 
 #include "core/result.hpp"
 
@@ -32,7 +27,8 @@ class cuda_event {
   [[nodiscard]] result<bool> query() const;
   // Later work on `stream` waits for this event (device-side; the host does not block).
   [[nodiscard]] status wait_on(cudaStream_t stream) const;
-  // Blocks the calling host thread until the event has completed (tests and setup only).
+  // Blocks the calling host thread until the event has completed (a lane waits for its last event
+  // this way: no stream or device synchronization).
   [[nodiscard]] status synchronize() const;
   // Milliseconds between two timing events that have completed.
   static result<float> elapsed_ms(const cuda_event& start, const cuda_event& stop);
@@ -42,33 +38,6 @@ class cuda_event {
  private:
   explicit cuda_event(cudaEvent_t e) : e_(e) {}
   cudaEvent_t e_ = nullptr;
-};
-
-// "The work enqueued on a stream before record() has finished", observed through a host function
-// (cudaLaunchHostFunc) placed on the stream: no polling thread, no device synchronization.
-// when_complete(fn) runs fn exactly once: at once on the caller's thread if the stream already got
-// there, else on the CUDA runtime's callback thread. Callbacks must be short, must not block and
-// must not call the CUDA API (CUDA forbids it there); releasing an arena reservation is the intent.
-// If the stream faults before reaching the host function, CUDA does not run it: the callbacks never
-// fire, and the engine must treat the device as failed (it never reuses that memory).
-class stream_completion {
- public:
-  static result<std::shared_ptr<stream_completion>> record(cudaStream_t stream);
-
-  void when_complete(std::function<void()> fn);
-  [[nodiscard]] bool completed() const;
-
-  stream_completion() = default;  // use record(); public for make_shared
-  stream_completion(const stream_completion&) = delete;
-  stream_completion& operator=(const stream_completion&) = delete;
-
- private:
-  static void CUDART_CB on_host(void* self);
-  void fire();
-
-  mutable std::mutex mu_;
-  bool done_ = false;
-  std::vector<std::function<void()>> callbacks_;
 };
 
 }  // namespace pp::cuda

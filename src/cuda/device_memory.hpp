@@ -1,7 +1,7 @@
-// device_memory: the CUDA side of the engine's device arena (DESIGN.md §4). At start it takes one
-// region of device memory with a single cudaMalloc (a configurable share of free VRAM) and a few
-// pinned host staging buffers with cudaHostAlloc; afterwards it only turns arena offsets into
-// pointers. Bookkeeping (who holds which offsets) is engine::device_arena's job, sized by capacity().
+// device_memory: the CUDA backend's device region (DESIGN.md §4). At start it takes one region of
+// device memory with a single cudaMalloc (a configurable share of free VRAM, capped: the VRAM
+// budget) and a few pinned host staging buffers with cudaHostAlloc; afterwards it only turns offsets
+// into pointers. Who holds which offsets is the backend's key plans' business (key_layout.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>

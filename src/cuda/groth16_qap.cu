@@ -45,6 +45,12 @@ __global__ void combine_kernel(fr* __restrict__ a, const fr* __restrict__ b, con
   store_fr(a + i, h);
 }
 
+// a = (a - c) z_inv.
+__global__ void sub_scale_kernel(fr* __restrict__ a, const fr* __restrict__ c, fr z_inv, uint64_t n) {
+  const uint64_t i = tid();
+  if (i < n) store_fr(a + i, (ldg_fr(a + i) - ldg_fr(c + i)) * z_inv);
+}
+
 __global__ void gather_kernel(fr* __restrict__ out, const fr* __restrict__ in, const uint32_t* __restrict__ idx,
                               uint64_t count) {
   const uint64_t i = tid();
@@ -67,6 +73,28 @@ status gather_scalars(fr* d_out, const fr* d_in, const uint32_t* d_idx, uint64_t
   gather_kernel<<<blocks(count), block_threads, 0, stream>>>(d_out, d_in, d_idx, count);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
+}
+
+status h_to_coset(const device_qap& q, fr* d_x, cudaStream_t stream) {
+  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_to_coset: monomial basis only");
+  PP_RETURN_IF_ERROR(intt(q.ntt_, d_x, poly::ntt_order::nn, stream));
+  return coset_ntt(q.ntt_, d_x, poly::ntt_order::nr, stream);
+}
+
+status h_multiply(const device_qap& q, fr* d_a, const fr* d_b, cudaStream_t stream) {
+  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_multiply: monomial basis only");
+  const uint64_t n = q.size();
+  hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_a, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+status h_finish(const device_qap& q, fr* d_a, const fr* d_c, cudaStream_t stream) {
+  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_finish: monomial basis only");
+  const uint64_t n = q.size();
+  sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_c, q.z_coset_inv_, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  return coset_intt(q.ntt_, d_a, poly::ntt_order::rn, stream);
 }
 
 status compute_h_device(const device_qap& q, fr* d_a, fr* d_b, fr* d_c, cudaStream_t stream) {

@@ -32,6 +32,9 @@ class device_qap {
 
  private:
   friend status compute_h_device(const device_qap&, ff::fr*, ff::fr*, ff::fr*, cudaStream_t);
+  friend status h_to_coset(const device_qap&, ff::fr*, cudaStream_t);
+  friend status h_multiply(const device_qap&, ff::fr*, const ff::fr*, cudaStream_t);
+  friend status h_finish(const device_qap&, ff::fr*, const ff::fr*, cudaStream_t);
   device_ntt_domain ntt_;
   groth16::h_basis basis_ = groth16::h_basis::odd_coset_lagrange;
   ff::fr z_coset_inv_{};             // monomial: 1 / (g^n - 1)
@@ -48,6 +51,15 @@ status set_input_rows(ff::fr* d_a, const ff::fr* d_w, uint64_t m, uint64_t count
 // c = a∘b). On return d_a[0..count) holds h (count = n for odd_coset_lagrange, n - 1 for monomial);
 // d_b, d_c are scratch.
 status compute_h_device(const device_qap& q, ff::fr* d_a, ff::fr* d_b, ff::fr* d_c, cudaStream_t stream);
+
+// The same h for the monomial basis with two buffers instead of three, as three steps around the
+// caller's SpMVs: h_to_coset(a), h_to_coset(b), h_multiply(a, b) (a = a∘b), then c into b and
+// h_to_coset(b), then h_finish(a, b): a = (a - c) / Z, coset iNTT. Identical field elements to
+// compute_h_device (the same transforms; a b - c is exact in Fr whatever the order).
+// failed_precondition for the snarkjs basis (its c = a∘b is taken before the transforms).
+status h_to_coset(const device_qap& q, ff::fr* d_x, cudaStream_t stream);
+status h_multiply(const device_qap& q, ff::fr* d_a, const ff::fr* d_b, cudaStream_t stream);
+status h_finish(const device_qap& q, ff::fr* d_a, const ff::fr* d_c, cudaStream_t stream);
 
 // d_out[i] = d_in[d_idx[i]] for i < count: the scalars of a filtered (density) query.
 status gather_scalars(ff::fr* d_out, const ff::fr* d_in, const uint32_t* d_idx, uint64_t count, cudaStream_t stream);

@@ -1,24 +1,27 @@
-// lane_pool: which of a backend's lanes are free. A worker takes one lane for a partition; a key
-// eviction takes all of them (no partition may run while the device region is reset), and while it
-// waits no new lane is handed out, so it cannot starve. Nobody waits for all lanes while holding
-// one, so two evictions cannot deadlock. Plain C++ (tested on the host).
+// lane_pool: which of a backend's lanes (or of a key's partition workspaces) are free. A worker
+// takes one lane for a partition; a key eviction takes all of them (no partition may run while the
+// device region is reset), and while it waits no new lane is handed out, so it cannot starve.
+// Nobody waits for all lanes while holding one, so two evictions cannot deadlock. Plain C++ (tested
+// on the host).
 #pragma once
 #include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <vector>
+
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp::cuda {
 
 class lane_pool {
  public:
-  explicit lane_pool(uint32_t lanes) : busy_(lanes, false) {}
+  explicit lane_pool(uint32_t lanes) : lanes_(lanes), busy_(lanes, false) {}
 
-  [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(busy_.size()); }
+  [[nodiscard]] uint32_t size() const { return lanes_; }
 
   // Blocks until a lane is free (and no exclusive holder waits or runs); returns its index.
-  uint32_t acquire() {
-    std::unique_lock lock(mu_);
+  uint32_t acquire() PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     for (;;) {
       if (!exclusive_) {
         for (uint32_t i = 0; i < busy_.size(); ++i) {
@@ -28,12 +31,12 @@ class lane_pool {
           }
         }
       }
-      cv_.wait(lock);
+      lock.wait(cv_);
     }
   }
-  void release(uint32_t i) {
+  void release(uint32_t i) PP_EXCLUDES(mu_) {
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       busy_[i] = false;
     }
     cv_.notify_all();
@@ -41,30 +44,31 @@ class lane_pool {
 
   // Every lane at once: waits for the running ones to end, handing out none meanwhile. The caller
   // must hold no lane.
-  void acquire_all() {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return !exclusive_; });
+  void acquire_all() PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
+    lock.wait(cv_, [&]() PP_REQUIRES(mu_) { return !exclusive_; });
     exclusive_ = true;
-    cv_.wait(lock, [&] {
+    lock.wait(cv_, [&]() PP_REQUIRES(mu_) {
       for (bool b : busy_) {
         if (b) return false;
       }
       return true;
     });
   }
-  void release_all() {
+  void release_all() PP_EXCLUDES(mu_) {
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       exclusive_ = false;
     }
     cv_.notify_all();
   }
 
  private:
-  std::mutex mu_;
+  const uint32_t lanes_;
+  mutex mu_;
   std::condition_variable cv_;
-  std::vector<bool> busy_;
-  bool exclusive_ = false;
+  std::vector<bool> busy_ PP_GUARDED_BY(mu_);  // one flag per lane; its size never changes
+  bool exclusive_ PP_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace pp::cuda

@@ -52,6 +52,33 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
                  uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                  const msm_config& config = {});
 
+// Points streamed from host memory (pinned keeps the copies asynchronous): every chunk of an MSM is
+// copied on `copy` into one of two device slots and its kernels wait for that copy, so one chunk's
+// copy overlaps the kernels of the chunk before it (double buffering). loaded[i] / freed[i] (events,
+// timing off) order slot i between the two streams; `turn` picks the next slot and carries over
+// from one MSM to the next on the same slots. The caller orders the first copy after any earlier
+// use of the slots' memory (the slots may alias buffers that are dead by then).
+struct msm_point_stream {
+  void* d_slot[2] = {nullptr, nullptr};
+  uint64_t slot_bytes = 0;  // each; at least one chunk of points
+  cudaStream_t copy = nullptr;
+  cudaEvent_t loaded[2] = {nullptr, nullptr};
+  cudaEvent_t freed[2] = {nullptr, nullptr};
+  uint64_t turn = 0;
+  uint64_t h2d_bytes = 0;  // bytes copied so far
+};
+
+// msm / split_msm with the points in host memory (h_points), streamed through `points`' slots in
+// chunks of the config's chunk limit (the workspace is sized by the same config).
+template <class Curve>
+status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+                    uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+                    msm_point_stream& points, const msm_config& config = {});
+template <class Curve>
+status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+                          uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+                          msm_point_stream& points, const msm_config& config = {});
+
 // Where the device copy of the last result lives inside a workspace laid out by plan.
 template <class Curve>
 const ec::xyzz<Curve>* result_in_workspace(const msm_plan& plan, const void* d_workspace) {

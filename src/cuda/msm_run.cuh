@@ -262,6 +262,27 @@ status plan_and_run(uint64_t n, bool split, const msm_config& config, const void
   return ok_status();
 }
 
+// One chunk of streamed points: the copy into the next slot on ps.copy (after the kernels that last
+// read that slot), then run(slot) on stream after the copy, then the slot is marked free again.
+template <class Curve, class Run>
+status stream_chunk(msm_point_stream& ps, const affine_t<Curve>* h_points, uint64_t len, cudaStream_t stream,
+                    const Run& run) {
+  const uint64_t bytes = len * sizeof(affine_t<Curve>);
+  if (bytes > ps.slot_bytes || ps.d_slot[0] == nullptr || ps.d_slot[1] == nullptr) {
+    return invalid_argument("GPU MSM: a streamed chunk of " + std::to_string(bytes) + " bytes, slots of " +
+                            std::to_string(ps.slot_bytes));
+  }
+  const int s = int(ps.turn++ & 1);
+  PP_CUDA_TRY(cudaStreamWaitEvent(ps.copy, ps.freed[s], 0));
+  PP_CUDA_TRY(cudaMemcpyAsync(ps.d_slot[s], h_points, bytes, cudaMemcpyHostToDevice, ps.copy));
+  PP_CUDA_TRY(cudaEventRecord(ps.loaded[s], ps.copy));
+  PP_CUDA_TRY(cudaStreamWaitEvent(stream, ps.loaded[s], 0));
+  PP_RETURN_IF_ERROR(run(static_cast<const affine_t<Curve>*>(ps.d_slot[s])));
+  PP_CUDA_TRY(cudaEventRecord(ps.freed[s], stream));
+  ps.h2d_bytes += bytes;
+  return ok_status();
+}
+
 }  // namespace msm_detail
 
 template <class Curve>
@@ -307,6 +328,34 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
                              pass);
 }
 
+template <class Curve>
+status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+                    uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+                    msm_point_stream& points, const msm_config& config) {
+  using namespace msm_detail;
+  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
+    return stream_chunk<Curve>(points, h_points + off, cp.shape.n, stream, [&](const affine_t<Curve>* d_points) {
+      return run_pippenger<Curve>(cp, d_points, d_scalars + off, nullptr, nullptr, d_workspace, nullptr, out, stream);
+    });
+  };
+  return plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
+                             pass);
+}
+
+template <class Curve>
+status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
+                          uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+                          msm_point_stream& points, const msm_config& config) {
+  using namespace msm_detail;
+  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
+    return stream_chunk<Curve>(points, h_points + off, cp.shape.n, stream, [&](const affine_t<Curve>* d_points) {
+      return run_split_pass<Curve>(cp, d_points, d_scalars + off, d_workspace, out, stream);
+    });
+  };
+  return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
+                             pass);
+}
+
 }  // namespace pp::cuda
 
 #define PP_CUDA_INSTANTIATE_MSM(Curve)                                                                          \
@@ -316,4 +365,8 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
   template status msm<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t, ec::xyzz<Curve>*, \
                              cudaStream_t, const msm_config&);                                                   \
   template status split_msm<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,           \
-                                   ec::xyzz<Curve>*, cudaStream_t, const msm_config&);
+                                   ec::xyzz<Curve>*, cudaStream_t, const msm_config&);                  \
+  template status msm_streamed<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,        \
+                                      ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&, const msm_config&);    \
+  template status split_msm_streamed<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,  \
+                                            ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&, const msm_config&);

@@ -27,9 +27,11 @@ class device_ntt_domain {
   static uint64_t workspace_bytes(const poly::evaluation_domain& d);
 
   // Uploads d's tables into d_workspace (>= workspace_bytes(d), 256-byte aligned), ordered on
-  // stream, and waits for that stream (setup, not the transform path).
+  // stream, and waits for that stream (setup, not the transform path). Transforms on the domain use
+  // at most the current device's dynamic shared memory per block (cudaDevAttrMaxSharedMemoryPerBlockOptin),
+  // or max_shared_bytes when that is smaller and not 0 (tests run another card's plans this way).
   static result<device_ntt_domain> create(const poly::evaluation_domain& d, void* d_workspace, uint64_t bytes,
-                                          cudaStream_t stream);
+                                          cudaStream_t stream, uint64_t max_shared_bytes = 0);
 
   [[nodiscard]] int log_size() const { return log_n_; }
   [[nodiscard]] uint64_t size() const { return uint64_t{1} << log_n_; }
@@ -39,9 +41,12 @@ class device_ntt_domain {
   [[nodiscard]] const ff::fr* coset_lo(bool inverse) const { return inverse ? d_coset_inv_lo_ : d_coset_lo_; }
   [[nodiscard]] const ff::fr* coset_hi(bool inverse) const { return inverse ? d_coset_inv_hi_ : d_coset_hi_; }
   [[nodiscard]] int coset_lo_log() const { return coset_lo_log_; }
+  // Shared memory a pass block may use on this domain: plans for it are made against this figure.
+  [[nodiscard]] uint64_t max_shared_bytes() const { return max_shared_bytes_; }
 
  private:
   int log_n_ = 0;
+  uint64_t max_shared_bytes_ = 0;
   int coset_lo_log_ = 0;
   ff::fr size_inv_{};
   const ff::fr* d_twiddles_ = nullptr;
@@ -66,6 +71,7 @@ status coset_intt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order orde
 status ntt_into(const device_ntt_domain& dd, ff::fr* d_in, ff::fr* d_out, ntt_kind kind, cudaStream_t stream);
 
 // Any of the above with an explicit pass plan (make_ntt_plan with another tuning): for benchmarks.
+// invalid_argument when a pass's tile needs more shared memory than dd.max_shared_bytes().
 status run_ntt(const device_ntt_domain& dd, ff::fr* d_a, ntt_kind kind, poly::ntt_order order,
                const ntt_plan& plan, cudaStream_t stream);
 status run_ntt_into(const device_ntt_domain& dd, ff::fr* d_in, ff::fr* d_out, ntt_kind kind, const ntt_plan& plan,

@@ -1,5 +1,6 @@
 // GPU NTT over Fr: table upload and the host side of the transforms (pass launches, scaling,
 // bit-reversal), instantiating the kernels of ntt_kernels.cuh for fr.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,11 +43,15 @@ table_layout layout_for(int log_n) {
   return t;
 }
 
+static_assert(ntt_tile_bytes(0) == sizeof(fr), "ntt_tuning.hpp counts 32 bytes per element");
+
+// The kernel's largest tile, clamped to what the device allows per block: asking for more fails
+// (128 KiB against the 99 KiB of sm_86, sm_89 and sm_120), and plans never use more than this.
 template <bool Dif, bool Inverse, int T>
-status set_smem_limit() {
+status set_smem_limit(uint64_t device_bytes) {
+  const uint64_t bytes = std::min(ntt_tile_bytes(ntt_kernel_shape<T>::max_tile_log), device_bytes);
   PP_CUDA_TRY(cudaFuncSetAttribute(ntt_detail::ntt_pass_kernel<Dif, Inverse, T>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   int(sizeof(fr)) << ntt_kernel_shape<T>::max_tile_log));
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   return ok_status();
 }
 
@@ -89,7 +94,8 @@ uint64_t device_ntt_domain::workspace_bytes(const poly::evaluation_domain& d) {
 }
 
 result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domain& d, void* d_workspace,
-                                                    uint64_t bytes, cudaStream_t stream) {
+                                                    uint64_t bytes, cudaStream_t stream,
+                                                    uint64_t max_shared_bytes) {
   const table_layout t = layout_for(d.log_size());
   if (d_workspace == nullptr || reinterpret_cast<uintptr_t>(d_workspace) % table_align != 0) {
     return invalid_argument("device_ntt_domain: workspace must be non-null and 256-byte aligned");
@@ -102,14 +108,18 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
     return internal_error("device_ntt_domain: domain twiddle table has " + std::to_string(d.twiddles().size()) +
                           " entries, expected " + std::to_string(t.tw));
   }
-  if (status s = set_smem_limit<true, false, 3>(); !s.ok()) return s;
-  if (status s = set_smem_limit<true, true, 3>(); !s.ok()) return s;
-  if (status s = set_smem_limit<false, false, 3>(); !s.ok()) return s;
-  if (status s = set_smem_limit<false, true, 3>(); !s.ok()) return s;
-  if (status s = set_smem_limit<true, false, 2>(); !s.ok()) return s;
-  if (status s = set_smem_limit<true, true, 2>(); !s.ok()) return s;
-  if (status s = set_smem_limit<false, false, 2>(); !s.ok()) return s;
-  if (status s = set_smem_limit<false, true, 2>(); !s.ok()) return s;
+  int device = 0, optin = 0;
+  PP_CUDA_TRY(cudaGetDevice(&device));
+  PP_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const uint64_t device_bytes = uint64_t(optin);
+  if (status s = set_smem_limit<true, false, 3>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<true, true, 3>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<false, false, 3>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<false, true, 3>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<true, false, 2>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<true, true, 2>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<false, false, 2>(device_bytes); !s.ok()) return s;
+  if (status s = set_smem_limit<false, true, 2>(device_bytes); !s.ok()) return s;
 
   // Coset tables: g^x = lo[x mod 2^lo_log] * hi[x >> lo_log]; the inverse pair carries 1/n.
   const fr g = d.coset_shift(), g_inv = d.coset_shift_inv();
@@ -130,6 +140,7 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
   device_ntt_domain dd;
   dd.log_n_ = d.log_size();
   dd.coset_lo_log_ = t.lo_log;
+  dd.max_shared_bytes_ = max_shared_bytes == 0 ? device_bytes : std::min(max_shared_bytes, device_bytes);
   dd.size_inv_ = d.size_inv();
   dd.d_twiddles_ = reinterpret_cast<const fr*>(base);
   dd.d_coset_lo_ = reinterpret_cast<const fr*>(base + t.off_lo);
@@ -149,6 +160,11 @@ status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind,
   if (plan.log_n != dd.log_size()) {
     return invalid_argument("ntt: plan is for 2^" + std::to_string(plan.log_n) + ", domain is 2^" +
                             std::to_string(dd.log_size()));
+  }
+  if (shared_bytes(plan) > dd.max_shared_bytes()) {
+    return invalid_argument("ntt: plan " + to_string(plan) + " needs " + std::to_string(shared_bytes(plan)) +
+                            " bytes of shared memory per block, the domain allows " +
+                            std::to_string(dd.max_shared_bytes()));
   }
   const int log_n = dd.log_size();
   if (log_n == 0) {  // n = 1: every transform is the identity (1/n = g^0 = 1)
@@ -219,7 +235,7 @@ status run_ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind k
 
 namespace {
 status run_default(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_order order, cudaStream_t s) {
-  result<ntt_plan> plan = make_ntt_plan(dd.log_size());
+  result<ntt_plan> plan = make_ntt_plan(dd.log_size(), ntt_tuning_sm90, dd.max_shared_bytes());
   if (!plan.ok()) return plan.error();
   return run_ntt(dd, d_a, kind, order, *plan, s);
 }
@@ -239,7 +255,7 @@ status coset_intt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, c
 }
 
 status ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind kind, cudaStream_t s) {
-  result<ntt_plan> plan = make_ntt_plan(dd.log_size());
+  result<ntt_plan> plan = make_ntt_plan(dd.log_size(), ntt_tuning_sm90, dd.max_shared_bytes());
   if (!plan.ok()) return plan.error();
   return run_ntt_into(dd, d_in, d_out, kind, *plan, s);
 }

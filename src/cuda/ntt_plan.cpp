@@ -5,7 +5,7 @@
 
 namespace pp::cuda {
 
-result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t) {
+result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t, uint64_t max_shared_bytes) {
   if (log_n < 0 || log_n > 28) {
     return invalid_argument("ntt plan: log_n must be in [0, 28], got " + std::to_string(log_n));
   }
@@ -24,28 +24,43 @@ result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t) {
   p.log_n = log_n;
   p.elements_log = et;
   if (log_n < 3) return p;  // sizes 1, 2, 4: one-thread kernel
-  if (log_n <= t.tile_log) {
+  // The largest tile the device's shared memory holds, at most the tuning's; rows shrink with it.
+  int tile_log = t.tile_log;
+  while (tile_log > et && ntt_tile_bytes(tile_log) > max_shared_bytes) --tile_log;
+  if (tile_log < et + 1) {
+    return resource_exhausted("ntt plan: " + std::to_string(max_shared_bytes) +
+                              " bytes of shared memory per block hold no tile of 2^" + std::to_string(et + 1) +
+                              " elements (" + std::to_string(ntt_tile_bytes(et + 1)) + " bytes)");
+  }
+  const int min_columns_log = std::min(t.min_columns_log, tile_log - et - 1);
+  if (log_n <= tile_log) {
     p.count = 1;
     p.passes[0] = {0, log_n, 0};
     return p;
   }
-  const int above = log_n - t.tile_log;
-  const int max_r = t.tile_log - t.min_columns_log;
+  const int above = log_n - tile_log;
+  const int max_r = tile_log - min_columns_log;
   const int strided = (above + max_r - 1) / max_r;
   if (strided + 1 > static_cast<int>(p.passes.size())) {
     return invalid_argument("ntt plan: 2^" + std::to_string(log_n) + " needs " + std::to_string(strided + 1) +
-                            " passes at tile 2^" + std::to_string(t.tile_log) + ", more than " +
+                            " passes at tile 2^" + std::to_string(tile_log) + ", more than " +
                             std::to_string(p.passes.size()));
   }
   int s0 = 0;
   for (int k = 0; k < strided; ++k) {
     const int r = above / strided + (k < above % strided ? 1 : 0);
-    p.passes[k] = {s0, r, t.tile_log - r};
+    p.passes[k] = {s0, r, tile_log - r};
     s0 += r;
   }
-  p.passes[strided] = {s0, t.tile_log, 0};
+  p.passes[strided] = {s0, tile_log, 0};
   p.count = strided + 1;
   return p;
+}
+
+uint64_t shared_bytes(const ntt_plan& p) {
+  uint64_t most = 0;
+  for (int k = 0; k < p.count; ++k) most = std::max(most, ntt_tile_bytes(p.passes[k].r + p.passes[k].log_c));
+  return most;
 }
 
 std::string to_string(const ntt_plan& p) {

@@ -28,7 +28,14 @@ struct ntt_plan {
 // The plan for a transform of size 2^log_n (0 <= log_n <= 28): the last pass (DIF order) takes the
 // bottom tile_log stages on contiguous tiles; the stages above split evenly into strided passes of
 // at most tile_log - min_columns_log stages. 2^27 at tile 2^9, rows of 2: 6 + 6 + 6 + 9 (4 passes).
-result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& tuning = ntt_tuning_sm90);
+// Every pass's tile fits in max_shared_bytes (the device's dynamic shared memory per block): a
+// tuning whose tile does not is clamped to the largest tile that does (min_columns_log lowered with
+// it if need be); resource_exhausted when not even the kernel's smallest tile fits.
+result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& tuning = ntt_tuning_sm90,
+                               uint64_t max_shared_bytes = ntt_max_tile_bytes);
+
+// The largest shared-memory tile of the plan, in bytes (0 for the one-thread kernel).
+uint64_t shared_bytes(const ntt_plan& p);
 
 // "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1" (stage range, columns per tile; r4: 4 Fr per thread).
 std::string to_string(const ntt_plan& p);

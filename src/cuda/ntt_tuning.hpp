@@ -1,6 +1,7 @@
 // Tuning table of the GPU NTT (ntt_kernels.cuh): tile and pass shapes per architecture. Plain C++;
 // ntt_plan.cpp turns these into a pass list. Measurements behind the values: docs/perf/ntt-h200.md.
 #pragma once
+#include <cstdint>
 
 namespace pp::cuda {
 
@@ -38,5 +39,12 @@ struct ntt_kernel_shape<2> {
 constexpr int ntt_max_tile_log(int elements_log) {
   return elements_log == 2 ? ntt_kernel_shape<2>::max_tile_log : ntt_kernel_shape<3>::max_tile_log;
 }
+
+// Dynamic shared memory of one pass block: its tile of 2^tile_log Fr, 32 bytes each.
+constexpr uint64_t ntt_tile_bytes(int tile_log) { return uint64_t{32} << tile_log; }
+// The most any pass kernel asks for (the 8-per-thread kernel's 2^12 tile, 128 KiB). Devices allow
+// less per block on opt-in: 227 KiB on sm_90, 163 KiB on sm_80, 99 KiB on sm_86, sm_89 and sm_120
+// (cudaDevAttrMaxSharedMemoryPerBlockOptin), so plans are made against the device's figure.
+inline constexpr uint64_t ntt_max_tile_bytes = ntt_tile_bytes(ntt_kernel_shape<3>::max_tile_log);
 
 }  // namespace pp::cuda

@@ -8,6 +8,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/result.hpp"
@@ -39,5 +40,33 @@ result<device_r1cs> upload_r1cs(const compact_r1cs& compact, void* d_region, uin
 // aliasing d_w. The SpMV needs no workspace.
 status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_b, ff::fr* d_c, uint64_t n,
                 cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
+
+// Only the coefficient tables into d_region (>= k.tables_bytes, 256-byte aligned), for matrices
+// streamed through spmv_one_streamed; row_ptr and words stay null. Waits for `stream` (setup).
+result<device_r1cs> upload_r1cs_tables(const compact_r1cs& compact, const spmv_chunking& k, void* d_region,
+                                       uint64_t bytes, cudaStream_t stream);
+
+// The double buffer of a streamed SpMV: each chunk is copied on `copy` into the next slot once the
+// kernel that last read that slot is done (freed), and the kernel waits for its copy (loaded).
+struct spmv_row_stream {
+  const std::byte* h_image = nullptr;  // fill_spmv_image's, pinned for full-speed copies
+  const spmv_chunking* chunking = nullptr;
+  void* d_slot[2] = {nullptr, nullptr};  // chunking->slot_bytes each, 256-byte aligned
+  cudaStream_t copy = nullptr;
+  cudaEvent_t loaded[2] = {nullptr, nullptr};
+  cudaEvent_t freed[2] = {nullptr, nullptr};
+  uint64_t turn = 0;
+  uint64_t h2d_bytes = 0;  // bytes copied so far
+};
+
+// spmv_one with the matrix's rows streamed from rs.h_image in the chunks of rs.chunking (m: the
+// resident tables of upload_r1cs_tables): the same values. Stream-ordered, never synchronizes.
+status spmv_one_streamed(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n,
+                         cudaStream_t stream, spmv_row_stream& rs, const spmv_tuning& tuning = spmv_tuning_sm90);
+
+// One matrix (0: A, 1: B, 2: C) into d_out (n values): exactly what spmv_abc writes for it. For
+// callers that need the three products in turns (one buffer for b and then c).
+status spmv_one(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n, cudaStream_t stream,
+                const spmv_tuning& tuning = spmv_tuning_sm90);
 
 }  // namespace pp::cuda

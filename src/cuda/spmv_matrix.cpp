@@ -170,4 +170,59 @@ result<compact_r1cs> make_compact_r1cs(const r1cs::constraint_system& cs) {
   return out;
 }
 
+result<spmv_chunking> make_spmv_chunking(const compact_r1cs& c, uint64_t max_chunk_bytes) {
+  if (max_chunk_bytes < 512) {
+    return invalid_argument("make_spmv_chunking: chunks of " + std::to_string(max_chunk_bytes) +
+                            " bytes, expected at least 512");
+  }
+  spmv_chunking k;
+  const auto chunk_bytes = [](const compact_csr& m, uint64_t r0, uint64_t r1) {
+    return pad256((r1 - r0 + 1) * 4) + uint64_t(m.row_ptr[r1] - m.row_ptr[r0]) * 4;
+  };
+  const auto add = [&](int which, const compact_csr& m, uint64_t r0, uint64_t r1) {
+    spmv_chunk ch;
+    ch.matrix = which;
+    ch.row0 = r0;
+    ch.rows = r1 - r0;
+    ch.words_at = pad256((ch.rows + 1) * 4);
+    ch.bytes = chunk_bytes(m, r0, r1);
+    ch.image_at = k.image_bytes;
+    k.image_bytes += pad256(ch.bytes);
+    k.slot_bytes = std::max(k.slot_bytes, pad256(ch.bytes));
+    k.chunks.push_back(ch);
+  };
+  for (int i = 0; i < 3; ++i) {
+    const compact_csr& m = c.m[i];
+    k.tables_bytes += pad256(m.table.size() * sizeof(fr));
+    uint64_t r0 = 0;
+    do {
+      // The most rows from r0 whose chunk fits (at least one row): a binary search on the monotone size.
+      uint64_t lo = std::min(r0 + 1, m.rows), hi = m.rows;
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (chunk_bytes(m, r0, mid) <= max_chunk_bytes) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      add(i, m, r0, lo);
+      r0 = lo;
+    } while (r0 < m.rows);
+  }
+  return k;
+}
+
+void fill_spmv_image(const compact_r1cs& c, const spmv_chunking& k, std::byte* image) {
+  tbb::parallel_for(std::size_t{0}, k.chunks.size(), [&](std::size_t i) {
+    const spmv_chunk& ch = k.chunks[i];
+    const compact_csr& m = c.m[ch.matrix];
+    auto* rp = reinterpret_cast<uint32_t*>(image + ch.image_at);
+    const uint32_t first = m.row_ptr[ch.row0];
+    for (uint64_t r = 0; r <= ch.rows; ++r) rp[r] = m.row_ptr[ch.row0 + r] - first;
+    const uint64_t words = uint64_t(m.row_ptr[ch.row0 + ch.rows] - first);
+    if (words != 0) std::memcpy(image + ch.image_at + ch.words_at, m.words.data() + first, words * 4);
+  });
+}
+
 }  // namespace pp::cuda

@@ -4,6 +4,7 @@
 // indexes a table of the matrix's distinct other coefficients. Entries with coefficient 0 are
 // dropped (they add nothing). Row pointers count words, 32-bit. Plain C++.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -41,5 +42,32 @@ struct compact_r1cs {
 // needs 2^32 or more words (32-bit row pointers; PoRep's A needs about 3.1e8).
 result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m);
 result<compact_r1cs> make_compact_r1cs(const r1cs::constraint_system& cs);
+
+// Row chunks of the compact matrices for a device too small to hold them (the SpMV then streams the
+// row pointers and words through two device slots; the coefficient tables stay resident). A chunk's
+// bytes, as copied into a slot: its rows + 1 row pointers rebased to its first word (padded to 256
+// bytes), then its words. Every matrix has at least one chunk (an empty one for a matrix of no rows,
+// so that its output rows are still written).
+struct spmv_chunk {
+  int matrix = 0;         // 0: A, 1: B, 2: C
+  uint64_t row0 = 0;      // first row
+  uint64_t rows = 0;      // rows in the chunk
+  uint64_t words_at = 0;  // offset of the words inside the chunk (the padded row pointers before them)
+  uint64_t bytes = 0;     // what is copied
+  uint64_t image_at = 0;  // offset of the chunk in the host image (256-byte aligned)
+};
+
+struct spmv_chunking {
+  std::vector<spmv_chunk> chunks;  // A's, then B's, then C's, rows in order
+  uint64_t slot_bytes = 0;         // the largest chunk, padded to 256 bytes
+  uint64_t image_bytes = 0;        // all chunks, each padded to 256 bytes
+  uint64_t tables_bytes = 0;       // the three coefficient tables, each padded (they stay resident)
+};
+
+// Greedy row chunks of at most max_chunk_bytes each (a single row larger than that gets a chunk of
+// its own: slot_bytes says what the slots must hold). max_chunk_bytes >= 512.
+result<spmv_chunking> make_spmv_chunking(const compact_r1cs& c, uint64_t max_chunk_bytes);
+// Writes every chunk of `k` into image (k.image_bytes) at its image_at, as the slots receive it.
+void fill_spmv_image(const compact_r1cs& c, const spmv_chunking& k, std::byte* image);
 
 }  // namespace pp::cuda

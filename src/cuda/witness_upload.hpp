@@ -39,8 +39,8 @@ result<compact_witness_layout> pack_witness(std::span<const ff::fr> w, std::span
 
 // Copies the packed bytes from h_staging (pinned, as packed) into d_workspace (>= layout.bytes,
 // 256-byte aligned) and expands them into d_w (num_variables values), all ordered on stream. The
-// staging buffer and workspace must stay untouched until that work completes (record a
-// stream_completion after this call).
+// staging buffer and workspace must stay untouched until that work completes (record an event
+// after this call).
 status upload_witness(const compact_witness_layout& layout, const void* h_staging, void* d_workspace,
                       ff::fr* d_w, cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
 

@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <mutex>
+
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp::engine {
 
@@ -14,18 +16,18 @@ class busy_meter {
 
   explicit busy_meter(clock_fn clock) : clock_(std::move(clock)), origin_(clock_()) {}
 
-  void begin() {
-    std::lock_guard lock(mu_);
+  void begin() PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     if (active_++ == 0) since_ = clock_();
   }
-  void end() {
-    std::lock_guard lock(mu_);
+  void end() PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     if (active_ == 0) return;
     if (--active_ == 0) busy_ += clock_() - since_;
   }
   // Busy nanoseconds so far (an open interval counts up to now).
-  [[nodiscard]] int64_t busy_ns() const {
-    std::lock_guard lock(mu_);
+  [[nodiscard]] int64_t busy_ns() const PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     return busy_ + (active_ > 0 ? clock_() - since_ : 0);
   }
   // busy_ns / wall time since construction, in [0, 1]; 0 before any time has passed.
@@ -40,10 +42,10 @@ class busy_meter {
  private:
   const clock_fn clock_;
   const int64_t origin_;
-  mutable std::mutex mu_;
-  uint32_t active_ = 0;
-  int64_t since_ = 0;
-  int64_t busy_ = 0;
+  mutable mutex mu_;
+  uint32_t active_ PP_GUARDED_BY(mu_) = 0;
+  int64_t since_ PP_GUARDED_BY(mu_) = 0;
+  int64_t busy_ PP_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace pp::engine

@@ -3,7 +3,8 @@
 #pragma once
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
+
+#include "core/mutex.hpp"
 
 namespace pp::engine {
 
@@ -17,14 +18,14 @@ using deadline = steady_clock::time_point;
 [[nodiscard]] inline deadline immediate() { return deadline::min(); }
 
 // cv.wait_until(pred) that treats no_deadline() as "wait without a timeout" (converting time_point::max
-// to the OS clock overflows). Returns pred() at exit.
+// to the OS clock overflows). Returns pred() at exit. pred runs with lock's mutex held.
 template <class Pred>
-bool wait_until(std::condition_variable& cv, std::unique_lock<std::mutex>& lock, deadline d, Pred pred) {
+bool wait_until(std::condition_variable& cv, mutex_lock& lock, deadline d, Pred pred) {
   if (d == no_deadline()) {
-    cv.wait(lock, pred);
+    lock.wait(cv, std::move(pred));
     return true;
   }
-  return cv.wait_until(lock, d, pred);
+  return lock.wait_until(cv, d, std::move(pred));
 }
 
 }  // namespace pp::engine

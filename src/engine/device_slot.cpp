@@ -14,7 +14,7 @@ device_slot::device_slot(device_ptr dev, uint32_t workers, size_t queue_depth, b
       meter_(std::move(clock)) {}
 
 device_view device_slot::view(std::vector<std::string>& keys_out) const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   keys_out.assign(recent_.begin(), recent_.end());
   device_view v;
   v.healthy = healthy_;
@@ -25,18 +25,18 @@ device_view device_slot::view(std::vector<std::string>& keys_out) const {
 }
 
 void device_slot::placed() {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   ++queued_;
 }
 
 void device_slot::started() {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (queued_ > 0) --queued_;
   ++running_;
 }
 
 void device_slot::ended(bool ok, const std::string& key_id) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (running_ > 0) --running_;
   if (!ok) {
     ++failures_;
@@ -50,17 +50,17 @@ void device_slot::ended(bool ok, const std::string& key_id) {
 }
 
 void device_slot::unplaced() {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (queued_ > 0) --queued_;
 }
 
 bool device_slot::healthy() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return healthy_;
 }
 
 void device_slot::mark_faulty(std::string reason) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (!healthy_) return;
   healthy_ = false;
   fault_ = std::move(reason);
@@ -75,7 +75,7 @@ bool device_slot::take_injected_failure() {
 }
 
 device_slot::snapshot device_slot::read() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return {healthy_, fault_, running_, queued_, done_, failures_, {recent_.begin(), recent_.end()}};
 }
 

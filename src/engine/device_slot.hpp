@@ -5,10 +5,11 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/busy_meter.hpp"
 #include "engine/device.hpp"
 #include "engine/job_queue.hpp"
@@ -30,17 +31,17 @@ class device_slot {
   [[nodiscard]] busy_meter& meter() { return meter_; }
 
   // The scheduler's view; `keys_out` backs the returned view's key span and must outlive it.
-  [[nodiscard]] device_view view(std::vector<std::string>& keys_out) const;
+  [[nodiscard]] device_view view(std::vector<std::string>& keys_out) const PP_EXCLUDES(mu_);
 
   // The dispatcher placed a task here (load + 1) / a worker ended one (load - 1).
-  void placed();
-  void started();  // queued -> running
-  void ended(bool ok, const std::string& key_id);  // running -> done; ok: count it and note the key
-  void unplaced();  // a queued task left without running (cancelled or re-routed)
+  void placed() PP_EXCLUDES(mu_);
+  void started() PP_EXCLUDES(mu_);  // queued -> running
+  void ended(bool ok, const std::string& key_id) PP_EXCLUDES(mu_);  // running -> done; ok: count it and note the key
+  void unplaced() PP_EXCLUDES(mu_);  // a queued task left without running (cancelled or re-routed)
 
-  [[nodiscard]] bool healthy() const;
+  [[nodiscard]] bool healthy() const PP_EXCLUDES(mu_);
   // Takes the device out of rotation; the first reason sticks.
-  void mark_faulty(std::string reason);
+  void mark_faulty(std::string reason) PP_EXCLUDES(mu_);
   // Consumes one injected failure if any is pending.
   bool take_injected_failure();
   void inject_failures(uint32_t n) { injected_.fetch_add(n); }
@@ -52,7 +53,7 @@ class device_slot {
     uint64_t done = 0, failures = 0;
     std::vector<std::string> recent_keys;
   };
-  [[nodiscard]] snapshot read() const;
+  [[nodiscard]] snapshot read() const PP_EXCLUDES(mu_);
 
   static constexpr size_t recent_keys_kept = 4;
 
@@ -64,12 +65,14 @@ class device_slot {
   job_queue inbox_;
   busy_meter meter_;
   std::atomic<uint32_t> injected_{0};
-  mutable std::mutex mu_;
-  bool healthy_ = true;
-  std::string fault_;
-  uint32_t queued_ = 0, running_ = 0;
-  uint64_t done_ = 0, failures_ = 0;
-  std::deque<std::string> recent_;  // newest first
+  mutable mutex mu_;
+  bool healthy_ PP_GUARDED_BY(mu_) = true;
+  std::string fault_ PP_GUARDED_BY(mu_);
+  uint32_t queued_ PP_GUARDED_BY(mu_) = 0;
+  uint32_t running_ PP_GUARDED_BY(mu_) = 0;
+  uint64_t done_ PP_GUARDED_BY(mu_) = 0;
+  uint64_t failures_ PP_GUARDED_BY(mu_) = 0;
+  std::deque<std::string> recent_ PP_GUARDED_BY(mu_);  // newest first
 };
 
 }  // namespace pp::engine

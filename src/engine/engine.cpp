@@ -9,12 +9,12 @@
 #include <deque>
 #include <map>
 #include <optional>
-#include <mutex>
 #include <set>
-#include <shared_mutex>
 #include <thread>
 
+#include "core/mutex.hpp"
 #include "core/status_macros.hpp"
+#include "core/thread_annotations.hpp"
 #include "core/trace_span.hpp"
 #include "engine/device_slot.hpp"
 #include "engine/engine_metrics.hpp"
@@ -128,7 +128,7 @@ class engine_impl final : public engine {
     key_record rec;
     if (const auto* m = std::get_if<memory_key_source>(&source)) rec = record_for(*m->pk, *m->cs);
     PP_RETURN_IF_ERROR(key_store_.add(std::move(d)));
-    std::lock_guard lock(keys_mu_);
+    mutex_lock lock(keys_mu_);
     keys_[id] = rec;
     return ok_status();
   }
@@ -144,7 +144,7 @@ class engine_impl final : public engine {
   // ---- jobs ----
 
   result<job_id> submit(submit_request req) override {
-    std::shared_lock life(lifecycle_mu_);
+    reader_lock life(lifecycle_mu_);
     if (!accepting_) return unavailable("engine is shutting down: not accepting jobs");
     if (req.witnesses.empty()) return invalid_argument("submit: no witnesses (one per partition)");
     if (req.witnesses.size() > max_partitions) {
@@ -153,7 +153,7 @@ class engine_impl final : public engine {
     }
     key_record rec;
     {
-      std::lock_guard lock(keys_mu_);
+      mutex_lock lock(keys_mu_);
       auto it = keys_.find(req.key_id);
       if (it == keys_.end()) return not_found("submit: key '" + req.key_id + "' is not registered");
       rec = it->second;
@@ -168,7 +168,7 @@ class engine_impl final : public engine {
     PP_ASSIGN_OR_RETURN(auto sub, tracker_.submit(spec));
     if (!sub.created) return sub.id;
     {
-      std::lock_guard lock(jobs_mu_);
+      mutex_lock lock(jobs_mu_);
       active_.insert(sub.id);
     }
     const deadline until = deadline_in(config_.submit_wait);
@@ -225,7 +225,7 @@ class engine_impl final : public engine {
   [[nodiscard]] engine_status status() const override {
     engine_status s;
     {
-      std::shared_lock life(lifecycle_mu_);
+      reader_lock life(lifecycle_mu_);
       s.accepting = accepting_;
     }
     s.queues.push_back({"intake", intake_.size(), intake_.capacity()});
@@ -249,7 +249,7 @@ class engine_impl final : public engine {
       s.devices.push_back(std::move(d));
     }
     {
-      std::lock_guard lock(jobs_mu_);
+      mutex_lock lock(jobs_mu_);
       s.jobs_in_flight = active_.size();
       s.jobs_succeeded = ended_[0];
       s.jobs_failed = ended_[1];
@@ -261,7 +261,7 @@ class engine_impl final : public engine {
     s.memory = {kb.total + pb.total, kb.total, kb.in_use, pb.total, pb.in_use, pb.peak, pb.waiters, 0};
     std::vector<std::string> ids;
     {
-      std::lock_guard lock(keys_mu_);
+      mutex_lock lock(keys_mu_);
       for (const auto& [id, rec] : keys_) {
         ids.push_back(id);
         s.memory.bytes_per_partition_hint = std::max(s.memory.bytes_per_partition_hint, rec.partition_bytes);
@@ -296,7 +296,7 @@ class engine_impl final : public engine {
   pp::status shutdown(shutdown_options opts) override {
     bool first = false;
     {
-      std::unique_lock life(lifecycle_mu_);
+      writer_lock life(lifecycle_mu_);
       first = !stopped_;
       stopped_ = true;
       accepting_ = false;
@@ -305,19 +305,20 @@ class engine_impl final : public engine {
       // A drain in progress ends now when asked to stop at once: the draining call wakes and ends
       // the unfinished jobs as below.
       if (!opts.drain) {
-        std::lock_guard lock(jobs_mu_);
+        mutex_lock lock(jobs_mu_);
         drain_cut_short_ = true;
         drained_.notify_all();
       }
       return ok_status();
     }
     if (opts.drain) {
-      std::unique_lock lock(jobs_mu_);
-      wait_until(drained_, lock, opts.until, [&] { return active_.empty() || drain_cut_short_; });
+      mutex_lock lock(jobs_mu_);
+      wait_until(drained_, lock, opts.until,
+                 [&]() PP_REQUIRES(jobs_mu_) { return active_.empty() || drain_cut_short_; });
     }
     std::vector<job_id> left;
     {
-      std::lock_guard lock(jobs_mu_);
+      mutex_lock lock(jobs_mu_);
       left.assign(active_.begin(), active_.end());
     }
     for (job_id id : left) {
@@ -352,7 +353,7 @@ class engine_impl final : public engine {
   }
 
   void note_key(const std::string& id, const loaded_key& k) {
-    std::lock_guard lock(keys_mu_);
+    mutex_lock lock(keys_mu_);
     keys_[id] = record_for(*k.pk, *k.cs);
   }
 
@@ -381,7 +382,7 @@ class engine_impl final : public engine {
     metrics_->job_ended(s);
     std::vector<job_id> drop;
     {
-      std::lock_guard lock(jobs_mu_);
+      mutex_lock lock(jobs_mu_);
       active_.erase(id);
       ++ended_[s == job_state::succeeded ? 0 : s == job_state::failed ? 1 : 2];
       retained_.push_back(id);
@@ -530,10 +531,10 @@ class engine_impl final : public engine {
   }
 
   void dispatch_loop() {
-    std::unique_lock lock(dispatch_mu_);
+    mutex_lock lock(dispatch_mu_);
     while (!stopping_) {
       if (dispatch_one()) continue;
-      dispatch_cv_.wait_for(lock, poll_interval);
+      lock.wait_for(dispatch_cv_, poll_interval);
     }
   }
 
@@ -709,15 +710,15 @@ class engine_impl final : public engine {
   mutable trace_recorder trace_;
   std::unique_ptr<engine_metrics> metrics_;
 
-  mutable std::mutex keys_mu_;
-  std::map<std::string, key_record> keys_;
+  mutable mutex keys_mu_;
+  std::map<std::string, key_record> keys_ PP_GUARDED_BY(keys_mu_);
 
-  mutable std::mutex jobs_mu_;
+  mutable mutex jobs_mu_;
   std::condition_variable drained_;
-  std::set<job_id> active_;
-  std::deque<job_id> retained_;
-  uint64_t ended_[3] = {0, 0, 0};  // succeeded, failed, cancelled
-  bool drain_cut_short_ = false;    // shutdown({.drain = false}) during a drain
+  std::set<job_id> active_ PP_GUARDED_BY(jobs_mu_);
+  std::deque<job_id> retained_ PP_GUARDED_BY(jobs_mu_);
+  uint64_t ended_[3] PP_GUARDED_BY(jobs_mu_) = {0, 0, 0};  // succeeded, failed, cancelled
+  bool drain_cut_short_ PP_GUARDED_BY(jobs_mu_) = false;    // shutdown({.drain = false}) during a drain
 
   job_tracker<partition_result> tracker_;
   job_queue intake_;
@@ -726,12 +727,16 @@ class engine_impl final : public engine {
   std::vector<std::unique_ptr<device_slot>> slots_;
   partition_store<partition_work> work_;  // holds leases and reservations: after key_store, budgets
 
-  mutable std::shared_mutex lifecycle_mu_;
-  bool accepting_ = true;
-  bool stopped_ = false;
+  // Held shared by submit() from its check of accepting_ to its last push, exclusively by
+  // shutdown() to stop accepting: no job slips in after shutdown() has listed the active ones.
+  mutable shared_mutex lifecycle_mu_;
+  bool accepting_ PP_GUARDED_BY(lifecycle_mu_) = true;
+  bool stopped_ PP_GUARDED_BY(lifecycle_mu_) = false;
   std::atomic<bool> stopping_{false};
 
-  std::mutex dispatch_mu_;
+  // Guards no data: only the dispatcher thread sleeps on dispatch_cv_, and a notify that comes
+  // while it is not waiting costs at most one poll_interval.
+  mutex dispatch_mu_;
   std::condition_variable dispatch_cv_;
 
   std::vector<std::thread> threads_;

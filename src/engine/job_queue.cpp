@@ -13,14 +13,14 @@ size_t job_queue::size_locked() const {
 }
 
 size_t job_queue::size() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return size_locked();
 }
 
 status job_queue::push(partition_task task, deadline d) {
-  std::unique_lock lock(mu_);
+  mutex_lock lock(mu_);
   const bool critical = task.prio == priority::critical;
-  const bool room = wait_until(not_full_, lock, d, [&] {
+  const bool room = wait_until(not_full_, lock, d, [&]() PP_REQUIRES(mu_) {
     return closed_ || critical || size_locked() < capacity_ || task.cancel.cancelled();
   });
   if (closed_) return unavailable("job queue: closed");
@@ -44,20 +44,20 @@ std::optional<partition_task> job_queue::pop_locked() {
 }
 
 result<partition_task> job_queue::pop(deadline d) {
-  std::unique_lock lock(mu_);
-  wait_until(not_empty_, lock, d, [&] { return closed_ || size_locked() > 0; });
+  mutex_lock lock(mu_);
+  wait_until(not_empty_, lock, d, [&]() PP_REQUIRES(mu_) { return closed_ || size_locked() > 0; });
   if (auto t = pop_locked()) return std::move(*t);
   if (closed_) return unavailable("job queue: closed");
   return deadline_exceeded("job queue: no task arrived");
 }
 
 std::optional<partition_task> job_queue::try_pop() {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return pop_locked();
 }
 
 std::vector<partition_task> job_queue::peek(size_t max) const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   std::vector<partition_task> out;
   for (size_t p = priority_count; p-- > 0 && out.size() < max;) {
     for (const auto& t : lanes_[p]) {
@@ -69,7 +69,7 @@ std::vector<partition_task> job_queue::peek(size_t max) const {
 }
 
 std::optional<partition_task> job_queue::take(job_id job, uint32_t partition) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   for (auto& lane : lanes_) {
     auto it = std::find_if(lane.begin(), lane.end(),
                            [&](const partition_task& t) { return t.job == job && t.partition == partition; });
@@ -84,7 +84,7 @@ std::optional<partition_task> job_queue::take(job_id job, uint32_t partition) {
 }
 
 size_t job_queue::cancel(job_id job) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   size_t removed = 0;
   for (auto& lane : lanes_) {
     removed += std::erase_if(lane, [&](const partition_task& t) { return t.job == job; });
@@ -95,7 +95,7 @@ size_t job_queue::cancel(job_id job) {
 }
 
 void job_queue::close() {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   closed_ = true;
   not_empty_.notify_all();
   not_full_.notify_all();

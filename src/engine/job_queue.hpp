@@ -5,11 +5,12 @@
 #include <array>
 #include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/deadline.hpp"
 #include "engine/job.hpp"
 
@@ -23,34 +24,34 @@ class job_queue {
 
   // Waits while the queue is full. deadline_exceeded when still full at the deadline; unavailable
   // once closed; cancelled (task not queued) if the task's job was cancelled.
-  status push(partition_task task, deadline d);
+  status push(partition_task task, deadline d) PP_EXCLUDES(mu_);
   // Waits for a task. deadline_exceeded when none came; unavailable once closed and drained.
-  result<partition_task> pop(deadline d);
-  std::optional<partition_task> try_pop();
+  result<partition_task> pop(deadline d) PP_EXCLUDES(mu_);
+  std::optional<partition_task> try_pop() PP_EXCLUDES(mu_);
 
   // Up to `max` tasks in pop order, copied, for a scheduler_policy to choose from; take() then
   // removes the chosen one (nullopt if it was popped or cancelled meanwhile).
-  [[nodiscard]] std::vector<partition_task> peek(size_t max) const;
-  std::optional<partition_task> take(job_id job, uint32_t partition);
+  [[nodiscard]] std::vector<partition_task> peek(size_t max) const PP_EXCLUDES(mu_);
+  std::optional<partition_task> take(job_id job, uint32_t partition) PP_EXCLUDES(mu_);
 
   // Removes the job's queued tasks (in-flight ones see the job's cancel_token); returns how many.
-  size_t cancel(job_id job);
+  size_t cancel(job_id job) PP_EXCLUDES(mu_);
   // Wakes every waiter; later pushes fail, pops drain what is left.
-  void close();
+  void close() PP_EXCLUDES(mu_);
 
-  [[nodiscard]] size_t size() const;
+  [[nodiscard]] size_t size() const PP_EXCLUDES(mu_);
   [[nodiscard]] size_t capacity() const { return capacity_; }
 
  private:
-  size_t size_locked() const;
-  std::optional<partition_task> pop_locked();
+  size_t size_locked() const PP_REQUIRES(mu_);
+  std::optional<partition_task> pop_locked() PP_REQUIRES(mu_);
 
   const size_t capacity_;
-  mutable std::mutex mu_;
+  mutable mutex mu_;
   std::condition_variable not_empty_;
   std::condition_variable not_full_;
-  std::array<std::deque<partition_task>, priority_count> lanes_;  // index = priority
-  bool closed_ = false;
+  std::array<std::deque<partition_task>, priority_count> lanes_ PP_GUARDED_BY(mu_);  // index = priority
+  bool closed_ PP_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace pp::engine

@@ -7,14 +7,15 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
 #include "core/status_macros.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/deadline.hpp"
 #include "engine/job.hpp"
 #include "engine/job_ids.hpp"
@@ -50,9 +51,9 @@ class job_tracker {
   job_tracker(const job_tracker&) = delete;
   job_tracker& operator=(const job_tracker&) = delete;
 
-  result<submitted> submit(const job_spec& spec) {
+  result<submitted> submit(const job_spec& spec) PP_EXCLUDES(mu_) {
     PP_RETURN_IF_ERROR(validate(spec));
-    std::lock_guard lock(mu_);
+    mutex_lock lock(mu_);
     if (!spec.idempotency_key.empty()) {
       if (auto it = by_key_.find(spec.idempotency_key); it != by_key_.end()) {
         const entry& e = jobs_.at(it->second);
@@ -77,8 +78,8 @@ class job_tracker {
   }
 
   // A worker is about to run a partition: false when the job is terminal (skip the work).
-  bool begin_partition(job_id id) {
-    std::lock_guard lock(mu_);
+  bool begin_partition(job_id id) PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     auto it = jobs_.find(id);
     if (it == jobs_.end() || is_terminal(it->second.info.state)) return false;
     it->second.info.state = job_state::running;
@@ -87,10 +88,10 @@ class job_tracker {
 
   // Records one partition's outcome. The first error fails the job and raises its cancel flag so the
   // other partitions stop. Late results of a terminal job are dropped: failed_precondition.
-  status complete_partition(job_id id, uint32_t partition, result<Result> r) {
+  status complete_partition(job_id id, uint32_t partition, result<Result> r) PP_EXCLUDES(mu_) {
     std::optional<job_state> ended;
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       auto it = jobs_.find(id);
       if (it == jobs_.end()) return not_found("job " + std::to_string(id) + ": unknown");
       entry& e = it->second;
@@ -122,13 +123,13 @@ class job_tracker {
   // Raises the job's cancel flag and ends it as cancelled; the caller also removes its queued tasks
   // (job_queue::cancel, after this, so a blocked push sees the flag). failed_precondition when the
   // job already ended.
-  status cancel(job_id id) { return cancel(id, pp::cancelled("job " + std::to_string(id) + " cancelled")); }
+  status cancel(job_id id) PP_EXCLUDES(mu_) { return cancel(id, pp::cancelled("job " + std::to_string(id) + " cancelled")); }
 
   // The same, recording `reason` as the job's error (an engine shutting down says unavailable).
-  status cancel(job_id id, status reason) {
+  status cancel(job_id id, status reason) PP_EXCLUDES(mu_) {
     std::optional<job_state> ended;
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       auto it = jobs_.find(id);
       if (it == jobs_.end()) return not_found("job " + std::to_string(id) + ": unknown");
       if (is_terminal(it->second.info.state)) {
@@ -141,15 +142,15 @@ class job_tracker {
     return ok_status();
   }
 
-  [[nodiscard]] result<job_info> info(job_id id) const {
-    std::lock_guard lock(mu_);
+  [[nodiscard]] result<job_info> info(job_id id) const PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     auto it = jobs_.find(id);
     if (it == jobs_.end()) return not_found("job " + std::to_string(id) + ": unknown");
     return it->second.info;
   }
 
-  [[nodiscard]] result<cancel_token> token(job_id id) const {
-    std::lock_guard lock(mu_);
+  [[nodiscard]] result<cancel_token> token(job_id id) const PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     auto it = jobs_.find(id);
     if (it == jobs_.end()) return not_found("job " + std::to_string(id) + ": unknown");
     return it->second.cancel;
@@ -157,10 +158,10 @@ class job_tracker {
 
   // Waits for the job to end: the partition results in partition order, or the job's error
   // (cancelled / the failing partition's error). deadline_exceeded if still running at the deadline.
-  result<std::vector<Result>> await(job_id id, deadline d) {
-    std::unique_lock lock(mu_);
+  result<std::vector<Result>> await(job_id id, deadline d) PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     // Look the job up again after every wake-up: forget() may have dropped it meanwhile.
-    auto ended = [&] {
+    auto ended = [&]() PP_REQUIRES(mu_) {
       auto it = jobs_.find(id);
       return it == jobs_.end() || is_terminal(it->second.info.state);
     };
@@ -177,8 +178,8 @@ class job_tracker {
   }
 
   // Drops a terminal job and its idempotency key (retention is the caller's policy).
-  status forget(job_id id) {
-    std::lock_guard lock(mu_);
+  status forget(job_id id) PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     auto it = jobs_.find(id);
     if (it == jobs_.end()) return not_found("job " + std::to_string(id) + ": unknown");
     if (!is_terminal(it->second.info.state)) {
@@ -190,8 +191,8 @@ class job_tracker {
     return ok_status();
   }
 
-  [[nodiscard]] size_t size() const {
-    std::lock_guard lock(mu_);
+  [[nodiscard]] size_t size() const PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     return jobs_.size();
   }
 
@@ -203,7 +204,7 @@ class job_tracker {
     std::vector<std::optional<Result>> parts;
   };
 
-  result<job_id> fresh_id_locked() {
+  result<job_id> fresh_id_locked() PP_REQUIRES(mu_) {
     constexpr int draws = 16;  // a clash is 1 in 2^53 per retained job: 16 in a row is a broken source
     for (int i = 0; i < draws; ++i) {
       PP_ASSIGN_OR_RETURN(const job_id id, ids_());
@@ -213,7 +214,7 @@ class job_tracker {
   }
 
   // Single place where a job becomes terminal: is_terminal() guards every caller, so it runs once.
-  job_state finish_locked(entry& e, job_state s, status error) {
+  job_state finish_locked(entry& e, job_state s, status error) PP_REQUIRES(mu_) {
     e.info.state = s;
     e.info.error = std::move(error);
     if (s != job_state::succeeded) {
@@ -224,17 +225,17 @@ class job_tracker {
     return s;
   }
 
-  void notify(job_id id, std::optional<job_state> ended) {
+  void notify(job_id id, std::optional<job_state> ended) PP_EXCLUDES(mu_) {
     if (ended && on_terminal_) on_terminal_(id, *ended);
   }
 
   const terminal_callback on_terminal_;
   const id_source ids_;
-  mutable std::mutex mu_;
+  mutable mutex mu_;
   std::condition_variable done_;
-  std::map<job_id, entry> jobs_;
-  std::unordered_map<std::string, job_id> by_key_;
-  uint64_t next_seq_ = 0;
+  std::map<job_id, entry> jobs_ PP_GUARDED_BY(mu_);
+  std::unordered_map<std::string, job_id> by_key_ PP_GUARDED_BY(mu_);
+  uint64_t next_seq_ PP_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace pp::engine

@@ -40,7 +40,7 @@ void key_lease::reset() {
 
 status key_store::add(key_descriptor key) {
   if (key.id.empty()) return invalid_argument("key store: expected a key id, got an empty one");
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (keys_.contains(key.id)) return already_exists("key store: key '" + key.id + "' already added");
   std::string id = key.id;
   keys_[id].desc = std::move(key);
@@ -64,7 +64,7 @@ key_lease key_store::lease_locked(entry& e) {
 }
 
 void key_store::release(const std::string& id) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   auto it = keys_.find(id);
   if (it == keys_.end()) return;
   --it->second.refs;
@@ -94,7 +94,7 @@ bool key_store::evict_lru_locked(const entry* except, std::vector<key_handle>& g
 
 result<key_lease> key_store::acquire(const std::string& id, key_tier min_tier, deadline d) {
   std::vector<key_handle> graveyard;  // destroyed on return, after the lock (declared first)
-  std::unique_lock lock(mu_);
+  mutex_lock lock(mu_);
   auto it = keys_.find(id);
   if (it == keys_.end()) return not_found("key store: unknown key '" + id + "'");
   entry& e = it->second;  // map nodes are stable; keys are never removed
@@ -137,7 +137,7 @@ result<key_lease> key_store::acquire(const std::string& id, key_tier min_tier, d
       graveyard.clear();
       lock.lock();
     }
-    wait_until(changed_, lock, d, [&] { return generation_ != seen; });
+    wait_until(changed_, lock, d, [&]() PP_REQUIRES(mu_) { return generation_ != seen; });
   }
 
   e.loading = true;
@@ -167,7 +167,7 @@ status key_store::preload(const std::string& id, key_tier tier, deadline d) {
 
 status key_store::evict(const std::string& id) {
   std::vector<key_handle> graveyard;
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   auto it = keys_.find(id);
   if (it == keys_.end()) return not_found("key store: unknown key '" + id + "'");
   entry& e = it->second;
@@ -179,14 +179,14 @@ status key_store::evict(const std::string& id) {
 }
 
 result<key_info> key_store::info(const std::string& id) const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   auto it = keys_.find(id);
   if (it == keys_.end()) return not_found("key store: unknown key '" + id + "'");
   return key_info{it->second.tier, it->second.refs, it->second.charge.bytes()};
 }
 
 std::vector<std::string> key_store::resident(key_tier at_least) const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   std::vector<std::string> out;
   for (const auto& [id, e] : keys_) {
     if (e.tier != key_tier::disk && e.tier >= at_least) out.push_back(id);
@@ -195,7 +195,7 @@ std::vector<std::string> key_store::resident(key_tier at_least) const {
 }
 
 key_store_stats key_store::stats() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   key_store_stats s{0, 0, loads_, evictions_};
   for (const auto& [id, e] : keys_) {
     if (e.tier == key_tier::disk) continue;

@@ -11,11 +11,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/deadline.hpp"
 #include "engine/memory_budget.hpp"
 
@@ -85,22 +86,22 @@ class key_store {
   key_store& operator=(const key_store&) = delete;
 
   // already_exists for a known id; invalid_argument for an empty id.
-  status add(key_descriptor key);
+  status add(key_descriptor key) PP_EXCLUDES(mu_);
 
   // The key resident at min_tier or above, loading it (after evicting idle keys, least recently used
   // first, if the budget is short). Waits while another caller loads it or while keys in use fill
   // the budget. not_found, invalid_argument (no loader for that tier), resource_exhausted (larger
   // than the budget), deadline_exceeded, or the loader's error.
-  result<key_lease> acquire(const std::string& id, key_tier min_tier, deadline d);
+  result<key_lease> acquire(const std::string& id, key_tier min_tier, deadline d) PP_EXCLUDES(mu_);
   // acquire() and let go: the key stays resident, idle, until evicted.
   status preload(const std::string& id, key_tier tier, deadline d);
   // Back to disk now. failed_precondition while in use or loading.
-  status evict(const std::string& id);
+  status evict(const std::string& id) PP_EXCLUDES(mu_);
 
-  [[nodiscard]] result<key_info> info(const std::string& id) const;
+  [[nodiscard]] result<key_info> info(const std::string& id) const PP_EXCLUDES(mu_);
   // Keys resident at `at_least` or above: a device's holds-key set for the scheduler.
-  [[nodiscard]] std::vector<std::string> resident(key_tier at_least) const;
-  [[nodiscard]] key_store_stats stats() const;
+  [[nodiscard]] std::vector<std::string> resident(key_tier at_least) const PP_EXCLUDES(mu_);
+  [[nodiscard]] key_store_stats stats() const PP_EXCLUDES(mu_);
 
  private:
   friend class key_lease;
@@ -113,22 +114,24 @@ class key_store {
     bool loading = false;
     uint64_t last_use = 0;
   };
-  void release(const std::string& id);
+  void release(const std::string& id) PP_EXCLUDES(mu_);
   // Drops the least recently used idle resident key (not `except`); false if there is none.
-  bool evict_lru_locked(const entry* except, std::vector<key_handle>& graveyard);
-  void unload_locked(entry& e, std::vector<key_handle>& graveyard);
-  key_lease lease_locked(entry& e);
+  bool evict_lru_locked(const entry* except, std::vector<key_handle>& graveyard) PP_REQUIRES(mu_);
+  void unload_locked(entry& e, std::vector<key_handle>& graveyard) PP_REQUIRES(mu_);
+  key_lease lease_locked(entry& e) PP_REQUIRES(mu_);
   // Wakes waiters; the generation lets a waiter tell a real change from a spurious wake-up.
-  void changed_locked();
+  void changed_locked() PP_REQUIRES(mu_);
 
   memory_budget& budget_;
-  mutable std::mutex mu_;
+  mutable mutex mu_;
   std::condition_variable changed_;
-  std::map<std::string, entry> keys_;
-  uint64_t generation_ = 0;
-  uint64_t tick_ = 0;  // logical clock for least-recently-used
-  uint64_t loads_ = 0;
-  uint64_t evictions_ = 0;
+  // An entry is reached through keys_ (map nodes are stable, keys never removed) and read or
+  // written only under mu_ too, though clang checks only the map itself.
+  std::map<std::string, entry> keys_ PP_GUARDED_BY(mu_);
+  uint64_t generation_ PP_GUARDED_BY(mu_) = 0;
+  uint64_t tick_ PP_GUARDED_BY(mu_) = 0;  // logical clock for least-recently-used
+  uint64_t loads_ PP_GUARDED_BY(mu_) = 0;
+  uint64_t evictions_ PP_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace pp::engine

@@ -58,7 +58,7 @@ void memory_budget::grant_waiters_locked() {
 }
 
 void memory_budget::give_back(uint64_t bytes) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   in_use_ -= bytes;
   grant_waiters_locked();
 }
@@ -68,7 +68,7 @@ result<memory_reservation> memory_budget::reserve(uint64_t bytes, deadline d) {
     return resource_exhausted("memory budget: " + std::to_string(bytes) + " bytes requested, the budget is " +
                               std::to_string(total_) + " bytes");
   }
-  std::unique_lock lock(mu_);
+  mutex_lock lock(mu_);
   if (queue_.empty() && bytes <= total_ - in_use_) {
     take_locked(bytes);
     return memory_reservation(this, bytes);
@@ -91,7 +91,7 @@ result<memory_reservation> memory_budget::try_reserve(uint64_t bytes) {
     return resource_exhausted("memory budget: " + std::to_string(bytes) + " bytes requested, the budget is " +
                               std::to_string(total_) + " bytes");
   }
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (!queue_.empty() || bytes > total_ - in_use_) {
     return unavailable("memory budget: " + std::to_string(bytes) + " bytes do not fit now");
   }
@@ -100,7 +100,7 @@ result<memory_reservation> memory_budget::try_reserve(uint64_t bytes) {
 }
 
 memory_budget_stats memory_budget::stats() const {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   return {total_, in_use_, peak_, queue_.size()};
 }
 

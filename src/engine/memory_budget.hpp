@@ -5,9 +5,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <list>
-#include <mutex>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/deadline.hpp"
 
 namespace pp::engine {
@@ -52,31 +53,32 @@ class memory_budget {
 
   // Waits in arrival order until `bytes` fit. resource_exhausted at once if bytes > total (it could
   // never fit); deadline_exceeded when the deadline passes first.
-  result<memory_reservation> reserve(uint64_t bytes, deadline d);
+  result<memory_reservation> reserve(uint64_t bytes, deadline d) PP_EXCLUDES(mu_);
   // Never waits: unavailable unless the bytes fit now and nobody is queued ahead (a try does not
   // overtake a waiter).
-  result<memory_reservation> try_reserve(uint64_t bytes);
+  result<memory_reservation> try_reserve(uint64_t bytes) PP_EXCLUDES(mu_);
 
-  [[nodiscard]] memory_budget_stats stats() const;
+  [[nodiscard]] memory_budget_stats stats() const PP_EXCLUDES(mu_);
   [[nodiscard]] uint64_t total() const { return total_; }
 
  private:
   friend class memory_reservation;
+  // Lives on its reserve() caller's stack; granted is read and written under mu_.
   struct waiter {
     uint64_t bytes;
     bool granted = false;
   };
-  void give_back(uint64_t bytes);
-  void take_locked(uint64_t bytes);
+  void give_back(uint64_t bytes) PP_EXCLUDES(mu_);
+  void take_locked(uint64_t bytes) PP_REQUIRES(mu_);
   // Grants queued waiters from the head while they fit; stops at the first that does not (FIFO).
-  void grant_waiters_locked();
+  void grant_waiters_locked() PP_REQUIRES(mu_);
 
   const uint64_t total_;
-  mutable std::mutex mu_;
+  mutable mutex mu_;
   std::condition_variable cv_;
-  uint64_t in_use_ = 0;
-  uint64_t peak_ = 0;
-  std::list<waiter*> queue_;
+  uint64_t in_use_ PP_GUARDED_BY(mu_) = 0;
+  uint64_t peak_ PP_GUARDED_BY(mu_) = 0;
+  std::list<waiter*> queue_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::engine

@@ -62,7 +62,7 @@ std::string_view type_name(metric_type t) {
 void histogram::observe(double v) {
   // Buckets are upper-inclusive (le): v lands in the first bound >= v.
   const size_t i = static_cast<size_t>(std::lower_bound(bounds_.begin(), bounds_.end(), v) - bounds_.begin());
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   ++counts_[i];
   sum_ += v;
 }
@@ -70,7 +70,7 @@ void histogram::observe(double v) {
 histogram::snapshot histogram::read() const {
   snapshot s;
   s.bounds = bounds_;
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   uint64_t running = 0;
   for (const uint64_t c : counts_) {
     running += c;
@@ -134,7 +134,7 @@ result<metrics_registry::family_slot*> metrics_registry::add(const std::string& 
       return invalid_argument("metrics: buckets of '" + name + "' must be finite and strictly increasing");
     }
   }
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   if (auto it = families_.find(name); it != families_.end()) {
     family_slot& f = it->second;
     if (f.type != type || f.help != help || f.label_names != label_names || f.buckets != buckets) {
@@ -189,27 +189,27 @@ result<metric_family<histogram>*> metrics_registry::histogram_family(const std::
 
 std::string metrics_registry::render() const {
   std::string out;
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   for (const auto& [name, f] : families_) {
     out += "# HELP " + name + " " + escape_help(f.help) + "\n";
     out += "# TYPE " + name + " " + std::string(type_name(f.type)) + "\n";
     switch (f.type) {
       case metric_type::counter: {
-        std::lock_guard fl(f.counters->mu_);
+        mutex_lock fl(f.counters->mu_);
         for (const auto& [values, m] : f.counters->series_) {
           out += name + label_block(f.label_names, values) + " " + format_metric_value(m->value()) + "\n";
         }
         break;
       }
       case metric_type::gauge: {
-        std::lock_guard fl(f.gauges->mu_);
+        mutex_lock fl(f.gauges->mu_);
         for (const auto& [values, m] : f.gauges->series_) {
           out += name + label_block(f.label_names, values) + " " + format_metric_value(m->value()) + "\n";
         }
         break;
       }
       case metric_type::histogram: {
-        std::lock_guard fl(f.histograms->mu_);
+        mutex_lock fl(f.histograms->mu_);
         for (const auto& [values, m] : f.histograms->series_) {
           const histogram::snapshot s = m->read();
           for (size_t i = 0; i <= s.bounds.size(); ++i) {

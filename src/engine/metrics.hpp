@@ -7,12 +7,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 
 namespace pp::engine {
 
@@ -43,20 +44,20 @@ class histogram {
  public:
   // bounds: strictly increasing finite upper bounds; +Inf is implied (validated by the registry).
   explicit histogram(std::vector<double> bounds) : bounds_(std::move(bounds)), counts_(bounds_.size() + 1, 0) {}
-  void observe(double v);
+  void observe(double v) PP_EXCLUDES(mu_);
   struct snapshot {
     std::vector<double> bounds;
     std::vector<uint64_t> cumulative;  // one per bound, then +Inf (== count)
     double sum = 0;
     uint64_t count = 0;
   };
-  [[nodiscard]] snapshot read() const;
+  [[nodiscard]] snapshot read() const PP_EXCLUDES(mu_);
 
  private:
   const std::vector<double> bounds_;
-  mutable std::mutex mu_;
-  std::vector<uint64_t> counts_;  // per bucket, not cumulative; last is (bounds.back(), +Inf)
-  double sum_ = 0;
+  mutable mutex mu_;
+  std::vector<uint64_t> counts_ PP_GUARDED_BY(mu_);  // per bucket, not cumulative; last is (bounds.back(), +Inf)
+  double sum_ PP_GUARDED_BY(mu_) = 0;
 };
 
 enum class metric_type { counter, gauge, histogram };
@@ -67,7 +68,7 @@ class metric_family {
  public:
   // The series for these label values, created on first use. Their number must match the family's
   // label names (a programmer error otherwise: asserted, and missing values render as "").
-  Metric& with(std::vector<std::string> values = {});
+  Metric& with(std::vector<std::string> values = {}) PP_EXCLUDES(mu_);
 
  private:
   friend class metrics_registry;
@@ -75,8 +76,8 @@ class metric_family {
       : label_names_(std::move(label_names)), bounds_(std::move(bounds)) {}
   const std::vector<std::string> label_names_;
   const std::vector<double> bounds_;  // histograms only
-  mutable std::mutex mu_;
-  std::map<std::vector<std::string>, std::unique_ptr<Metric>> series_;
+  mutable mutex mu_;
+  std::map<std::vector<std::string>, std::unique_ptr<Metric>> series_ PP_GUARDED_BY(mu_);
 };
 
 class metrics_registry {
@@ -98,7 +99,7 @@ class metrics_registry {
                                                      std::vector<double> buckets);
 
   // Every family sorted by name, series sorted by label values.
-  [[nodiscard]] std::string render() const;
+  [[nodiscard]] std::string render() const PP_EXCLUDES(mu_);
 
  private:
   struct family_slot {
@@ -111,10 +112,11 @@ class metrics_registry {
     std::unique_ptr<metric_family<histogram>> histograms;
   };
   result<family_slot*> add(const std::string& name, metric_type type, const std::string& help,
-                           std::vector<std::string> label_names, std::vector<double> buckets);
+                           std::vector<std::string> label_names, std::vector<double> buckets) PP_EXCLUDES(mu_);
 
-  mutable std::mutex mu_;
-  std::map<std::string, family_slot> families_;
+  // A family's series are guarded by the family's own mutex (taken inside this one by render()).
+  mutable mutex mu_;
+  std::map<std::string, family_slot> families_ PP_GUARDED_BY(mu_);
 };
 
 // Exposition-format helpers, public for tests: "+Inf", "-Inf", "NaN", else the shortest
@@ -127,7 +129,7 @@ template <class Metric>
 Metric& metric_family<Metric>::with(std::vector<std::string> values) {
   assert(values.size() == label_names_.size() && "label value count differs from the family's label names");
   values.resize(label_names_.size());
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   auto& slot = series_[std::move(values)];
   if (!slot) {
     if constexpr (std::is_same_v<Metric, histogram>) {

@@ -7,10 +7,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <utility>
 #include <vector>
 
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/job.hpp"
 
 namespace pp::engine {
@@ -18,14 +19,14 @@ namespace pp::engine {
 template <class Work>
 class partition_store {
  public:
-  void put(job_id job, uint32_t partition, std::unique_ptr<Work> w) {
-    std::lock_guard lock(mu_);
+  void put(job_id job, uint32_t partition, std::unique_ptr<Work> w) PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     items_[{job, partition}] = std::move(w);
   }
   // The parked state, or null if the job was cancelled meanwhile.
-  std::unique_ptr<Work> claim(job_id job, uint32_t partition) {
+  std::unique_ptr<Work> claim(job_id job, uint32_t partition) PP_EXCLUDES(mu_) {
     std::unique_ptr<Work> out;
-    std::lock_guard lock(mu_);
+    mutex_lock lock(mu_);
     auto it = items_.find({job, partition});
     if (it == items_.end()) return out;
     out = std::move(it->second);
@@ -33,10 +34,10 @@ class partition_store {
     return out;
   }
   // Drops every parked partition of the job; returns how many. Destruction runs outside the lock.
-  size_t erase_job(job_id job) {
+  size_t erase_job(job_id job) PP_EXCLUDES(mu_) {
     std::vector<std::unique_ptr<Work>> dead;
     {
-      std::lock_guard lock(mu_);
+      mutex_lock lock(mu_);
       auto it = items_.lower_bound({job, 0});
       while (it != items_.end() && it->first.first == job) {
         dead.push_back(std::move(it->second));
@@ -45,14 +46,14 @@ class partition_store {
     }
     return dead.size();
   }
-  [[nodiscard]] size_t size() const {
-    std::lock_guard lock(mu_);
+  [[nodiscard]] size_t size() const PP_EXCLUDES(mu_) {
+    mutex_lock lock(mu_);
     return items_.size();
   }
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::pair<job_id, uint32_t>, std::unique_ptr<Work>> items_;
+  mutable mutex mu_;
+  std::map<std::pair<job_id, uint32_t>, std::unique_ptr<Work>> items_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::engine

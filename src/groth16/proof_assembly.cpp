@@ -26,17 +26,9 @@ status check_prove_request(const prove_request& req) {
   return check_key_matches_circuit(*req.pk, cs);
 }
 
-result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constraint_system& cs,
-                                    std::span<const ff::fr> witness, const msm_sums& sums, const blinding& rs,
-                                    const prove_options& options, prove_timings timings,
-                                    std::string_view backend_name) {
-  const verifying_key& vk = pk.vk;
+proof assemble(const verifying_key& vk, const msm_sums& sums, const blinding& rs) {
   const ff::fr& r = rs.r;
   const ff::fr& s = rs.s;
-  prove_output out;
-  out.timings = std::move(timings);
-
-  const auto t0 = clock::now();
   const ec::g1_jacobian delta1 = ec::to_jacobian(vk.delta_g1);
   const ec::g1_jacobian pi_a = ec::add(ec::add(sums.a, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
   const ec::g2_jacobian pi_b =
@@ -46,7 +38,19 @@ result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constrain
   pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(pi_a, s));
   pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(b1, r));
   pi_c = ec::add(pi_c, ec::neg(ec::scalar_mul_wnaf(delta1, r * s)));
-  out.pi = proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
+  return proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
+}
+
+result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constraint_system& cs,
+                                    std::span<const ff::fr> witness, const msm_sums& sums, const blinding& rs,
+                                    const prove_options& options, prove_timings timings,
+                                    std::string_view backend_name) {
+  const verifying_key& vk = pk.vk;
+  prove_output out;
+  out.timings = std::move(timings);
+
+  const auto t0 = clock::now();
+  out.pi = assemble(vk, sums, rs);
   out.timings.add("assembly", clock::now() - t0);
 
   if (options.self_verify) {

@@ -20,9 +20,12 @@ struct msm_sums {
 status check_prove_request(const prove_request& req);
 
 // pi_A = alpha + sum_A + r delta1; pi_B = beta2 + sum_B2 + s delta2; B1 = beta1 + sum_B1 + s delta1;
-// pi_C = sum_L + sum_H + s pi_A + r B1 - r s delta1. Then, when options.self_verify, the proof is
-// verified against pk.vk and an internal error (naming an unsatisfied constraint when the witness
-// is the cause) replaces it on failure. Adds "assembly" and "self-verify" to timings.
+// pi_C = sum_L + sum_H + s pi_A + r B1 - r s delta1, in affine form. No verification.
+proof assemble(const verifying_key& vk, const msm_sums& sums, const blinding& rs);
+
+// assemble(), then, when options.self_verify, the proof is verified against pk.vk and an internal
+// error (naming an unsatisfied constraint when the witness is the cause) replaces it on failure.
+// Adds "assembly" and "self-verify" to timings.
 result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constraint_system& cs,
                                     std::span<const ff::fr> witness, const msm_sums& sums, const blinding& rs,
                                     const prove_options& options, prove_timings timings,

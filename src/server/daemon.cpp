@@ -77,6 +77,18 @@ result<engine::engine_config> make_engine_config(const engine_section& e) {
   return c;
 }
 
+cluster::cluster_config make_cluster_config(const cluster_section& c) {
+  cluster::cluster_config out;
+  out.database = c.database;
+  out.node = c.node;
+  out.lease = std::chrono::seconds(c.lease_s);
+  out.shared_dir = c.shared_dir;
+  out.inline_witness_bytes = c.inline_witness_bytes;
+  out.claims = c.claims;
+  out.poll = std::chrono::milliseconds(c.poll_ms);
+  return out;
+}
+
 result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
   if (status s = validate(config); !s.ok()) return s;
   auto log = pp::log::get("server");
@@ -98,6 +110,13 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
   auto eng = engine::engine::create(std::move(*ec));
   if (!eng.ok()) return eng.error().with_context("engine");
   d->engine_ = std::move(*eng);
+  if (config.cluster.enabled) {
+    auto c = cluster::cluster_engine::create(std::move(d->engine_), make_cluster_config(config.cluster));
+    if (!c.ok()) return c.error().with_context("cluster");
+    d->cluster_ = c->get();
+    d->engine_ = std::move(*c);
+    so.cluster_status = [c = d->cluster_] { return c->cluster_status_json(); };
+  }
   d->service_ = std::make_unique<proof_service>(*d->engine_, so);
 
   for (size_t i = 0; i < config.keys.size(); ++i) {
@@ -153,7 +172,8 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
 }
 
 void daemon::stop(bool drain) {
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
+  if (done_) return;  // everything is down already; nothing left to escalate
   if (!stopping_) {
     stopping_ = true;
     escalated_ = !drain;
@@ -184,20 +204,24 @@ void daemon::run_stop(bool drain) {
   if (http_) http_->stop();
   if (!config_.server.socket.empty()) ::unlink(config_.server.socket.c_str());
   log->info("stopped{}", s.ok() ? "" : ": " + s.to_string());
-  std::lock_guard lock(mu_);
+  mutex_lock lock(mu_);
   final_ = std::move(s);
   done_ = true;
   cv_.notify_all();
 }
 
 status daemon::wait() {
+  std::thread stopper, escalator;
   {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return done_; });
+    mutex_lock lock(mu_);
+    lock.wait(cv_, [this]() PP_REQUIRES(mu_) { return done_; });
+    // Once done_ is set stop() starts no thread, so these are the last ones.
+    stopper = std::move(stopper_);
+    escalator = std::move(escalator_);
   }
-  if (stopper_.joinable()) stopper_.join();
-  if (escalator_.joinable()) escalator_.join();
-  std::lock_guard lock(mu_);
+  if (stopper.joinable()) stopper.join();
+  if (escalator.joinable()) escalator.join();
+  mutex_lock lock(mu_);
   return final_;
 }
 

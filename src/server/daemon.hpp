@@ -4,13 +4,15 @@
 #pragma once
 #include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include <grpcpp/server.h>
 
+#include "cluster/cluster_engine.hpp"
+#include "core/mutex.hpp"
 #include "core/result.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/engine.hpp"
 #include "server/http_listener.hpp"
 #include "server/proof_service.hpp"
@@ -21,6 +23,8 @@ namespace pp::server {
 // engine_section -> engine_config (MiB to bytes, ms to durations). failed_precondition for
 // backend "cuda" in a build or on a machine without it.
 [[nodiscard]] result<engine::engine_config> make_engine_config(const engine_section& e);
+// cluster_section -> cluster_config (seconds and milliseconds to durations).
+[[nodiscard]] cluster::cluster_config make_cluster_config(const cluster_section& c);
 
 class daemon {
  public:
@@ -40,29 +44,32 @@ class daemon {
   // then close the listeners. !drain: end every unfinished job now (awaiting clients are told
   // CANCELLED with an UNAVAILABLE cause) and close. Non-blocking and thread-safe; a later call with
   // drain = false escalates a drain in progress.
-  void stop(bool drain);
+  void stop(bool drain) PP_EXCLUDES(mu_);
   // Blocks until everything is down; the engine's shutdown status.
-  status wait();
+  status wait() PP_EXCLUDES(mu_);
 
  private:
   daemon() = default;
-  void run_stop(bool drain);
+  void run_stop(bool drain) PP_EXCLUDES(mu_);
 
   server_config config_;
-  std::unique_ptr<engine::engine> engine_;
+  std::unique_ptr<engine::engine> engine_;  // with [cluster]: a cluster_engine over the local one
+  cluster::cluster_engine* cluster_ = nullptr;  // engine_ itself with [cluster], else null
   std::unique_ptr<proof_service> service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<http_listener> http_;
   int tcp_port_ = 0;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  bool escalated_ = false;
-  bool done_ = false;
-  status final_;
-  std::thread stopper_;
-  std::thread escalator_;
+  mutex mu_;
+  std::condition_variable cv_;  // done_ became true
+  bool stopping_ PP_GUARDED_BY(mu_) = false;
+  bool escalated_ PP_GUARDED_BY(mu_) = false;
+  bool done_ PP_GUARDED_BY(mu_) = false;
+  status final_ PP_GUARDED_BY(mu_);
+  // Started by stop(), joined by wait(): a stop() racing wait() must not assign one while wait()
+  // joins it, so both are only touched under mu_ (wait() moves them out before joining).
+  std::thread stopper_ PP_GUARDED_BY(mu_);
+  std::thread escalator_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::server

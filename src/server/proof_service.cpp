@@ -119,7 +119,7 @@ result<std::string> proof_service::register_zkey(std::string id, const std::stri
   const std::string canonical = std::filesystem::weakly_canonical(zkey_path, ec).string();
   const std::string path = ec ? zkey_path : canonical;
   if (id.empty()) id = path;
-  std::lock_guard lock(keys_mu_);
+  mutex_lock lock(keys_mu_);
   if (const auto it = key_paths_.find(id); it != key_paths_.end()) {
     if (it->second == path) {
       *already = true;
@@ -201,7 +201,7 @@ grpc::Status proof_service::SubmitProof(grpc::ServerContext* ctx, const pb::Subm
   // The engine returns the first job's id for a repeated idempotency key without saying so: an id
   // this service already handed out for an idempotent submission is a deduplicated one.
   if (idempotent) {
-    std::lock_guard lock(keys_mu_);
+    mutex_lock lock(keys_mu_);
     resp->set_deduplicated(!idempotent_jobs_.insert(*id).second);
   }
   return grpc::Status::OK;
@@ -317,6 +317,7 @@ std::string proof_service::status_json() const {
   for (const auto& k : st.keys) {
     j["keys"].push_back({{"id", k.id}, {"resident", k.resident}, {"in_use", k.in_use}, {"bytes", k.bytes}});
   }
+  if (options_.cluster_status) j["cluster"] = nlohmann::json::parse(options_.cluster_status(), nullptr, false);
   return j.dump(1);
 }
 

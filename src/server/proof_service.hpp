@@ -3,11 +3,13 @@
 // pp::status codes to gRPC codes by value. It owns no jobs: the engine does.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <unordered_set>
 
+#include "core/mutex.hpp"
+#include "core/thread_annotations.hpp"
 #include "engine/engine.hpp"
 #include "server/proofpipe.grpc.pb.h"
 
@@ -17,6 +19,8 @@ struct service_options {
   std::string token;          // required from non-unix peers; empty: TCP calls are refused
   uint32_t max_await_s = 3600;
   std::string version;
+  // A cluster node's view of the cluster (JSON), added to status_json() as "cluster"; empty: none.
+  std::function<std::string()> cluster_status;
 };
 
 class proof_service final : public proofpipe::v1::ProofPipe::Service {
@@ -64,9 +68,11 @@ class proof_service final : public proofpipe::v1::ProofPipe::Service {
   engine::engine& engine_;
   const service_options options_;
   std::atomic<bool> draining_{false};
-  std::mutex keys_mu_;
-  std::map<std::string, std::string> key_paths_;  // id -> zkey path, for idempotent RegisterKey
-  std::unordered_set<engine::job_id> idempotent_jobs_;  // ids returned for submissions with a key
+  mutex keys_mu_;
+  // id -> zkey path, for idempotent RegisterKey
+  std::map<std::string, std::string> key_paths_ PP_GUARDED_BY(keys_mu_);
+  // ids returned for submissions with a key
+  std::unordered_set<engine::job_id> idempotent_jobs_ PP_GUARDED_BY(keys_mu_);
 };
 
 }  // namespace pp::server

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <toml++/toml.h>
 
 namespace pp::server {
@@ -130,7 +132,7 @@ class table_reader {
     for (const auto& [k, v] : table_) {
       if (!taken_.contains(std::string(k.str()))) {
         return invalid_argument(name(k.str()) + ": unknown key" +
-                                (prefix_.empty() ? std::string(" (sections: server, log, engine, keys)")
+                                (prefix_.empty() ? std::string(" (sections: server, log, engine, cluster, keys)")
                                                  : std::string(" in [" + prefix_ + "]")));
       }
     }
@@ -223,6 +225,34 @@ status read_engine(const toml::table& t, engine_section& c) {
   return r.finish();
 }
 
+status read_cluster(const toml::table& t, cluster_section& c) {
+  table_reader r(t, "cluster");
+  c.enabled = true;
+  PP_CFG_TRY(r.read_string("database", c.database));
+  PP_CFG_TRY(r.read_string("node", c.node));
+  PP_CFG_TRY(r.read_int("lease_s", c.lease_s, 3, 86400));
+  PP_CFG_TRY(r.read_string("shared_dir", c.shared_dir));
+  PP_CFG_TRY(r.read_int("inline_witness_bytes", c.inline_witness_bytes, 0, int64_t{1} << 30));
+  PP_CFG_TRY(r.read_int("claims", c.claims, 0, 1024));
+  PP_CFG_TRY(r.read_int("poll_ms", c.poll_ms, 1, 60000));
+  PP_CFG_TRY(r.finish());
+  if (c.database.empty()) {
+    return invalid_argument("cluster.database: required (a libpq connection string or URI, e.g. "
+                            "\"postgresql:///proofpipe?host=/run/postgresql\")");
+  }
+  if (!c.shared_dir.empty() && !std::filesystem::path(c.shared_dir).is_absolute()) {
+    return invalid_argument("cluster.shared_dir: \"" + c.shared_dir + "\" must be absolute");
+  }
+  if (c.node.empty()) {
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0 || host[0] == 0) {
+      return invalid_argument("cluster.node: not set and the host name is unknown");
+    }
+    c.node = host;
+  }
+  return ok_status();
+}
+
 status read_keys(const toml::node& n, std::vector<key_entry>& keys) {
   if (!n.is_array_of_tables()) return invalid_argument("keys: expected an array of tables ([[keys]])");
   const toml::array& arr = *n.as_array();
@@ -286,13 +316,14 @@ result<server_config> parse_server_config(std::string_view text, std::string_vie
   server_config c;
   table_reader r(root, "");
   auto with_origin = [&](status s) { return s.with_context(origin); };
-  for (std::string_view section : {"server", "log", "engine"}) {
+  for (std::string_view section : {"server", "log", "engine", "cluster"}) {
     auto t = sub_table(r, section);
     if (!t.ok()) return with_origin(t.error());
     if (!*t) continue;
-    status s = section == "server" ? read_server(**t, c.server)
-               : section == "log"  ? read_log(**t, c.log)
-                                   : read_engine(**t, c.engine);
+    status s = section == "server"   ? read_server(**t, c.server)
+               : section == "log"    ? read_log(**t, c.log)
+               : section == "engine" ? read_engine(**t, c.engine)
+                                     : read_cluster(**t, c.cluster);
     if (!s.ok()) return with_origin(std::move(s));
   }
   if (const toml::node* k = r.take("keys")) {

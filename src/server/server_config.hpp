@@ -69,11 +69,25 @@ struct key_entry {
   bool preload = false;
 };
 
+// [cluster]: present makes the daemon a node of a cluster whose jobs live in PostgreSQL
+// (cluster/cluster_config.hpp; docs/operations.md, "Cluster"). Absent: a single-host daemon.
+struct cluster_section {
+  bool enabled = false;               // the section is present
+  std::string database;               // libpq connection string or URI (required)
+  std::string node;                   // this node's name; empty: the host name
+  uint32_t lease_s = 30;              // claim lease, renewed every lease_s / 3 while proving
+  std::string shared_dir;             // witnesses above inline_witness_bytes go here (every node mounts it)
+  uint64_t inline_witness_bytes = 65536;  // witnesses up to this size travel inline in the database
+  uint32_t claims = 0;                // partitions held at once; 0: device workers + 1
+  uint32_t poll_ms = 100;             // idle claimers and awaits look again this often
+};
+
 struct server_config {
   listen_config server;
   log_config log;
   engine_section engine;
   std::vector<key_entry> keys;
+  cluster_section cluster;
 };
 
 // Parses and validates TOML text; `origin` names the source in errors ("proofpipe.toml").

@@ -1,7 +1,8 @@
 // GPU NTT (src/cuda/ntt_device.hpp) against the host NTT (src/poly/ntt.hpp) on fresh random inputs:
 // every size 2^0..2^20, forward / inverse / coset forward / coset inverse, all four orders and the
 // out-of-place natural-order transform (ntt_into), both root families, compared element by element;
-// one 2^24 case; a round trip; every tile shape; argument errors.
+// one 2^24 case; a round trip; every tile shape; the plans of a card with 99 KiB of shared memory per
+// block (sm_86, sm_89, sm_120) forced on this one; argument errors.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -62,11 +63,12 @@ status host_transform(const poly::evaluation_domain& d, std::vector<fr>& a, ntt_
   return internal_error("kind");
 }
 
-// With a tuning, through run_ntt with that tuning's plan; else the public per-kind functions.
+// With a tuning, through run_ntt with that tuning's plan (inside the domain's shared memory); else
+// the public per-kind functions.
 status device_transform(const device_ntt_domain& dd, fr* d_a, ntt_kind k, ntt_order o, cudaStream_t s,
                         const ntt_tuning* tuning = nullptr) {
   if (tuning != nullptr) {
-    auto plan = make_ntt_plan(dd.log_size(), *tuning);
+    auto plan = make_ntt_plan(dd.log_size(), *tuning, dd.max_shared_bytes());
     if (!plan.ok()) return plan.error();
     return run_ntt(dd, d_a, k, o, *plan, s);
   }
@@ -80,8 +82,10 @@ status device_transform(const device_ntt_domain& dd, fr* d_a, ntt_kind k, ntt_or
 }
 
 // Every kind and order at 2^log_n for one family; returns the number of mismatching elements.
+// max_shared_bytes: the domain's shared-memory cap (0: the device's).
 int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, const std::vector<ntt_kind>& kinds,
-                   const std::vector<ntt_order>& orders, const ntt_tuning* tuning = nullptr) {
+                   const std::vector<ntt_order>& orders, const ntt_tuning* tuning = nullptr,
+                   uint64_t max_shared_bytes = 0) {
   auto d = poly::evaluation_domain::create(log_n, family);
   EXPECT_TRUE(d.ok());
   if (!d.ok()) return 1;
@@ -92,9 +96,10 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
   EXPECT_NE(data.p, nullptr);
   EXPECT_NE(out.p, nullptr);
   if (!tables.p || !data.p || !out.p) return 1;
-  auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
+  auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr, max_shared_bytes);
   EXPECT_TRUE(dd.ok()) << dd.error().to_string();
   if (!dd.ok()) return 1;
+  if (max_shared_bytes != 0) EXPECT_LE(dd->max_shared_bytes(), max_shared_bytes);
   fr* d_a = static_cast<fr*>(data.p);
   fr* d_out = static_cast<fr*>(out.p);
   int64_t bad_total = 0;
@@ -125,7 +130,7 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       EXPECT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
       status is = ok_status();
       if (tuning != nullptr) {
-        auto plan = make_ntt_plan(log_n, *tuning);
+        auto plan = make_ntt_plan(log_n, *tuning, dd->max_shared_bytes());
         is = plan.ok() ? run_ntt_into(*dd, d_a, d_out, k, *plan, nullptr) : plan.error();
       } else {
         is = ntt_into(*dd, d_a, d_out, k, nullptr);
@@ -143,11 +148,12 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
 std::vector<ntt_kind> all_kinds() { return {std::begin(kKinds), std::end(kKinds)}; }
 std::vector<ntt_order> all_orders() { return {std::begin(kOrders), std::end(kOrders)}; }
 
-void check_all_sizes(ff::root_family family, const char* what, const ntt_tuning* tuning = nullptr) {
+void check_all_sizes(ff::root_family family, const char* what, const ntt_tuning* tuning = nullptr,
+                     uint64_t max_shared_bytes = 0) {
   std::mt19937_64 rng(fresh_seed(what));
   int cases = 0;
   for (int log_n = 0; log_n <= 20; ++log_n) {
-    const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders(), tuning);
+    const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders(), tuning, max_shared_bytes);
     std::printf("%s 2^%d: 20 transforms, %lld mismatches\n", what, log_n, static_cast<long long>(bad));
     cases += 20;
   }
@@ -160,6 +166,49 @@ TEST(DeviceNtt, Snarkjs5AllSizesKindsOrders) { check_all_sizes(ff::root_family::
 TEST(DeviceNtt, EightPerThreadAllSizesKindsOrders) {
   const ntt_tuning t{.tile_log = 11, .min_columns_log = 2, .elements_log = 3};
   check_all_sizes(ff::root_family::generator7, "ntt 8 per thread", &t);
+}
+
+// A card with 99 KiB of dynamic shared memory per block (sm_86, sm_89, sm_120), forced on this one:
+// the 2^12 tiles of the 8-per-thread kernel do not fit, so its plans run on 2^11 tiles; every size,
+// kind and order still equals the host NTT, and so do the default plans.
+constexpr uint64_t kSharedBytes99KiB = 99 * 1024;
+TEST(DeviceNtt, SharedMemoryOf99KiBAllSizesKindsOrders) {
+  const ntt_tuning t{.tile_log = 12, .min_columns_log = 2, .elements_log = 3};
+  auto p = make_ntt_plan(20, t, kSharedBytes99KiB);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  std::printf("99 KiB plan: %s (%llu bytes per block)\n", to_string(*p).c_str(),
+              static_cast<unsigned long long>(shared_bytes(*p)));
+  check_all_sizes(ff::root_family::generator7, "ntt 99 KiB tile 2^12 tuning", &t, kSharedBytes99KiB);
+  check_all_sizes(ff::root_family::snarkjs5, "ntt 99 KiB default", nullptr, kSharedBytes99KiB);
+}
+
+// A plan whose tiles need more shared memory than the domain allows is refused, not launched.
+TEST(DeviceNtt, PlanBeyondTheDomainsSharedMemory) {
+  auto d = poly::evaluation_domain::create(14);
+  ASSERT_TRUE(d.ok());
+  const uint64_t n = d->size(), ws = device_ntt_domain::workspace_bytes(*d);
+  device_buffer tables(ws), data(n * sizeof(fr)), out(n * sizeof(fr));
+  ASSERT_TRUE(tables.p && data.p && out.p);
+  auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr, kSharedBytes99KiB);
+  ASSERT_TRUE(dd.ok()) << dd.error().to_string();
+  EXPECT_EQ(dd->max_shared_bytes(), kSharedBytes99KiB);
+  auto big = make_ntt_plan(14, ntt_tuning{.tile_log = 12, .min_columns_log = 2, .elements_log = 3});
+  ASSERT_TRUE(big.ok());
+  ASSERT_GT(shared_bytes(*big), kSharedBytes99KiB);
+  fr* d_a = static_cast<fr*>(data.p);
+  EXPECT_EQ(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *big, nullptr).code(), status_code::invalid_argument);
+  EXPECT_EQ(run_ntt_into(*dd, d_a, static_cast<fr*>(out.p), ntt_kind::forward, *big, nullptr).code(),
+            status_code::invalid_argument);
+  // The device's own figure (227 KiB on sm_90) takes the 2^12 tile.
+  auto full = device_ntt_domain::create(*d, tables.p, ws, nullptr);
+  ASSERT_TRUE(full.ok());
+  EXPECT_GE(full->max_shared_bytes(), kSharedBytes99KiB);
+  std::printf("device dynamic shared memory per block (opt-in): %llu bytes\n",
+              static_cast<unsigned long long>(full->max_shared_bytes()));
+  if (full->max_shared_bytes() >= shared_bytes(*big)) {
+    EXPECT_TRUE(run_ntt(*full, d_a, ntt_kind::forward, ntt_order::nn, *big, nullptr).ok());
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 // 2^24: four passes' worth of strided stages; forward nn and coset inverse nn, in place and into.

@@ -1,6 +1,7 @@
 // GPU NTT pass plans (src/cuda/ntt_plan.hpp): for every size 2^0..2^28 and every tile shape the
 // kernels take, the passes cover the stages exactly once in order, fit their tile and read whole
-// rows; the sm_90 default's 2^27 plan; argument errors. Host only: no device needed.
+// rows; the same inside the shared memory per block of other cards (99 KiB on sm_86, sm_89 and
+// sm_120); the sm_90 default's 2^27 plan; argument errors. Host only: no device needed.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -63,6 +64,76 @@ TEST(NttPlan, EverySizeAndTileShape) {
     }
   }
   testing::Test::RecordProperty("plans", std::to_string(plans));
+}
+
+// Dynamic shared memory per block on opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin): the default
+// 48 KiB, sm_86 / sm_89 / sm_120 (99 KiB), sm_80 (163 KiB), sm_90 (227 KiB).
+constexpr uint64_t kSharedLimits[] = {48 * 1024, 99 * 1024, 163 * 1024, 227 * 1024};
+
+// The tile a tuning gets inside `limit`: its own, or the largest smaller one that fits.
+ntt_tuning clamped(ntt_tuning t, uint64_t limit) {
+  while (ntt_tile_bytes(t.tile_log) > limit) --t.tile_log;
+  if (t.min_columns_log >= t.tile_log - t.elements_log) t.min_columns_log = t.tile_log - t.elements_log - 1;
+  return t;
+}
+
+TEST(NttPlan, EverySizeAndTileShapeInsideSharedMemory) {
+  int plans = 0;
+  for (const uint64_t limit : kSharedLimits) {
+    for (int et : {2, 3}) {
+      for (int tile_log = 5; tile_log <= ntt_max_tile_log(et); ++tile_log) {
+        for (int c = 0; c < tile_log - et; ++c) {
+          const ntt_tuning t{.tile_log = tile_log, .min_columns_log = c, .elements_log = et};
+          const ntt_tuning fit = clamped(t, limit);
+          for (int log_n = 0; log_n <= 28; ++log_n) {
+            auto p = make_ntt_plan(log_n, t, limit);
+            if (!p.ok()) {  // only when more than four passes would be needed at the clamped tile
+              EXPECT_EQ(p.error().code(), status_code::invalid_argument);
+              EXPECT_GT(log_n, 3 * (fit.tile_log - fit.min_columns_log) + fit.tile_log) << p.error().message();
+              continue;
+            }
+            EXPECT_LE(shared_bytes(*p), limit) << limit << ": " << to_string(*p);
+            expect_valid(*p, log_n, fit);
+            ++plans;
+          }
+        }
+      }
+    }
+  }
+  testing::Test::RecordProperty("plans", std::to_string(plans));
+}
+
+// The case that failed on 99 KiB cards: the 8-per-thread kernel's 2^12 tile (128 KiB). Inside 99 KiB
+// every size 2^0..2^28 gets a plan on 2^11 tiles, and so does the sm_90 default (2^9 tiles).
+TEST(NttPlan, EverySizeInside99KiB) {
+  constexpr uint64_t limit = 99 * 1024;
+  const ntt_tuning t12{.tile_log = 12, .min_columns_log = 2, .elements_log = 3};
+  auto unclamped = make_ntt_plan(20, t12);
+  ASSERT_TRUE(unclamped.ok());
+  EXPECT_EQ(shared_bytes(*unclamped), 128u * 1024) << "without a limit the 2^12 tile stays";
+  for (const ntt_tuning& t : {t12, ntt_tuning_sm90}) {
+    for (int log_n = 0; log_n <= 28; ++log_n) {
+      auto p = make_ntt_plan(log_n, t, limit);
+      ASSERT_TRUE(p.ok()) << log_n << ": " << p.error().to_string();
+      EXPECT_LE(shared_bytes(*p), limit) << to_string(*p);
+      expect_valid(*p, log_n, clamped(t, limit));
+      if (t.tile_log == 12 && log_n >= 11) {
+        EXPECT_EQ(shared_bytes(*p), 64u * 1024) << to_string(*p);
+      }
+    }
+  }
+  EXPECT_EQ(to_string(*make_ntt_plan(27, t12, limit)), "27: [0,8)x8 [8,16)x8 [16,27)x1");
+}
+
+// Less shared memory than the smallest tile of the kernel: a clear error, except for the sizes the
+// one-thread kernel takes.
+TEST(NttPlan, SharedMemoryTooSmall) {
+  for (int log_n = 0; log_n < 3; ++log_n) EXPECT_TRUE(make_ntt_plan(log_n, ntt_tuning_sm90, 64).ok());
+  auto p = make_ntt_plan(10, ntt_tuning_sm90, ntt_tile_bytes(ntt_tuning_sm90.elements_log + 1) - 1);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
+  EXPECT_NE(p.error().message().find("shared memory"), std::string::npos) << p.error().message();
+  EXPECT_TRUE(make_ntt_plan(10, ntt_tuning_sm90, ntt_tile_bytes(ntt_tuning_sm90.elements_log + 1)).ok());
 }
 
 TEST(NttPlan, DefaultAtPoRepSizes) {

@@ -2,9 +2,12 @@
 // r1cs::evaluate_abc on fresh random inputs: random systems (coefficients 0, 1, -1, repeated and
 // random values; long rows; witnesses of 0, 1 and random values) and synthetic PoRep-like ones, at
 // 1, 2, 3 and 2^k - 1, 2^k, 2^k + 1 rows up to 2^20, outputs poisoned and padded to the next power
-// of two; the expanded witness byte for byte; one 2^24 synthetic system; argument errors.
+// of two; the expanded witness byte for byte; one 2^24 synthetic system; argument errors. Every
+// system is also multiplied with its rows streamed in row chunks (spmv_one_streamed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -110,6 +113,54 @@ struct check_stats {
   uint64_t compact_bytes = 0, plain_bytes = 0, witness_bytes = 0, witness_plain = 0;
 };
 
+// The same products with the rows streamed in chunks of a random size from 512 bytes up (one row per
+// chunk at the smallest), through two slots and events as the backend's lanes do, into poisoned
+// buffers. Returns the number of mismatching values.
+int64_t check_streamed(const compact_r1cs& compact, const fr* d_w, std::array<const std::vector<fr>*, 3> want,
+                       uint64_t n, cudaStream_t s, bump& mem) {
+  static std::mt19937_64 rng(fresh_seed("SpmvDevice streamed chunk sizes"));
+  // At most ~2000 chunks per matrix set, so that the 2^24 system does not take a million launches.
+  const uint64_t chunk = std::max(uint64_t{512} << (rng() % 14), compact.device_bytes() / 2048);
+  auto k = make_spmv_chunking(compact, chunk);
+  EXPECT_TRUE(k.ok()) << k.error().to_string();
+  if (!k.ok()) return 1;
+  std::vector<std::byte> image(k->image_bytes);
+  fill_spmv_image(compact, *k, image.data());
+  auto dm = upload_r1cs_tables(compact, *k, mem.take(std::max<uint64_t>(k->tables_bytes, 256)), k->tables_bytes, s);
+  EXPECT_TRUE(dm.ok()) << dm.error().to_string();
+  if (!dm.ok()) return 1;
+  cudaStream_t copy;
+  EXPECT_EQ(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), cudaSuccess);
+  spmv_row_stream rs;
+  rs.h_image = image.data();
+  rs.chunking = &*k;
+  rs.copy = copy;
+  for (int i = 0; i < 2; ++i) {
+    rs.d_slot[i] = mem.take(k->slot_bytes);
+    EXPECT_EQ(cudaEventCreateWithFlags(&rs.loaded[i], cudaEventDisableTiming), cudaSuccess);
+    EXPECT_EQ(cudaEventCreateWithFlags(&rs.freed[i], cudaEventDisableTiming), cudaSuccess);
+  }
+  fr* d_out = mem.take<fr>(n * sizeof(fr));
+  int64_t bad = 0;
+  for (int which = 0; which < 3; ++which) {
+    EXPECT_EQ(cudaMemsetAsync(d_out, 0xff, n * sizeof(fr), s), cudaSuccess);
+    const status st = spmv_one_streamed(*dm, which, d_w, d_out, n, s, rs);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    bad += count_mismatches("streamed", *want[which], download(d_out, n));
+  }
+  uint64_t copied = 0;
+  for (const spmv_chunk& ch : k->chunks) copied += ch.bytes;
+  EXPECT_EQ(rs.h2d_bytes, copied);
+  EXPECT_EQ(cudaStreamSynchronize(copy), cudaSuccess);
+  for (int i = 0; i < 2; ++i) {
+    cudaEventDestroy(rs.loaded[i]);
+    cudaEventDestroy(rs.freed[i]);
+  }
+  cudaStreamDestroy(copy);
+  return bad;
+}
+
 // Uploads cs once, then for each witness: compact upload, expansion check, SpMV into poisoned
 // buffers of n values, comparison with the CPU. Returns the number of mismatching values.
 int64_t check_system(const r1cs::constraint_system& cs, const std::vector<std::vector<fr>>& ws, uint64_t n,
@@ -153,6 +204,7 @@ int64_t check_system(const r1cs::constraint_system& cs, const std::vector<std::v
     bad += count_mismatches("a", a, download(d_abc[0], n));
     bad += count_mismatches("b", b, download(d_abc[1], n));
     bad += count_mismatches("c", c, download(d_abc[2], n));
+    bad += check_streamed(*compact, d_w, {&a, &b, &c}, n, s, mem);
     if (stats) {
       stats->witness_bytes = layout->bytes;
       stats->witness_plain = layout->plain_bytes();

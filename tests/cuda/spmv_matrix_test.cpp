@@ -117,6 +117,73 @@ TEST(CompactCsr, PoRepShapedSystem) {
   EXPECT_LT(c->device_bytes(), compact_r1cs::plain_bytes(sc->cs));
 }
 
+// Row chunks for streaming: every row of each matrix in exactly one chunk, in order; each chunk within
+// the size asked for unless it is a single row; the image holds each chunk's rebased row pointers
+// and its words as the device slot will; an empty matrix still gets one (empty) chunk.
+void expect_chunks_cover(const compact_r1cs& c, uint64_t max_bytes) {
+  auto k = make_spmv_chunking(c, max_bytes);
+  ASSERT_TRUE(k.ok()) << k.error().to_string();
+  std::vector<std::byte> image(k->image_bytes);
+  fill_spmv_image(c, *k, image.data());
+  uint64_t next_row[3] = {0, 0, 0}, at = 0, tables = 0;
+  int last_matrix = 0;
+  for (const spmv_chunk& ch : k->chunks) {
+    ASSERT_GE(ch.matrix, last_matrix);
+    last_matrix = ch.matrix;
+    const compact_csr& m = c.m[ch.matrix];
+    ASSERT_EQ(ch.row0, next_row[ch.matrix]);
+    next_row[ch.matrix] += ch.rows;
+    EXPECT_EQ(ch.image_at, at);
+    EXPECT_EQ(ch.image_at % 256, 0u);
+    at += (ch.bytes + 255) / 256 * 256;
+    EXPECT_TRUE(ch.bytes <= max_bytes || ch.rows == 1) << "a chunk of " << ch.bytes << " bytes, " << ch.rows << " rows";
+    EXPECT_LE(ch.bytes, k->slot_bytes);
+    const auto* rp = reinterpret_cast<const uint32_t*>(image.data() + ch.image_at);
+    const auto* words = reinterpret_cast<const uint32_t*>(image.data() + ch.image_at + ch.words_at);
+    ASSERT_EQ(rp[0], 0u);
+    for (uint64_t r = 0; r < ch.rows; ++r) {
+      const uint32_t first = m.row_ptr[ch.row0 + r];
+      ASSERT_EQ(rp[r + 1] - rp[r], m.row_ptr[ch.row0 + r + 1] - first) << "row " << ch.row0 + r;
+      for (uint32_t w = 0; w < rp[r + 1] - rp[r]; ++w) ASSERT_EQ(words[rp[r] + w], m.words[first + w]);
+    }
+    EXPECT_EQ(ch.bytes, ch.words_at + uint64_t(rp[ch.rows]) * 4);
+  }
+  EXPECT_EQ(at, k->image_bytes);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(next_row[i], c.m[i].rows);
+    tables += (c.m[i].table.size() * sizeof(fr) + 255) / 256 * 256;
+  }
+  EXPECT_EQ(k->tables_bytes, tables);
+}
+
+TEST(CompactCsr, RowChunksCoverEveryRow) {
+  std::mt19937_64 rng(seed());
+  compact_r1cs empty;
+  expect_chunks_cover(empty, 512);
+  EXPECT_EQ(make_spmv_chunking(empty, 511).error().code(), status_code::invalid_argument);
+  auto sc = r1cs::make_synthetic(r1cs::synthetic_params::porep(50000, rng()));
+  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  auto c = make_compact_r1cs(sc->cs);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  for (uint64_t bytes : {uint64_t{512}, uint64_t{4096} + rng() % 100000, uint64_t{1} << 30}) {
+    SCOPED_TRACE(bytes);
+    expect_chunks_cover(*c, bytes);
+  }
+  // A row longer than the chunk size gets a chunk of its own.
+  compact_r1cs wide;
+  auto m = random_matrix(100, 1000, rng);
+  for (int t = 0; t < 400; ++t) {
+    m.cols.push_back(uint32_t(t));
+    m.coeffs.push_back(fr::one());
+  }
+  m.row_ptr.push_back(m.cols.size());
+  auto wc = make_compact_csr(m);
+  ASSERT_TRUE(wc.ok());
+  wide.num_constraints = wc->rows;
+  wide.m[0] = std::move(wc).value();
+  expect_chunks_cover(wide, 512);
+}
+
 TEST(CompactCsr, RefusesWideColumns) {
   r1cs::csr_matrix m;
   m.cols = {spmv_col_mask + 1};

@@ -33,6 +33,37 @@ TEST(ServerConfig, ExampleFileLoadsAndMatchesDefaults) {
   EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, d.engine.key_memory_fraction);
   EXPECT_EQ(c->engine.self_verify, true);
   EXPECT_TRUE(c->keys.empty());
+  EXPECT_FALSE(c->cluster.enabled);
+}
+
+TEST(ServerConfig, ClusterSection) {
+  auto c = parse_server_config(
+      "[cluster]\ndatabase = \"postgresql:///pp?host=/run/postgresql\"\nnode = \"n1\"\nlease_s = 10\n"
+      "shared_dir = \"/mnt/shared\"\ninline_witness_bytes = 0\nclaims = 3\npoll_ms = 20\n",
+      "t");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_TRUE(c->cluster.enabled);
+  EXPECT_EQ(c->cluster.database, "postgresql:///pp?host=/run/postgresql");
+  EXPECT_EQ(c->cluster.node, "n1");
+  EXPECT_EQ(c->cluster.lease_s, 10u);
+  EXPECT_EQ(c->cluster.shared_dir, "/mnt/shared");
+  EXPECT_EQ(c->cluster.inline_witness_bytes, 0u);
+  EXPECT_EQ(c->cluster.claims, 3u);
+  EXPECT_EQ(c->cluster.poll_ms, 20u);
+  // The node name defaults to the host name.
+  auto h = parse_server_config("[cluster]\ndatabase = \"dbname=pp\"\n", "t");
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  EXPECT_FALSE(h->cluster.node.empty());
+  for (const auto& [text, key] : std::vector<std::pair<std::string, std::string>>{
+           {"[cluster]\nnode = \"n\"\n", "cluster.database: required"},
+           {"[cluster]\ndatabase = \"x\"\nlease_s = 1\n", "cluster.lease_s"},
+           {"[cluster]\ndatabase = \"x\"\nshared_dir = \"rel\"\n", "cluster.shared_dir"},
+           {"[cluster]\ndatabase = \"x\"\nleese_s = 5\n", "cluster.leese_s: unknown key"}}) {
+    auto bad = parse_server_config(text, "t");
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.error().code(), status_code::invalid_argument);
+    EXPECT_NE(bad.error().message().find(key), std::string::npos) << bad.error().message();
+  }
 }
 
 TEST(ServerConfig, EmptyTextGivesDefaults) {

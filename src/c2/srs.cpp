@@ -1,0 +1,162 @@
+#include "c2/srs.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "core/status_macros.hpp"
+#include "ec/affine.hpp"
+#include "formats/bellperson_params.hpp"
+
+namespace pp::c2 {
+
+namespace {
+
+// The first index whose point is off its curve, or points.size().
+template <class Curve>
+size_t first_off_curve(std::span<const ec::affine<Curve>> points) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<size_t>(0, points.size(), 4096), points.size(),
+      [&](const tbb::blocked_range<size_t>& r, size_t first) {
+        for (size_t i = r.begin(); i < r.end() && i < first; ++i) {
+          if (!ec::is_on_curve(points[i])) return i;
+        }
+        return first;
+      },
+      [](size_t x, size_t y) { return std::min(x, y); });
+}
+
+template <class Curve>
+status check_on_curve(const char* name, std::span<const ec::affine<Curve>> points) {
+  const size_t i = first_off_curve(points);
+  if (i == points.size()) return ok_status();
+  return invalid_argument(std::string("bellperson params ") + name + "[" + std::to_string(i) +
+                          "]: point not on the BLS12-381 curve");
+}
+
+status check_key_points(const groth16::proving_key& pk) {
+  const groth16::verifying_key& vk = pk.vk;
+  const std::vector<ec::g1_affine> vk_g1 = {vk.alpha_g1, vk.beta_g1, vk.delta_g1};
+  const std::vector<ec::g2_affine> vk_g2 = {vk.beta_g2, vk.gamma_g2, vk.delta_g2};
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("vk (alpha_g1, beta_g1, delta_g1)", vk_g1));
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g2_curve>("vk (beta_g2, gamma_g2, delta_g2)", vk_g2));
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("vk.ic", vk.ic));
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("h", pk.h));
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("l", pk.l));
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("a", pk.a));
+  PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("b_g1", pk.b_g1));
+  return check_on_curve<ec::g2_curve>("b_g2", pk.b_g2);
+}
+
+}  // namespace
+
+result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path) {
+  PP_ASSIGN_OR_RETURN(groth16::proving_key pk, formats::read_bellperson_params_file(path, {.checked = false}));
+  PP_RETURN_IF_ERROR(check_key_points(pk).with_context(path));
+  return std::make_shared<const groth16::proving_key>(std::move(pk));
+}
+
+srs_object::srs_object(engine::key_store& store, std::string path) : store_(store), path_(std::move(path)) {
+  std::error_code ec;
+  const uint64_t bytes = std::filesystem::file_size(path_, ec);
+  engine::key_descriptor d;
+  d.id = path_;
+  engine::key_tier_loader& host = d.tiers[static_cast<size_t>(engine::key_tier::pinned)];
+  // The decoded key takes what the file takes: 96 B per G1 point, 192 B per G2 point.
+  host.bytes = ec ? 0 : bytes;
+  host.load = [p = path_]() -> result<engine::key_handle> {
+    PP_ASSIGN_OR_RETURN(auto pk, read_srs_file(p));
+    return engine::key_handle(std::move(pk));
+  };
+  // already_exists: another SRS named this path first; they share its entry.
+  store_.add(std::move(d)).ignore();
+  loader_ = std::thread([this] {
+    auto lease = store_.acquire(path_, engine::key_tier::pinned, engine::no_deadline());
+    pp::mutex_lock lock(mu_);
+    if (lease.ok()) {
+      lease_ = std::move(lease).value();
+      key_ = std::static_pointer_cast<const groth16::proving_key>(lease_.handle());
+    } else {
+      load_status_ = std::move(lease).take_status();
+    }
+    done_ = true;
+    done_cv_.notify_all();
+  });
+}
+
+srs_object::~srs_object() {
+  loader_.join();
+  {
+    pp::mutex_lock lock(mu_);
+    key_.reset();
+    lease_.reset();
+  }
+  // Frees the copy unless another SRS still leases it (then failed_precondition, as intended).
+  store_.evict(path_).ignore();
+}
+
+void srs_object::release(srs_object* p) {
+  if (p != nullptr && p->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p;
+}
+
+result<std::shared_ptr<const groth16::proving_key>> srs_object::wait() {
+  pp::mutex_lock lock(mu_);
+  while (!done_) lock.wait(done_cv_);
+  if (!load_status_.ok()) return load_status_;
+  return key_;
+}
+
+srs_cache::~srs_cache() {
+  pp::mutex_lock lock(mu_);
+  for (auto& e : entries_) srs_object::release(e.second);
+}
+
+srs_object* srs_cache::lookup(const std::string& path) {
+  srs_object* dropped = nullptr;
+  srs_object* found = nullptr;
+  {
+    pp::mutex_lock lock(mu_);
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first == path) {
+        entries_.splice(entries_.begin(), entries_, it);
+        found = it->second;
+        break;
+      }
+    }
+    if (found == nullptr) {
+      if (entries_.size() >= capacity) {
+        dropped = entries_.back().second;
+        entries_.pop_back();
+      }
+      found = new srs_object(store_, path);
+      entries_.emplace_front(path, found);
+    }
+    found->retain();
+  }
+  srs_object::release(dropped);  // outside the lock: it may join a loader
+  return found;
+}
+
+void srs_cache::evict(const std::string& path) {
+  std::vector<srs_object*> dropped;
+  {
+    pp::mutex_lock lock(mu_);
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (it->first == path) {
+        dropped.push_back(it->second);
+        it = entries_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (srs_object* p : dropped) srs_object::release(p);
+}
+
+}  // namespace pp::c2

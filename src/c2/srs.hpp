@@ -1,0 +1,80 @@
+// The objects behind the ABI's SRS handle. srs_object: one reference-counted view of a bellperson
+// parameters file, loaded by a background thread through the engine's key_store (so every SRS
+// naming one path shares one resident copy, charged once to the key budget); the first prove waits
+// for it. srs_cache: the reference's `cache = true` table (groth16_srs.cuh SRS_cache): one
+// srs_object per path, least recently used dropped past four, evict() drops a path's entry.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "core/mutex.hpp"
+#include "core/result.hpp"
+#include "core/thread_annotations.hpp"
+#include "engine/key_store.hpp"
+#include "engine/memory_budget.hpp"
+#include "groth16/keys.hpp"
+
+namespace pp::c2 {
+
+// Reads a parameters file as the key store's loader: bellperson_params without the subgroup checks
+// (they would dominate the read of a large file), then every point checked on its curve in
+// parallel. Errors name the vector, index and file.
+result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path);
+
+class srs_object {
+ public:
+  // Registers the path with the store (once per path) and starts the background load; the caller
+  // holds the one reference. store must outlive the object.
+  srs_object(engine::key_store& store, std::string path);
+  ~srs_object();
+  srs_object(const srs_object&) = delete;
+  srs_object& operator=(const srs_object&) = delete;
+
+  void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // Drops one reference; deletes the object when it was the last.
+  static void release(srs_object* p);
+
+  // Blocks until the background load ends; the key, or why it could not be loaded.
+  result<std::shared_ptr<const groth16::proving_key>> wait();
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  engine::key_store& store_;
+  const std::string path_;
+  std::atomic<uint64_t> refs_{1};
+  pp::mutex mu_;  // guards the load's outcome below
+  std::condition_variable done_cv_;
+  bool done_ PP_GUARDED_BY(mu_) = false;
+  status load_status_ PP_GUARDED_BY(mu_);
+  engine::key_lease lease_ PP_GUARDED_BY(mu_);
+  std::shared_ptr<const groth16::proving_key> key_ PP_GUARDED_BY(mu_);
+  std::thread loader_;  // last: starts once the members above exist
+};
+
+class srs_cache {
+ public:
+  explicit srs_cache(engine::key_store& store) : store_(store) {}
+  ~srs_cache();
+  srs_cache(const srs_cache&) = delete;
+  srs_cache& operator=(const srs_cache&) = delete;
+
+  // The path's srs_object with one more reference for the caller (created when absent).
+  srs_object* lookup(const std::string& path);
+  // Drops the cache's reference to the path's object, if cached.
+  void evict(const std::string& path);
+
+  static constexpr size_t capacity = 4;  // groth16_srs.cuh: pop_back() once the list holds more than 3
+
+ private:
+  engine::key_store& store_;
+  pp::mutex mu_;  // guards entries_
+  std::list<std::pair<std::string, srs_object*>> entries_ PP_GUARDED_BY(mu_);  // most recently used first
+};
+
+}  // namespace pp::c2

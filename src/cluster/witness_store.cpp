@@ -1,0 +1,71 @@
+// witness_store: files are written under a temporary name and renamed, so a reader never sees a
+// partial witness under the final name.
+#include "cluster/witness_store.hpp"
+
+#include <fstream>
+
+#include <openssl/evp.h>
+
+namespace pp::cluster {
+
+sha256_digest sha256(std::span<const uint8_t> bytes) {
+  sha256_digest d{};
+  unsigned int n = 0;
+  EVP_Digest(bytes.data(), bytes.size(), d.data(), &n, EVP_sha256(), nullptr);
+  return d;
+}
+
+result<stored_witness> witness_store::put(uint64_t job, uint32_t partition, std::span<const uint8_t> bytes) const {
+  stored_witness w;
+  w.size = bytes.size();
+  w.digest = sha256(bytes);
+  if (bytes.size() <= inline_max_) {
+    w.inline_bytes.assign(bytes.begin(), bytes.end());
+    return w;
+  }
+  if (dir_.empty()) {
+    return failed_precondition("a witness of " + std::to_string(bytes.size()) + " bytes is larger than cluster.inline_witness_bytes (" +
+                               std::to_string(inline_max_) + ") and cluster.shared_dir is not set");
+  }
+  const std::filesystem::path folder = dir_ / std::to_string(job);
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) return unavailable("cluster.shared_dir: cannot create " + folder.string() + ": " + ec.message());
+  const std::filesystem::path final_path = folder / (std::to_string(partition) + ".wtns");
+  const std::filesystem::path tmp = folder / (std::to_string(partition) + ".wtns.tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) return unavailable("cluster.shared_dir: cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, final_path, ec);
+  if (ec) return unavailable("cluster.shared_dir: cannot rename " + tmp.string() + ": " + ec.message());
+  w.is_inline = false;
+  w.path = final_path.string();
+  return w;
+}
+
+result<std::vector<uint8_t>> witness_store::get(const stored_witness& w) {
+  std::vector<uint8_t> bytes;
+  if (w.is_inline) {
+    bytes = w.inline_bytes;
+  } else {
+    std::ifstream in(w.path, std::ios::binary);
+    if (!in) return data_loss("witness file " + w.path + " is missing or unreadable (is cluster.shared_dir shared by every node?)");
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (bytes.size() != w.size || sha256(bytes) != w.digest) {
+    return data_loss("witness " + (w.is_inline ? std::string("(inline)") : w.path) + ": " + std::to_string(bytes.size()) +
+                     " bytes that do not match the recorded size (" + std::to_string(w.size) + ") and SHA-256");
+  }
+  return bytes;
+}
+
+void witness_store::remove_job(uint64_t job) const {
+  if (dir_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(dir_ / std::to_string(job), ec);
+}
+
+}  // namespace pp::cluster

@@ -1,0 +1,168 @@
+// key_layout.hpp: the budget plan and the offsets of one key's tables and lane workspaces.
+#include "cuda/key_layout.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pp::cuda {
+namespace {
+
+// Tables made resident first when memory is left after streaming: the copy-bound ones (split MSMs
+// over mostly 0/1 scalars run ~4x faster per point than H's dense MSM, docs/perf/partition-h200.md).
+constexpr key_table residency_order[] = {table_l, table_a, table_b_g1, table_b_g2, table_h};
+
+std::string gib(uint64_t b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(uint64_t{1} << 30));
+  return buf;
+}
+
+// Offsets of the resident part (tables marked resident, then matrices, NTT tables, index lists).
+void place_resident(const key_shape& s, key_plan& p) {
+  uint64_t at = 0;
+  for (int t = 0; t < key_table_count; ++t) {
+    p.table_offset[t] = at;
+    if (p.resident[t]) at += pad256(s.table_bytes(t));
+  }
+  p.matrices_offset = at;
+  at += pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);
+  p.qap_offset = at;
+  at += pad256(s.qap_bytes);
+  p.a_index_offset = at;
+  at += pad256(s.a_index_bytes);
+  p.b_index_offset = at;
+  at += pad256(s.b_index_bytes);
+  p.resident_bytes = at;
+}
+
+key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
+                   bool h_in_turns, bool matrices_resident) {
+  key_plan p;
+  p.resident = resident;
+  p.matrices_resident = matrices_resident;
+  p.msm = m;
+  p.slot_bytes = slot_bytes_for(s, m, resident);
+  p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
+  p.h_in_turns = h_in_turns;
+  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes);
+  place_resident(s, p);
+  return p;
+}
+
+uint32_t lanes_that_fit(const key_plan& p, uint64_t budget, uint32_t max_lanes) {
+  if (p.resident_bytes + p.lane.bytes > budget) return 0;
+  const uint64_t fit = (budget - p.resident_bytes) / p.lane.bytes;
+  return uint32_t(std::min<uint64_t>(fit, max_lanes));
+}
+
+}  // namespace
+
+uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident) {
+  uint64_t slot = 0;
+  for (int t = 0; t < key_table_count; ++t) {
+    if (resident[t]) continue;
+    const uint64_t chunk = t == table_b_g2 ? m.g2_chunk : m.g1_chunk;
+    slot = std::max(slot, std::min(chunk, s.points[t]) * s.point_bytes[t]);
+  }
+  return pad256(slot);
+}
+
+lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns,
+                             uint64_t matrix_slot_bytes) {
+  constexpr uint64_t fr = key_shape::fr_bytes;
+  lane_layout l;
+  uint64_t at = 0;
+  l.w = at;
+  at += pad256(s.nv * fr);
+  // a, then h, then the gathered A and B scalars (one at a time): the largest of the domain and the
+  // filtered queries.
+  l.scalars = at;
+  at += pad256(std::max({s.n, s.points[table_a], s.points[table_b_g1]}) * fr);
+  l.phase = at;
+  l.witness_ws = at;
+  l.b = at;
+  l.c = h_in_turns ? l.b : at + pad256(s.n * fr);
+  const uint64_t bc = (h_in_turns ? 1 : 2) * pad256(s.n * fr);
+  // The matrix slots lie past b and c (the SpMV writes b while it reads them); they are dead, like
+  // b and c, once H is done.
+  l.mslot[0] = at + bc;
+  l.mslot[1] = l.mslot[0] + matrix_slot_bytes;
+  l.msm_ws = at;
+  l.slot[0] = at + pad256(m.workspace_bytes);
+  l.slot[1] = l.slot[0] + slot_bytes;
+  const uint64_t phase = std::max({bc + 2 * matrix_slot_bytes, pad256(s.witness_ws_bytes),
+                                   pad256(m.workspace_bytes) + 2 * slot_bytes});
+  l.bytes = at + phase;
+  return l;
+}
+
+uint64_t key_plan::streamed_bytes(const key_shape& s) const {
+  uint64_t b = 0;
+  for (int t = 0; t < key_table_count; ++t) {
+    if (!resident[t]) b += s.table_bytes(t);
+  }
+  return matrices_resident ? b : b + s.matrix_image_bytes;
+}
+
+std::string key_plan::to_string(const key_shape& s) const {
+  std::string r = "resident " + gib(resident_bytes) + " (";
+  for (int t = 0; t < key_table_count; ++t) {
+    r += std::string(t ? ", " : "") + key_table_names[t] + (resident[t] ? " resident" : " streamed");
+  }
+  r += matrices_resident ? ", matrices resident" : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes);
+  r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " + gib(lane.bytes) + ", MSM chunks 2^" +
+       std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
+       std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
+       gib(streamed_bytes(s)) + " per partition";
+  return r;
+}
+
+result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
+                          uint32_t max_lanes) {
+  if (options.empty()) return invalid_argument("plan_key: no MSM chunking to choose from");
+  max_lanes = std::max<uint32_t>(max_lanes, 1);
+  std::array<bool, key_table_count> all{};
+  all.fill(true);
+  key_plan p = make_plan(s, options[0], all, false, true);
+  if (const uint32_t lanes = lanes_that_fit(p, budget, max_lanes); lanes > 0) {
+    p.lanes = lanes;
+    return p;
+  }
+  std::array<bool, key_table_count> none{};
+  const bool turns = s.h_in_turns;
+  // Matrices resident first: their copies would not overlap (the SpMV is short), the point tables'
+  // run under the MSMs.
+  const bool can_stream_matrices = s.matrix_slot_bytes != 0;
+  for (const bool matrices_resident : {true, false}) {
+    if (!matrices_resident && !can_stream_matrices) break;
+    for (const msm_chunking& m : options) {
+      key_plan q = make_plan(s, m, none, turns, matrices_resident);
+      if (lanes_that_fit(q, budget, 1) == 0) continue;
+      // Tables resident while one lane still fits (the slots shrink to the streamed tables' chunks).
+      std::array<bool, key_table_count> res = none;
+      for (const key_table t : residency_order) {
+        std::array<bool, key_table_count> more = res;
+        more[t] = true;
+        const key_plan r = make_plan(s, m, more, turns, matrices_resident);
+        if (lanes_that_fit(r, budget, 1) > 0) res = more;
+      }
+      q = make_plan(s, m, res, turns, matrices_resident);
+      q.lanes = lanes_that_fit(q, budget, max_lanes);
+      return q;
+    }
+  }
+  // The smaller of the two smallest plans (streaming tiny matrices can take more than keeping them).
+  key_plan least = make_plan(s, options.back(), none, turns, true);
+  if (can_stream_matrices) {
+    const key_plan streamed = make_plan(s, options.back(), none, turns, false);
+    if (streamed.resident_bytes + streamed.lane.bytes < least.resident_bytes + least.lane.bytes) least = streamed;
+  }
+  return resource_exhausted("the key needs at least " + std::to_string(least.resident_bytes + least.lane.bytes) +
+                            " bytes (" + gib(least.resident_bytes + least.lane.bytes) +
+                            ") of device memory with every point table" +
+                            (least.matrices_resident ? "" : " and the matrices") + " streamed (resident tables " +
+                            gib(least.resident_bytes) + ", one partition workspace " + gib(least.lane.bytes) +
+                            "); the budget is " + std::to_string(budget) + " bytes (" + gib(budget) + ")");
+}
+
+}  // namespace pp::cuda

@@ -1,0 +1,110 @@
+// key_layout: where one (key, circuit) lives in a CUDA backend's device region, planned under a VRAM
+// budget before anything is allocated. Pure host arithmetic (tests/cuda/key_layout_test.cpp runs it
+// without a GPU); the backend fills key_shape from the key and the CUB-sized MSM workspaces, then
+// carves the region at the plan's offsets. Plain C++ header.
+//
+// Resident: the NTT tables and the density index lists, always; the compact matrices when they fit
+// (else only their coefficient tables, the rows streamed through two matrix slots per lane during the
+// SpMV); each of the five point tables (H, L, A, B_G1, B_G2) when it fits, else streamed from pinned
+// host memory through two chunk slots per lane. A lane's workspace is laid out by phase: the witness and the MSM scalars
+// (a, later h, later the gathered A and B scalars) live throughout; b and c (H phase; one buffer in
+// turns for streamed monomial keys) share their memory with the packed-witness workspace (upload)
+// and with the MSM workspace and slots (MSM phase).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace pp::cuda {
+
+enum key_table : int { table_h, table_l, table_a, table_b_g1, table_b_g2, key_table_count };
+inline constexpr const char* key_table_names[key_table_count] = {"H", "L", "A", "B_G1", "B_G2"};
+
+inline constexpr uint64_t layout_alignment = 256;
+constexpr uint64_t pad256(uint64_t b) { return (b + layout_alignment - 1) / layout_alignment * layout_alignment; }
+
+// One MSM chunking the backend can run: the points per pass and the largest workspace of the five MSMs
+// (queried from CUB) with it. Options are tried largest chunks first.
+struct msm_chunking {
+  uint64_t g1_chunk = 0, g2_chunk = 0;
+  uint64_t workspace_bytes = 0;
+};
+
+// What the plan needs to know of a (key, circuit), in bytes unless a count.
+struct key_shape {
+  uint64_t n = 0;                                // domain size
+  uint64_t nv = 0;                               // witness variables
+  std::array<uint64_t, key_table_count> points{};  // points per table
+  std::array<uint64_t, key_table_count> point_bytes{};  // bytes of one point (G1 96, G2 192)
+  uint64_t matrices_bytes = 0;                   // compact A, B, C
+  uint64_t matrix_tables_bytes = 0;              // their coefficient tables (resident when streamed)
+  uint64_t matrix_slot_bytes = 0;                // the largest row chunk (0: the matrices cannot stream)
+  uint64_t matrix_image_bytes = 0;               // all row chunks: copied per partition when streamed
+  uint64_t qap_bytes = 0;                        // NTT (and coset shift) tables
+  uint64_t a_index_bytes = 0, b_index_bytes = 0;  // density index lists (0 when unfiltered)
+  uint64_t witness_ws_bytes = 0;                 // packed-witness upload workspace
+  bool h_in_turns = false;  // H can be computed with one buffer besides a (monomial basis)
+  static constexpr uint64_t fr_bytes = 32;
+  [[nodiscard]] uint64_t table_bytes(int t) const { return points[t] * point_bytes[t]; }
+};
+
+struct lane_layout {  // offsets inside one lane's workspace
+  uint64_t w = 0, scalars = 0, phase = 0;  // witness, MSM scalars (a -> h -> A / B scalars), phase region
+  uint64_t b = 0, c = 0;                   // H phase (inside the phase region; c = b in turns)
+  uint64_t mslot[2] = {0, 0};              // streamed matrix rows (H phase, after b and c)
+  uint64_t witness_ws = 0;                 // upload (inside the phase region)
+  uint64_t msm_ws = 0, slot[2] = {0, 0};   // MSM phase (inside the phase region)
+  uint64_t bytes = 0;
+};
+
+struct key_plan {
+  std::array<bool, key_table_count> resident{};
+  bool matrices_resident = true;  // else their rows stream through the lane's matrix slots
+  msm_chunking msm;
+  uint64_t slot_bytes = 0;  // each of a lane's two streaming slots (0 when every table is resident)
+  uint64_t matrix_slot_bytes = 0;  // each of a lane's two matrix slots (0 when the matrices are resident)
+  bool h_in_turns = false;  // b and c share one buffer (streamed plans of monomial keys)
+  uint32_t lanes = 0;       // partition workspaces
+  // Offsets from the key's base in the region.
+  std::array<uint64_t, key_table_count> table_offset{};  // resident tables only
+  uint64_t matrices_offset = 0;  // the compact matrices, or only their tables when streamed
+  uint64_t qap_offset = 0, a_index_offset = 0, b_index_offset = 0;
+  uint64_t resident_bytes = 0;  // everything above
+  lane_layout lane;
+  [[nodiscard]] uint64_t lane_offset(uint32_t i) const { return resident_bytes + uint64_t{i} * lane.bytes; }
+  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes + uint64_t{lanes} * lane.bytes; }
+  [[nodiscard]] bool streams() const {
+    if (!matrices_resident) return true;
+    for (bool r : resident) {
+      if (!r) return true;
+    }
+    return false;
+  }
+  // Bytes copied to the device per partition besides the witness (streamed tables and matrices).
+  [[nodiscard]] uint64_t streamed_bytes(const key_shape& s) const;
+  [[nodiscard]] std::string to_string(const key_shape& s) const;
+};
+
+// The lane layout for a chunking and the streamed tables; h_in_turns: one buffer for b and c;
+// matrix_slot_bytes: each matrix slot (0 when the matrices are resident).
+lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns,
+                             uint64_t matrix_slot_bytes = 0);
+// Slot size for a chunking: the largest chunk of any streamed table.
+uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident);
+
+// The plan of one key inside `budget` bytes with at most max_lanes lanes (>= 1):
+// - every table resident with options[0] (the default chunking) and as many lanes as fit, when one
+//   lane fits: the plan of an unlimited budget;
+// - else the largest chunking whose all-streamed plan with resident matrices fits one lane (b and c
+//   in turns when the key allows it); then tables made resident while they fit (L, A, B_G1, B_G2, H:
+//   the ones whose copies take longest against their MSMs first), then more lanes while they fit;
+// - else the same with the matrices streamed too (when the shape allows it: matrix_slot_bytes > 0).
+// resource_exhausted naming the smallest budget that would do, when even the smallest chunking
+// streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
+result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
+                          uint32_t max_lanes);
+
+}  // namespace pp::cuda

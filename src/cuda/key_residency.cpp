@@ -1,0 +1,193 @@
+// key_residency.hpp: sizing a key for the plan, and placing it (resident copies, pinned host tables).
+#include "cuda/key_residency.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/cuda_try.hpp"
+#include "core/log.hpp"
+#include "core/status_macros.hpp"
+#include "cuda/msm_device.hpp"
+#include "cuda/msm_tuning.hpp"
+#include "cuda/witness_upload.hpp"
+#include "ec/bls12_381_curves.hpp"
+
+namespace pp::cuda {
+namespace {
+
+using ec::g1_affine;
+using ec::g2_affine;
+
+// Variable indices of the set bits of a density bitmap: the gather list of a filtered query.
+std::vector<uint32_t> density_indices(const groth16::density_bitmap& d) {
+  std::vector<uint32_t> idx;
+  idx.reserve(d.count());
+  for (uint64_t i = 0; i < d.size; ++i) {
+    if (d.get(i)) idx.push_back(uint32_t(i));
+  }
+  return idx;
+}
+
+template <class T>
+status upload_vector(void* d, const std::vector<T>& v, cudaStream_t stream) {
+  if (v.empty()) return ok_status();
+  PP_CUDA_TRY(cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+  return ok_status();
+}
+
+int log2_exact(uint64_t n) {
+  int k = 0;
+  while ((uint64_t{1} << k) < n) ++k;
+  return (uint64_t{1} << k) == n ? k : -1;
+}
+
+}  // namespace
+
+key_fingerprint key_fingerprint::of(const groth16::proving_key& pk, const r1cs::constraint_system& cs) {
+  key_fingerprint f;
+  f.pk = &pk;
+  f.cs = &cs;
+  f.n_vars = pk.n_vars;
+  f.domain = pk.domain_size;
+  f.nh = pk.h.size();
+  f.nl = pk.l.size();
+  f.constraints = cs.num_constraints();
+  f.basis = pk.basis;
+  if (!pk.h.empty()) f.h0 = pk.h.front();
+  if (!pk.l.empty()) f.l0 = pk.l.back();
+  f.delta = pk.vk.delta_g1;
+  return f;
+}
+
+result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes) {
+  key_shape s;
+  s.n = pk.domain_size;
+  const int log_n = log2_exact(s.n);
+  s.nv = cs.num_variables();
+  s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
+  s.point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
+  s.matrices_bytes = compact.device_bytes();
+  PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, matrix_chunk_bytes));
+  s.matrix_tables_bytes = mk.tables_bytes;
+  s.matrix_slot_bytes = mk.slot_bytes;
+  for (const spmv_chunk& ch : mk.chunks) s.matrix_image_bytes += ch.bytes;
+  PP_ASSIGN_OR_RETURN(s.qap_bytes, device_qap::workspace_bytes(log_n, pk.basis));
+  s.a_index_bytes = pk.a_density ? pk.a.size() * 4 : 0;
+  s.b_index_bytes = pk.b_density ? pk.b_g1.size() * 4 : 0;
+  // The packed witness never exceeds the staging buffer it is copied from (pack_witness refuses).
+  s.witness_ws_bytes = std::min(compact_witness_layout::make(s.nv, s.nv).bytes, staging_bytes);
+  s.h_in_turns = pk.basis == groth16::h_basis::monomial;
+  return s;
+}
+
+result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk) {
+  std::vector<msm_chunking> out;
+  for (int shift = 0; shift <= 15; ++shift) {
+    msm_chunking m;
+    m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
+    m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
+    if (max_g1_chunk != 0 && m.g1_chunk > max_g1_chunk) continue;
+    const msm_config g1{0, m.g1_chunk}, g2{0, m.g2_chunk};
+    uint64_t ws = 0;
+    PP_ASSIGN_OR_RETURN(const uint64_t wh, msm_workspace_bytes<ec::g1_curve>(s.points[table_h], g1));
+    ws = std::max(ws, wh);
+    for (int t : {table_l, table_a, table_b_g1}) {
+      if (s.points[t] == 0) continue;
+      PP_ASSIGN_OR_RETURN(const uint64_t w, split_msm_workspace_bytes<ec::g1_curve>(s.points[t], g1));
+      ws = std::max(ws, w);
+    }
+    if (s.points[table_b_g2] != 0) {
+      PP_ASSIGN_OR_RETURN(const uint64_t w, split_msm_workspace_bytes<ec::g2_curve>(s.points[table_b_g2], g2));
+      ws = std::max(ws, w);
+    }
+    m.workspace_bytes = pad256(ws);
+    out.push_back(m);
+  }
+  if (out.empty()) return invalid_argument("chunking_options: a G1 chunk cap of " + std::to_string(max_g1_chunk));
+  return out;
+}
+
+status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
+                  cudaStream_t copy, uint64_t matrix_chunk_bytes) {
+  const key_shape& s = k.shape;
+  const key_plan& p = k.plan;
+  char* const base = static_cast<char*>(d_region) + k.base;
+  const void* host[key_table_count] = {pk.h.data(), pk.l.data(), pk.a.data(), pk.b_g1.data(), pk.b_g2.data()};
+  for (int t = 0; t < key_table_count; ++t) {
+    const uint64_t bytes = s.table_bytes(t);
+    if (p.resident[t]) {
+      char* d = base + p.table_offset[t];
+      if (bytes != 0) PP_CUDA_TRY(cudaMemcpyAsync(d, host[t], bytes, cudaMemcpyHostToDevice, copy));
+      k.points[t] = d;
+      continue;
+    }
+    k.points[t] = host[t];
+    if (bytes == 0) continue;
+    auto pin = pinned_range::pin(host[t], bytes);
+    if (pin.ok()) {
+      k.pins[t] = std::move(pin).value();
+    } else {
+      k.pinned = false;
+      log::get("cuda")->warn("streaming {} ({} bytes) from pageable memory, several times slower: {}",
+                             key_table_names[t], bytes, pin.error().message());
+    }
+  }
+  PP_CUDA_TRY(cudaStreamSynchronize(copy));  // pageable sources: setup only
+  if (p.matrices_resident) {
+    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(compact, base + p.matrices_offset, s.matrices_bytes, copy));
+  } else {
+    PP_ASSIGN_OR_RETURN(k.matrix_chunks, make_spmv_chunking(compact, matrix_chunk_bytes));
+    if (k.matrix_chunks.slot_bytes > p.matrix_slot_bytes) {
+      return internal_error("upload_key: matrix chunks of " + std::to_string(k.matrix_chunks.slot_bytes) +
+                            " bytes, slots of " + std::to_string(p.matrix_slot_bytes));
+    }
+    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs_tables(compact, k.matrix_chunks, base + p.matrices_offset,
+                                                       s.matrix_tables_bytes, copy));
+    k.matrix_image.reset(new std::byte[k.matrix_chunks.image_bytes]);
+    fill_spmv_image(compact, k.matrix_chunks, k.matrix_image.get());
+    auto pin = pinned_range::pin(k.matrix_image.get(), k.matrix_chunks.image_bytes);
+    if (pin.ok()) {
+      k.matrix_pin = std::move(pin).value();
+    } else {
+      k.pinned = false;
+      log::get("cuda")->warn("streaming the matrices ({} bytes) from pageable memory, several times slower: {}",
+                             k.matrix_chunks.image_bytes, pin.error().message());
+    }
+  }
+  PP_ASSIGN_OR_RETURN(k.qap, device_qap::create(log2_exact(s.n), pk.basis, base + p.qap_offset, s.qap_bytes, copy));
+  // The variable indices of a filtered A / B query (bellperson's density bitmaps).
+  const auto upload_density = [&](const auto& density, uint64_t offset, const uint32_t*& d_idx) -> status {
+    const std::vector<uint32_t> idx = density_indices(density);
+    PP_RETURN_IF_ERROR(upload_vector(base + offset, idx, copy));
+    PP_CUDA_TRY(cudaStreamSynchronize(copy));  // idx dies here
+    d_idx = reinterpret_cast<const uint32_t*>(base + offset);
+    return ok_status();
+  };
+  if (pk.a_density) PP_RETURN_IF_ERROR(upload_density(*pk.a_density, p.a_index_offset, k.d_a_idx));
+  if (pk.b_density) PP_RETURN_IF_ERROR(upload_density(*pk.b_density, p.b_index_offset, k.d_b_idx));
+  k.ws.resize(p.lanes);
+  for (uint32_t i = 0; i < p.lanes; ++i) {
+    char* const w = base + p.lane_offset(i);
+    const lane_layout& l = p.lane;
+    partition_workspace& pw = k.ws[i];
+    pw.d_w = reinterpret_cast<ff::fr*>(w + l.w);
+    pw.d_scalars = reinterpret_cast<ff::fr*>(w + l.scalars);
+    pw.d_b = reinterpret_cast<ff::fr*>(w + l.b);
+    pw.d_c = reinterpret_cast<ff::fr*>(w + l.c);
+    pw.d_witness_ws = w + l.witness_ws;
+    pw.d_msm_ws = w + l.msm_ws;
+    if (p.slot_bytes != 0) {
+      pw.d_slot[0] = w + l.slot[0];
+      pw.d_slot[1] = w + l.slot[1];
+    }
+    if (p.matrix_slot_bytes != 0) {
+      pw.d_mslot[0] = w + l.mslot[0];
+      pw.d_mslot[1] = w + l.mslot[1];
+    }
+  }
+  k.free_ws = std::make_unique<lane_pool>(p.lanes);
+  return ok_status();
+}
+
+}  // namespace pp::cuda

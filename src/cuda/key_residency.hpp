@@ -1,0 +1,89 @@
+// key_residency: one key on one CUDA backend (cuda_backend.hpp) as its plan placed it: the tables in
+// the device region (resident) or pinned in host memory (streamed), and the lanes' partition
+// workspaces. Sizing (shape_key, chunking_options) asks the MSM for its workspaces; placing
+// (upload_key) copies the resident tables once, at setup. Internal to the cuda layer.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/result.hpp"
+#include "cuda/groth16_qap.hpp"
+#include "cuda/key_layout.hpp"
+#include "cuda/lane_pool.hpp"
+#include "cuda/pinned_host.hpp"
+#include "cuda/spmv_device.hpp"
+#include "ec/affine.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace pp::cuda {
+
+// What tells a cached key from a different one that reuses its address.
+struct key_fingerprint {
+  const groth16::proving_key* pk = nullptr;
+  const r1cs::constraint_system* cs = nullptr;
+  uint64_t n_vars = 0, domain = 0, nh = 0, nl = 0, constraints = 0;
+  groth16::h_basis basis{};
+  ec::g1_affine h0{}, l0{}, delta{};
+  static key_fingerprint of(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  bool operator==(const key_fingerprint& o) const = default;
+};
+
+// The shape of (pk, cs) for the plan; compact: cs's compact matrices (sizes, and their row chunks of
+// at most matrix_chunk_bytes should they be streamed).
+result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes);
+
+// The MSM chunkings the plan may pick, largest first: the tuning's (2^25 G1 / 2^24 G2 points), then
+// halving down to 2^10 / 2^9, none above max_g1_chunk (0: no cap), with the largest workspace of the
+// five MSMs of s at each.
+result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk);
+
+// One partition workspace (device pointers into the region).
+struct partition_workspace {
+  ff::fr* d_w = nullptr;
+  ff::fr* d_scalars = nullptr;  // a, then h, then the gathered A / B scalars
+  ff::fr *d_b = nullptr, *d_c = nullptr;
+  void* d_witness_ws = nullptr;
+  void* d_msm_ws = nullptr;
+  void* d_slot[2] = {nullptr, nullptr};
+  void* d_mslot[2] = {nullptr, nullptr};  // streamed matrix rows
+};
+
+struct key_entry {
+  key_fingerprint id;
+  key_shape shape;
+  key_plan plan;
+  uint64_t base = 0;  // offset of the key in the region
+  device_qap qap;
+  device_r1cs matrices;  // streamed: only the tables are on the device
+  // Streamed matrices: their row chunks, laid out in host memory as the slots receive them (the
+  // key's own copy: the caller's compact matrices may die), pinned unless pinning failed.
+  spmv_chunking matrix_chunks;
+  std::unique_ptr<std::byte[]> matrix_image;
+  pinned_range matrix_pin;
+  // Each table's points: on the device (resident) or in host memory (streamed; pinned unless
+  // pinning failed, see pinned).
+  std::array<const void*, key_table_count> points{};
+  std::array<pinned_range, key_table_count> pins;
+  bool pinned = true;  // every streamed table (and the streamed matrices' image) is pinned
+  const uint32_t *d_a_idx = nullptr, *d_b_idx = nullptr;
+  std::vector<partition_workspace> ws;  // plan.lanes of them
+  std::unique_ptr<lane_pool> free_ws;   // which workspaces are free
+  [[nodiscard]] bool resident(int t) const { return plan.resident[t]; }
+};
+
+// Places k (its plan and base set) at d_region + k.base: copies the resident tables, the matrices
+// (or only their coefficient tables), the NTT tables and the index lists on `copy` and waits for it
+// (setup, pageable sources); pins the streamed tables and makes and pins the streamed matrices' image
+// (a warning and pageable streaming when pinning fails); points the workspaces at their offsets.
+// matrix_chunk_bytes: shape_key's.
+status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
+                  cudaStream_t copy, uint64_t matrix_chunk_bytes);
+
+}  // namespace pp::cuda

@@ -1,0 +1,66 @@
+// partition_launch: one Groth16 partition on a lane of the CUDA backend (cuda_backend.hpp). A lane
+// is a copy stream, a compute stream, timing events and a pinned staging buffer; the partition runs
+// on one of its key's workspaces (key_residency.hpp): witness upload (copy stream) -> SpMV -> H
+// scalars -> the five MSMs (compute stream), the streamed tables' chunks copied on the copy stream
+// into the workspace's two slots while the chunk before runs; streamed matrices' row chunks go the
+// same way through the workspace's two matrix slots during the SpMV. Internal to the cuda layer.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/result.hpp"
+#include "cuda/cuda_event.hpp"
+#include "cuda/key_residency.hpp"
+#include "ec/xyzz.hpp"
+#include "groth16/backend.hpp"
+#include "groth16/proof_assembly.hpp"
+
+namespace pp::cuda {
+
+// Timing events of one partition, in the order they are recorded: ev_start and ev_uploaded on the
+// copy stream, the rest on the compute stream (ev_compute_begin: its wait for the upload is over).
+// The gathers of the filtered A / B scalars count in the A / B_G1 MSM steps.
+enum partition_event : int {
+  ev_start, ev_uploaded, ev_compute_begin, ev_spmv, ev_h, ev_msm_h, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2,
+  ev_count
+};
+
+struct lane {
+  uint32_t id = 0;
+  cudaStream_t copy = nullptr, compute = nullptr;
+  std::array<cuda_event, ev_count> events;
+  // The streamed chunks' copies on the copy stream: first and last (timing), and the slot events.
+  cuda_event stream_begin, stream_end;
+  std::array<cuda_event, 2> slot_loaded, slot_freed;
+  std::span<std::byte> staging;
+  std::string copy_track, compute_track;
+};
+
+// The lane's GPU time origin: an event completed at create(), and the host time just after.
+struct gpu_clock {
+  const cuda_event* origin = nullptr;
+  std::chrono::steady_clock::time_point host_origin;
+};
+
+struct partition_result {
+  groth16::msm_sums sums;
+  uint64_t h2d_bytes = 0;  // witness and streamed points copied to the device
+  float compute_begin_ms = 0, compute_end_ms = 0;  // since the origin, for the busy union
+};
+
+// Runs one partition of key k with witness w on lane ln and workspace pw, returns when the lane's
+// device work has completed (a per-event wait, never a device synchronization). Timings and spans
+// go to t.
+result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                       const r1cs::constraint_system& cs, std::span<const ff::fr> w,
+                                       const gpu_clock& clock, groth16::prove_timings& t);
+
+// Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
+uint64_t sums_staging_bytes();
+
+}  // namespace pp::cuda

@@ -1,0 +1,45 @@
+// Groth16 on the CPU from QAP evaluations instead of a circuit: the caller has already evaluated
+// A w, B w, C w over the constraint rows (bellperson's prover state, what supraseal-c2's ABI
+// receives) and says which variables the filtered A and B queries hold. Monomial keys only
+// (bellperson layout): h's coefficients on the coset 7<omega>, then the five MSMs and assembly.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "core/result.hpp"
+#include "ff/fr.hpp"
+#include "groth16/backend.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/proof.hpp"
+
+namespace pp::groth16 {
+
+// A density bit vector: bit i of words[i / 64] (LSB first) set iff variable i has a point.
+struct density_bits {
+  std::span<const uint64_t> words;  // at least ceil(bits / 64) words
+  uint64_t bits = 0;
+};
+
+struct evaluation_request {
+  const proving_key* pk = nullptr;  // basis monomial
+  // A w, B w, C w over the rows: constraints, then one row per input (a = input, b = c = 0).
+  // Zero-padded to the key's domain; at most the domain size each, all three the same size.
+  std::span<const ff::fr> a, b, c;
+  std::span<const ff::fr> inputs;  // the constant 1, then the public inputs (Montgomery form)
+  std::span<const ff::fr> aux;
+  // The key's A query holds every input and the aux variables set here; B holds the inputs set in
+  // b_inputs and the aux set in b_aux (bellperson's DensityTracker order: inputs, then aux).
+  density_bits a_aux, b_inputs, b_aux;
+  blinding rs;
+};
+
+// The proof, verified against pk->vk with inputs[1..] before it is returned: a proof that fails is
+// internal, never returned. invalid_argument (naming the field) when sizes disagree with the key:
+// |inputs| = |ic|, |aux| = |l|, density bit counts, |A| = |inputs| + popcount(a_aux),
+// |B| = popcount(b_inputs) + popcount(b_aux), a/b/c sizes.
+result<proof> prove_from_evaluations(const evaluation_request& req);
+
+// The same checks alone (the ABI runs them on every circuit before proving any).
+status check_evaluation_request(const evaluation_request& req);
+
+}  // namespace pp::groth16

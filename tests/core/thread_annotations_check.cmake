@@ -1,0 +1,26 @@
+# cmake -DCXX=<clang++> -DSRC=<repo root> -DMODE=clean|violations -P thread_annotations_check.cmake
+# Compiles tests/core/thread_annotations_check.cpp with -Werror=thread-safety. clean: must compile.
+# violations: must fail with exactly one thread-safety error per "// error N:" line and no other error.
+set(file ${SRC}/tests/core/thread_annotations_check.cpp)
+set(cmd ${CXX} -std=c++20 -fsyntax-only -Wthread-safety -Werror=thread-safety -I${SRC}/src ${file})
+if(MODE STREQUAL "violations")
+  list(APPEND cmd -DPP_EXPECT_VIOLATIONS)
+endif()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(MODE STREQUAL "clean")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "correctly locked code was refused:\n${err}")
+  endif()
+  return()
+endif()
+file(STRINGS ${file} marked REGEX "// error [0-9]+:")
+list(LENGTH marked expected)
+string(REGEX MATCHALL "error: [^\n]*" all_errors "${err}")
+string(REGEX MATCHALL "error: [^\n]*\\[-Werror,-Wthread-safety[^\n]*" tsa_errors "${err}")
+list(LENGTH all_errors n_all)
+list(LENGTH tsa_errors n_tsa)
+if(rc EQUAL 0 OR NOT n_tsa EQUAL expected OR NOT n_all EQUAL n_tsa)
+  message(FATAL_ERROR "expected ${expected} thread-safety errors and nothing else; got exit ${rc}, "
+                      "${n_tsa} thread-safety errors of ${n_all}:\n${err}")
+endif()
+message(STATUS "${n_tsa} of ${expected} violations refused")

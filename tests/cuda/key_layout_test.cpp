@@ -1,0 +1,269 @@
+// The budget plan of a key (src/cuda/key_layout.hpp) on the host: an unlimited budget keeps every
+// table resident with the default chunking and the most lanes; budgets below that stream tables
+// (largest chunking that fits, then tables made resident while they fit); a budget below the
+// all-streamed minimum is refused naming that minimum; every plan stays inside its budget and its
+// regions do not overlap where they must not; the matrices stream (row chunks through two slots)
+// only when the point tables streamed do not suffice, which is what fits a 2^27 PoRep partition in
+// 16 GiB. Shapes: PoRep at 2^27 (sizes of docs/perf/vram-budgets.md) and randomized small ones.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "cuda/key_layout.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+constexpr uint64_t gib = uint64_t{1} << 30;
+
+// PoRep at 2^27: 130.3M constraints and variables, A 99.7% / B 25% of them.
+key_shape porep27() {
+  key_shape s;
+  s.n = uint64_t{1} << 27;
+  s.nv = 130'300'000;
+  s.points = {s.n - 1, 130'200'000, 129'900'000, 32'600'000, 32'600'000};
+  s.point_bytes = {96, 96, 96, 96, 192};
+  // Compact matrices 4.54 GiB with a few thousand distinct coefficients; NTT tables ~2 GiB.
+  s.matrices_bytes = uint64_t(4.54 * double(gib));
+  s.matrix_tables_bytes = uint64_t{1} << 20;
+  s.matrix_slot_bytes = uint64_t{256} << 20;
+  s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+  s.qap_bytes = 2 * gib;
+  s.a_index_bytes = s.points[table_a] * 4;
+  s.b_index_bytes = s.points[table_b_g1] * 4;
+  s.witness_ws_bytes = gib / 2;
+  s.h_in_turns = true;
+  return s;
+}
+
+// Workspaces that scale with the chunk as the GPU MSM's do (~80 B per G1 chunk point plus buckets).
+std::vector<msm_chunking> options_for(uint64_t g1_top = uint64_t{1} << 25) {
+  std::vector<msm_chunking> o;
+  for (uint64_t c = g1_top; c >= 1024; c /= 2) o.push_back({c, c / 2, 80 * c + (uint64_t{64} << 20)});
+  return o;
+}
+
+// Every region of the plan inside [0, total) and the per-lane ones inside the lane; the phase
+// region's overlays (b / c, witness workspace, MSM workspace + slots) start at the phase and stay
+// inside the lane; witness and scalars never overlap the phase region.
+void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
+  ASSERT_GE(p.lanes, 1u);
+  EXPECT_LE(p.total_bytes(), budget);
+  const lane_layout& l = p.lane;
+  EXPECT_LE(l.w + s.nv * 32, l.scalars);
+  EXPECT_LE(l.scalars + s.n * 32, l.phase);
+  EXPECT_LE(l.c + s.n * 32, l.bytes);
+  if (p.h_in_turns) {
+    EXPECT_EQ(l.c, l.b);
+  } else {
+    EXPECT_GE(l.c, l.b + s.n * 32);
+  }
+  EXPECT_LE(l.witness_ws + s.witness_ws_bytes, l.bytes);
+  EXPECT_LE(l.msm_ws + p.msm.workspace_bytes, l.slot[0]);
+  EXPECT_LE(l.slot[1] + p.slot_bytes, l.bytes);
+  EXPECT_LE(l.slot[0] + p.slot_bytes, l.slot[1]);
+  // Matrix slots: past b and c, inside the lane, disjoint; none when the matrices are resident.
+  if (p.matrices_resident) {
+    EXPECT_EQ(p.matrix_slot_bytes, 0u);
+  } else {
+    EXPECT_GE(p.matrix_slot_bytes, s.matrix_slot_bytes);
+    EXPECT_GE(l.mslot[0], l.c + s.n * 32);
+    EXPECT_LE(l.mslot[0] + p.matrix_slot_bytes, l.mslot[1]);
+    EXPECT_LE(l.mslot[1] + p.matrix_slot_bytes, l.bytes);
+    EXPECT_EQ(l.mslot[1] % layout_alignment, 0u);
+  }
+  // A streamed table's chunk fits a slot.
+  for (int t = 0; t < key_table_count; ++t) {
+    if (p.resident[t]) continue;
+    const uint64_t chunk = t == table_b_g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
+    EXPECT_LE(std::min(chunk, s.points[t]) * s.point_bytes[t], p.slot_bytes) << key_table_names[t];
+  }
+  // Resident regions in order, disjoint.
+  uint64_t end = 0;
+  for (int t = 0; t < key_table_count; ++t) {
+    if (!p.resident[t]) continue;
+    EXPECT_GE(p.table_offset[t], end);
+    end = p.table_offset[t] + s.table_bytes(t);
+  }
+  const uint64_t matrices = p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes;
+  for (auto [off, bytes] : {std::pair{p.matrices_offset, matrices}, std::pair{p.qap_offset, s.qap_bytes},
+                            std::pair{p.a_index_offset, s.a_index_bytes}, std::pair{p.b_index_offset, s.b_index_bytes}}) {
+    EXPECT_GE(off, end);
+    end = off + bytes;
+  }
+  EXPECT_LE(end, p.resident_bytes);
+  EXPECT_EQ(p.lane_offset(0), p.resident_bytes);
+  for (uint64_t v : {p.resident_bytes, l.bytes, l.scalars, l.phase, l.c, l.slot[0], l.slot[1]}) {
+    EXPECT_EQ(v % layout_alignment, 0u);
+  }
+}
+
+TEST(KeyLayout, UnlimitedKeepsEverythingResident) {
+  const key_shape s = porep27();
+  const auto opts = options_for();
+  const auto p = plan_key(s, opts, ~uint64_t{0}, 2);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_FALSE(p->streams());
+  EXPECT_TRUE(p->matrices_resident);
+  EXPECT_EQ(p->lanes, 2u);
+  EXPECT_EQ(p->slot_bytes, 0u);
+  EXPECT_EQ(p->msm.g1_chunk, opts[0].g1_chunk);
+  EXPECT_EQ(p->streamed_bytes(s), 0u);
+  check_plan(s, *p, ~uint64_t{0});
+}
+
+TEST(KeyLayout, LanesAreWhatFits) {
+  const key_shape s = porep27();
+  const auto opts = options_for();
+  const auto one = plan_key(s, opts, ~uint64_t{0}, 1);
+  ASSERT_TRUE(one.ok());
+  const uint64_t one_lane = one->total_bytes();
+  // Room for two and a half lanes: two of four asked for.
+  const uint64_t budget = one_lane + one->lane.bytes + one->lane.bytes / 2;
+  const auto p = plan_key(s, opts, budget, 4);
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->streams());
+  EXPECT_EQ(p->lanes, 2u);
+  check_plan(s, *p, budget);
+  // max_lanes 0 is taken as 1.
+  const auto z = plan_key(s, opts, ~uint64_t{0}, 0);
+  ASSERT_TRUE(z.ok());
+  EXPECT_EQ(z->lanes, 1u);
+}
+
+TEST(KeyLayout, BudgetsStreamAndStayInside) {
+  const key_shape s = porep27();
+  const auto opts = options_for();
+  uint64_t last_streamed = 0;
+  for (uint64_t b : {48, 32, 24, 16}) {
+    const uint64_t budget = b * gib;
+    const auto p = plan_key(s, opts, budget, 2);
+    ASSERT_TRUE(p.ok()) << b << " GiB: " << p.error().to_string();
+    std::printf("%3llu GiB: %s\n", (unsigned long long)b, p->to_string(s).c_str());
+    EXPECT_TRUE(p->streams()) << b << " GiB";
+    check_plan(s, *p, budget);
+    // Smaller budgets never stream less; the matrices only where the point tables do not suffice.
+    EXPECT_GE(p->streamed_bytes(s), last_streamed) << b << " GiB";
+    last_streamed = p->streamed_bytes(s);
+    EXPECT_EQ(p->matrices_resident, b > 16) << b << " GiB";
+  }
+}
+
+// The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices
+// streamed (the plan of h11's commit needed 19.03 GiB), copying about the key plus the matrices.
+TEST(KeyLayout, Porep27FitsSixteenGiBWithStreamedMatrices) {
+  key_shape s = porep27();
+  const auto opts = options_for();
+  const auto p = plan_key(s, opts, 16 * gib, 2);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  std::printf("16 GiB: %s, total %.2f GiB\n", p->to_string(s).c_str(), double(p->total_bytes()) / gib);
+  EXPECT_FALSE(p->matrices_resident);
+  EXPECT_EQ(p->lanes, 1u);
+  check_plan(s, *p, 16 * gib);
+  uint64_t points = 0;
+  for (int t = 0; t < key_table_count; ++t) points += s.table_bytes(t);
+  EXPECT_LE(p->streamed_bytes(s), points + s.matrix_image_bytes);
+  // Without the matrices streamed it does not fit (the least budget is above 16 GiB).
+  s.matrix_slot_bytes = 0;
+  const auto q = plan_key(s, opts, 16 * gib, 2);
+  ASSERT_FALSE(q.ok());
+  EXPECT_NE(q.error().message().find("at least"), std::string::npos);
+}
+
+TEST(KeyLayout, TooSmallIsRefusedNamingTheMinimum) {
+  const key_shape s = porep27();
+  const auto opts = options_for();
+  const auto p = plan_key(s, opts, 4 * gib, 2);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
+  EXPECT_NE(p.error().message().find("at least"), std::string::npos) << p.error().message();
+  // The minimum it names is enough (and one byte less is not).
+  const std::string& m = p.error().message();
+  const uint64_t least = std::stoull(m.substr(m.find("at least ") + 9));
+  const auto q = plan_key(s, opts, least, 2);
+  ASSERT_TRUE(q.ok()) << q.error().to_string();
+  check_plan(s, *q, least);
+  EXPECT_FALSE(plan_key(s, opts, least - 1, 2).ok());
+  EXPECT_FALSE(plan_key(s, {}, ~uint64_t{0}, 1).ok());
+}
+
+// b and c in turns (monomial keys) lower the least budget by one domain-sized buffer or more.
+TEST(KeyLayout, HInTurnsLowersTheMinimum) {
+  key_shape s = porep27();
+  const auto opts = options_for();
+  auto least = [&](const key_shape& k) {
+    const auto p = plan_key(k, opts, 1, 1);
+    EXPECT_FALSE(p.ok());
+    const std::string& m = p.error().message();
+    return std::stoull(m.substr(m.find("at least ") + 9));
+  };
+  s.h_in_turns = false;
+  const uint64_t three = least(s);
+  s.h_in_turns = true;
+  const uint64_t two = least(s);
+  std::printf("least budget at 2^27: %.2f GiB with a, b, c; %.2f GiB with b and c in turns\n", double(three) / gib,
+              double(two) / gib);
+  EXPECT_LT(two + s.n * 32, three + 1);
+  const auto p = plan_key(s, opts, two, 2);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_TRUE(p->h_in_turns);
+  check_plan(s, *p, two);
+  // An unlimited budget keeps today's path: a, b, c at once.
+  const auto u = plan_key(s, opts, ~uint64_t{0}, 2);
+  ASSERT_TRUE(u.ok());
+  EXPECT_FALSE(u->h_in_turns);
+}
+
+// Random small shapes and budgets: whatever comes back is inside its budget and well laid out; a
+// refusal only when the all-streamed plan with the smallest chunking does not fit.
+TEST(KeyLayout, RandomShapes) {
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 2000; ++i) {
+    key_shape s;
+    const int log_n = int(rng() % 20) + 1;
+    s.n = uint64_t{1} << log_n;
+    s.nv = rng() % (2 * s.n) + 1;
+    for (int t = 0; t < key_table_count; ++t) s.points[t] = rng() % (s.n + 1);
+    s.point_bytes = {96, 96, 96, 96, 192};
+    s.matrices_bytes = rng() % (s.n * 64 + 1);
+    s.matrix_tables_bytes = rng() % (s.matrices_bytes / 4 + 1);
+    s.matrix_slot_bytes = rng() % 3 == 0 ? 0 : rng() % (s.matrices_bytes + 1) + 1;
+    s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+    s.qap_bytes = rng() % (s.n * 64 + 1);
+    s.a_index_bytes = rng() % 2 ? s.points[table_a] * 4 : 0;
+    s.b_index_bytes = rng() % 2 ? s.points[table_b_g1] * 4 : 0;
+    s.witness_ws_bytes = rng() % (s.nv * 40 + 1);
+    s.h_in_turns = rng() % 2;
+    std::vector<msm_chunking> opts;
+    for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) opts.push_back({c, c / 2, 80 * c + 4096});
+    const auto full = plan_key(s, opts, ~uint64_t{0}, 3);
+    ASSERT_TRUE(full.ok());
+    const uint64_t budget = rng() % (full->total_bytes() + 1);
+    const auto p = plan_key(s, opts, budget, 3);
+    if (p.ok()) {
+      check_plan(s, *p, budget);
+      if (HasFatalFailure() || HasNonfatalFailure()) FAIL() << "iteration " << i;
+    } else {
+      EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
+      std::array<bool, key_table_count> none{};
+      const uint64_t slot = slot_bytes_for(s, opts.back(), none);
+      const lane_layout l = make_lane_layout(s, opts.back(), slot, s.h_in_turns);
+      const uint64_t fixed = pad256(s.qap_bytes) + pad256(s.a_index_bytes) + pad256(s.b_index_bytes);
+      EXPECT_GT(fixed + pad256(s.matrices_bytes) + l.bytes, budget)
+          << "iteration " << i << ": refused a budget the smallest plan fits";
+      if (s.matrix_slot_bytes != 0) {
+        const lane_layout ls = make_lane_layout(s, opts.back(), slot, s.h_in_turns, pad256(s.matrix_slot_bytes));
+        EXPECT_GT(fixed + pad256(s.matrix_tables_bytes) + ls.bytes, budget)
+            << "iteration " << i << ": refused a budget the smallest streamed-matrices plan fits";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
