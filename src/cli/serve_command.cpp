@@ -1,8 +1,11 @@
 // `proofpipe serve [--config proofpipe.toml] [--socket PATH] [--listen HOST:PORT --token-file F]
 // [--http HOST:PORT]`: the daemon (server::daemon) until SIGTERM/SIGINT. The first signal drains
-// (no new work; queued and running jobs finish), a second one stops at once.
+// (no new work; queued and running jobs finish), a second one stops at once: unfinished jobs end as
+// CANCELLED (UNAVAILABLE), waiting clients are told, the socket file goes. SIGHUP reopens the log
+// file (logrotate) and changes nothing else.
 #include <malloc.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -25,9 +28,26 @@ struct serve_args {
   bool check_config = false;
 };
 
+// SIGHUP: the log file is opened again by name, so a rotated (renamed) file stops growing and the
+// new one starts with this line. Without a log file there is nothing to reopen; say so.
+void reopen_log(const pp::log::options& o) {
+  auto log = pp::log::get("server");
+  if (!o.file) {
+    log->info("SIGHUP: no [log] file configured, nothing to reopen");
+    return;
+  }
+  if (status s = pp::log::init(o); !s.ok()) {
+    log->error("SIGHUP: cannot reopen the log file, still writing the old one: {}", s.to_string());
+    return;
+  }
+  log->info("SIGHUP: log file {} reopened", o.file->string());
+  pp::log::flush();  // the new file shows the reopen at once, not at the next warning
+}
+
 int run_serve(const serve_args& a, bool quiet) {
   command_run run("serve", quiet);
   server::server_config cfg;
+  pp::log::options log_options;
   if (!a.config.empty()) {
     auto c = server::load_server_config(a.config);
     if (!c.ok()) return run.fail(c.error());
@@ -46,9 +66,9 @@ int run_serve(const serve_args& a, bool quiet) {
     auto level = pp::log::parse_level(cfg.log.level);
     auto format = pp::log::parse_format(cfg.log.format);
     if (!level.ok() || !format.ok()) return run.fail("log: bad level or format");
-    pp::log::options lo{*level, std::nullopt, *format, true};
-    if (!cfg.log.file.empty()) lo.file = cfg.log.file;
-    if (status s = pp::log::init(lo); !s.ok()) return run.fail(s.with_context("log.file"));
+    log_options = {*level, std::nullopt, *format, true};
+    if (!cfg.log.file.empty()) log_options.file = cfg.log.file;
+    if (status s = pp::log::init(log_options); !s.ok()) return run.fail(s.with_context("log.file"));
   }
 
   // Every thread the daemon starts inherits this mask, so the signals arrive only at sigtimedwait.
@@ -56,6 +76,7 @@ int run_serve(const serve_args& a, bool quiet) {
   sigemptyset(&set);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
   // Large buffers (witnesses, a/b/c, MSM scratch) straight from and back to the kernel: with glibc's
@@ -75,15 +96,23 @@ int run_serve(const serve_args& a, bool quiet) {
     const timespec slice{0, 200'000'000};
     const int sig = sigtimedwait(&set, nullptr, &slice);
     if (sig <= 0) continue;
+    if (sig == SIGHUP) {
+      reopen_log(log_options);
+      continue;
+    }
     ++signals;
     if (signals == 1) {
       daemon.stop(/*drain=*/true);
-    } else {
+    } else if (signals == 2) {
+      // Unfinished jobs end now and their waiting clients are answered within one poll slice; the
+      // daemon then closes and removes its socket. A device still inside a long step may hold the
+      // join: after a grace period leave it, removing the socket first.
       daemon.stop(/*drain=*/false);
-      // "At once": give clients a moment to be told, then leave whatever still runs.
-      std::thread([] {
-        std::this_thread::sleep_for(std::chrono::seconds(3));
-        std::fprintf(stderr, "proofpipe serve: stopped at once (second signal)\n");
+      std::thread([socket = cfg.server.socket] {
+        std::this_thread::sleep_for(std::chrono::seconds(5));
+        pp::log::get("server")->warn("stopped at once (second signal): a device step was still running");
+        pp::log::flush();
+        if (!socket.empty()) ::unlink(socket.c_str());
         std::_Exit(1);
       }).detach();
     }

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -22,7 +23,7 @@
 #include "engine/job_tracker.hpp"
 #include "engine/key_catalog.hpp"
 #include "engine/partition_store.hpp"
-#include "formats/circom_wtns.hpp"
+#include "engine/witness_file.hpp"
 #include "formats/mapped_file.hpp"
 #include "r1cs/witness.hpp"
 
@@ -203,7 +204,13 @@ class engine_impl final : public engine {
     out.id = id;
     out.state = info.state;
     out.error = info.error;
-    if (r.ok()) out.partitions = std::move(r).value();
+    if (info.state == job_state::succeeded) {
+      // It may have ended between the wait running out and info(): read its proofs now, so that a
+      // success never comes without them (or, forgotten meanwhile, not_found).
+      if (!r.ok()) r = tracker_.await(id, immediate());
+      if (!r.ok()) return r.error();
+      out.partitions = std::move(r).value();
+    }
     return out;
   }
 
@@ -289,15 +296,27 @@ class engine_impl final : public engine {
   // ---- shutdown ----
 
   pp::status shutdown(shutdown_options opts) override {
+    bool first = false;
     {
       writer_lock life(lifecycle_mu_);
-      if (stopped_) return ok_status();
+      first = !stopped_;
       stopped_ = true;
       accepting_ = false;
     }
+    if (!first) {
+      // A drain in progress ends now when asked to stop at once: the draining call wakes and ends
+      // the unfinished jobs as below.
+      if (!opts.drain) {
+        mutex_lock lock(jobs_mu_);
+        drain_cut_short_ = true;
+        drained_.notify_all();
+      }
+      return ok_status();
+    }
     if (opts.drain) {
       mutex_lock lock(jobs_mu_);
-      wait_until(drained_, lock, opts.until, [&]() PP_REQUIRES(jobs_mu_) { return active_.empty(); });
+      wait_until(drained_, lock, opts.until,
+                 [&]() PP_REQUIRES(jobs_mu_) { return active_.empty() || drain_cut_short_; });
     }
     std::vector<job_id> left;
     {
@@ -484,18 +503,33 @@ class engine_impl final : public engine {
     w->lease = std::move(lease).value();
     w->key = static_cast<const loaded_key*>(w->lease.handle().get());
     note_key(t.key_id, *w->key);
+    // A witness path is opened (never waiting) and checked before memory is reserved, so a path
+    // swapped for a FIFO or a huge file fails at once instead of holding this thread.
+    std::optional<witness_file> file;
+    if (const auto* path = std::get_if<std::filesystem::path>(&w->source.value)) {
+      auto f = witness_file::open(*path, max_wtns_file_bytes(w->key->cs->num_variables()));
+      if (!f.ok()) return fail(t, f.error());
+      file.emplace(std::move(f).value());
+    }
     const uint64_t bytes = record_for(*w->key->pk, *w->key->cs).partition_bytes;
-    auto mem = reserve_partition(bytes, t.cancel);
+    // The file's bytes are held too while it is read and parsed, then given back (shrink_to below).
+    const uint64_t with_file = bytes + (file ? file->size() : 0);
+    auto mem = reserve_partition(with_file, t.cancel);
     if (!mem.ok()) {
-      if (!t.cancel.cancelled()) fail(t, mem.error().with_context("reserving " + std::to_string(bytes) + " bytes"));
+      if (!t.cancel.cancelled()) fail(t, mem.error().with_context("reserving " + std::to_string(with_file) + " bytes"));
       return;
     }
     w->memory = std::move(mem).value();
 
-    if (const auto* path = std::get_if<std::filesystem::path>(&w->source.value)) {
-      auto v = formats::read_circom_wtns_file(*path);
-      if (!v.ok()) return fail(t, v.error());
+    if (file) {
+      auto v = file->read([&] { return t.cancel.cancelled() || stopping_.load(); });
+      if (!v.ok()) {
+        if (!t.cancel.cancelled()) fail(t, v.error());
+        return;
+      }
       w->witness = std::make_shared<const std::vector<ff::fr>>(std::move(v).value());
+      file.reset();
+      if (auto s = w->memory.shrink_to(bytes); !s.ok()) return fail(t, s);
     } else {
       w->witness = std::get<std::shared_ptr<const std::vector<ff::fr>>>(w->source.value);
     }
@@ -697,6 +731,7 @@ class engine_impl final : public engine {
   std::set<job_id> active_ PP_GUARDED_BY(jobs_mu_);
   std::deque<job_id> retained_ PP_GUARDED_BY(jobs_mu_);
   uint64_t ended_[3] PP_GUARDED_BY(jobs_mu_) = {0, 0, 0};  // succeeded, failed, cancelled
+  bool drain_cut_short_ PP_GUARDED_BY(jobs_mu_) = false;    // shutdown({.drain = false}) during a drain
 
   job_tracker<partition_result> tracker_;
   job_queue intake_;

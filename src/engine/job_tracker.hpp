@@ -1,7 +1,8 @@
 // job_tracker: the book of jobs. Splits a submitted job into partition tasks, re-joins partition
 // results in order into one result, and ends every job in exactly one terminal state (succeeded,
 // failed, cancelled), reported once to the on_terminal callback. Idempotency keys map a resubmission
-// to the existing job. Result is the per-partition output (a proof, in the engine).
+// to the existing job. Job ids are random (job_ids.hpp), never a counter that a restart
+// would start again. Result is the per-partition output (a proof, in the engine).
 #pragma once
 #include <condition_variable>
 #include <functional>
@@ -17,6 +18,7 @@
 #include "core/thread_annotations.hpp"
 #include "engine/deadline.hpp"
 #include "engine/job.hpp"
+#include "engine/job_ids.hpp"
 
 namespace pp::engine {
 
@@ -40,7 +42,12 @@ class job_tracker {
     std::vector<partition_task> tasks;  // empty unless created
   };
 
-  explicit job_tracker(terminal_callback on_terminal = {}) : on_terminal_(std::move(on_terminal)) {}
+  // Where new job ids come from (random_job_id; tests inject clashes). An id still in the book is
+  // drawn again, so two retained jobs never share one.
+  using id_source = std::function<result<job_id>()>;
+
+  explicit job_tracker(terminal_callback on_terminal = {}, id_source ids = random_job_id)
+      : on_terminal_(std::move(on_terminal)), ids_(std::move(ids)) {}
   job_tracker(const job_tracker&) = delete;
   job_tracker& operator=(const job_tracker&) = delete;
 
@@ -57,7 +64,7 @@ class job_tracker {
         return submitted{it->second, false, {}};
       }
     }
-    const job_id id = next_id_++;
+    PP_ASSIGN_OR_RETURN(const job_id id, fresh_id_locked());
     entry& e = jobs_[id];
     e.spec = spec;
     e.parts.resize(spec.num_partitions);
@@ -197,6 +204,15 @@ class job_tracker {
     std::vector<std::optional<Result>> parts;
   };
 
+  result<job_id> fresh_id_locked() PP_REQUIRES(mu_) {
+    constexpr int draws = 16;  // a clash is 1 in 2^53 per retained job: 16 in a row is a broken source
+    for (int i = 0; i < draws; ++i) {
+      PP_ASSIGN_OR_RETURN(const job_id id, ids_());
+      if (id != 0 && !jobs_.contains(id)) return id;
+    }
+    return internal_error("job: " + std::to_string(draws) + " job ids drawn in a row were taken or 0");
+  }
+
   // Single place where a job becomes terminal: is_terminal() guards every caller, so it runs once.
   job_state finish_locked(entry& e, job_state s, status error) PP_REQUIRES(mu_) {
     e.info.state = s;
@@ -214,11 +230,11 @@ class job_tracker {
   }
 
   const terminal_callback on_terminal_;
+  const id_source ids_;
   mutable mutex mu_;
   std::condition_variable done_;
   std::map<job_id, entry> jobs_ PP_GUARDED_BY(mu_);
   std::unordered_map<std::string, job_id> by_key_ PP_GUARDED_BY(mu_);
-  job_id next_id_ PP_GUARDED_BY(mu_) = 1;
   uint64_t next_seq_ PP_GUARDED_BY(mu_) = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <random>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -174,6 +175,41 @@ TEST(JobTracker, StressExactlyOneTerminalState) {
     }
   }
   EXPECT_GT(succeeded, 0);
+}
+
+// Ids are random, not counted: two trackers (two daemon runs) hand out disjoint ids, none 0, all
+// exact as doubles; a counter would give both runs 1, 2, 3, ...
+TEST(JobTracker, IdsAreRandomAndDifferAcrossTrackers) {
+  tracker a, b;
+  std::set<job_id> seen;
+  for (int i = 0; i < 500; ++i) {
+    for (tracker* t : {&a, &b}) {
+      auto j = t->submit(spec(1));
+      ASSERT_TRUE(j.ok());
+      EXPECT_NE(j->id, 0u);
+      EXPECT_LE(j->id, max_job_id);
+      EXPECT_EQ(static_cast<job_id>(static_cast<double>(j->id)), j->id);
+      EXPECT_TRUE(seen.insert(j->id).second) << "id " << j->id << " handed out twice";
+    }
+  }
+  EXPECT_GT(*seen.rbegin(), job_id{1} << 40) << "1000 draws all below 2^40: not 53 random bits";
+}
+
+// A drawn id that a retained job still holds (or 0) is drawn again; a source stuck on taken ids is
+// an error, not an endless loop.
+TEST(JobTracker, RedrawsIdsThatAreTaken) {
+  std::vector<job_id> draws{5, 0, 5, 5, 9};
+  size_t next = 0;
+  tracker t({}, [&]() -> result<job_id> { return draws[std::min(next++, draws.size() - 1)]; });
+  auto first = t.submit(spec(1));
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->id, 5u);
+  auto second = t.submit(spec(1));
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->id, 9u);
+  EXPECT_EQ(t.submit(spec(1)).error().code(), status_code::internal);  // 9 forever
+  tracker broken({}, []() -> result<job_id> { return unavailable("no entropy"); });
+  EXPECT_EQ(broken.submit(spec(1)).error().code(), status_code::unavailable);
 }
 
 }  // namespace

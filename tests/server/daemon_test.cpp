@@ -3,6 +3,7 @@
 // and kill -9 + restart. Every wait is bounded; every daemon stops by itself.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -378,17 +379,98 @@ TEST_F(DaemonTest, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
   std::printf("burst: %d jobs, %d succeeded, %d cancelled\n", jobs, succeeded, cancelled);
 }
 
+// A --by-path witness swapped for a FIFO after submit: the witness stage must refuse it at once
+// (it used to block in open(), holding a witness thread that cancel could not free, so every job
+// behind it waited forever). One witness thread, so a stuck thread would stall the next job.
+TEST(WitnessByPath, FifoSwappedInAfterSubmitFailsWithoutHoldingTheWitnessThread) {
+  const fixture& f = shared_fixture();
+  server_config cfg;
+  const fs::path sock = temp_socket("fifo");
+  cfg.server.socket = sock.string();
+  cfg.engine.backend = "cpu";
+  cfg.engine.host_memory_mb = 1024;
+  cfg.engine.host_memory_margin_mb = 0;
+  cfg.engine.witness_threads = 1;
+  auto d = daemon::start(cfg);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  auto c = client::connect(unix_opts(sock));
+  ASSERT_TRUE(c.ok());
+  pb::RegisterKeyRequest rk;
+  rk.set_zkey_path(f.zkey.string());
+  pb::RegisterKeyResponse rkr;
+  ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
+  const std::string wtns = read_bytes(f.wtns);
+
+  // Work ahead of the by-path job keeps the only witness thread busy while the path is swapped.
+  pb::SubmitProofRequest ahead;
+  ahead.set_key_id(rkr.key_id());
+  ahead.set_priority(pb::PRIORITY_HIGH);
+  for (int p = 0; p < 512; ++p) ahead.add_witnesses()->set_wtns(wtns);
+  pb::SubmitProofResponse ahead_r;
+  ASSERT_TRUE(c->stub().SubmitProof(c->context(30s).get(), ahead, &ahead_r).ok());
+
+  const fs::path path = f.dir / "swapped.wtns";
+  fs::copy_file(f.wtns, path, fs::copy_options::overwrite_existing);
+  pb::SubmitProofRequest by_path;
+  by_path.set_key_id(rkr.key_id());
+  by_path.set_priority(pb::PRIORITY_LOW);
+  by_path.add_witnesses()->set_path(path.string());
+  pb::SubmitProofResponse by_path_r;
+  ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), by_path, &by_path_r).ok());
+  const fs::path fifo = f.dir / "swapped.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::rename(fifo, path);
+  // A reader stuck in open() (the old behaviour) is let go by a writer, so the daemon can stop.
+  struct release_reader {
+    fs::path p;
+    ~release_reader() {
+      const int w = ::open(p.c_str(), O_WRONLY | O_NONBLOCK);
+      if (w >= 0) ::close(w);
+      fs::remove(p);
+    }
+  } release{path};
+
+  pb::SubmitProofRequest behind = ahead;  // behind the by-path job on the same witness thread
+  behind.clear_witnesses();
+  behind.add_witnesses()->set_wtns(wtns);
+  behind.set_priority(pb::PRIORITY_LOW);
+  pb::SubmitProofResponse behind_r;
+  ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), behind, &behind_r).ok());
+
+  auto await_job = [&](uint64_t id, pb::AwaitProofResponse* out) {
+    pb::AwaitProofRequest ar;
+    ar.set_job_id(id);
+    ar.set_timeout_ms(30000);
+    return c->stub().AwaitProof(c->context(60s).get(), ar, out);
+  };
+  pb::AwaitProofResponse swapped;
+  ASSERT_TRUE(await_job(by_path_r.job_id(), &swapped).ok());
+  EXPECT_EQ(swapped.state(), pb::JOB_STATE_FAILED);
+  EXPECT_EQ(swapped.error().code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT)) << swapped.error().message();
+  EXPECT_NE(swapped.error().message().find(path.string()), std::string::npos) << swapped.error().message();
+  EXPECT_NE(swapped.error().message().find("is a FIFO, not a regular file"), std::string::npos)
+      << swapped.error().message();
+  pb::AwaitProofResponse next;
+  ASSERT_TRUE(await_job(behind_r.job_id(), &next).ok());
+  verify_response(next);
+  pb::AwaitProofResponse first;
+  ASSERT_TRUE(await_job(ahead_r.job_id(), &first).ok());
+  EXPECT_EQ(first.state(), pb::JOB_STATE_SUCCEEDED) << first.error().message();
+
+}
+
 // ---- `proofpipe serve` as a child process ------------------------------------------------------
 
 class child_daemon {
  public:
-  explicit child_daemon(const fs::path& socket) : socket_(socket) {
+  explicit child_daemon(const fs::path& socket, const fs::path& config = shared_fixture().dir / "child.toml")
+      : socket_(socket) {
     const std::string bin = env_or("PP_BINARY_DIR", ".") + std::string("/proofpipe");
     pid_ = ::fork();
     if (pid_ == 0) {
       const std::string s = socket.string();
-      ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", s.c_str(), "--config",
-              (shared_fixture().dir / "child.toml").c_str(), static_cast<char*>(nullptr));
+      ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", s.c_str(), "--config", config.c_str(),
+              static_cast<char*>(nullptr));
       std::_Exit(127);
     }
   }
@@ -493,10 +575,14 @@ TEST(ServeProcess, SigtermDrainsInFlightJobs) {
   EXPECT_EQ(c->stub().GetStatus(c->context(2s).get(), {}, &st).error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
-TEST(ServeProcess, KillNineThenRestartReportsLostJobs) {
+// A job id names one job of one daemon run: after kill -9 and a restart, another client's job never
+// answers to an id from before the crash (ids used to restart at 1 in every run, so awaiting the
+// lost job returned the new run's first proof).
+TEST(ServeProcess, KillNineThenRestartNeverAnswersWithAnotherJobsProof) {
   write_child_config();
   const fs::path sock = temp_socket("kill9");
-  uint64_t lost = 0;
+  const std::string wtns = read_bytes(shared_fixture().wtns);
+  std::vector<uint64_t> lost;
   {
     child_daemon d(sock);
     auto c = client::connect(unix_opts(sock));
@@ -505,12 +591,14 @@ TEST(ServeProcess, KillNineThenRestartReportsLostJobs) {
     rk.set_zkey_path(shared_fixture().zkey.string());
     pb::RegisterKeyResponse rkr;
     ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
-    pb::SubmitProofRequest req;
-    req.set_key_id(rkr.key_id());
-    req.add_witnesses()->set_wtns(read_bytes(shared_fixture().wtns));
-    pb::SubmitProofResponse r;
-    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-    lost = r.job_id();
+    for (int i = 0; i < 3; ++i) {
+      pb::SubmitProofRequest req;
+      req.set_key_id(rkr.key_id());
+      req.add_witnesses()->set_wtns(wtns);
+      pb::SubmitProofResponse r;
+      ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
+      lost.push_back(r.job_id());
+    }
     d.signal(SIGKILL);
     EXPECT_EQ(d.wait_exit(10s), 128 + SIGKILL);
     EXPECT_TRUE(fs::exists(sock)) << "kill -9 leaves the socket file behind";
@@ -528,26 +616,153 @@ TEST(ServeProcess, KillNineThenRestartReportsLostJobs) {
   child_daemon d2(sock);
   auto c = client::connect(unix_opts(sock));
   ASSERT_TRUE(d2.ready(*c)) << "restart over a stale socket failed";
-  pb::AwaitProofRequest ar;
-  ar.set_job_id(lost);
-  ar.set_timeout_ms(1000);
-  pb::AwaitProofResponse aw;
-  const grpc::Status s = c->stub().AwaitProof(c->context(10s).get(), ar, &aw);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
-  EXPECT_NE(s.error_message().find("lost when the daemon restarted"), std::string::npos) << s.error_message();
-  // And it proves again.
+  // Another client's jobs on the new run, finished before the old ids are awaited.
   pb::RegisterKeyRequest rk;
   rk.set_zkey_path(shared_fixture().zkey.string());
   pb::RegisterKeyResponse rkr;
   ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
-  pb::ProveRequest pr;
-  pr.mutable_submit()->set_key_id(rkr.key_id());
-  pr.mutable_submit()->add_witnesses()->set_wtns(read_bytes(shared_fixture().wtns));
-  pb::AwaitProofResponse resp;
-  ASSERT_TRUE(c->stub().Prove(c->context(60s).get(), pr, &resp).ok());
-  verify_response(resp);
+  std::set<uint64_t> fresh;
+  for (size_t i = 0; i < lost.size(); ++i) {
+    pb::SubmitProofRequest req;
+    req.set_key_id(rkr.key_id());
+    req.add_witnesses()->set_wtns(wtns);
+    pb::SubmitProofResponse r;
+    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
+    fresh.insert(r.job_id());
+    pb::AwaitProofRequest ar;
+    ar.set_job_id(r.job_id());
+    ar.set_timeout_ms(60000);
+    pb::AwaitProofResponse aw;
+    ASSERT_TRUE(c->stub().AwaitProof(c->context(90s).get(), ar, &aw).ok());
+    verify_response(aw);
+  }
+  for (const uint64_t id : lost) {
+    EXPECT_FALSE(fresh.contains(id)) << "job id " << id << " handed out again after the restart";
+    pb::AwaitProofRequest ar;
+    ar.set_job_id(id);
+    ar.set_timeout_ms(1000);
+    pb::AwaitProofResponse aw;
+    const grpc::Status s = c->stub().AwaitProof(c->context(10s).get(), ar, &aw);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << "job " << id << " answered with state " << aw.state();
+    EXPECT_NE(s.error_message().find("lost when the daemon restarted"), std::string::npos) << s.error_message();
+    EXPECT_EQ(aw.proofs_size(), 0) << "a proof for a job this run never saw";
+    pb::CancelProofRequest cr;
+    cr.set_job_id(id);
+    pb::CancelProofResponse cresp;
+    EXPECT_EQ(c->stub().CancelProof(c->context(10s).get(), cr, &cresp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
   d2.signal(SIGTERM);
   EXPECT_EQ(d2.wait_exit(30s), 0);
+}
+
+// Jobs of `partitions` partitions each, submitted now; awaited from their own threads by `waiters`.
+struct awaited_jobs {
+  std::vector<uint64_t> ids;
+  std::vector<grpc::Status> statuses;
+  std::vector<pb::AwaitProofResponse> results;
+  std::vector<std::thread> waiters;
+
+  void submit(const client& c, int jobs, int partitions) {
+    pb::RegisterKeyRequest rk;
+    rk.set_zkey_path(shared_fixture().zkey.string());
+    pb::RegisterKeyResponse rkr;
+    ASSERT_TRUE(c.stub().RegisterKey(c.context(10s).get(), rk, &rkr).ok());
+    const std::string wtns = read_bytes(shared_fixture().wtns);
+    for (int i = 0; i < jobs; ++i) {
+      pb::SubmitProofRequest req;
+      req.set_key_id(rkr.key_id());
+      for (int p = 0; p < partitions; ++p) req.add_witnesses()->set_wtns(wtns);
+      pb::SubmitProofResponse r;
+      ASSERT_TRUE(c.stub().SubmitProof(c.context(10s).get(), req, &r).ok());
+      ids.push_back(r.job_id());
+    }
+    statuses.resize(ids.size());
+    results.resize(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      waiters.emplace_back([&c, this, i] {
+        pb::AwaitProofRequest ar;
+        ar.set_job_id(ids[i]);
+        ar.set_timeout_ms(120000);
+        statuses[i] = c.stub().AwaitProof(c.context(150s).get(), ar, &results[i]);
+      });
+    }
+  }
+  void join() {
+    for (auto& t : waiters) t.join();
+    waiters.clear();
+  }
+  ~awaited_jobs() { join(); }
+};
+
+// SIGHUP reopens the log file (logrotate's convention) and changes nothing else: the daemon used to
+// die of it (exit 129) mid-job, leaving its socket behind.
+TEST(ServeProcess, SighupReopensTheLogFileAndJobsCarryOn) {
+  const fs::path dir = shared_fixture().dir;
+  const fs::path log = dir / "serve.log", rotated = dir / "serve.log.1", config = dir / "child_log.toml";
+  fs::remove(log);
+  fs::remove(rotated);
+  std::ofstream(config) << "[server]\ndrain_timeout_s = 60\n[log]\nlevel = \"info\"\nfile = \"" << log.string()
+                        << "\"\n[engine]\nbackend = \"cpu\"\nhost_memory_mb = 1024\nhost_memory_margin_mb = 0\n";
+  const fs::path sock = temp_socket("hup");
+  child_daemon d(sock, config);
+  auto c = client::connect(unix_opts(sock));
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
+  awaited_jobs jobs;
+  jobs.submit(*c, 8, 32);
+  std::this_thread::sleep_for(200ms);
+  fs::rename(log, rotated);  // what logrotate does before it signals
+  d.signal(SIGHUP);
+  jobs.join();
+  for (size_t i = 0; i < jobs.ids.size(); ++i) {
+    ASSERT_TRUE(jobs.statuses[i].ok()) << jobs.statuses[i].error_code() << " " << jobs.statuses[i].error_message();
+    EXPECT_EQ(jobs.results[i].state(), pb::JOB_STATE_SUCCEEDED) << jobs.results[i].error().message();
+  }
+  EXPECT_EQ(d.wait_exit(0s), -1) << "SIGHUP ended the daemon";
+  pb::GetStatusResponse st;
+  EXPECT_TRUE(c->stub().GetStatus(c->context(10s).get(), {}, &st).ok());
+  ASSERT_TRUE(fs::exists(log)) << "SIGHUP did not reopen " << log;
+  EXPECT_NE(read_bytes(log).find("SIGHUP"), std::string::npos) << read_bytes(log);
+  EXPECT_NE(read_bytes(rotated).find("serving"), std::string::npos);
+  d.signal(SIGTERM);
+  EXPECT_EQ(d.wait_exit(60s), 0);
+  EXPECT_FALSE(fs::exists(sock));
+}
+
+// A second SIGTERM ends unfinished jobs at once and tells every waiting client so (CANCELLED with an
+// UNAVAILABLE cause, as docs/operations.md says) before the process exits and removes its socket; it
+// used to exit 3 s later with the drain still waiting, the clients seeing "Socket closed".
+TEST(ServeProcess, SecondSigtermAnswersEveryWaiterAndRemovesTheSocket) {
+  write_child_config();
+  const fs::path sock = temp_socket("term2");
+  child_daemon d(sock);
+  auto c = client::connect(unix_opts(sock));
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
+  awaited_jobs jobs;
+  jobs.submit(*c, 16, 128);  // far more than a few seconds of work
+  std::this_thread::sleep_for(300ms);
+  d.signal(SIGTERM);
+  std::this_thread::sleep_for(300ms);
+  d.signal(SIGTERM);
+  jobs.join();
+  int succeeded = 0, cancelled = 0;
+  for (size_t i = 0; i < jobs.ids.size(); ++i) {
+    ASSERT_TRUE(jobs.statuses[i].ok()) << "job " << jobs.ids[i] << ": " << jobs.statuses[i].error_code() << " "
+                                       << jobs.statuses[i].error_message();
+    if (jobs.results[i].state() == pb::JOB_STATE_SUCCEEDED) {
+      ++succeeded;
+      continue;
+    }
+    EXPECT_EQ(jobs.results[i].state(), pb::JOB_STATE_CANCELLED);
+    EXPECT_EQ(jobs.results[i].error().code(), static_cast<int>(grpc::StatusCode::UNAVAILABLE))
+        << jobs.results[i].error().message();
+    ++cancelled;
+  }
+  EXPECT_GT(cancelled, 0) << "every job finished before the second signal: nothing was tested";
+  EXPECT_EQ(d.wait_exit(30s), 1);
+  EXPECT_FALSE(fs::exists(sock)) << "the socket file is removed on exit";
+  std::printf("second SIGTERM: %d succeeded, %d cancelled\n", succeeded, cancelled);
 }
 
 }  // namespace
