@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Byte-identical proofs from libproofpipe_c2 and the reference supraseal-c2, through one driver
-# (bench/c2/c2_driver.c) linked against each in turn. The reference is built from its public source
+# (tests/c2/c2_driver.c) linked against each in turn. The reference is built from its public source
 # outside this tree (never committed or vendored):
 #   scripts/c2_byte_identity.sh build REF_SRC WORK   here, after building c2_driver c2_fixture
 #       (release preset): REF_SRC holds supra_seal's c2/, sppark/ and blst/ (e.g. each extracted
@@ -28,7 +28,7 @@ build() {
                -I"$src/blst/src" -I"$src/sppark" -Xcompiler -Wno-subobject-linkage -Xcompiler -Wno-unused-function)
   [ -f "$work/all_gpus.o" ] || "$nvcc" "${flags[@]}" -x cu -c "$src/sppark/util/all_gpus.cpp" -o "$work/all_gpus.o"
   [ -f "$work/groth16_cuda.o" ] || "$nvcc" "${flags[@]}" -c "$src/c2/cuda/groth16_cuda.cu" -o "$work/groth16_cuda.o"
-  gcc -O2 -c "$here/bench/c2/c2_driver.c" -I"$here/src/c2" -I"$here/tests/c2" -o "$work/c2_driver.o"
+  gcc -O2 -c "$here/tests/c2/c2_driver.c" -I"$here/src/c2" -I"$here/tests/c2" -o "$work/c2_driver.o"
   "$nvcc" -arch=sm_90 -cudart static "$work/c2_driver.o" "$work/groth16_cuda.o" "$work/all_gpus.o" "$work/libblst.a" \
     -lpthread -o "$work/c2_driver_ref"
   # The symbols the drivers resolve: the reference's and libproofpipe_c2's, unmangled both.
@@ -39,7 +39,7 @@ build() {
   local stage="$work/c2"
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib"
-  cp "$work/c2_driver_ref" "$bld/bench/c2/c2_driver" "$bld/tests/c2/c2_fixture" "$stage/bin/"
+  cp "$work/c2_driver_ref" "$bld/tests/c2/c2_driver" "$bld/tests/c2/c2_fixture" "$stage/bin/"
   cp "$bld/src/c2/libproofpipe_c2.so" "$stage/lib/"
   cp "$here/scripts/c2_byte_identity.sh" "$work/symbols_ref.txt" "$work/symbols_pp.txt" "$stage/"
   for f in "$stage"/bin/* "$stage/lib/libproofpipe_c2.so"; do ldd "$f" | awk '/=> \//{print $3}'; done | sort -u |

@@ -1,5 +1,5 @@
 /* c2_driver DIR OUT [THREADS [REPEATS]]: the byte-identity and timing driver for supraseal-c2's C ABI,
- * built once against libproofpipe_c2 (bench/c2) and once against the reference
+ * built once against libproofpipe_c2 (tests/c2) and once against the reference
  * (scripts/c2_byte_identity.sh). Loads the c2_fixture in DIR, create_SRS(DIR/params.bin, false),
  * one call with every circuit (it waits for the SRS; its proofs go to OUT), then REPEATS timed calls
  * from each of THREADS threads at once. Prints one line per timed call and the median seconds per
