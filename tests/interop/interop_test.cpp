@@ -237,11 +237,12 @@ TEST_F(Oracle, BellpersonLayout) {
   EXPECT_TRUE(std::equal(again->begin(), again->end(), file->bytes().begin(), file->bytes().end()));
 }
 
-// Bad input: exit code 1 (never a crash) and a message naming the problem.
+// Bad input: exit code 1 (never a crash; `verify` that cannot judge exits 2, README "Exit codes")
+// and a message naming the problem.
 TEST_F(Oracle, BadInputThroughTheCli) {
-  auto expect_fail = [](const std::string& cmd, const std::string& needle) {
+  auto expect_fail = [](const std::string& cmd, const std::string& needle, int code = 1) {
     const run_result r = run(cmd);
-    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.output;
+    EXPECT_EQ(r.code, code) << cmd << "\n" << r.output;
     EXPECT_NE(r.output.find(needle), std::string::npos) << "expected '" << needle << "' in: " << r.output;
     EXPECT_NE(r.output.find("proofpipe "), std::string::npos) << r.output;
   };
@@ -271,7 +272,7 @@ TEST_F(Oracle, BadInputThroughTheCli) {
   expect_fail(proofpipe() + " prove " + zk + " " + w("missing.wtns") + " " + out, "missing.wtns");
   expect_fail(proofpipe() + " setup " + w("missing.r1cs") + " " + w("x.zkey"), "missing.r1cs");
   expect_fail(proofpipe() + " verify " + w("missing.json") + " " + w("poly/sj_public.json") + " " + w("poly/sj_proof.json"),
-              "missing.json");
+              "missing.json", 2);
 }
 
 // `proofpipe demo --out` writes files snarkjs accepts, and snarkjs proves with the demo's key.
