@@ -512,8 +512,11 @@ class engine_impl final : public engine {
       file.emplace(std::move(f).value());
     }
     const uint64_t bytes = record_for(*w->key->pk, *w->key->cs).partition_bytes;
-    // The file's bytes are held too while it is read and parsed, then given back (shrink_to below).
-    const uint64_t with_file = bytes + (file ? file->size() : 0);
+    // While a file is read and parsed, its bytes and the parsed witness are live and nothing else of
+    // the partition is yet: hold whichever is larger, then shrink to the partition (below). A budget
+    // of exactly one partition thus still runs a by-path witness whose partition estimate covers it.
+    const uint64_t parsed = uint64_t{w->key->cs->num_variables()} * sizeof(ff::fr);
+    const uint64_t with_file = file ? std::max(bytes, file->size() + parsed) : bytes;
     auto mem = reserve_partition(with_file, t.cancel);
     if (!mem.ok()) {
       if (!t.cancel.cancelled()) fail(t, mem.error().with_context("reserving " + std::to_string(with_file) + " bytes"));
