@@ -76,7 +76,7 @@ class cluster_engine::pooled_session {
 
 cluster_engine::pooled_session cluster_engine::session() {
   pp::mutex_lock lock(pool_mu_);
-  lock.wait(pool_cv_, [this] { return !pool_.empty() || pool_open_ < max_api_sessions; });
+  lock.wait(pool_cv_, [this]() PP_REQUIRES(pool_mu_) { return !pool_.empty() || pool_open_ < max_api_sessions; });
   if (pool_.empty()) {
     ++pool_open_;
     return {*this, std::make_unique<db_session>(config_.database, &meter_)};
@@ -279,7 +279,7 @@ std::string cluster_engine::cluster_status_json() {
 
 void cluster_engine::nap(milliseconds d) {
   pp::mutex_lock lock(stop_mu_);
-  lock.wait_for(stop_cv_, d, [this] { return stopped_ || !claiming_.load(); });
+  lock.wait_for(stop_cv_, d, [this]() PP_REQUIRES(stop_mu_) { return stopped_ || !claiming_.load(); });
 }
 
 void cluster_engine::heartbeat_loop() {
@@ -302,7 +302,7 @@ void cluster_engine::heartbeat_loop() {
     for (const std::string& e : expired) log->warn("lease expired: partition {} back in the queue", e);
     counters_.reclaimed.fetch_add(expired.size());
     pp::mutex_lock lock(stop_mu_);
-    if (lock.wait_for(stop_cv_, period, [this] { return stopped_; })) return;
+    if (lock.wait_for(stop_cv_, period, [this]() PP_REQUIRES(stop_mu_) { return stopped_; })) return;
   }
 }
 
@@ -463,7 +463,7 @@ pp::status cluster_engine::shutdown(pp::engine::shutdown_options options) {
   // Partitions in progress finish (drain, until options.until) or are given back (abandon_).
   std::thread watchdog([this, until = options.until] {
     pp::mutex_lock lock(stop_mu_);
-    auto all_returned = [this] { return stopped_; };
+    auto all_returned = [this]() PP_REQUIRES(stop_mu_) { return stopped_; };
     if (until == pp::engine::no_deadline()) {
       lock.wait(stop_cv_, all_returned);
     } else if (!lock.wait_until(stop_cv_, until, all_returned)) {
