@@ -174,8 +174,9 @@ result<std::unique_ptr<http_listener>> http_listener::start(const std::string& h
       if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) pattern += '\\';
       pattern += c;
     }
-    server->Get(pattern, [h](const httplib::Request&, httplib::Response& res) {
-      http_response r = h();
+    // A named copy: clang 14 cannot capture a structured binding.
+    server->Get(pattern, [handler = h](const httplib::Request&, httplib::Response& res) {
+      http_response r = handler();
       res.status = r.code;
       res.set_content(std::move(r.body), r.content_type.c_str());
     });
