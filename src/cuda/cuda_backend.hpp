@@ -1,4 +1,4 @@
-// cuda_backend: groth16::backend on one GPU (DESIGN.md §3-§5). Per partition the host packs the
+// cuda_backend: groth16::backend on one GPU (docs/engine.md). Per partition the host packs the
 // witness, the device does upload, SpMV, the H scalars (both bases) and the five MSMs, and the host
 // assembles and self-verifies exactly as cpu_backend does (same group elements).
 // Device memory (docs/engine.md, "Who owns VRAM"): one region taken at create(), the budget

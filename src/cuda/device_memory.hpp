@@ -1,5 +1,5 @@
-// device_memory: the CUDA backend's device region (DESIGN.md §4). At start it takes one region of
-// device memory with a single cudaMalloc (a configurable share of free VRAM, capped: the VRAM
+// device_memory: the CUDA backend's device region (docs/engine.md, "Who owns VRAM"). At start it
+// takes one region of device memory with a single cudaMalloc (a configurable share of free VRAM, capped: the VRAM
 // budget) and a few pinned host staging buffers with cudaHostAlloc; afterwards it only turns offsets
 // into pointers. Who holds which offsets is the backend's key plans' business (key_layout.hpp).
 #pragma once
