@@ -1,7 +1,8 @@
 // device_memory: the CUDA backend's device region (docs/engine.md, "Who owns VRAM"). At start it
-// takes one region of device memory with a single cudaMalloc (a configurable share of free VRAM, capped: the VRAM
-// budget) and a few pinned host staging buffers with cudaHostAlloc; afterwards it only turns offsets
-// into pointers. Who holds which offsets is the backend's key plans' business (key_layout.hpp).
+// takes one region of device memory with a single cudaMalloc (a configurable share of free VRAM,
+// capped: the VRAM budget) and a few pinned host staging buffers with cudaHostAlloc; afterwards it
+// only turns offsets into pointers. Who holds which offsets is the backend's key plans' business
+// (key_layout.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
