@@ -18,8 +18,9 @@
 #                                         vram-budgets.json (PP_BUDGET_RUNS: runs, 3; PP_BUDGETS: the
 #                                         budgets in GiB, 0 unlimited and first, default 0,48,32,24,16;
 #                                         PP_BUDGET_ARGS: more bench flags, e.g. --steady-gib 24
-#                                         --two-keys-gib 24 --pageable-gib 24; PP_SPMV_FILTER: the
-#                                         SpMV tests to run, gtest filter)
+#                                         --two-keys-gib 24 --pageable-gib 24; PP_BACKEND_FILTER,
+#                                         PP_SPMV_FILTER: the backend and SpMV tests to run, gtest
+#                                         filters)
 #   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
@@ -123,7 +124,7 @@ device() {
     shift
     local logs=("${@:-26 27}")
     for t in cuda_backend_test cuda_spmv_device_test; do
-      local filter='*'
+      local filter="${PP_BACKEND_FILTER:-*}"
       [ "$t" = cuda_spmv_device_test ] && filter="${PP_SPMV_FILTER:-*}"
       timeout "${limit[$t]}" "bin/$t" --gtest_filter="$filter" >>"$OUT/tests.log" 2>&1
       local rc=$?

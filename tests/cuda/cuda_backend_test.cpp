@@ -295,6 +295,32 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
   ASSERT_TRUE(fp.ok());
   EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
   EXPECT_LE((*be)->used_bytes(), (*be)->capacity_bytes());
+  // After the big key, A and B again: planned with it or again without it, re-placed at their
+  // planned offsets; from the second round of the two on, nothing is evicted or uploaded.
+  const uint64_t replans_before = (*be)->replans();
+  round = 0;
+  for (const instance* in : {a.get(), b.get(), a.get(), b.get(), a.get()}) {
+    groth16::prove_request r;
+    r.pk = &in->pk;
+    r.cs = &in->circuit.cs;
+    r.witness = in->circuit.w;
+    r.rs = fixed_rs(300 + round++);
+    const auto w = groth16::prove(cpu, r);
+    const auto g = groth16::prove(**be, r);
+    ASSERT_TRUE(w.ok() && g.ok()) << (g.ok() ? "" : g.error().to_string());
+    EXPECT_TRUE(g->pi == w->pi) << "round " << round << " after the big key";
+    bool evicted = false, uploaded = false;
+    for (const auto& st : g->timings.steps) {
+      evicted |= st.name.rfind("key eviction", 0) == 0;
+      uploaded |= st.name == "key upload";
+    }
+    if (round >= 4) {
+      EXPECT_FALSE(evicted || uploaded) << "round " << round << " after the big key";
+    }
+  }
+  EXPECT_LE((*be)->replans() - replans_before, 2u);
+  std::printf("after the big key: %llu re-plan(s) for A and B\n",
+              (unsigned long long)((*be)->replans() - replans_before));
   EXPECT_TRUE((*be)->healthy());
 }
 
