@@ -166,7 +166,7 @@ for line in open(sys.argv[1]):
 extra = {}
 for line in open(sys.argv[1]):
     for tag in ("two_keys", "pageable"):
-        if line.startswith(tag + " "):
+        if line.startswith(tag + " log_n="):
             kv = dict(f.split("=", 1) for f in line.split()[1:])
             extra[tag] = {k: (v == "true" if v in ("true", "false") else float(v)) for k, v in kv.items()}
 print(json.dumps({"runs": runs, **extra, "date": sys.argv[3], "gpu": sys.argv[2], "commit": sys.argv[4],
