@@ -16,7 +16,7 @@
 // places a key, partition_launch.hpp runs a partition.
 //
 // Lanes (DESIGN.md §4): `lanes` partitions may be in start() at once, each on its own copy and
-// compute streams and pinned staging, on one of its key's workspaces, so one partition's host
+// compute streams and pinned staging, on one of the region's workspaces, so one partition's host
 // packing and upload overlap another's kernels. A lane is reserved for the whole start() and
 // released when its compute stream's last event has completed: nothing device-global (no
 // cudaMalloc, cudaFree or device synchronization) happens after create().
@@ -42,7 +42,7 @@ struct cuda_backend_config {
   // the size it needs, when a witness does not fit). PoRep's 2^27 witness packs into ~0.5 GiB.
   uint64_t staging_bytes = uint64_t{512} << 20;
   // Partitions in flight at once (the engine's workers per GPU); each lane costs one staging buffer,
-  // and a key gets up to this many partition workspaces (as many as its plan fits).
+  // and the region gets up to this many partition workspaces (as many as its plan fits), shared by its keys.
   uint32_t lanes = 2;
   // Cap on the G1 points per MSM chunk (G2: half) the plan may choose (0: the tuning's 2^25):
   // tests force many streamed chunks on small keys with it.
