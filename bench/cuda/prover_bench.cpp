@@ -329,7 +329,8 @@ void bench_two_keys(int log_n, const options& o, const pp::groth16::proving_key&
       r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(o.small_log), 43)),
       "make_synthetic (small)");
   const groth16::proving_key spk =
-      take(groth16::setup_insecure(sc.cs, o.basis, groth16::toxic_waste_from_seed_insecure(10), points), "setup (small)");
+      take(groth16::setup_insecure(sc.cs, o.basis, groth16::toxic_waste_from_seed_insecure(10), points),
+           "setup (small)");
   std::fprintf(stderr, "2^%d: circuit and key in %.1f s\n", o.small_log, secs(t0));
   groth16::prove_request big, small;
   big.pk = &pk, big.cs = &c.cs, big.witness = c.w;
@@ -434,7 +435,9 @@ void bench_pageable(int log_n, const options& o, const pp::groth16::proving_key&
     if (i == 0) continue;
     gpu_s.push_back(gpu_seconds(out.timings));
     for (const auto& st : out.timings.steps) {
-      if (st.name.rfind("key stream h2d", 0) == 0) stream_ms = std::chrono::duration<double, std::milli>(st.elapsed).count();
+      if (st.name.rfind("key stream h2d", 0) == 0) {
+        stream_ms = std::chrono::duration<double, std::milli>(st.elapsed).count();
+      }
     }
   }
   const double h2d = double(be->h2d_bytes() - h2d0) / 2 / gib;
@@ -573,7 +576,8 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   if (o.two_keys_gib > 0 && reference) bench_two_keys(log_n, o, pk, c, *reference, points);
   if (o.pageable_gib > 0 && reference) {
     pins.clear();  // the bench's holds: the backend's own pinning is off, so the key is pageable
-    bench_pageable(log_n, o, pk, c, compact, *reference, part_s_of.count(o.pageable_gib) ? part_s_of[o.pageable_gib] : 0);
+    const double pinned_s = part_s_of.count(o.pageable_gib) ? part_s_of[o.pageable_gib] : 0;
+    bench_pageable(log_n, o, pk, c, compact, *reference, pinned_s);
   }
   if (real && log_n <= o.cpu_check_max_log && reference) {
     groth16::cpu_backend cpu;

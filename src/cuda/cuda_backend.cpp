@@ -198,7 +198,8 @@ struct cuda_backend::impl {
     const workspace_span ws{region.lanes_offset, region.lane_bytes, region.lanes};
     uint64_t pin_budget = 0;
     if (cfg.pin_streamed) {
-      pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0} : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
+      pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0}
+                                             : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
     }
     if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg), ws, pin_budget);
         !st.ok()) {
@@ -266,7 +267,8 @@ struct cuda_backend::impl {
       for (const planned_key& p : planned) {
         if (!(p.id == fresh.id)) set.push_back(p);
       }
-      std::sort(set.begin(), set.end(), [](const planned_key& a, const planned_key& b) { return a.last_use > b.last_use; });
+      std::sort(set.begin(), set.end(),
+                [](const planned_key& a, const planned_key& b) { return a.last_use > b.last_use; });
       set.insert(set.begin(), std::move(fresh));
       for (;;) {
         std::vector<key_shape> shapes;
@@ -285,7 +287,8 @@ struct cuda_backend::impl {
           break;
         }
         if (set.size() == 1) {
-          st = failed_precondition("cuda_backend: " + r.error().message() + ": the key does not fit this GPU even alone");
+          st = failed_precondition("cuda_backend: " + r.error().message() +
+                                   ": the key does not fit this GPU even alone");
           break;
         }
         set.pop_back();  // the least recently used

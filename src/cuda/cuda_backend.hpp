@@ -102,9 +102,10 @@ class cuda_backend final : public groth16::backend {
 
   // Plans the key with the ones already planned (beside them, else a new plan of the region: see
   // above), uploads its resident tables and pins its streamed ones (once per (pk, cs); start()
-  // calls it when needed, so the first proof with a key pays the upload). Keys are cached by address plus a fingerprint (sizes,
-  // first points, delta); a key changed in place needs clear_keys(), and a streamed key's tables are
-  // read from pk in every partition (pk must live as long as it is prepared).
+  // calls it when needed, so the first proof with a key pays the upload). Keys are cached by
+  // address plus a fingerprint (sizes, first points, delta); a key changed in place needs
+  // clear_keys(), and a streamed key's tables are read from pk in every partition (pk must live as
+  // long as it is prepared).
   // failed_precondition when the key does not fit the region even alone (names the least budget).
   // Waits for every lane to be idle when the region is planned again. compact: cs's compact matrices
   // when the caller has them (make_compact_r1cs takes seconds at 2^27), else built here.

@@ -255,7 +255,8 @@ result<region_plan> plan_region(std::span<const key_shape> shapes, std::span<con
     least[i] = least_guest_resident(shapes[i], options[i], host_least_lane);
     if (least[i] == 0) {
       return resource_exhausted("plan_region: key " + std::to_string(i) +
-                                "'s smallest workspace is larger than the largest key's (" + gib(host_least_lane) + ")");
+                                "'s smallest workspace is larger than the largest key's (" + gib(host_least_lane) +
+                                ")");
     }
     reserve += least[i];
   }

@@ -8,10 +8,10 @@
 // SpMV); each of the five point tables (H, L, A, B_G1, B_G2) when it fits, else streamed from pinned
 // host memory through two chunk slots per lane. Several keys share one region (plan_region): the
 // key with the largest workspace owns the lanes' workspaces, the others keep only their resident
-// part and lay their own lane layout inside those. A lane's workspace is laid out by phase: the witness and the MSM scalars
-// (a, later h, later the gathered A and B scalars) live throughout; b and c (H phase; one buffer in
-// turns for streamed monomial keys) share their memory with the packed-witness workspace (upload)
-// and with the MSM workspace and slots (MSM phase).
+// part and lay their own lane layout inside those. A lane's workspace is laid out by phase: the
+// witness and the MSM scalars (a, later h, later the gathered A and B scalars) live throughout; b and
+// c (H phase; one buffer in turns for streamed monomial keys) share their memory with the
+// packed-witness workspace (upload) and with the MSM workspace and slots (MSM phase).
 #pragma once
 #include <array>
 #include <cstdint>
