@@ -96,6 +96,18 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
     EXPECT_LE(l.mslot[1] + p.matrix_slot_bytes, l.bytes);
     EXPECT_EQ(l.mslot[1] % layout_alignment, 0u);
   }
+  // Slots clear of the H step exactly when they lie past b, c, the matrix slots and the packed
+  // witness (the first chunks are then copied while H runs); never without slots.
+  uint64_t h_end = std::max(l.c + s.n * 32, l.witness_ws + s.witness_ws_bytes);
+  if (!p.matrices_resident) h_end = std::max(h_end, l.mslot[1] + p.matrix_slot_bytes);
+  if (p.slot_bytes == 0) {
+    EXPECT_FALSE(l.slots_clear_of_h);
+  } else if (l.slots_clear_of_h) {
+    EXPECT_GE(l.slot[0], h_end);
+  } else {
+    EXPECT_LT(l.slot[0], pad256(h_end));
+  }
+
   // A streamed table's chunk fits a slot.
   for (int t = 0; t < key_table_count; ++t) {
     if (p.resident[t]) continue;
@@ -120,6 +132,27 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   for (uint64_t v : {p.resident_bytes, l.bytes, l.scalars, l.phase, l.c, l.slot[0], l.slot[1]}) {
     EXPECT_EQ(v % layout_alignment, 0u);
   }
+}
+
+// The slots sit at the end of the phase region: with the H200's MSM workspace at 2^24-point chunks
+// (5.7 GiB, more than b's 4 GiB) the 24 GiB plan's slots lie clear of the H step; with a workspace
+// smaller than b they overlay it and the first copy waits for H.
+TEST(KeyLayout, SlotsClearOfHWhenTheWorkspaceOutgrowsB) {
+  const key_shape s = porep27();
+  std::array<bool, key_table_count> none{};
+  msm_chunking big{uint64_t{1} << 24, uint64_t{1} << 23, uint64_t(5.72 * double(gib))};
+  const lane_layout l = make_lane_layout(s, big, slot_bytes_for(s, big, none), true);
+  EXPECT_TRUE(l.slots_clear_of_h);
+  EXPECT_GE(l.slot[0], l.b + s.n * 32);
+  EXPECT_EQ(l.slot[1] + slot_bytes_for(s, big, none), l.bytes);
+  msm_chunking small{uint64_t{1} << 24, uint64_t{1} << 23, gib};
+  const lane_layout m = make_lane_layout(s, small, slot_bytes_for(s, small, none), true);
+  EXPECT_FALSE(m.slots_clear_of_h);
+  EXPECT_LT(m.slot[0], m.b + s.n * 32);
+  // All resident: no slots, nothing to copy early.
+  std::array<bool, key_table_count> all{};
+  all.fill(true);
+  EXPECT_FALSE(make_lane_layout(s, big, slot_bytes_for(s, big, all), false).slots_clear_of_h);
 }
 
 TEST(KeyLayout, UnlimitedKeepsEverythingResident) {
@@ -204,6 +237,7 @@ TEST(KeyLayout, TooSmallIsRefusedNamingTheMinimum) {
   // The minimum it names is enough (and one byte less is not).
   const std::string& m = p.error().message();
   const uint64_t least = std::stoull(m.substr(m.find("at least ") + 9));
+  EXPECT_EQ(least, least_plan_bytes(s, opts));
   const auto q = plan_key(s, opts, least, 2);
   ASSERT_TRUE(q.ok()) << q.error().to_string();
   check_plan(s, *q, least);
