@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace pp::cuda {
 namespace {
@@ -191,15 +192,16 @@ uint64_t least_lane_bytes(const key_shape& s, std::span<const msm_chunking> opti
   return make_lane_layout(s, options.back(), slot_bytes_for(s, options.back(), none), s.h_in_turns).bytes;
 }
 
-// The least resident part of s as a guest whose workspace must fit lane_cap; 0 when none fits.
-uint64_t least_guest_resident(const key_shape& s, std::span<const msm_chunking> options, uint64_t lane_cap) {
+// The least resident part of s as a guest whose workspace must fit lane_cap; none when none fits.
+std::optional<uint64_t> least_guest_resident(const key_shape& s, std::span<const msm_chunking> options,
+                                             uint64_t lane_cap) {
   std::array<bool, key_table_count> none{};
-  uint64_t least = 0;
+  std::optional<uint64_t> least;
   for (const bool matrices_resident : {true, false}) {
     if (!matrices_resident && s.matrix_slot_bytes == 0) break;
     const key_plan q = make_plan(s, options.back(), none, s.h_in_turns, matrices_resident);
     if (q.lane.bytes > lane_cap) continue;
-    if (least == 0 || q.resident_bytes < least) least = q.resident_bytes;
+    if (!least || q.resident_bytes < *least) least = q.resident_bytes;
   }
   return least;
 }
@@ -229,9 +231,13 @@ result<key_plan> plan_guest_key(const key_shape& s, std::span<const msm_chunking
       }
     }
   }
-  return resource_exhausted("a guest key needs at least " + gib(least_guest_resident(s, options, lane_cap)) +
-                            " of device memory beside the others (every table streamed) and a workspace of at most " +
-                            gib(lane_cap) + "; " + gib(resident_budget) + " are left");
+  const std::optional<uint64_t> least = least_guest_resident(s, options, lane_cap);
+  if (!least) {
+    return resource_exhausted("a guest key's smallest workspace is larger than the host key's (" + gib(lane_cap) + ")");
+  }
+  return resource_exhausted("a guest key needs at least " + gib(*least) +
+                            " of device memory beside the others (every table streamed); " + gib(resident_budget) +
+                            " are left");
 }
 
 result<region_plan> plan_region(std::span<const key_shape> shapes, std::span<const std::vector<msm_chunking>> options,
@@ -252,12 +258,13 @@ result<region_plan> plan_region(std::span<const key_shape> shapes, std::span<con
   uint64_t reserve = 0;
   for (size_t i = 0; i < shapes.size(); ++i) {
     if (i == r.host) continue;
-    least[i] = least_guest_resident(shapes[i], options[i], host_least_lane);
-    if (least[i] == 0) {
+    const std::optional<uint64_t> l = least_guest_resident(shapes[i], options[i], host_least_lane);
+    if (!l) {
       return resource_exhausted("plan_region: key " + std::to_string(i) +
                                 "'s smallest workspace is larger than the largest key's (" + gib(host_least_lane) +
                                 ")");
     }
+    least[i] = *l;
     reserve += least[i];
   }
   const uint64_t host_budget = budget > reserve ? budget - reserve : 0;

@@ -52,6 +52,8 @@ key_shape porep_scaled(int log_n) {
   s.nv /= div;
   for (int t = 0; t < key_table_count; ++t) s.points[t] = t == table_h ? s.n - 1 : s.points[t] / div;
   s.matrices_bytes /= div;
+  s.matrix_tables_bytes = std::min(s.matrix_tables_bytes, s.matrices_bytes / 4);
+  s.matrix_slot_bytes = std::min(s.matrix_slot_bytes, s.matrices_bytes);
   s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
   s.qap_bytes /= div;
   s.a_index_bytes = s.points[table_a] * 4;
