@@ -62,7 +62,8 @@ result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::str
   return std::make_shared<const groth16::proving_key>(std::move(pk));
 }
 
-srs_object::srs_object(engine::key_store& store, std::string path) : store_(store), path_(std::move(path)) {
+srs_object::srs_object(engine::key_store& store, std::string path, key_release_fn on_release)
+    : store_(store), path_(std::move(path)), on_release_(std::move(on_release)) {
   std::error_code ec;
   const uint64_t bytes = std::filesystem::file_size(path_, ec);
   engine::key_descriptor d;
@@ -92,9 +93,15 @@ srs_object::srs_object(engine::key_store& store, std::string path) : store_(stor
 
 srs_object::~srs_object() {
   loader_.join();
+  std::shared_ptr<const groth16::proving_key> key;
   {
     pp::mutex_lock lock(mu_);
-    key_.reset();
+    key = std::move(key_);
+  }
+  if (key != nullptr && on_release_) on_release_(*key);
+  key.reset();
+  {
+    pp::mutex_lock lock(mu_);
     lease_.reset();
   }
   // Frees the copy unless another SRS still leases it (then failed_precondition, as intended).
@@ -134,7 +141,7 @@ srs_object* srs_cache::lookup(const std::string& path) {
         dropped = entries_.back().second;
         entries_.pop_back();
       }
-      found = new srs_object(store_, path);
+      found = new srs_object(store_, path, on_release_);
       entries_.emplace_front(path, found);
     }
     found->retain();

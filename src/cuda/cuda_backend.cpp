@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -75,6 +76,29 @@ key_footprint footprint_of(const key_shape& s, const key_plan& p) {
   return f;
 }
 
+// A lane held for one partition: released when this dies, unless an eviction gave it back (on false).
+struct lane_hold {
+  lane_pool& pool;
+  uint32_t id;
+  bool on = true;
+  lane_hold(lane_pool& p, uint32_t i) : pool(p), id(i) {}
+  ~lane_hold() {
+    if (on) pool.release(id);
+  }
+  lane_hold(const lane_hold&) = delete;
+  lane_hold& operator=(const lane_hold&) = delete;
+};
+
+// One of a key's partition workspaces, held likewise.
+struct workspace_hold {
+  lane_pool& pool;
+  uint32_t id;
+  explicit workspace_hold(lane_pool& p) : pool(p), id(p.acquire()) {}
+  ~workspace_hold() { pool.release(id); }
+  workspace_hold(const workspace_hold&) = delete;
+  workspace_hold& operator=(const workspace_hold&) = delete;
+};
+
 }  // namespace
 
 struct cuda_backend::impl {
@@ -136,8 +160,33 @@ struct cuda_backend::impl {
   }
 
   // The key's plan in what the region has left (all_resident: only a plan that streams nothing and
-  // has a workspace per lane, as a key beside others must), then its placement. resource_exhausted when it does not fit. compact: cs's compact matrices,
-  // built on the first call and kept by the caller across eviction retries.
+  // has a workspace per lane, as a key beside others must), then its placement by `upload` (which
+  // copies its tables to its base). resource_exhausted when it does not fit.
+  result<key_entry*> place_shape_locked(const key_fingerprint& id, const key_shape& shape, bool all_resident,
+                                        const std::function<status(key_entry&)>& upload) PP_REQUIRES(mu) {
+    PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
+    const uint64_t left = mem->capacity() - next;
+    auto plan = plan_key(shape, opts, left, cfg.lanes);
+    if (!plan.ok()) return resource_exhausted("cuda_backend: " + plan.error().message());
+    if (all_resident && (plan->streams() || plan->lanes < cfg.lanes)) {
+      return resource_exhausted("cuda_backend: the key does not fit resident in the " + std::to_string(left) +
+                                " bytes left (" + plan->to_string(shape) + ")");
+    }
+    auto k = std::make_unique<key_entry>();
+    k->id = id;
+    k->shape = shape;
+    k->plan = *plan;
+    k->base = next;
+    // Setup work, synchronized: on lane 0's copy stream while mu keeps other key uploads out. Lanes
+    // running partitions of other keys go on meanwhile (their memory lies below `next`).
+    if (status st = upload(*k); !st.ok()) return note(std::move(st));
+    next += k->plan.total_bytes();
+    keys.push_back(std::move(k));
+    return keys.back().get();
+  }
+
+  // A circuit's key. compact: cs's compact matrices, built on the first call and kept by the caller
+  // across eviction retries (or given by the caller).
   result<key_entry*> place_locked(const proving_key& pk, const r1cs::constraint_system& cs,
                                   std::optional<compact_r1cs>& compact, const compact_r1cs* given,
                                   bool all_resident) PP_REQUIRES(mu) {
@@ -148,25 +197,67 @@ struct cuda_backend::impl {
     const compact_r1cs& cm = given != nullptr ? *given : *compact;
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
     PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, cm, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
-    PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
-    const uint64_t left = mem->capacity() - next;
-    auto plan = plan_key(shape, opts, left, cfg.lanes);
-    if (!plan.ok()) return resource_exhausted("cuda_backend: " + plan.error().message());
-    if (all_resident && (plan->streams() || plan->lanes < cfg.lanes)) {
-      return resource_exhausted("cuda_backend: the key does not fit resident in the " + std::to_string(left) +
-                                " bytes left (" + plan->to_string(shape) + ")");
+    return place_shape_locked(key_fingerprint::of(pk, cs), shape, all_resident, [&](key_entry& k) {
+      return upload_key(k, pk, &cm, gather_lists::of(pk), mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg));
+    });
+  }
+
+  // The key `id` for a partition on the caller's lane hl: already placed, else placed resident beside
+  // the others, else (all evicted, the region empty) placed by its plan for the whole region,
+  // streamed if need be; place(all_resident) places it (called with mu held). A key that does not fit
+  // the empty region even streamed fails the request; the device itself stays in rotation. While it
+  // evicts, the caller's lane is given back and taken again.
+  result<key_entry*> acquire_key(const key_fingerprint& id, const std::function<result<key_entry*>(bool)>& place,
+                                 lane_hold& hl, groth16::prove_timings& t) {
+    for (int evictions = 0;; ++evictions) {
+      {
+        pp::mutex_lock lock(mu);
+        if (!healthy) return unavailable("cuda_backend: device unhealthy after " + last_error);
+        if (key_entry* k = find_locked(id)) return k;
+        const auto t0 = clock::now();
+        auto r = place(/*all_resident=*/!keys.empty());
+        if (r.ok()) {
+          t.add("key upload", clock::now() - t0);
+          return r;
+        }
+        if (r.error().code() != status_code::resource_exhausted) return r.error();
+        if (keys.empty()) {
+          return failed_precondition(r.error().message() + ": the key does not fit this GPU even alone");
+        }
+        if (evictions == 3) {
+          return failed_precondition(r.error().message() + ": the keys in use evicted each other 3 times; they do "
+                                     "not fit this GPU together (serve fewer keys per GPU or give it more memory)");
+        }
+      }
+      const auto t0 = clock::now();
+      hl.pool.release(hl.id);
+      hl.on = false;
+      evict_all_keys();
+      hl.id = hl.pool.acquire();
+      hl.on = true;
+      t.add("key eviction", clock::now() - t0);
     }
-    auto k = std::make_unique<key_entry>();
-    k->id = key_fingerprint::of(pk, cs);
-    k->shape = shape;
-    k->plan = *plan;
-    k->base = next;
-    // Setup work, synchronized: on lane 0's copy stream while mu keeps other key uploads out. Lanes
-    // running partitions of other keys go on meanwhile (their memory lies below `next`).
-    if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg)); !st.ok()) return note(std::move(st));
-    next += k->plan.total_bytes();
-    keys.push_back(std::move(k));
-    return keys.back().get();
+  }
+
+  // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it running
+  // on the staging buffer and workspace the lane's next partition reuses: drains both streams. Notes
+  // CUDA errors (the backend turns unhealthy); returns st.
+  status fail_partition(lane& ln, status st) {
+    if (st.code() != status_code::internal) {
+      const cudaError_t e1 = cudaStreamSynchronize(ln.copy), e2 = cudaStreamSynchronize(ln.compute);
+      if (e1 != cudaSuccess || e2 != cudaSuccess) {
+        (void)note_locked(internal_error(std::string("CUDA error ") + cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
+                                         " while draining the streams after: " + st.message()));
+      }
+    }
+    return note_locked(std::move(st));
+  }
+
+  // A completed partition's copies and GPU interval.
+  void account(const partition_result& r) {
+    h2d.fetch_add(r.h2d_bytes, std::memory_order_relaxed);
+    pp::mutex_lock lock(busy_mu);
+    busy.add(r.compute_begin_ms, r.compute_end_ms);
   }
 };
 
@@ -249,6 +340,16 @@ status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_syste
   }
 }
 
+void cuda_backend::forget_key(const proving_key& pk) {
+  bool placed = false;
+  {
+    pp::mutex_lock lock(impl_->mu);
+    for (const auto& k : impl_->keys) placed |= k->id.pk == &pk;
+  }
+  // A key placed between the look and the eviction is placed from a live pk: evicting it is harmless.
+  if (placed) impl_->evict_all_keys();
+}
+
 result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
                                                        const r1cs::constraint_system& cs) const {
   pp::mutex_lock lock(impl_->mu);
@@ -283,83 +384,59 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 
     // The lane is held until its last event has completed (run_partition waits for it) or, on a
     // failure, until its streams are drained.
-    struct held {
-      lane_pool& pool;
-      uint32_t id;
-      bool on = true;
-      ~held() {
-        if (on) pool.release(id);
-      }
-    } hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
+    lane_hold hl(*impl_->free_lanes, impl_->free_lanes->acquire());
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
-    // The key: already placed, else placed resident beside the others, else (all evicted, the region
-    // empty) placed by its plan for the whole region, streamed if need be. A key that does not fit
-    // the empty region even streamed fails the request; the device itself stays in rotation.
-    key_entry* k = nullptr;
     std::optional<compact_r1cs> compact;
-    const key_fingerprint id = key_fingerprint::of(pk, cs);
-    for (int evictions = 0;; ++evictions) {
-      {
-        pp::mutex_lock lock(impl_->mu);
-        if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
-        k = impl_->find_locked(id);
-        if (k != nullptr) break;
-        const auto t0 = clock::now();
-        auto r = impl_->place_locked(pk, cs, compact, nullptr, /*all_resident=*/!impl_->keys.empty());
-        if (r.ok()) {
-          k = *r;
-          p->timings.add("key upload", clock::now() - t0);
-          break;
-        }
-        if (r.error().code() != status_code::resource_exhausted) return r.error();
-        if (impl_->keys.empty()) {
-          return failed_precondition(r.error().message() + ": the key does not fit this GPU even alone");
-        }
-        if (evictions == 3) {
-          return failed_precondition(r.error().message() + ": the keys in use evicted each other 3 times; they do "
-                                     "not fit this GPU together (serve fewer keys per GPU or give it more memory)");
-        }
-      }
-      const auto t0 = clock::now();
-      hl.pool.release(hl.id);
-      hl.on = false;
-      impl_->evict_all_keys();
-      hl.id = hl.pool.acquire();
-      hl.on = true;
-      p->timings.add("key eviction", clock::now() - t0);
-    }
+    PP_ASSIGN_OR_RETURN(
+        key_entry* const k,
+        impl_->acquire_key(
+            key_fingerprint::of(pk, cs),
+            [&](bool all_resident) PP_REQUIRES(impl_->mu) {
+              return impl_->place_locked(pk, cs, compact, nullptr, all_resident);
+            },
+            hl, p->timings));
     // One of the key's workspaces (a plan may have fewer than there are lanes). Eviction waits for
     // every lane, so k lives while this lane is held.
-    struct held_ws {
-      lane_pool& pool;
-      uint32_t id;
-      ~held_ws() { pool.release(id); }
-    } hw{*k->free_ws, k->free_ws->acquire()};
+    workspace_hold hw(*k->free_ws);
     lane& ln = impl_->lanes[hl.id];
     auto r = run_partition(*k, k->ws[hw.id], ln, cs, req.witness, impl_->gclock, p->timings);
-    if (!r.ok()) {
-      status st = r.error();
-      // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it
-      // running on the staging buffer and workspace the lane's next partition reuses: drain both.
-      if (st.code() != status_code::internal) {
-        const cudaError_t e1 = cudaStreamSynchronize(ln.copy), e2 = cudaStreamSynchronize(ln.compute);
-        if (e1 != cudaSuccess || e2 != cudaSuccess) {
-          (void)impl_->note_locked(internal_error(std::string("CUDA error ") +
-                                                  cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
-                                                  " while draining the streams after: " + st.message()));
-        }
-      }
-      return impl_->note_locked(std::move(st));
-    }
+    if (!r.ok()) return impl_->fail_partition(ln, r.error());
     p->sums = r->sums;
-    impl_->h2d.fetch_add(r->h2d_bytes, std::memory_order_relaxed);
-    {
-      pp::mutex_lock lock(impl_->busy_mu);
-      impl_->busy.add(r->compute_begin_ms, r->compute_end_ms);
-    }
+    impl_->account(*r);
     return pending_ptr(std::move(p));
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::start: ") + e.what());
+  }
+}
+
+result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation_request& req) {
+  try {
+    PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req));
+    groth16::prove_timings timings;
+    lane_hold hl(*impl_->free_lanes, impl_->free_lanes->acquire());
+    PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
+    PP_ASSIGN_OR_RETURN(
+        key_entry* const k,
+        impl_->acquire_key(
+            key_fingerprint::of_evaluations(req),
+            [&](bool all_resident) PP_REQUIRES(impl_->mu) -> result<key_entry*> {
+              PP_ASSIGN_OR_RETURN(const key_shape shape, shape_evaluation_key(req, impl_->cfg.staging_bytes));
+              const gather_lists gather = gather_lists::of(req);
+              return impl_->place_shape_locked(key_fingerprint::of_evaluations(req), shape, all_resident,
+                                               [&](key_entry& e) {
+                                                 return upload_key(e, *req.pk, nullptr, gather, impl_->mem->base(),
+                                                                   impl_->lanes[0].copy, matrix_chunk_bytes(impl_->cfg));
+                                               });
+            },
+            hl, timings));
+    workspace_hold hw(*k->free_ws);
+    lane& ln = impl_->lanes[hl.id];
+    auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, impl_->gclock, timings);
+    if (!r.ok()) return impl_->fail_partition(ln, r.error());
+    impl_->account(*r);
+    return groth16::finish_from_sums(req, r->sums);
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
   }
 }
 
