@@ -177,9 +177,11 @@ TEST(CudaEvaluations, TwoThreadsAndTwoKeysAtOnce) {
   EXPECT_GT(gpu->used_bytes(), 0u);
 }
 
-// The least budget a key needs, from the refusal of a one-granule (2 MiB) region.
+// The least budget a key needs, from the refusal of a one-granule (2 MiB) region (beside what the
+// backend keeps for the driver's mappings of pinned memory).
 uint64_t least_budget(const groth16::evaluation_request& req, cuda_backend_config cfg) {
-  cfg.max_vram_bytes = uint64_t{2} << 20;
+  cfg.max_vram_bytes = 1;
+  cfg.max_vram_bytes = pin_reserve_bytes(cfg) + (uint64_t{2} << 20);
   auto be = make_backend(cfg);
   if (be == nullptr) return 0;
   const auto r = be->prove_evaluations(req);
