@@ -25,7 +25,8 @@ namespace pp::c2 {
 
 // Reads a parameters file as the key store's loader: bellperson_params without the subgroup checks
 // (they would dominate the read of a large file), then every point checked on its curve in
-// parallel. Errors name the vector, index and file.
+// parallel and the verifying key's points (alpha, beta, gamma, delta, ic) in the prime-order
+// subgroup. Errors name the vector, index and file.
 result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path);
 
 // Called with a loaded key just before an srs_object lets go of it (the GPUs drop their copies).
