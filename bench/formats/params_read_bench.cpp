@@ -103,8 +103,9 @@ void bench(int log_n, int runs) {
     std::vector<ec::g2_affine> v2(counts[4]);
     alloc = std::min(alloc, secs(s0));
   }
-  std::printf("| 2^%d | %.2f GiB | %llu | %.2f | %.2f | %.1f | %.2f | %.2f |\n", log_n, double(bytes) / gib,
-              (unsigned long long)points, all, one, double(points) / all / 1e6, alloc, t_image);
+  const std::string one_s = log_n <= one_thread_max_log ? std::to_string(one) : "-";
+  std::printf("| 2^%d | %.2f GiB | %llu | %.2f | %s | %.1f | %.2f | %.2f |\n", log_n, double(bytes) / gib,
+              (unsigned long long)points, all, one_s.c_str(), double(points) / all / 1e6, alloc, t_image);
   std::printf("result params_read_2_%d_s %.3f\n", log_n, all);
   if (log_n <= one_thread_max_log) std::printf("result params_read_2_%d_one_thread_s %.3f\n", log_n, one);
 }
