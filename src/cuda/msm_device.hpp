@@ -7,7 +7,8 @@
 // any stream. Nothing allocates; only split_msm synchronizes (once, see there); the result lands in
 // *h_result once the stream reaches the end of the call (the caller synchronizes). n < 2^32: more
 // points than the chunk limit run as consecutive chunks on the one workspace (sized for one chunk,
-// plus 8 bytes per point for the split MSM's index lists when n < 2^31), summed on the device.
+// plus 8 bytes per point for the split MSM's index lists when it selects over all n: msm_plan.hpp,
+// select_all), summed on the device.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -47,9 +48,10 @@ status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t 
 
 // Same result; scalars equal to 0 are skipped, points with scalar 1 are summed by a gather-and-add
 // tree, Pippenger runs on the other points (index lists compacted on the device). Workspace:
-// split_msm_workspace_bytes(n). With n < 2^31 the lists cover all n points and the call waits for
-// `stream` once (cudaStreamSynchronize, after the selection) to read how many points Pippenger gets,
-// so that its passes cover only those; with n >= 2^31 each chunk selects its own, without waiting.
+// split_msm_workspace_bytes(n). When n < 2^31 takes at most msm_tuning::split_select_all_max_chunks
+// chunks, the lists cover all n points and the call waits for `stream` once (cudaStreamSynchronize,
+// after the selection) to read how many points Pippenger gets, so that its passes cover only those;
+// otherwise each chunk selects its own, without waiting.
 template <class Curve>
 status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
                  uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,

@@ -28,9 +28,10 @@ struct msm_shape {
   uint32_t segment_len = 0;           // buckets per reduction thread (power of two, <= B)
   uint32_t segments_per_window = 0;   // B / segment_len
   uint64_t ones_partials = 0;         // split: ceil(select_n / ones_chunk)
-  // Split with total < 2^31 (CUB's int item count): the index lists cover all total points at once
-  // and Pippenger runs only over the points whose scalar is neither 0 nor 1, in passes of at most n
-  // (msm_run.cuh, run_split_selected); otherwise (and in streamed MSMs) each chunk selects its own.
+  // Split with total < 2^31 (CUB's int item count) in at most tuning.split_select_all_max_chunks
+  // chunks: the index lists cover all total points at once and Pippenger runs only over the points
+  // whose scalar is neither 0 nor 1, in passes of at most n (msm_run.cuh, run_split_selected);
+  // otherwise (and in streamed MSMs) each chunk selects its own.
   bool select_all = false;
   uint64_t select_n = 0;              // split: points the index lists cover (total or n)
   bool forced_width = false;          // window_bits came from the caller, not the table

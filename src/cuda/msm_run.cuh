@@ -225,9 +225,10 @@ result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t 
   return static_cast<const bucket*>(at<bucket>(ws, l.ones_partials[p]));
 }
 
-// One split pass over the plan's n points (each chunk selects its own points: streamed points, or
-// n >= 2^31): the index lists and the scalar-1 sum, then Pippenger on the others (sized by the
-// host's upper bound n, live count read on the device) plus that sum, written to *out.
+// One split pass over the plan's n points, for split MSMs whose chunks select their own points
+// (streamed points, or a shape without select_all): the index lists and the scalar-1 sum, then
+// Pippenger on the others (sized by the host's upper bound n, live count read on the device) plus
+// that sum, written to *out.
 template <class Curve>
 status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
                       xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {

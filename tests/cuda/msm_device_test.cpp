@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuda/msm_device.hpp"
+#include "cuda/msm_tuning.hpp"
 #include "ec/ec.hpp"
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
@@ -249,13 +250,14 @@ TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
   EXPECT_LE(*split_msm_workspace_bytes<C>(20000, cfg), *split_msm_workspace_bytes<C>(5000) + lists);
 }
 
-// The split MSM's selected passes at their edges, small chunk limits: no other point (all 0 and 1),
-// exactly one, exactly a chunk limit of them and one more (a second pass of one point), all of them
-// (a pass per limit), against the host split MSM.
+// The split MSM's selected passes at their edges, small chunk limits (n in the most chunks that
+// select over all points): no other point (all 0 and 1), exactly one, exactly a chunk limit of them
+// and one more (a second pass of one point), all of them (a pass per limit), against the host split
+// MSM; one chunk more takes the per-chunk selection, same result.
 TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
   using C = TypeParam;
   std::mt19937_64 rng(fresh_seed("selected split"));
-  const uint64_t n = 5000, limit = 1000;
+  const uint64_t limit = 1000, n = limit * msm_tuning_sm90.split_select_all_max_chunks;
   const auto pts = edgy_points<C>(rng(), n);
   const auto zero_one = [&](uint64_t others) {
     std::vector<fr> sc(n);
@@ -267,7 +269,7 @@ TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
   for (uint64_t others : {uint64_t{0}, uint64_t{1}, limit, limit + 1, n}) {
     const auto sc = zero_one(others);
     const auto want = ec::to_affine(msm::split_msm<C>(pts, sc));
-    for (uint64_t lim : {limit, uint64_t{0}}) {
+    for (uint64_t lim : {limit, uint64_t{0}, limit - 1}) {
       if (!(gpu_msm<C>(pts, sc, path::split, 0, lim) == want)) {
         ++bad;
         std::printf("mismatch: %s others=%llu limit=%llu\n", C::name, (unsigned long long)others,

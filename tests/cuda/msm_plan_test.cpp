@@ -116,8 +116,8 @@ TEST(msm_plan, DefaultChunksBoundTheLayout) {
   }
 }
 
-// The split MSM below 2^31 points selects over all of them (its index lists sized for n); from 2^31
-// on each chunk selects its own.
+// The split MSM below 2^31 points in at most split_select_all_max_chunks chunks selects over all of
+// them (its index lists sized for n); past either limit each chunk selects its own.
 TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
   const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
   ASSERT_TRUE(s.ok());
@@ -133,6 +133,19 @@ TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
   const auto plain = make_msm_shape(uint64_t{1} << 27, 0, false, uint64_t{1} << 25);
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain->select_all);
+  // Small chunks (a tight VRAM budget): one chunk's lists, so the workspace stays one chunk's.
+  const uint64_t most = msm_tuning_sm90.split_select_all_max_chunks;
+  const auto small = make_msm_shape(uint64_t{1} << 27, 0, true, (uint64_t{1} << 27) / (2 * most));
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(small->chunks, 2 * most);
+  EXPECT_FALSE(small->select_all);
+  EXPECT_EQ(small->select_n, small->n);
+  const auto edge = make_msm_shape(most * 1000, 0, true, 1000);
+  ASSERT_TRUE(edge.ok());
+  EXPECT_TRUE(edge->select_all);
+  const auto past = make_msm_shape(most * 1000 + 1, 0, true, 1000);
+  ASSERT_TRUE(past.ok());
+  EXPECT_FALSE(past->select_all);
 }
 
 // A pass of the selected split MSM over len points takes the table's width for len whenever it fits
