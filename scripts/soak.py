@@ -392,11 +392,12 @@ def main():
         },
         "failures": ctx.tally.failures[:50],
     }
-    text = json.dumps(summary, indent=1)
-    print(text)
+    # The RSS samples go to --json only; on stdout they would bury the rest.
+    shown = dict(summary, rss_mib={k: v for k, v in summary["rss_mib"].items() if k != "samples_s_mib"})
+    print(json.dumps(shown, indent=1))
     if args.json:
         with open(args.json, "w") as f:
-            f.write(text + "\n")
+            f.write(json.dumps(summary, indent=1) + "\n")
     bad = ctx.tally.counts.get("UNEXPECTED", 0) + ctx.tally.counts.get("WRONG_PROOF", 0)
     if bad == 0:
         shutil.rmtree(work, ignore_errors=True)
