@@ -20,9 +20,10 @@ namespace pp::engine {
 
 class device_worker {
  public:
+  // The engine_config knobs of the same names (defined there).
   struct options {
-    bool self_verify = true;    // engine_config::self_verify
-    uint32_t max_attempts = 3;  // engine_config::max_attempts
+    bool self_verify;
+    uint32_t max_attempts;
   };
   // Ends a partition (and so its job) with an error.
   using fail_fn = std::function<void(const partition_task&, status)>;

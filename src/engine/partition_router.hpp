@@ -27,8 +27,9 @@ inline constexpr auto stage_poll_interval = std::chrono::milliseconds(20);
 
 class partition_router {
  public:
+  // engine_config's intake_capacity, ready_capacity and finish_capacity.
   struct capacities {
-    size_t intake = 1, ready = 1, finish = 1;
+    size_t intake, ready, finish;
   };
   // What the router asks of its owner when a partition cannot move on.
   struct hooks {

@@ -227,7 +227,8 @@ TEST(device_worker, an_exception_from_start_is_a_device_fault) {
   trace_recorder trace;
   auto metrics = std::move(engine_metrics::create()).value();
   std::vector<status> failed;
-  device_worker worker(slot, router, trace, *metrics, {}, [&](const partition_task&, status e) { failed.push_back(e); });
+  device_worker worker(slot, router, trace, *metrics, {.self_verify = false, .max_attempts = 3},
+                       [&](const partition_task&, status e) { failed.push_back(e); });
   loaded_key key;
   partition_task t;
   t.job = 1;
