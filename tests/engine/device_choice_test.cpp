@@ -1,6 +1,6 @@
 // device_choice (src/engine/device_choice.hpp): the backend names, the worker default per device
 // kind, and the errors for "cuda" where no GPU (or no CUDA build) is. Runs with or without a GPU:
-// the expectations follow gpu_count().
+// the expectations follow devices::gpu_count().
 #include <gtest/gtest.h>
 
 #include "engine/device_choice.hpp"
@@ -9,7 +9,7 @@ namespace pp::engine {
 namespace {
 
 int gpus_here() {
-  auto n = gpu_count();
+  auto n = devices::gpu_count();
   EXPECT_TRUE(n.ok()) << n.error().to_string();
   return n.ok() ? *n : 0;
 }
@@ -47,7 +47,7 @@ TEST(device_choice, cuda_without_a_gpu_is_a_precise_error) {
   }
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::failed_precondition);
-  const std::string want = gpu_support_built() ? "no GPU is present" : "this build has no CUDA backend";
+  const std::string want = devices::gpu_support_built() ? "no GPU is present" : "this build has no CUDA backend";
   EXPECT_NE(r.error().message().find(want), std::string::npos) << r.error().message();
   EXPECT_FALSE(c.make_devices) << "a failed choice must not leave a device factory behind";
 }
@@ -58,15 +58,6 @@ TEST(device_choice, unknown_backend_is_refused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::invalid_argument);
   EXPECT_NE(r.error().message().find("opencl"), std::string::npos);
-}
-
-TEST(device_choice, gpu_factory_refuses_where_it_cannot_run) {
-  if (gpus_here() > 0) GTEST_SKIP() << "a GPU is present: make_gpu_devices would take its memory";
-  auto d = make_gpu_devices({});
-  ASSERT_FALSE(d.ok());
-  EXPECT_EQ(d.error().code(), status_code::unavailable);
-  auto m = make_gpu_fixed_base_multiplier(0);
-  ASSERT_FALSE(m.ok());
 }
 
 }  // namespace
