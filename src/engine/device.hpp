@@ -1,8 +1,7 @@
-// device: what the engine runs partitions on. A device names itself, says how many workers may call
-// its backend's start() at once, and owns a groth16::backend. The CPU is a device (cpu_device, the
-// CPU backend); the CUDA backend plugs in through the same interface (one device per GPU, its
-// arena reserved once at creation, DESIGN.md §4). Tests use fake devices whose backends fail or
-// block on demand.
+// device: what the engine runs partitions on. A device names itself, says how many workers may call its
+// backend's start() at once, and owns a groth16::backend. The CPU is a device (cpu_device, the CPU backend);
+// the CUDA backend plugs in through the same interface (one device per GPU, its arena reserved once at
+// creation, docs/design.md, "Device memory"). Tests use fake devices whose backends fail or block on demand.
 #pragma once
 #include <cstdint>
 #include <memory>

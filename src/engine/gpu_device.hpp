@@ -1,8 +1,8 @@
-// gpu_device: one engine device per GPU, backed by cuda::cuda_backend (DESIGN.md §4). The device's
-// workers are the backend's lanes: each lane has its own streams, pinned staging and partition
-// workspace, reserved once at creation, so two workers share a GPU without any device-global call
-// (no cudaMalloc, cudaFree or device synchronization after creation) and one partition's upload
-// overlaps another's kernels. Built without CUDA, gpu_count() is 0 and make_gpu_devices refuses.
+// gpu_device: one engine device per GPU, backed by cuda::cuda_backend (docs/engine.md, "GPU lanes"). The
+// device's workers are the backend's lanes: each lane has its own streams, pinned staging and partition
+// workspace, reserved once at creation, so two workers share a GPU without any device-global call (no
+// cudaMalloc, cudaFree or device synchronization after creation) and one partition's upload overlaps
+// another's kernels. Built without CUDA, gpu_count() is 0 and make_gpu_devices refuses.
 #pragma once
 #include <cstdint>
 #include <vector>
