@@ -10,14 +10,14 @@ result<c2_config> c2_config_from(const server::server_config& sc) {
   if (e.backend == "cuda") {
     return invalid_argument("engine.backend: libproofpipe_c2 proves on the cpu backend; set \"auto\" or \"cpu\"");
   }
-  uint64_t host = e.host_memory_mb << 20;
+  uint64_t host = e.config.host_memory_bytes;
   if (host == 0) {
     PP_ASSIGN_OR_RETURN(const engine::host_memory_limit lim,
-                        engine::read_host_memory_limit({}, e.host_memory_margin_mb << 20));
+                        engine::read_host_memory_limit({}, e.config.host_memory_margin));
     host = lim.usable;
   }
   c2_config c;
-  c.key_budget_bytes = static_cast<uint64_t>(static_cast<double>(host) * e.key_memory_fraction);
+  c.key_budget_bytes = static_cast<uint64_t>(static_cast<double>(host) * e.config.key_memory_fraction);
   return c;
 }
 
