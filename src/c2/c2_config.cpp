@@ -7,9 +7,6 @@ namespace pp::c2 {
 
 result<c2_config> c2_config_from(const server::server_config& sc) {
   const server::engine_section& e = sc.engine;
-  if (e.backend == "cuda") {
-    return invalid_argument("engine.backend: libproofpipe_c2 proves on the cpu backend; set \"auto\" or \"cpu\"");
-  }
   uint64_t host = e.config.host_memory_bytes;
   if (host == 0) {
     PP_ASSIGN_OR_RETURN(const engine::host_memory_limit lim,
@@ -18,6 +15,9 @@ result<c2_config> c2_config_from(const server::server_config& sc) {
   }
   c2_config c;
   c.key_budget_bytes = static_cast<uint64_t>(static_cast<double>(host) * e.config.key_memory_fraction);
+  c.backend = e.backend;
+  c.gpu = e.gpu;
+  if (e.workers_per_device != 0) c.gpu.lanes = e.workers_per_device;
   return c;
 }
 

@@ -1,26 +1,20 @@
 // The `proofpipe` binary under hostile and faulty input, run as a child process as a user would run
 // it: a header that claims 2^32 - 1 wires, an exception that reaches main, a key path that is not a
 // key, a witness path that is a directory or a FIFO, verify's exit codes, a readable token file.
-// PP_PROOFPIPE overrides the binary (to run these against another build). Every wait is bounded.
+// Every wait is bounded (cli/cli_process.hpp).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "cli/cli_process.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "r1cs/constraint_system_builder.hpp"
 
@@ -29,77 +23,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v ? v : fallback;
-}
-
-std::string proofpipe() { return env_or("PP_PROOFPIPE", env_or("PP_BINARY_DIR", ".") + "/proofpipe"); }
-fs::path source_dir() { return env_or("PP_SOURCE_DIR", "."); }
-
-struct outcome {
-  bool exited = false;  // false: killed by a signal (or by the time limit)
-  int code = -1;        // exit code, or the signal number
-  bool timed_out = false;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-// Runs proofpipe with args (stdout and stderr to files), killing it after `limit`; `as_limit`
-// caps its address space (RLIMIT_AS) when non-zero.
-outcome run(const std::vector<std::string>& args, std::chrono::seconds limit = 120s, rlim_t as_limit = 0) {
-  static int n = 0;
-  const fs::path dir = fs::temp_directory_path();
-  const fs::path out_path = dir / ("pp_cli_out_" + std::to_string(::getpid()) + "_" + std::to_string(n));
-  const fs::path err_path = dir / ("pp_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-  const std::string bin = proofpipe();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(o, 1);
-    ::dup2(e, 2);
-    if (as_limit != 0) {
-      const rlimit rl{as_limit, as_limit};
-      ::setrlimit(RLIMIT_AS, &rl);
-    }
-    std::vector<char*> argv{const_cast<char*>(bin.c_str()), const_cast<char*>("--quiet")};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
-  }
-  outcome r;
-  int st = 0;
-  const auto until = std::chrono::steady_clock::now() + limit;
-  while (::waitpid(pid, &st, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > until) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &st, 0);
-      r.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(20ms);
-  }
-  r.exited = !r.timed_out && WIFEXITED(st);
-  r.code = r.exited ? WEXITSTATUS(st) : (WIFSIGNALED(st) ? WTERMSIG(st) : -1);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
-  fs::remove(out_path);
-  fs::remove(err_path);
-  return r;
-}
-
-std::string describe(const outcome& r) {
-  return (r.timed_out ? std::string("timed out") : r.exited ? "exit " + std::to_string(r.code) : "signal " + std::to_string(r.code)) +
-         "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
+using cli_test::describe;
+using cli_test::outcome;
+using cli_test::run;
+using cli_test::slurp;
+using cli_test::source_dir;
 
 class CliFaults : public ::testing::Test {
  protected:
@@ -238,29 +166,13 @@ TEST_F(CliFaults, AWorldReadableTokenFileIsAcceptedWithAWarning) {
   ::chmod(token.c_str(), 0644);
   const fs::path socket = fs::path("/tmp") / ("pp_cli_tok_" + std::to_string(::getpid()) + ".sock");
   const fs::path err_path = dir_ / "serve.err";
-  const std::string bin = proofpipe();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(e, 2);
-    ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", socket.c_str(), "--listen", "127.0.0.1:0", "--token-file",
-            token.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
+  cli_test::background serve({"serve", "--socket", socket.string(), "--listen", "127.0.0.1:0", "--token-file",
+                              token.string()},
+                             err_path);
   // Wait for the "serving" line, then stop it.
-  std::string log;
-  for (int i = 0; i < 600 && log.find("serving") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(100ms);
-    log = slurp(err_path);
-  }
-  ::kill(pid, SIGTERM);
-  int st = 0;
-  for (int i = 0; i < 300 && ::waitpid(pid, &st, WNOHANG) == 0; ++i) std::this_thread::sleep_for(100ms);
-  if (::waitpid(pid, &st, WNOHANG) == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &st, 0);
-  }
-  log = slurp(err_path);
+  static_cast<void>(serve.wait_for_stderr("serving"));
+  static_cast<void>(serve.stop());
+  const std::string log = slurp(err_path);
   std::error_code ec;
   fs::remove(socket, ec);
   ASSERT_NE(log.find("serving"), std::string::npos) << log;
