@@ -1,15 +1,41 @@
 # Helpers shared by every layer's CMakeLists.
 
-# pp_layer(NAME SOURCES... DEPS ...): a static library for one src/ layer.
+# Layering is enforced by include paths, not by review. A layer's headers are reachable only through
+# its own include root, build/include/<folder>/, which holds one link, <folder> -> src/<folder>; a
+# target puts that root on the path of whoever links it. So `#include "msm/booth.hpp"` compiles only in
+# a target that links pp::msm (directly or through a layer it links), and an include that runs up a
+# layer, or sideways to one the target does not link, fails with "No such file or directory".
+
+# pp_layer_includes(TARGET SCOPE): TARGET exposes this folder's headers (as "<folder>/x.hpp") to
+# itself (SCOPE PUBLIC) or only to its users (INTERFACE). For every library defined in src/<folder>.
+function(pp_layer_includes target scope)
+  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  set(root ${PROJECT_BINARY_DIR}/include/${folder})
+  set(target_dir ${PROJECT_SOURCE_DIR}/src/${folder})
+  set(current "")
+  if(IS_SYMLINK ${root}/${folder})
+    file(READ_SYMLINK ${root}/${folder} current)
+  endif()
+  if(NOT current STREQUAL target_dir)  # first configure, or the checkout moved
+    file(REMOVE ${root}/${folder})
+    file(MAKE_DIRECTORY ${root})
+    file(CREATE_LINK ${target_dir} ${root}/${folder} SYMBOLIC)
+  endif()
+  target_include_directories(${target} ${scope} ${root})
+endfunction()
+
+# pp_layer(NAME SOURCES... DEPS ...): a static library pp_NAME (alias pp::NAME) for one src/ layer, or an
+# interface library when it has no sources. DEPS: the layers (and external libraries) its files
+# include, each named once; what they link comes with them.
 function(pp_layer name)
   cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
   if(A_SOURCES)
     add_library(pp_${name} STATIC ${A_SOURCES})
-    target_include_directories(pp_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+    pp_layer_includes(pp_${name} PUBLIC)
     target_link_libraries(pp_${name} PUBLIC ${A_DEPS})
   else()
     add_library(pp_${name} INTERFACE)
-    target_include_directories(pp_${name} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+    pp_layer_includes(pp_${name} INTERFACE)
     target_link_libraries(pp_${name} INTERFACE ${A_DEPS})
   endif()
   add_library(pp::${name} ALIAS pp_${name})

@@ -32,14 +32,15 @@ struct bench_args {
   uint32_t partitions = 2;
   uint32_t proofs = 8;
   std::string backend = "cpu";
-  uint32_t cpu_devices = 1;
+  // The engine's knobs start at the engine's own defaults (engine_config, gpu_device_options).
+  uint32_t cpu_devices = engine::engine_config{}.cpu_devices;
   uint32_t workers = 0;  // 0: 2 per GPU, 1 per CPU device
-  double gpu_vram_share = 0.9;
+  double gpu_vram_share = devices::gpu_device_options{}.vram_share;
   std::vector<int> gpus;        // GPU ordinals to use; empty: all
   std::string fail_device;      // a device whose first partition fails (test hook): out of rotation
   int warmup = -1;              // untimed proofs first; -1: 1 with GPUs (each uploads the key once), else 0
-  uint32_t witness_threads = 2;
-  uint32_t finish_threads = 2;
+  uint32_t witness_threads = engine::engine_config{}.witness_threads;
+  uint32_t finish_threads = engine::engine_config{}.finish_threads;
   uint64_t memory_mib = 0;
   bool no_verify = false;
   std::string trace;
@@ -208,20 +209,26 @@ void add_bench_command(CLI::App& app, cli_state& state) {
   cmd->add_option("--proofs", args->proofs, "proofs to run (default 8)")->check(CLI::Range(1, 1000000));
   cmd->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda when a GPU is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices")->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_option("--warmup", args->warmup, "untimed proofs first (default: 1 with GPUs, 0 on CPUs)")
       ->check(CLI::Range(0, 1000));
   cmd->add_option("--gpus", args->gpus, "GPU ordinals to use, e.g. --gpus 0 1 (default: every GPU)");
   cmd->add_option("--fail-device", args->fail_device,
                   "inject a failure into this device's first timed partition (gpu0, cpu0): it leaves rotation and its "
                   "partition is retried elsewhere");
-  cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve (default 0.9)")
+  cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve")
+      ->capture_default_str()
       ->check(CLI::Range(0.01, 1.0));
   cmd->add_option("--workers", args->workers, "workers per device (default 0: 2 per GPU, 1 per CPU device)")
       ->check(CLI::Range(0, 64));
-  cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads (default 2)")->check(CLI::Range(1, 256));
-  cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads (default 2)")->check(CLI::Range(1, 256));
-  cmd->add_option("--memory-mib", args->memory_mib, "host memory budget in MiB (default: cgroup/MemTotal minus 2 GiB)");
+  cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--memory-mib", args->memory_mib,
+                  "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)");
   cmd->add_flag("--no-verify", args->no_verify, "skip the per-proof self-verification");
   cmd->add_option("--trace", args->trace, "write the Chrome trace (Perfetto) of every stage here");
   cmd->callback([&state, args] { state.exit_code = run_bench(*args, state.quiet); });

@@ -15,11 +15,11 @@
 // plan does not fit the empty region is refused, naming the least region it needs. key_residency.hpp
 // places a key, partition_launch.hpp runs a partition.
 //
-// Lanes (DESIGN.md §4): `lanes` partitions may be in start() at once, each on its own copy and
-// compute streams and pinned staging, on one of the region's workspaces, so one partition's host
-// packing and upload overlap another's kernels. A lane is reserved for the whole start() and
-// released when its compute stream's last event has completed: nothing device-global (no
-// cudaMalloc, cudaFree or device synchronization) happens after create().
+// Lanes (docs/engine.md, "GPU lanes"): `lanes` partitions may be in start() at once, each on its
+// own copy and compute streams and pinned staging, on one of the region's workspaces, so one
+// partition's host packing and upload overlap another's kernels. A lane is reserved for the whole
+// start() and released when its compute stream's last event has completed: nothing device-global
+// (no cudaMalloc, cudaFree or device synchronization) happens after create().
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -1,8 +1,8 @@
-// Compact witness upload (DESIGN.md §5): the host splits w into a bitmap of its {0, 1} values (bit
-// set = 1; other values read as 0 there) and the list of the other values with their positions,
-// packed into a pinned staging buffer; one copy moves it to the device, where it is expanded into
-// the dense witness the SpMV reads. PoRep witnesses are ~90% 0/1: 1 bit instead of 32 bytes each.
-// Packing is plain C++ (oneTBB); the device half is in witness_upload.cu.
+// Compact witness upload (docs/design.md, "Device memory"): the host splits w into a bitmap of its {0, 1}
+// values (bit set = 1; other values read as 0 there) and the list of the other values with their positions,
+// packed into a pinned staging buffer; one copy moves it to the device, where it is expanded into the dense
+// witness the SpMV reads. PoRep witnesses are ~90% 0/1: 1 bit instead of 32 bytes each. Packing is plain C++
+// (oneTBB); the device half is in witness_upload.cu.
 #pragma once
 #include <cuda_runtime_api.h>
 

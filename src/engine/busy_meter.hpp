@@ -1,5 +1,5 @@
-// busy_meter: the busy fraction of one device: the share of wall time during which at least one of
-// its workers was inside the device stage (the GPU busy fraction of DESIGN.md §6). Workers call
+// busy_meter: the busy fraction of one device: the share of wall time during which at least one of its
+// workers was inside the device stage (pp_device_busy_fraction, docs/engine.md "Observability"). Workers call
 // begin()/end() around their device work; the clock is injected so tests drive time by hand.
 #pragma once
 #include <cstdint>

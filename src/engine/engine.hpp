@@ -1,4 +1,4 @@
-// engine: the in-process proving engine (DESIGN.md §6, §7), the library the daemon and `proofpipe
+// engine: the in-process proving engine (docs/engine.md), the library the daemon and `proofpipe
 // bench` drive. A job is a proof request of P partitions (one witness each); its partitions flow
 // through bounded stages and are re-joined in order:
 //

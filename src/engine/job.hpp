@@ -1,5 +1,5 @@
 // job: a proof request as the engine sees it, and the partition tasks it splits into. A job of P
-// partitions becomes P tasks that flow independently and are re-joined in order (DESIGN.md §6).
+// partitions becomes P tasks that flow independently and are re-joined in order (docs/engine.md).
 #pragma once
 #include <atomic>
 #include <cstdint>

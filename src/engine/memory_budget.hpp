@@ -1,6 +1,6 @@
-// memory_budget: one host-memory budget (bytes) shared by keys, matrices and in-flight partitions.
-// reserve() blocks FIFO-fair until the bytes fit or the deadline passes; the reservation it returns
-// gives bytes back when it shrinks or dies, so backpressure replaces out-of-memory (DESIGN.md §6).
+// memory_budget: one host-memory budget (bytes) shared by keys, matrices and in-flight partitions. reserve()
+// blocks FIFO-fair until the bytes fit or the deadline passes; the reservation it returns gives bytes back
+// when it shrinks or dies, so backpressure replaces out-of-memory (docs/design.md, "Host memory").
 #pragma once
 #include <condition_variable>
 #include <cstdint>

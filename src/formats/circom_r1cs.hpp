@@ -1,4 +1,4 @@
-// circom .r1cs (version 1) reader and writer (layout: shared/notes/snarkjs-formats.md 4.2).
+// circom .r1cs (version 1) reader and writer (layout: docs/design.md, "Formats").
 // Wires map one to one onto the witness layout: 0 = constant 1, outputs and public inputs are the
 // public variables, private inputs and internal wires the aux variables. Errors: data_loss for
 // truncated/inconsistent structure, invalid_argument for wrong content (magic, version, curve, wire

@@ -1,4 +1,4 @@
-// circom/snarkjs .wtns (version 2) reader and writer (layout: shared/notes/snarkjs-formats.md 4.3):
+// circom/snarkjs .wtns (version 2) reader and writer (layout: docs/design.md, "Formats"):
 // the full witness 1 | public | aux as standard-form LE values. Whether it fits a circuit is
 // r1cs::check_witness's job; this layer checks only the file. Error codes as in circom_r1cs.hpp.
 #pragma once

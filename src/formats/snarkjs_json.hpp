@@ -1,4 +1,4 @@
-// snarkjs JSON files for Groth16 over BLS12-381 (layouts: shared/notes/snarkjs-formats.md 4.7):
+// snarkjs JSON files for Groth16 over BLS12-381 (layouts: docs/design.md, "Formats"):
 // verification_key.json, proof.json and public.json. Writers reproduce snarkjs's bytes (its CLI
 // writes with bfj, space 1: JSON.stringify(x, null, 1) except that an empty array is "[\n]", and
 // no trailing newline). Readers validate everything a verifier relies on.

@@ -1,4 +1,4 @@
-// snarkjs Groth16 .zkey (version 1) reader and writer (layout: shared/notes/snarkjs-formats.md 4.4).
+// snarkjs Groth16 .zkey (version 1) reader and writer (layout: docs/design.md, "Formats").
 // A zkey becomes a groth16::proving_key in the odd_coset_lagrange basis plus its section-4
 // coefficients (the A and B matrices, input rows included), from which the prover computes
 // a = A w and b = B w; c = a o b, since snarkjs keys carry no C matrix.

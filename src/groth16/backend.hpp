@@ -1,7 +1,7 @@
-// The prover backend contract (DESIGN.md §3): start() does the heavy work (SpMV, NTTs, MSMs) and
-// returns as soon as the device is free for the next partition; finish() does the host work
-// (assembly, self-verification). CPU and CUDA backends give identical group elements for the same
-// key, circuit, witness and (r, s).
+// The prover backend contract (docs/design.md, "Layers and data flow"): start() does the heavy work (SpMV,
+// NTTs, MSMs) and returns as soon as the device is free for the next partition; finish() does the host work
+// (assembly, self-verification). CPU and CUDA backends give identical group elements for the same key,
+// circuit, witness and (r, s).
 #pragma once
 #include <chrono>
 #include <memory>

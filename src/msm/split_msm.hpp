@@ -1,4 +1,4 @@
-// Split MSM for witness-like scalars (DESIGN.md section 1): scalars equal to 0 are skipped, points
+// Split MSM for witness-like scalars (docs/design.md, "The workload"): scalars equal to 0 are skipped, points
 // whose scalar is 1 are summed by batch-affine addition (msm/batch_add.hpp), and Pippenger runs only
 // on the rest. In a Filecoin-like witness most scalars are 0 or 1, so most points skip Pippenger.
 #pragma once

@@ -1,6 +1,6 @@
-// The Groth16 quotient h = (A*B - C) / Z, Z = x^n - 1, from a, b, c = A, B, C evaluated on <omega>
-// (the R1CS products A·w, B·w, C·w padded to n). A*B - C has degree up to 2n - 2, so it is
-// evaluated on the coset g*<omega>, where Z is the nonzero constant g^n - 1 (DESIGN.md §1, step 2).
+// The Groth16 quotient h = (A*B - C) / Z, Z = x^n - 1, from a, b, c = A, B, C evaluated on <omega> (the R1CS
+// products A·w, B·w, C·w padded to n). A*B - C has degree up to 2n - 2, so it is evaluated on the coset
+// g*<omega>, where Z is the nonzero constant g^n - 1 (docs/design.md, "The workload", step 2).
 #pragma once
 #include <span>
 

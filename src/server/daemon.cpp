@@ -50,44 +50,11 @@ status clear_stale_socket(const std::string& path) {
 }  // namespace
 
 result<engine::engine_config> make_engine_config(const engine_section& e) {
-  engine::engine_config c;
-  devices::gpu_device_options g;
-  g.ordinals = e.gpus;
-  g.vram_share = e.gpu_vram_share;
-  g.max_vram_bytes = e.gpu_vram_max_mb * mib;
-  g.staging_bytes = e.gpu_staging_mb * mib;
-  if (auto chosen = engine::choose_devices(e.backend, e.workers_per_device, g, c); !chosen.ok()) {
+  engine::engine_config c = e.config;
+  if (auto chosen = engine::choose_devices(e.backend, e.workers_per_device, e.gpu, c); !chosen.ok()) {
     return chosen.error().with_context("engine.backend");
   }
-  c.cpu_devices = e.cpu_devices;
-  c.witness_threads = e.witness_threads;
-  c.finish_threads = e.finish_threads;
-  c.intake_capacity = e.intake_capacity;
-  c.ready_capacity = e.ready_capacity;
-  c.device_queue_depth = e.device_queue_depth;
-  c.finish_capacity = e.finish_capacity;
-  c.submit_wait = std::chrono::milliseconds(e.submit_wait_ms);
-  c.host_memory_bytes = e.host_memory_mb * mib;
-  c.host_memory_margin = e.host_memory_margin_mb * mib;
-  c.key_memory_fraction = e.key_memory_fraction;
-  c.partition_bytes = e.partition_mb * mib;
-  c.self_verify = e.self_verify;
-  c.max_attempts = e.max_attempts;
-  c.max_retained_jobs = e.max_retained_jobs;
-  c.trace_capacity = e.trace_capacity;
   return c;
-}
-
-cluster::cluster_config make_cluster_config(const cluster_section& c) {
-  cluster::cluster_config out;
-  out.database = c.database;
-  out.node = c.node;
-  out.lease = std::chrono::seconds(c.lease_s);
-  out.shared_dir = c.shared_dir;
-  out.inline_witness_bytes = c.inline_witness_bytes;
-  out.claims = c.claims;
-  out.poll = std::chrono::milliseconds(c.poll_ms);
-  return out;
 }
 
 result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
@@ -118,7 +85,7 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
   if (!eng.ok()) return eng.error().with_context("engine");
   d->engine_ = std::move(*eng);
   if (config.cluster.enabled) {
-    auto c = cluster::cluster_engine::create(std::move(d->engine_), make_cluster_config(config.cluster));
+    auto c = cluster::cluster_engine::create(std::move(d->engine_), config.cluster.config);
     if (!c.ok()) return c.error().with_context("cluster");
     d->cluster_ = c->get();
     d->engine_ = std::move(*c);

@@ -20,11 +20,9 @@
 
 namespace pp::server {
 
-// engine_section -> engine_config (MiB to bytes, ms to durations). failed_precondition for
-// backend "cuda" in a build or on a machine without it.
+// engine_section -> engine_config: the section's own engine_config with the devices of its backend
+// choice. failed_precondition for backend "cuda" in a build or on a machine without it.
 [[nodiscard]] result<engine::engine_config> make_engine_config(const engine_section& e);
-// cluster_section -> cluster_config (seconds and milliseconds to durations).
-[[nodiscard]] cluster::cluster_config make_cluster_config(const cluster_section& c);
 
 class daemon {
  public:

@@ -1,8 +1,11 @@
-// server_config: TOML -> typed tree. A table_reader takes each known key once, checks its type
-// and range, and finally names any key it did not take (a typo is an error, not a silent default).
+// server_config: TOML -> typed tree. The knob table (visit_server ... visit_cluster) lists every key
+// once: its name, the field it sets, its unit and range. Reading walks it with a table_reader, which
+// takes each key once, checks its type and range, and finally names any key it did not take (a typo
+// is an error, not a silent default); to_toml and knob_names walk the same table.
 #include "server/server_config.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -173,82 +176,209 @@ result<const toml::table*> sub_table(table_reader& root, std::string_view key) {
 }
 
 
-status read_server(const toml::table& t, listen_config& c) {
-  table_reader r(t, "server");
-  PP_CFG_TRY(r.read_string("socket", c.socket));
-  PP_CFG_TRY(r.read_mode("socket_mode", c.socket_mode));
-  PP_CFG_TRY(r.read_string("listen", c.listen));
-  PP_CFG_TRY(r.read_string("token_file", c.token_file));
-  PP_CFG_TRY(r.read_string("http", c.http));
-  PP_CFG_TRY(r.read_int("max_receive_message_mb", c.max_receive_message_mb, 1, 2047));
-  PP_CFG_TRY(r.read_int("max_send_message_mb", c.max_send_message_mb, 1, 2047));
-  PP_CFG_TRY(r.read_int("max_concurrent_calls", c.max_concurrent_calls, 1, 65536));
-  PP_CFG_TRY(r.read_int("drain_timeout_s", c.drain_timeout_s, 0, 86400));
-  PP_CFG_TRY(r.read_int("max_await_s", c.max_await_s, 1, 86400));
+// The knob table. Each visit_* names every key of one section with the field it sets; a visitor
+// (knob_reader, knob_writer, knob_lister) does the rest. Units: *_mb keys hold MiB of a byte field,
+// *_ms and *_s keys a duration. C is the section, const or not.
+constexpr int64_t big = int64_t{1} << 40;
+
+template <class C, class V>
+void visit_server(C& c, V& v) {
+  v.text("socket", c.socket);
+  v.mode("socket_mode", c.socket_mode);
+  v.text("listen", c.listen);
+  v.text("token_file", c.token_file);
+  v.text("http", c.http);
+  v.integer("max_receive_message_mb", c.max_receive_message_mb, 1, 2047);
+  v.integer("max_send_message_mb", c.max_send_message_mb, 1, 2047);
+  v.integer("max_concurrent_calls", c.max_concurrent_calls, 1, 65536);
+  v.integer("drain_timeout_s", c.drain_timeout_s, 0, 86400);
+  v.integer("max_await_s", c.max_await_s, 1, 86400);
+}
+
+template <class C, class V>
+void visit_log(C& c, V& v) {
+  v.one_of("level", c.level, {"trace", "debug", "info", "warn", "error", "off"});
+  v.one_of("format", c.format, {"text", "json"});
+  v.text("file", c.file);
+}
+
+template <class C, class V>
+void visit_engine(C& c, V& v) {
+  auto& e = c.config;
+  v.one_of("backend", c.backend, {"auto", "cpu", "cuda"});
+  v.integer("cpu_devices", e.cpu_devices, 1, 1024);
+  v.int_list("gpus", c.gpu.ordinals, 0, 1023);
+  v.fraction("gpu_vram_share", c.gpu.vram_share);
+  v.mebibytes("gpu_vram_max_mb", c.gpu.max_vram_bytes, 0, big);
+  v.mebibytes("gpu_staging_mb", c.gpu.staging_bytes, 1, 1 << 20);
+  v.integer("workers_per_device", c.workers_per_device, 0, 64);
+  v.integer("witness_threads", e.witness_threads, 1, 1024);
+  v.integer("finish_threads", e.finish_threads, 1, 1024);
+  v.integer("intake_capacity", e.intake_capacity, 1, 1 << 24);
+  v.integer("ready_capacity", e.ready_capacity, 1, 1 << 20);
+  v.integer("device_queue_depth", e.device_queue_depth, 1, 1 << 20);
+  v.integer("finish_capacity", e.finish_capacity, 1, 1 << 20);
+  v.duration("submit_wait_ms", e.submit_wait, 0, 3600 * 1000);
+  v.mebibytes("host_memory_mb", e.host_memory_bytes, 0, big);
+  v.mebibytes("host_memory_margin_mb", e.host_memory_margin, 0, big);
+  v.fraction("key_memory_fraction", e.key_memory_fraction);
+  v.mebibytes("partition_mb", e.partition_bytes, 0, big);
+  v.flag("self_verify", e.self_verify);
+  v.integer("max_attempts", e.max_attempts, 1, 100);
+  v.integer("max_retained_jobs", e.max_retained_jobs, 1, int64_t{1} << 32);
+  v.integer("trace_capacity", e.trace_capacity, 1, int64_t{1} << 32);
+  v.text("trace_file", c.trace_file);
+}
+
+template <class C, class V>
+void visit_cluster(C& c, V& v) {
+  auto& k = c.config;
+  v.text("database", k.database);
+  v.text("node", k.node);
+  v.duration("lease_s", k.lease, 3, 86400);
+  v.text("shared_dir", k.shared_dir);
+  v.integer("inline_witness_bytes", k.inline_witness_bytes, 0, int64_t{1} << 30);
+  v.integer("claims", k.claims, 0, 1024);
+  v.duration("poll_ms", k.poll, 1, 60000);
+}
+
+// The sections in file order, each with its table.
+template <class Config, class F>
+void for_each_section(Config& c, F&& f) {
+  f("server", [&](auto& v) { visit_server(c.server, v); });
+  f("log", [&](auto& v) { visit_log(c.log, v); });
+  f("engine", [&](auto& v) { visit_engine(c.engine, v); });
+  f("cluster", [&](auto& v) { visit_cluster(c.cluster, v); });
+}
+
+// Reads one section's keys through a table_reader; keeps the first error and skips the rest.
+class knob_reader {
+ public:
+  explicit knob_reader(table_reader& r) : r_(r) {}
+  status take_status() { return std::move(status_); }
+
+  void text(std::string_view key, std::string& out) { run([&] { return r_.read_string(key, out); }); }
+  void one_of(std::string_view key, std::string& out, std::initializer_list<std::string_view> allowed) {
+    run([&] { return r_.read_one_of(key, out, allowed); });
+  }
+  void mode(std::string_view key, uint32_t& out) { run([&] { return r_.read_mode(key, out); }); }
+  void flag(std::string_view key, bool& out) { run([&] { return r_.read_bool(key, out); }); }
+  void fraction(std::string_view key, double& out) { run([&] { return r_.read_fraction(key, out); }); }
+  template <class Int>
+  void integer(std::string_view key, Int& out, int64_t lo, int64_t hi) {
+    run([&] { return r_.read_int(key, out, lo, hi); });
+  }
+  void int_list(std::string_view key, std::vector<int>& out, int64_t lo, int64_t hi) {
+    run([&] { return r_.read_int_list(key, out, lo, hi); });
+  }
+  // The file says MiB; the field holds bytes.
+  void mebibytes(std::string_view key, uint64_t& bytes, int64_t lo, int64_t hi) {
+    uint64_t mib = bytes >> 20;
+    run([&] { return r_.read_int(key, mib, lo, hi); });
+    bytes = mib << 20;
+  }
+  // The file says the duration's own unit (ms for milliseconds, s for seconds).
+  template <class Rep, class Period>
+  void duration(std::string_view key, std::chrono::duration<Rep, Period>& out, int64_t lo, int64_t hi) {
+    Rep count = out.count();
+    run([&] { return r_.read_int(key, count, lo, hi); });
+    out = std::chrono::duration<Rep, Period>(count);
+  }
+
+ private:
+  template <class F>
+  void run(F&& read) {
+    if (status_.ok()) status_ = read();
+  }
+  table_reader& r_;
+  status status_;
+};
+
+// Writes one section's keys into a TOML table, in the file's units.
+class knob_writer {
+ public:
+  explicit knob_writer(toml::table& t) : t_(t) {}
+  void text(std::string_view key, const std::string& v) { t_.insert_or_assign(key, v); }
+  void one_of(std::string_view key, const std::string& v, std::initializer_list<std::string_view>) { text(key, v); }
+  void mode(std::string_view key, uint32_t v) {
+    char octal[8];
+    std::snprintf(octal, sizeof octal, "%04o", v);
+    t_.insert_or_assign(key, std::string(octal));
+  }
+  void flag(std::string_view key, bool v) { t_.insert_or_assign(key, v); }
+  void fraction(std::string_view key, double v) { t_.insert_or_assign(key, v); }
+  template <class Int>
+  void integer(std::string_view key, Int v, int64_t, int64_t) {
+    t_.insert_or_assign(key, static_cast<int64_t>(v));
+  }
+  void int_list(std::string_view key, const std::vector<int>& v, int64_t, int64_t) {
+    toml::array a;
+    for (int x : v) a.push_back(int64_t{x});
+    t_.insert_or_assign(key, std::move(a));
+  }
+  void mebibytes(std::string_view key, uint64_t bytes, int64_t, int64_t) {
+    t_.insert_or_assign(key, static_cast<int64_t>(bytes >> 20));
+  }
+  template <class Rep, class Period>
+  void duration(std::string_view key, std::chrono::duration<Rep, Period> v, int64_t, int64_t) {
+    t_.insert_or_assign(key, static_cast<int64_t>(v.count()));
+  }
+
+ private:
+  toml::table& t_;
+};
+
+// Collects "section.key" for every key.
+struct knob_lister {
+  std::string section;
+  std::vector<std::string>& names;
+  void add(std::string_view key) { names.push_back(section + "." + std::string(key)); }
+  template <class T>
+  void text(std::string_view key, const T&) { add(key); }
+  template <class T>
+  void one_of(std::string_view key, const T&, std::initializer_list<std::string_view>) { add(key); }
+  template <class T>
+  void mode(std::string_view key, const T&) { add(key); }
+  template <class T>
+  void flag(std::string_view key, const T&) { add(key); }
+  template <class T>
+  void fraction(std::string_view key, const T&) { add(key); }
+  template <class T>
+  void integer(std::string_view key, const T&, int64_t, int64_t) { add(key); }
+  template <class T>
+  void int_list(std::string_view key, const T&, int64_t, int64_t) { add(key); }
+  template <class T>
+  void mebibytes(std::string_view key, const T&, int64_t, int64_t) { add(key); }
+  template <class T>
+  void duration(std::string_view key, const T&, int64_t, int64_t) { add(key); }
+};
+
+// Reads the keys of [name] from t into c.
+template <class Visit>
+status read_section(const toml::table& t, std::string_view name, Visit&& visit) {
+  table_reader r(t, std::string(name));
+  knob_reader k(r);
+  visit(k);
+  PP_CFG_TRY(k.take_status());
   return r.finish();
 }
 
-status read_log(const toml::table& t, log_config& c) {
-  table_reader r(t, "log");
-  PP_CFG_TRY(r.read_one_of("level", c.level, {"trace", "debug", "info", "warn", "error", "off"}));
-  PP_CFG_TRY(r.read_one_of("format", c.format, {"text", "json"}));
-  PP_CFG_TRY(r.read_string("file", c.file));
-  return r.finish();
-}
-
-status read_engine(const toml::table& t, engine_section& c) {
-  table_reader r(t, "engine");
-  constexpr int64_t big = int64_t{1} << 40;
-  PP_CFG_TRY(r.read_one_of("backend", c.backend, {"auto", "cpu", "cuda"}));
-  PP_CFG_TRY(r.read_int("cpu_devices", c.cpu_devices, 1, 1024));
-  PP_CFG_TRY(r.read_int_list("gpus", c.gpus, 0, 1023));
-  PP_CFG_TRY(r.read_fraction("gpu_vram_share", c.gpu_vram_share));
-  PP_CFG_TRY(r.read_int("gpu_vram_max_mb", c.gpu_vram_max_mb, 0, big));
-  PP_CFG_TRY(r.read_int("gpu_staging_mb", c.gpu_staging_mb, 1, 1 << 20));
-  PP_CFG_TRY(r.read_int("workers_per_device", c.workers_per_device, 0, 64));
-  PP_CFG_TRY(r.read_int("witness_threads", c.witness_threads, 1, 1024));
-  PP_CFG_TRY(r.read_int("finish_threads", c.finish_threads, 1, 1024));
-  PP_CFG_TRY(r.read_int("intake_capacity", c.intake_capacity, 1, 1 << 24));
-  PP_CFG_TRY(r.read_int("ready_capacity", c.ready_capacity, 1, 1 << 20));
-  PP_CFG_TRY(r.read_int("device_queue_depth", c.device_queue_depth, 1, 1 << 20));
-  PP_CFG_TRY(r.read_int("finish_capacity", c.finish_capacity, 1, 1 << 20));
-  PP_CFG_TRY(r.read_int("submit_wait_ms", c.submit_wait_ms, 0, 3600 * 1000));
-  PP_CFG_TRY(r.read_int("host_memory_mb", c.host_memory_mb, 0, big));
-  PP_CFG_TRY(r.read_int("host_memory_margin_mb", c.host_memory_margin_mb, 0, big));
-  PP_CFG_TRY(r.read_fraction("key_memory_fraction", c.key_memory_fraction));
-  PP_CFG_TRY(r.read_int("partition_mb", c.partition_mb, 0, big));
-  PP_CFG_TRY(r.read_bool("self_verify", c.self_verify));
-  PP_CFG_TRY(r.read_int("max_attempts", c.max_attempts, 1, 100));
-  PP_CFG_TRY(r.read_int("max_retained_jobs", c.max_retained_jobs, 1, int64_t{1} << 32));
-  PP_CFG_TRY(r.read_int("trace_capacity", c.trace_capacity, 1, int64_t{1} << 32));
-  PP_CFG_TRY(r.read_string("trace_file", c.trace_file));
-  return r.finish();
-}
-
-status read_cluster(const toml::table& t, cluster_section& c) {
-  table_reader r(t, "cluster");
-  c.enabled = true;
-  PP_CFG_TRY(r.read_string("database", c.database));
-  PP_CFG_TRY(r.read_string("node", c.node));
-  PP_CFG_TRY(r.read_int("lease_s", c.lease_s, 3, 86400));
-  PP_CFG_TRY(r.read_string("shared_dir", c.shared_dir));
-  PP_CFG_TRY(r.read_int("inline_witness_bytes", c.inline_witness_bytes, 0, int64_t{1} << 30));
-  PP_CFG_TRY(r.read_int("claims", c.claims, 0, 1024));
-  PP_CFG_TRY(r.read_int("poll_ms", c.poll_ms, 1, 60000));
-  PP_CFG_TRY(r.finish());
-  if (c.database.empty()) {
+// [cluster]'s own rules, after its keys are read.
+status check_cluster(cluster_section& c) {
+  cluster::cluster_config& k = c.config;
+  if (k.database.empty()) {
     return invalid_argument("cluster.database: required (a libpq connection string or URI, e.g. "
                             "\"postgresql:///proofpipe?host=/run/postgresql\")");
   }
-  if (!c.shared_dir.empty() && !std::filesystem::path(c.shared_dir).is_absolute()) {
-    return invalid_argument("cluster.shared_dir: \"" + c.shared_dir + "\" must be absolute");
+  if (!k.shared_dir.empty() && !std::filesystem::path(k.shared_dir).is_absolute()) {
+    return invalid_argument("cluster.shared_dir: \"" + k.shared_dir + "\" must be absolute");
   }
-  if (c.node.empty()) {
+  if (k.node.empty()) {
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) != 0 || host[0] == 0) {
       return invalid_argument("cluster.node: not set and the host name is unknown");
     }
-    c.node = host;
+    k.node = host;
   }
   return ok_status();
 }
@@ -316,22 +446,57 @@ result<server_config> parse_server_config(std::string_view text, std::string_vie
   server_config c;
   table_reader r(root, "");
   auto with_origin = [&](status s) { return s.with_context(origin); };
-  for (std::string_view section : {"server", "log", "engine", "cluster"}) {
-    auto t = sub_table(r, section);
-    if (!t.ok()) return with_origin(t.error());
-    if (!*t) continue;
-    status s = section == "server"   ? read_server(**t, c.server)
-               : section == "log"    ? read_log(**t, c.log)
-               : section == "engine" ? read_engine(**t, c.engine)
-                                     : read_cluster(**t, c.cluster);
-    if (!s.ok()) return with_origin(std::move(s));
-  }
+  status section_status;
+  for_each_section(c, [&](std::string_view name, auto&& visit) {
+    if (!section_status.ok()) return;
+    auto t = sub_table(r, name);
+    if (!t.ok()) {
+      section_status = t.error();
+      return;
+    }
+    if (!*t) return;
+    section_status = read_section(**t, name, visit);
+    if (section_status.ok() && name == "cluster") {
+      c.cluster.enabled = true;
+      section_status = check_cluster(c.cluster);
+    }
+  });
+  if (!section_status.ok()) return with_origin(std::move(section_status));
   if (const toml::node* k = r.take("keys")) {
     if (status s = read_keys(*k, c.keys); !s.ok()) return with_origin(std::move(s));
   }
   if (status s = r.finish(); !s.ok()) return with_origin(std::move(s));
   if (status s = validate(c); !s.ok()) return with_origin(std::move(s));
   return c;
+}
+
+std::string to_toml(const server_config& config) {
+  toml::table root;
+  for_each_section(config, [&](std::string_view name, auto&& visit) {
+    if (name == "cluster" && !config.cluster.enabled) return;
+    toml::table t;
+    knob_writer w(t);
+    visit(w);
+    root.insert_or_assign(name, std::move(t));
+  });
+  if (!config.keys.empty()) {
+    toml::array keys;
+    for (const key_entry& k : config.keys) keys.push_back(toml::table{{"id", k.id}, {"zkey", k.zkey}, {"preload", k.preload}});
+    root.insert_or_assign("keys", std::move(keys));
+  }
+  std::ostringstream os;
+  os << root << "\n";
+  return os.str();
+}
+
+std::vector<std::string> knob_names() {
+  std::vector<std::string> names;
+  const server_config c;
+  for_each_section(c, [&](std::string_view name, auto&& visit) {
+    knob_lister l{std::string(name), names};
+    visit(l);
+  });
+  return names;
 }
 
 result<server_config> load_server_config(const std::filesystem::path& path) {

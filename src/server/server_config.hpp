@@ -8,7 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/cluster_config.hpp"
 #include "core/result.hpp"
+#include "engine/engine_config.hpp"
+#include "devices/gpu_devices.hpp"
 
 namespace pp::server {
 
@@ -35,31 +38,17 @@ struct log_config {
   std::string file;            // empty: stderr only
 };
 
-// Mirrors engine::engine_config (engine/engine_config.hpp), sizes in MiB and times in ms.
+// [engine]. The engine's knobs are engine::engine_config's own fields and the GPU ones
+// devices::gpu_device_options', defaults and all: this section holds them as they are, so a default is
+// written once, in the library that uses it. The TOML keys, units (MiB, ms) and ranges are in the
+// knob table of server_config.cpp. What the daemon adds: the backend choice, its worker rule and the
+// trace file.
 struct engine_section {
-  std::string backend = "auto";      // auto (cuda when built with it and a GPU is present, else cpu), cpu, cuda
-  uint32_t cpu_devices = 1;          // CPU devices when proving on the CPU backend
-  std::vector<int> gpus;             // CUDA device ordinals to prove on; empty: every GPU present
-  double gpu_vram_share = 0.9;       // share of each GPU's free memory reserved once at start
-  uint64_t gpu_vram_max_mb = 0;      // cap on that reservation; 0: none
-  uint64_t gpu_staging_mb = 512;     // pinned host staging per GPU worker (packed witness)
-  uint32_t workers_per_device = 0;   // concurrent partitions per device; 0: 2 per GPU, 1 per CPU device
-  uint32_t witness_threads = 2;      // load/parse/check witnesses, reserve memory, lease keys
-  uint32_t finish_threads = 2;       // assembly + self-verification
-  uint64_t intake_capacity = 4096;   // partitions queued before the witness pool; full: submit waits
-  uint64_t ready_capacity = 8;       // loaded partitions waiting for a device (hold memory)
-  uint64_t device_queue_depth = 1;   // per device, beyond its running workers
-  uint64_t finish_capacity = 8;      // started partitions waiting for a finalizer (hold memory)
-  uint32_t submit_wait_ms = 5000;    // how long a submit waits on a full intake queue (then RESOURCE_EXHAUSTED)
-  uint64_t host_memory_mb = 0;       // 0: cgroup limit (else MemTotal) minus host_memory_margin_mb
-  uint64_t host_memory_margin_mb = 2048;
-  double key_memory_fraction = 0.5;  // share of the budget for resident keys; the rest for partitions
-  uint64_t partition_mb = 0;         // memory per in-flight partition; 0: estimated from the circuit
-  bool self_verify = true;           // verify every proof before returning it
-  uint32_t max_attempts = 3;         // device tries per partition (device faults only)
-  uint64_t max_retained_jobs = 100000;  // finished jobs kept awaitable; oldest dropped first
-  uint64_t trace_capacity = 65536;   // trace events kept (ring)
-  std::string trace_file;            // Chrome trace JSON written at shutdown; empty: none
+  std::string backend = "auto";     // auto (cuda when built with it and a GPU is present, else cpu), cpu, cuda
+  uint32_t workers_per_device = 0;  // concurrent partitions per device; 0: 2 per GPU, 1 per CPU device
+  engine::engine_config config;     // every engine knob (devices and workers are set by choose_devices)
+  devices::gpu_device_options gpu;   // GPU ordinals, VRAM share and cap, pinned staging
+  std::string trace_file;           // Chrome trace JSON written at shutdown; empty: none
 };
 
 // A key registered (and optionally preloaded) at start-up.
@@ -70,16 +59,11 @@ struct key_entry {
 };
 
 // [cluster]: present makes the daemon a node of a cluster whose jobs live in PostgreSQL
-// (cluster/cluster_config.hpp; docs/operations.md, "Cluster"). Absent: a single-host daemon.
+// (docs/operations.md, "Cluster"); the knobs and their defaults are cluster::cluster_config's.
+// Absent: a single-host daemon.
 struct cluster_section {
-  bool enabled = false;               // the section is present
-  std::string database;               // libpq connection string or URI (required)
-  std::string node;                   // this node's name; empty: the host name
-  uint32_t lease_s = 30;              // claim lease, renewed every lease_s / 3 while proving
-  std::string shared_dir;             // witnesses above inline_witness_bytes go here (every node mounts it)
-  uint64_t inline_witness_bytes = 65536;  // witnesses up to this size travel inline in the database
-  uint32_t claims = 0;                // partitions held at once; 0: device workers + 1
-  uint32_t poll_ms = 100;             // idle claimers and awaits look again this often
+  bool enabled = false;            // the section is present
+  cluster::cluster_config config;  // node: the host name when the file leaves it out
 };
 
 struct server_config {
@@ -97,5 +81,11 @@ struct server_config {
 [[nodiscard]] result<server_config> load_server_config(const std::filesystem::path& path);
 // Cross-field checks (also run by parse/load): TCP needs a token file, at least one listener...
 [[nodiscard]] status validate(const server_config& config);
+
+// The configuration as TOML, every key of the knob table with its value (in the file's units), the
+// [cluster] section only when enabled. Parsing it gives the same configuration back.
+[[nodiscard]] std::string to_toml(const server_config& config);
+// Every key of the knob table, as "section.key" ("engine.intake_capacity"), in table order.
+[[nodiscard]] std::vector<std::string> knob_names();
 
 }  // namespace pp::server

@@ -130,8 +130,8 @@ class DaemonFaults : public ::testing::Test {
     cfg_.server.http = "127.0.0.1:0";
     cfg_.server.drain_timeout_s = 30;
     cfg_.engine.backend = "cpu";
-    cfg_.engine.host_memory_mb = 1024;
-    cfg_.engine.host_memory_margin_mb = 0;
+    cfg_.engine.config.host_memory_bytes = uint64_t{1024} << 20;
+    cfg_.engine.config.host_memory_margin = 0;
     auto d = daemon::start(cfg_);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
     daemon_ = std::move(*d);

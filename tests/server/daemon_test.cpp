@@ -136,8 +136,8 @@ class DaemonTest : public ::testing::Test {
     cfg_.server.max_receive_message_mb = 1;
     cfg_.server.drain_timeout_s = 30;
     cfg_.engine.backend = "cpu";
-    cfg_.engine.host_memory_mb = 1024;
-    cfg_.engine.host_memory_margin_mb = 0;
+    cfg_.engine.config.host_memory_bytes = uint64_t{1024} << 20;
+    cfg_.engine.config.host_memory_margin = 0;
     auto d = daemon::start(cfg_);
     ASSERT_TRUE(d.ok()) << d.error().to_string();
     daemon_ = std::move(*d);
@@ -388,9 +388,9 @@ TEST(WitnessByPath, FifoSwappedInAfterSubmitFailsWithoutHoldingTheWitnessThread)
   const fs::path sock = temp_socket("fifo");
   cfg.server.socket = sock.string();
   cfg.engine.backend = "cpu";
-  cfg.engine.host_memory_mb = 1024;
-  cfg.engine.host_memory_margin_mb = 0;
-  cfg.engine.witness_threads = 1;
+  cfg.engine.config.host_memory_bytes = uint64_t{1024} << 20;
+  cfg.engine.config.host_memory_margin = 0;
+  cfg.engine.config.witness_threads = 1;
   auto d = daemon::start(cfg);
   ASSERT_TRUE(d.ok()) << d.error().to_string();
   auto c = client::connect(unix_opts(sock));

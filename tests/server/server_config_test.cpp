@@ -1,10 +1,14 @@
-// server_config: the checked-in example loads and equals the defaults; each bad input is refused
-// with an error naming the key.
+// server_config: the checked-in example parses to exactly the defaults and shows every knob of the
+// table; to_toml reads back; each bad input is refused with an error naming the key.
 #include "server/server_config.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 
 namespace pp::server {
@@ -15,25 +19,104 @@ std::string source_dir() {
   return d ? d : PP_TEST_SOURCE_DIR;
 }
 
-TEST(ServerConfig, ExampleFileLoadsAndMatchesDefaults) {
+std::string read_example() {
+  std::ifstream in(source_dir() + "/proofpipe.example.toml");
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// The example with its commented-out [cluster] block switched on: each line from "# [cluster]" on
+// loses its leading "# " (so "# # comment" stays a comment).
+std::string example_with_cluster(const std::string& example) {
+  const size_t at = example.find("\n# [cluster]\n");
+  if (at == std::string::npos) return example;
+  std::string out = example.substr(0, at + 1);
+  std::istringstream rest(example.substr(at + 1));
+  for (std::string line; std::getline(rest, line);) {
+    out += (line.rfind("# ", 0) == 0 ? line.substr(2) : line) + "\n";
+  }
+  return out;
+}
+
+TEST(ServerConfig, ExampleFileParsesToExactlyTheDefaults) {
   auto c = load_server_config(source_dir() + "/proofpipe.example.toml");
   ASSERT_TRUE(c.ok()) << c.error().to_string();
-  const server_config d;
-  EXPECT_EQ(c->server.socket, d.server.socket);
-  EXPECT_EQ(c->server.socket_mode, 0660u);
-  EXPECT_EQ(c->server.max_receive_message_mb, d.server.max_receive_message_mb);
-  EXPECT_EQ(c->server.drain_timeout_s, d.server.drain_timeout_s);
-  EXPECT_EQ(c->log.level, "info");
-  EXPECT_EQ(c->engine.backend, "auto");
-  EXPECT_EQ(c->engine.workers_per_device, d.engine.workers_per_device);
-  EXPECT_EQ(c->engine.gpus, d.engine.gpus);
-  EXPECT_DOUBLE_EQ(c->engine.gpu_vram_share, d.engine.gpu_vram_share);
-  EXPECT_EQ(c->engine.gpu_staging_mb, d.engine.gpu_staging_mb);
-  EXPECT_EQ(c->engine.intake_capacity, d.engine.intake_capacity);
-  EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, d.engine.key_memory_fraction);
-  EXPECT_EQ(c->engine.self_verify, true);
+  // to_toml writes every knob of the table: equal text is equal values, knob by knob.
+  EXPECT_EQ(to_toml(*c), to_toml(server_config{}));
   EXPECT_TRUE(c->keys.empty());
   EXPECT_FALSE(c->cluster.enabled);
+
+  // The [cluster] block the example shows commented out: defaults too, apart from the two keys a
+  // cluster must name (the database, and this node, which defaults to the host name).
+  auto k = parse_server_config(example_with_cluster(read_example()), "example with [cluster]");
+  ASSERT_TRUE(k.ok()) << k.error().to_string();
+  ASSERT_TRUE(k->cluster.enabled);
+  server_config d;
+  d.cluster.enabled = true;
+  d.cluster.config.database = k->cluster.config.database;
+  d.cluster.config.node = k->cluster.config.node;
+  EXPECT_EQ(to_toml(*k), to_toml(d));
+}
+
+TEST(ServerConfig, EveryKnobAppearsInTheExample) {
+  // "section.key" for each line "key = ..." or "# key = ..." under "[section]" or "# [section]".
+  std::set<std::string> shown;
+  std::istringstream in(read_example());
+  std::string section;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# ", 0) == 0) line = line.substr(2);
+    if (line.size() > 2 && line.front() == '[' && line.back() == ']') {
+      section = line.substr(1, line.size() - 2);
+      continue;
+    }
+    const size_t eq = line.find(" = ");
+    if (eq == std::string::npos || line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") != eq) continue;
+    if (section != "[keys]") shown.insert(section + "." + line.substr(0, eq));
+  }
+  const std::vector<std::string> knobs = knob_names();
+  EXPECT_GT(knobs.size(), 40u);
+  for (const std::string& k : knobs) EXPECT_TRUE(shown.contains(k)) << k << " is missing from proofpipe.example.toml";
+  // And the example documents no key the table lacks (the commented [cluster] block included).
+  for (const std::string& k : shown) {
+    EXPECT_NE(std::find(knobs.begin(), knobs.end(), k), knobs.end()) << k << " is not a knob";
+  }
+}
+
+TEST(ServerConfig, ToTomlReadsBackTheSameConfig) {
+  auto c = parse_server_config(R"(
+[server]
+socket_mode = "0600"
+http = "127.0.0.1:9100"
+[log]
+format = "json"
+[engine]
+backend = "cpu"
+gpus = [2, 0]
+gpu_vram_share = 0.75
+gpu_staging_mb = 64
+workers_per_device = 3
+intake_capacity = 17
+submit_wait_ms = 250
+partition_mb = 100
+self_verify = false
+trace_file = "/tmp/t.json"
+[cluster]
+database = "dbname=pp"
+node = "n2"
+lease_s = 12
+poll_ms = 7
+[[keys]]
+id = "a"
+zkey = "/k/a.zkey"
+preload = true
+)", "t");
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  const std::string text = to_toml(*c);
+  auto back = parse_server_config(text, "to_toml");
+  ASSERT_TRUE(back.ok()) << back.error().to_string() << "\n" << text;
+  EXPECT_EQ(to_toml(*back), text);
+  EXPECT_NE(text, to_toml(server_config{}));
 }
 
 TEST(ServerConfig, ClusterSection) {
@@ -43,17 +126,18 @@ TEST(ServerConfig, ClusterSection) {
       "t");
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   EXPECT_TRUE(c->cluster.enabled);
-  EXPECT_EQ(c->cluster.database, "postgresql:///pp?host=/run/postgresql");
-  EXPECT_EQ(c->cluster.node, "n1");
-  EXPECT_EQ(c->cluster.lease_s, 10u);
-  EXPECT_EQ(c->cluster.shared_dir, "/mnt/shared");
-  EXPECT_EQ(c->cluster.inline_witness_bytes, 0u);
-  EXPECT_EQ(c->cluster.claims, 3u);
-  EXPECT_EQ(c->cluster.poll_ms, 20u);
+  const cluster::cluster_config& k = c->cluster.config;
+  EXPECT_EQ(k.database, "postgresql:///pp?host=/run/postgresql");
+  EXPECT_EQ(k.node, "n1");
+  EXPECT_EQ(k.lease, std::chrono::seconds(10));
+  EXPECT_EQ(k.shared_dir, "/mnt/shared");
+  EXPECT_EQ(k.inline_witness_bytes, 0u);
+  EXPECT_EQ(k.claims, 3u);
+  EXPECT_EQ(k.poll, std::chrono::milliseconds(20));
   // The node name defaults to the host name.
   auto h = parse_server_config("[cluster]\ndatabase = \"dbname=pp\"\n", "t");
   ASSERT_TRUE(h.ok()) << h.error().to_string();
-  EXPECT_FALSE(h->cluster.node.empty());
+  EXPECT_FALSE(h->cluster.config.node.empty());
   for (const auto& [text, key] : std::vector<std::pair<std::string, std::string>>{
            {"[cluster]\nnode = \"n\"\n", "cluster.database: required"},
            {"[cluster]\ndatabase = \"x\"\nlease_s = 1\n", "cluster.lease_s"},
@@ -86,6 +170,9 @@ gpus = [1, 0]
 key_memory_fraction = 0.25
 self_verify = false
 host_memory_mb = 1024
+gpu_vram_max_mb = 4096
+submit_wait_ms = 250
+intake_capacity = 17
 [[keys]]
 id = "a"
 zkey = "/k/a.zkey"
@@ -97,10 +184,15 @@ zkey = "/k/b.zkey"
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   EXPECT_EQ(c->server.socket_mode, 0600u);
   EXPECT_EQ(c->server.listen, "127.0.0.1:0");
-  EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, 0.25);
-  EXPECT_FALSE(c->engine.self_verify);
-  EXPECT_EQ(c->engine.host_memory_mb, 1024u);
-  EXPECT_EQ(c->engine.gpus, (std::vector<int>{1, 0}));
+  // The [engine] keys land in the engine's own config, MiB as bytes and ms as a duration.
+  const engine::engine_config& e = c->engine.config;
+  EXPECT_DOUBLE_EQ(e.key_memory_fraction, 0.25);
+  EXPECT_FALSE(e.self_verify);
+  EXPECT_EQ(e.host_memory_bytes, uint64_t{1024} << 20);
+  EXPECT_EQ(e.submit_wait, std::chrono::milliseconds(250));
+  EXPECT_EQ(e.intake_capacity, 17u);
+  EXPECT_EQ(c->engine.gpu.max_vram_bytes, uint64_t{4096} << 20);
+  EXPECT_EQ(c->engine.gpu.ordinals, (std::vector<int>{1, 0}));
   ASSERT_EQ(c->keys.size(), 2u);
   EXPECT_TRUE(c->keys[0].preload);
   EXPECT_FALSE(c->keys[1].preload);
