@@ -76,7 +76,7 @@ void check_curve_op(int64_t n_random) {
   using B = typename D::b_t;
   using C = typename A::curve;
   using F = typename C::field;
-  std::mt19937_64 rng(fresh_seed(D::name));
+  std::mt19937_64 rng(pp::test::test_seed());
   const auto pa = random_points<C>(rng, n_random);
   const auto pb = random_points<C>(rng, n_random);
   std::vector<F> za(n_random), zb(n_random);

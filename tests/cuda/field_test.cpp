@@ -14,7 +14,7 @@ template <op O>
 void check_field_op(int64_t n_random) {
   using D = op_def<O>;
   using F = typename D::a_t;
-  std::mt19937_64 rng(fresh_seed(D::name));
+  std::mt19937_64 rng(pp::test::test_seed());
   const std::vector<F> edges = edge_elements<F>();
   std::vector<F> a, b;
   a.reserve(edges.size() * edges.size() + n_random);

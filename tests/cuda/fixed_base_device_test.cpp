@@ -70,7 +70,7 @@ TYPED_TEST_SUITE(gpu_fixed_base_test, curves);
 // alternating (each switch re-uploads the table).
 TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("fixed base sizes"));
+  std::mt19937_64 rng(pp::test::test_seed());
   constexpr uint64_t chunk = 64;
   auto dev = make_device(chunk);
   ASSERT_TRUE(dev);
@@ -99,7 +99,7 @@ TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
 // Many chunks of a mid-size chunk: the two slots alternate for tens of rounds.
 TYPED_TEST(gpu_fixed_base_test, ManyChunks) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("fixed base many chunks"));
+  std::mt19937_64 rng(pp::test::test_seed());
   auto dev = make_device(uint64_t{1} << 12);
   ASSERT_TRUE(dev);
   const uint64_t n = (uint64_t{1} << 16) + 3;
@@ -151,7 +151,7 @@ void expect_same_key(const groth16::proving_key& want, const groth16::proving_ke
 
 // A whole key: 3000 constraints (n = 4096) with a chunk that splits every query.
 TEST(gpu_fixed_base, SetupInsecureMatchesHost) {
-  const uint64_t seed = fresh_seed("setup_insecure");
+  const uint64_t seed = pp::test::test_seed();
   r1cs::synthetic_params p;
   p.num_constraints = 3000;
   p.num_public = 3;

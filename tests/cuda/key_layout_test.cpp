@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuda/key_layout.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -220,9 +221,7 @@ TEST(KeyLayout, HInTurnsLowersTheMinimum) {
 // Random small shapes and budgets: whatever comes back is inside its budget and well laid out; a
 // refusal only when the all-streamed plan with the smallest chunking does not fit.
 TEST(KeyLayout, RandomShapes) {
-  const uint64_t seed = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed);
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng = pp::test::seeded_rng();
   for (int i = 0; i < 2000; ++i) {
     key_shape s;
     const int log_n = int(rng() % 20) + 1;

@@ -84,7 +84,7 @@ TYPED_TEST_SUITE(gpu_msm_test, curves);
 // Small sizes against the naive double-and-add reference, both paths, random and witness scalars.
 TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("small sizes"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 255, 256, 257};
   int bad = 0;
   for (uint64_t n : sizes) {
@@ -109,7 +109,7 @@ TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
 // Every window width on one input, including c = 1 (one bucket) and wide, nearly empty windows.
 TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("window widths"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = 300;
   const auto pts = edgy_points<C>(rng(), n);
   auto sc = random_scalars(rng, n);
@@ -127,7 +127,7 @@ TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
 // run spans thousands of accumulation chunks and several carry passes.
 TYPED_TEST(gpu_msm_test, GiantBucket) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("giant bucket"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = (uint64_t{1} << 16) + 3;
   const auto p = random_points<C>(rng(), 1)[0];
   const std::vector<ec::affine<C>> pts(n, p);
@@ -144,7 +144,7 @@ TYPED_TEST(gpu_msm_test, GiantBucket) {
 // Large sizes against the host Pippenger / split MSM on the same inputs.
 TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("large sizes"));
+  std::mt19937_64 rng(pp::test::test_seed());
   std::vector<uint64_t> sizes = {uint64_t{1} << 16, (uint64_t{1} << 17) + 1, (uint64_t{1} << 18) - 1,
                                  uint64_t{1} << 20};
   for (uint64_t n : sizes) {
@@ -166,7 +166,7 @@ TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
 // chunk), both paths, against the host Pippenger / split MSM on the same inputs.
 TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("chunked"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {1, 2, 3, 1000, 1001, 4097, 50003};
   int bad = 0;
   for (uint64_t n : sizes) {
@@ -195,7 +195,7 @@ TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
 // sums (infinity), an all-zero chunk and an all-infinity chunk (adding infinity), a forced width.
 TYPED_TEST(gpu_msm_test, ChunkSumsEqualOppositeAndZero) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("chunk sums"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000;
   const auto base = random_points<C>(rng(), limit);
   const auto base_sc = random_scalars(rng, limit);

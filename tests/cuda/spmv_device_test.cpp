@@ -118,7 +118,7 @@ struct check_stats {
 // buffers. Returns the number of mismatching values.
 int64_t check_streamed(const compact_r1cs& compact, const fr* d_w, std::array<const std::vector<fr>*, 3> want,
                        uint64_t n, cudaStream_t s, bump& mem) {
-  static std::mt19937_64 rng(fresh_seed("SpmvDevice streamed chunk sizes"));
+  static std::mt19937_64 rng(pp::test::test_seed());
   // At most ~2000 chunks per matrix set, so that the 2^24 system does not take a million launches.
   const uint64_t chunk = std::max(uint64_t{512} << (rng() % 14), compact.device_bytes() / 2048);
   auto k = make_spmv_chunking(compact, chunk);
@@ -226,7 +226,7 @@ std::vector<uint64_t> sizes_up_to(int max_log) {
 }
 
 TEST(SpmvDevice, RandomSystemsMatchCpu) {
-  std::mt19937_64 rng(fresh_seed("SpmvDevice.RandomSystemsMatchCpu"));
+  std::mt19937_64 rng(pp::test::test_seed());
   for (uint64_t rows : sizes_up_to(20)) {
     const auto cs = random_system(rows, rng);
     std::vector<std::vector<fr>> ws = {random_witness(cs.num_variables(), rng),
@@ -238,7 +238,7 @@ TEST(SpmvDevice, RandomSystemsMatchCpu) {
 }
 
 TEST(SpmvDevice, SyntheticPoRepLikeMatchesCpu) {
-  const uint64_t seed = fresh_seed("SpmvDevice.SyntheticPoRepLikeMatchesCpu");
+  const uint64_t seed = pp::test::test_seed();
   for (uint64_t rows : sizes_up_to(20)) {
     r1cs::synthetic_params p;
     p.num_constraints = rows;
@@ -258,7 +258,7 @@ TEST(SpmvDevice, SyntheticPoRepLikeMatchesCpu) {
 }
 
 TEST(SpmvDevice, Synthetic2Pow24MatchesCpu) {
-  const uint64_t seed = fresh_seed("SpmvDevice.Synthetic2Pow24MatchesCpu");
+  const uint64_t seed = pp::test::test_seed();
   r1cs::synthetic_params p;
   p.num_constraints = uint64_t{1} << 24;
   p.num_public = 16;

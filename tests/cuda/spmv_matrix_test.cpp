@@ -11,17 +11,12 @@
 
 #include "cuda/spmv_matrix.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
 
 using ff::fr;
-
-uint64_t seed() {
-  static const uint64_t s = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
 
 // Decodes c row by row and compares with m's non-zero entries.
 void expect_round_trip(const r1cs::csr_matrix& m, const compact_csr& c) {
@@ -96,7 +91,7 @@ TEST(CompactCsr, EmptyAndTiny) {
 }
 
 TEST(CompactCsr, RandomMatricesRoundTrip) {
-  std::mt19937_64 rng(seed());
+  std::mt19937_64 rng(pp::test::test_seed());
   for (std::size_t rows : {1u, 2u, 3u, 1000u, 65535u, 65536u, 65537u, 300000u}) {
     SCOPED_TRACE(rows);
     const auto m = random_matrix(rows, 1 + rng() % 100000, rng);
@@ -107,7 +102,7 @@ TEST(CompactCsr, RandomMatricesRoundTrip) {
 }
 
 TEST(CompactCsr, PoRepShapedSystem) {
-  auto sc = r1cs::make_synthetic(r1cs::synthetic_params::porep(200000, seed()));
+  auto sc = r1cs::make_synthetic(r1cs::synthetic_params::porep(200000, pp::test::test_seed()));
   ASSERT_TRUE(sc.ok()) << sc.error().to_string();
   auto c = make_compact_r1cs(sc->cs);
   ASSERT_TRUE(c.ok()) << c.error().to_string();
@@ -157,7 +152,7 @@ void expect_chunks_cover(const compact_r1cs& c, uint64_t max_bytes) {
 }
 
 TEST(CompactCsr, RowChunksCoverEveryRow) {
-  std::mt19937_64 rng(seed());
+  std::mt19937_64 rng(pp::test::test_seed());
   compact_r1cs empty;
   expect_chunks_cover(empty, 512);
   EXPECT_EQ(make_spmv_chunking(empty, 511).error().code(), status_code::invalid_argument);

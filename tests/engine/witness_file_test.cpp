@@ -14,6 +14,7 @@
 #include <random>
 
 #include "formats/circom_wtns.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::engine {
 namespace {
@@ -24,7 +25,7 @@ class WitnessFile : public ::testing::Test {
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("pp_witness_file_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
-    std::mt19937_64 rng(std::random_device{}());
+    std::mt19937_64 rng = pp::test::seeded_rng();
     values_.resize(1 + rng() % 50);
     values_[0] = ff::fr::one();
     for (size_t i = 1; i < values_.size(); ++i) values_[i] = ff::fr::from_uint(rng());

@@ -16,6 +16,7 @@
 #include "formats/snarkjs_zkey.hpp"
 #include "ec/ec.hpp"
 #include "pairing/pairing.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::formats {
 namespace {
@@ -51,7 +52,7 @@ class SnarkjsOracle : public ::testing::Test {
                                         "  signal input a; signal input b; signal output c; signal d;\n"
                                         "  d <== a * b;\n  c <== d * a + b;\n}\n"
                                         "component main {public [a]} = T();\n";
-    std::mt19937_64 gen{std::random_device{}()};
+    std::mt19937_64 gen = pp::test::seeded_rng();
     a_ = gen() % 1000 + 2;
     b_ = gen() % 1000 + 2;
     std::cout << "inputs a = " << a_ << ", b = " << b_ << "\n";
