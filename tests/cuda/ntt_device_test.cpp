@@ -34,24 +34,6 @@ struct device_buffer {
 constexpr ntt_order kOrders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
 constexpr ntt_kind kKinds[] = {ntt_kind::forward, ntt_kind::inverse, ntt_kind::coset_forward, ntt_kind::coset_inverse};
 
-const char* name(ntt_order o) {
-  switch (o) {
-    case ntt_order::nn: return "nn";
-    case ntt_order::nr: return "nr";
-    case ntt_order::rn: return "rn";
-    case ntt_order::rr: return "rr";
-  }
-  return "?";
-}
-const char* name(ntt_kind k) {
-  switch (k) {
-    case ntt_kind::forward: return "ntt";
-    case ntt_kind::inverse: return "intt";
-    case ntt_kind::coset_forward: return "coset_ntt";
-    case ntt_kind::coset_inverse: return "coset_intt";
-  }
-  return "?";
-}
 
 status host_transform(const poly::evaluation_domain& d, std::vector<fr>& a, ntt_kind k, ntt_order o) {
   switch (k) {
@@ -119,8 +101,8 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       const status ds = device_transform(*dd, d_a, k, o, nullptr, tuning);
       EXPECT_TRUE(ds.ok()) << ds.to_string();
       EXPECT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
-      const std::string what = std::string(name(k)) + " " + name(o) + " 2^" + std::to_string(log_n) +
-                               (family == ff::root_family::snarkjs5 ? " snarkjs5" : " generator7");
+      const std::string what = std::string(ntt_kind_name(k)) + " " + poly::ntt_order_name(o) + " 2^" +
+                               std::to_string(log_n) + (family == ff::root_family::snarkjs5 ? " snarkjs5" : " generator7");
       const int64_t bad = count_mismatches(what.c_str(), want, got);
       EXPECT_EQ(bad, 0) << what;
       bad_total += bad;
@@ -150,7 +132,7 @@ std::vector<ntt_order> all_orders() { return {std::begin(kOrders), std::end(kOrd
 
 void check_all_sizes(ff::root_family family, const char* what, const ntt_tuning* tuning = nullptr,
                      uint64_t max_shared_bytes = 0) {
-  std::mt19937_64 rng(fresh_seed(what));
+  std::mt19937_64 rng(pp::test::test_seed());
   int cases = 0;
   for (int log_n = 0; log_n <= 20; ++log_n) {
     const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders(), tuning, max_shared_bytes);
@@ -213,7 +195,7 @@ TEST(DeviceNtt, PlanBeyondTheDomainsSharedMemory) {
 
 // 2^24: four passes' worth of strided stages; forward nn and coset inverse nn, in place and into.
 TEST(DeviceNtt, Size24) {
-  std::mt19937_64 rng(fresh_seed("ntt 2^24"));
+  std::mt19937_64 rng(pp::test::test_seed());
   EXPECT_EQ(check_size(24, ff::root_family::generator7, rng, {ntt_kind::forward, ntt_kind::coset_inverse},
                        {ntt_order::nn}),
             0);
@@ -231,7 +213,7 @@ std::vector<std::pair<int, int>> tile_shapes() {
 
 // nr then rn round-trips with no permutation; every tile shape the tuning allows gives the same result.
 TEST(DeviceNtt, RoundTripAndPlans) {
-  std::mt19937_64 rng(fresh_seed("ntt round trip"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const int log_n = 18;
   auto d = poly::evaluation_domain::create(log_n);
   ASSERT_TRUE(d.ok());

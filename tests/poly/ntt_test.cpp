@@ -16,15 +16,6 @@ using ff::fr;
 
 constexpr ntt_order all_orders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
 
-const char* name(ntt_order o) {
-  switch (o) {
-    case ntt_order::nn: return "nn";
-    case ntt_order::nr: return "nr";
-    case ntt_order::rn: return "rn";
-    case ntt_order::rr: return "rr";
-  }
-  return "?";
-}
 bool in_reversed(ntt_order o) { return o == ntt_order::rn || o == ntt_order::rr; }
 bool out_reversed(ntt_order o) { return o == ntt_order::nr || o == ntt_order::rr; }
 
@@ -61,7 +52,7 @@ TEST(Ntt, MatchesReferenceDftUpTo1024) {
       return v;
     }();
     for (ntt_order o : all_orders) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       EXPECT_EQ(run_natural(ntt, d, x, o), want);
       EXPECT_EQ(run_natural(intt, d, x, o), want_inv);
     }
@@ -76,7 +67,7 @@ TEST(Ntt, LargeSizesMatchPointEvaluation) {
     const evaluation_domain d = make_domain(log_n);
     const std::vector<fr> x = rng.vector(d.size());
     for (ntt_order o : {ntt_order::nr, ntt_order::rn}) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       const std::vector<fr> y = run_natural(ntt, d, x, o);
       for (uint64_t k : {uint64_t{0}, uint64_t{1}, d.size() - 1, rng.next_u64() % d.size()}) {
         EXPECT_EQ(y[k], reference::evaluate(x, d.element(k))) << "k = " << k;
@@ -95,7 +86,7 @@ TEST(Ntt, InverseUndoesForwardUpTo2To20) {
     const ntt_order fwd = all_orders[log_n % 4];
     const ntt_order inv = out_reversed(fwd) ? (in_reversed(fwd) ? ntt_order::rr : ntt_order::rn)
                                             : (in_reversed(fwd) ? ntt_order::nr : ntt_order::nn);
-    SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", " + name(fwd) + " then " + name(inv));
+    SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", " + ntt_order_name(fwd) + " then " + ntt_order_name(inv));
     std::vector<fr> y = x;
     ASSERT_TRUE(ntt(d, y, fwd).ok());
     ASSERT_TRUE(intt(d, y, inv).ok());
@@ -116,7 +107,7 @@ TEST(CosetNtt, MatchesDirectEvaluation) {
     std::vector<fr> want(d.size());
     for (uint64_t i = 0; i < d.size(); ++i) want[i] = reference::evaluate(x, d.coset_shift() * d.element(i));
     for (ntt_order o : all_orders) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       EXPECT_EQ(run_natural(coset_ntt, d, x, o), want);
       // coset_intt maps the evaluations back to the coefficients.
       std::vector<fr> evals = in_reversed(o) ? permuted(want) : want;
@@ -209,7 +200,7 @@ TEST(Ntt, SnarkjsRootFamilyMatchesPointEvaluation) {
     EXPECT_NE(d.omega(), ff::root_of_unity(log_n));
     const std::vector<fr> x = rng.vector(d.size());
     for (ntt_order o : all_orders) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       const std::vector<fr> y = run_natural(ntt, d, x, o);
       for (uint64_t k : {uint64_t{1}, d.size() - 1, rng.next_u64() % d.size()}) {
         EXPECT_EQ(y[k], reference::evaluate(x, d.element(k))) << "k = " << k;
