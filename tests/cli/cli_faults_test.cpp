@@ -16,26 +16,26 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "formats/circom_r1cs.hpp"
 #include "r1cs/constraint_system_builder.hpp"
+#include "support/files.hpp"
 
 namespace pp {
 namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v ? v : fallback;
-}
+using test::read_file;
+using test::source_dir;
 
-std::string proofpipe() { return env_or("PP_PROOFPIPE", env_or("PP_BINARY_DIR", ".") + "/proofpipe"); }
-fs::path source_dir() { return env_or("PP_SOURCE_DIR", "."); }
+std::string proofpipe() {
+  const char* v = std::getenv("PP_PROOFPIPE");
+  return v != nullptr ? v : (test::binary_dir() / "proofpipe").string();
+}
 
 struct outcome {
   bool exited = false;  // false: killed by a signal (or by the time limit)
@@ -43,13 +43,6 @@ struct outcome {
   bool timed_out = false;
   std::string out, err;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 // Runs proofpipe with args (stdout and stderr to files), killing it after `limit`; `as_limit`
 // caps its address space (RLIMIT_AS) when non-zero.
@@ -89,8 +82,8 @@ outcome run(const std::vector<std::string>& args, std::chrono::seconds limit = 1
   }
   r.exited = !r.timed_out && WIFEXITED(st);
   r.code = r.exited ? WEXITSTATUS(st) : (WIFSIGNALED(st) ? WTERMSIG(st) : -1);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
   fs::remove(out_path);
   fs::remove(err_path);
   return r;
@@ -206,7 +199,7 @@ TEST_F(CliFaults, VerifyTellsAnInvalidProofFromAnUnreadableInput) {
   const outcome ok = run({"verify", vk_.string(), public_.string(), proof_.string()});
   EXPECT_TRUE(ok.exited && ok.code == 0) << describe(ok);
   // Another public value: a valid-looking input the proof does not match.
-  std::string pub = slurp(public_);
+  std::string pub = read_file(public_);
   const size_t digit = pub.find_first_of("0123456789");
   ASSERT_NE(digit, std::string::npos);
   pub[digit] = pub[digit] == '9' ? '8' : static_cast<char>(pub[digit] + 1);
@@ -251,7 +244,7 @@ TEST_F(CliFaults, AWorldReadableTokenFileIsAcceptedWithAWarning) {
   std::string log;
   for (int i = 0; i < 600 && log.find("serving") == std::string::npos; ++i) {
     std::this_thread::sleep_for(100ms);
-    log = slurp(err_path);
+    log = read_file(err_path);
   }
   ::kill(pid, SIGTERM);
   int st = 0;
@@ -260,7 +253,7 @@ TEST_F(CliFaults, AWorldReadableTokenFileIsAcceptedWithAWarning) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &st, 0);
   }
-  log = slurp(err_path);
+  log = read_file(err_path);
   std::error_code ec;
   fs::remove(socket, ec);
   ASSERT_NE(log.find("serving"), std::string::npos) << log;

@@ -20,13 +20,12 @@
 #include <thread>
 
 #include "formats/circom_wtns.hpp"
-#include "formats/key_circuit.hpp"
-#include "formats/snarkjs_zkey.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "r1cs/constraint_system_builder.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "server/client.hpp"
 #include "server/daemon.hpp"
+#include "server/daemon_harness.hpp"
+#include "support/files.hpp"
 
 namespace pp::server {
 namespace {
@@ -45,8 +44,7 @@ struct chain_fixture {
 const chain_fixture& chain() {
   static const chain_fixture f = [] {
     chain_fixture f;
-    f.dir = fs::temp_directory_path() / ("pp_daemon_faults_" + std::to_string(::getpid()));
-    fs::create_directories(f.dir);
+    f.dir = test::binary_temp_dir("daemon_faults");
     r1cs::constraint_system_builder b(1, 4);
     const ff::fr one = ff::fr::one();
     for (uint64_t i = 0; i < 3; ++i) {
@@ -64,26 +62,12 @@ const chain_fixture& chain() {
     const ff::fr x0 = ff::fr::from_uint(3), x1 = x0 * x0, x2 = x1 * x1, x3v = x2 * x2;
     f.witness = {one, x3v, x0, x1, x2, x3v};
     EXPECT_TRUE(r1cs::check_satisfied(f.cs, f.witness).ok());
-    auto pk = groth16::setup_insecure(f.cs, groth16::h_basis::odd_coset_lagrange, groth16::toxic_waste_from_seed_insecure(11));
-    EXPECT_TRUE(pk.ok());
-    formats::snarkjs_zkey z;
-    z.pk = std::move(pk).value();
-    z.coefficients = formats::zkey_coefficients(f.cs);
     f.zkey = f.dir / "chain.zkey";
-    EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, f.zkey).ok());
+    testing::write_insecure_zkey(f.cs, 11, f.zkey);
     return f;
   }();
   return f;
 }
-
-class cleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(fs::temp_directory_path() / ("pp_daemon_faults_" + std::to_string(::getpid())), ec);
-  }
-};
-[[maybe_unused]] ::testing::Environment* const cleanup_env = ::testing::AddGlobalTestEnvironment(new cleanup);
 
 int connect_http(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -121,53 +105,14 @@ std::string header(const std::string& response, const std::string& name) {
   return response.substr(b, response.find("\r\n", b) - b);
 }
 
-class DaemonFaults : public ::testing::Test {
+class DaemonFaults : public testing::daemon_fixture {
  protected:
   void SetUp() override {
-    socket_ = fs::path("/tmp") / ("pp_fault_" + std::to_string(::getpid()) + "_" +
-                                  ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".sock");
-    cfg_.server.socket = socket_.string();
-    cfg_.server.http = "127.0.0.1:0";
-    cfg_.server.drain_timeout_s = 30;
-    cfg_.engine.backend = "cpu";
-    cfg_.engine.host_memory_mb = 1024;
-    cfg_.engine.host_memory_margin_mb = 0;
-    auto d = daemon::start(cfg_);
-    ASSERT_TRUE(d.ok()) << d.error().to_string();
-    daemon_ = std::move(*d);
-    client_options o;
-    o.socket = socket_.string();
-    auto c = client::connect(o);
-    ASSERT_TRUE(c.ok());
-    client_ = std::make_unique<client>(std::move(*c));
-  }
-  void TearDown() override {
-    if (daemon_) {
-      daemon_->stop(false);
-      EXPECT_TRUE(daemon_->wait().ok());
-    }
+    daemon_fixture::SetUp();
+    start_daemon();
   }
   int port() const { return daemon_->http_port(); }
-  std::string register_chain() {
-    pb::RegisterKeyRequest req;
-    req.set_key_id("chain");
-    req.set_zkey_path(chain().zkey.string());
-    pb::RegisterKeyResponse resp;
-    const grpc::Status s = client_->stub().RegisterKey(client_->context(30s).get(), req, &resp);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    return resp.key_id();
-  }
-  grpc::Status prove(const pb::SubmitProofRequest& sub, pb::AwaitProofResponse* resp) {
-    pb::ProveRequest req;
-    *req.mutable_submit() = sub;
-    req.set_timeout_ms(60000);
-    return client_->stub().Prove(client_->context(90s).get(), req, resp);
-  }
-
-  fs::path socket_;
-  server_config cfg_;
-  std::unique_ptr<daemon> daemon_;
-  std::unique_ptr<client> client_;
+  std::string register_chain() { return testing::register_key(*client_, chain().zkey, "chain"); }
 };
 
 // A client that sends its request line one byte every 100 ms and never finishes it.

@@ -1,0 +1,154 @@
+// Shared plumbing of the daemon tests (daemon_harness.hpp).
+#include "server/daemon_harness.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "formats/key_circuit.hpp"
+#include "formats/snarkjs_zkey.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "support/files.hpp"
+
+namespace pp::server::testing {
+namespace fs = std::filesystem;
+namespace pb = proofpipe::v1;
+using namespace std::chrono_literals;
+
+groth16::verifying_key write_insecure_zkey(const r1cs::constraint_system& cs, uint64_t seed, const fs::path& path) {
+  auto pk = groth16::setup_insecure(cs, groth16::h_basis::odd_coset_lagrange,
+                                    groth16::toxic_waste_from_seed_insecure(seed));
+  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  if (!pk.ok()) return {};
+  formats::snarkjs_zkey z;
+  z.pk = std::move(pk).value();
+  z.coefficients = formats::zkey_coefficients(cs);
+  const status w = formats::write_snarkjs_zkey_file(z, path);
+  EXPECT_TRUE(w.ok()) << w.to_string();
+  return z.pk.vk;
+}
+
+fs::path temp_socket(const std::string& name) {
+  return fs::path("/tmp") / ("pp_" + std::to_string(::getpid()) + "_" + name + ".sock");
+}
+
+client_options unix_options(const fs::path& socket) {
+  client_options o;
+  o.socket = socket.string();
+  return o;
+}
+
+server_config cpu_daemon_config(const fs::path& socket) {
+  server_config cfg;
+  cfg.server.socket = socket.string();
+  cfg.engine.backend = "cpu";
+  cfg.engine.host_memory_mb = 1024;
+  cfg.engine.host_memory_margin_mb = 0;
+  return cfg;
+}
+
+std::string register_key(const client& c, const fs::path& zkey, const std::string& key_id) {
+  pb::RegisterKeyRequest req;
+  req.set_zkey_path(zkey.string());
+  if (!key_id.empty()) req.set_key_id(key_id);
+  pb::RegisterKeyResponse resp;
+  const grpc::Status s = c.stub().RegisterKey(c.context(30s).get(), req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_code() << " " << s.error_message();
+  return resp.key_id();
+}
+
+void daemon_fixture::SetUp() {
+  socket_ = temp_socket(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  cfg_ = cpu_daemon_config(socket_);
+  cfg_.server.http = "127.0.0.1:0";
+  cfg_.server.drain_timeout_s = 30;
+}
+
+void daemon_fixture::start_daemon() {
+  auto d = daemon::start(cfg_);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  daemon_ = std::move(d).value();
+  auto c = client::connect(unix_options(socket_));
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  client_ = std::make_unique<client>(std::move(c).value());
+}
+
+void daemon_fixture::TearDown() {
+  if (!daemon_) return;
+  daemon_->stop(false);
+  EXPECT_TRUE(daemon_->wait().ok());
+  daemon_.reset();
+}
+
+grpc::Status daemon_fixture::prove(const pb::SubmitProofRequest& sub, pb::AwaitProofResponse* resp) {
+  pb::ProveRequest req;
+  *req.mutable_submit() = sub;
+  req.set_timeout_ms(60000);
+  return client_->stub().Prove(client_->context(90s).get(), req, resp);
+}
+
+serve_child::serve_child(const fs::path& config, const fs::path& socket, const fs::path& log) : socket_(socket) {
+  const std::string bin = (test::binary_dir() / "proofpipe").string();
+  pid_ = ::fork();
+  if (pid_ != 0) return;
+  if (!log.empty()) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+  }
+  if (socket.empty()) {
+    ::execl(bin.c_str(), bin.c_str(), "serve", "--config", config.c_str(), static_cast<char*>(nullptr));
+  } else {
+    ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", socket.c_str(), "--config", config.c_str(),
+            static_cast<char*>(nullptr));
+  }
+  std::_Exit(127);
+}
+
+serve_child::~serve_child() {
+  kill_now();
+  if (!socket_.empty()) ::unlink(socket_.c_str());
+}
+
+void serve_child::signal(int sig) {
+  if (pid_ > 0 && !exited()) ::kill(pid_, sig);
+}
+
+void serve_child::kill_now() {
+  if (pid_ <= 0 || exited()) return;
+  ::kill(pid_, SIGKILL);
+  wait_exit(std::chrono::milliseconds::max());
+}
+
+int serve_child::wait_exit(std::chrono::milliseconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!exited() && pid_ > 0) {
+    int st = 0;
+    if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+      exit_status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      break;
+    }
+    if (std::chrono::steady_clock::now() - start >= limit) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  return exit_status_;
+}
+
+::testing::AssertionResult serve_child::ready(const client& c, std::chrono::milliseconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < limit) {
+    pb::GetStatusResponse st;
+    if (c.stub().GetStatus(c.context(1s).get(), {}, &st).ok()) return ::testing::AssertionSuccess();
+    if (wait_exit(0ms) >= 0) {
+      return ::testing::AssertionFailure() << "proofpipe serve exited with " << exit_status_ << " before serving";
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  return ::testing::AssertionFailure() << "proofpipe serve did not answer GetStatus within " << limit.count() << " ms";
+}
+
+}  // namespace pp::server::testing
