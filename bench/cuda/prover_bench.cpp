@@ -58,6 +58,27 @@ struct options {
   std::vector<double> budgets_gib;  // --vram-budgets-gib; 0 = unlimited
 };
 
+// Per-run milliseconds of each prover step, the steps in the order first seen.
+struct step_times {
+  std::map<std::string, std::vector<double>> ms;
+  std::vector<std::string> order;
+
+  void add(const std::string& step, double v) {
+    if (!ms.count(step)) order.push_back(step);
+    ms[step].push_back(v);
+  }
+  // Every step of one proof; the GPU steps' ("gpu ...") total in ms.
+  double add_steps(const pp::groth16::prove_timings& t) {
+    double gpu = 0;
+    for (const auto& st : t.steps) {
+      const double v = std::chrono::duration<double, std::milli>(st.elapsed).count();
+      add(st.name, v);
+      if (st.name.rfind("gpu ", 0) == 0) gpu += v;
+    }
+    return gpu;
+  }
+};
+
 // A key of the right shape with random points: timing only, proofs do not verify.
 pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_basis basis, uint64_t n) {
   using namespace pp;
@@ -131,8 +152,7 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
   req.witness = c.w;
   req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
   req.options.self_verify = real;
-  std::map<std::string, std::vector<double>> ms;  // step -> per-run milliseconds
-  std::vector<std::string> order;
+  step_times times;
   groth16::proof last{};
   for (int i = 0; i < runs + 1; ++i) {
     const auto s0 = clock_type::now();
@@ -143,28 +163,19 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
     const double t_finish = secs(f0) * 1e3;
     last = out.pi;
     if (i == 0) continue;  // warm-up
-    double gpu = 0;
-    for (const auto& s : out.timings.steps) {
-      const double v = std::chrono::duration<double, std::milli>(s.elapsed).count();
-      if (!ms.count(s.name)) order.push_back(s.name);
-      ms[s.name].push_back(v);
-      if (s.name.rfind("gpu ", 0) == 0) gpu += v;
-    }
-    for (const char* k : {"= gpu total (events)", "= start() wall", "= finish() wall"}) {
-      if (!ms.count(k)) order.push_back(k);
-    }
-    ms["= gpu total (events)"].push_back(gpu);
-    ms["= start() wall"].push_back(t_start);
-    ms["= finish() wall"].push_back(t_finish);
+    const double gpu = times.add_steps(out.timings);
+    times.add("= gpu total (events)", gpu);
+    times.add("= start() wall", t_start);
+    times.add("= finish() wall", t_finish);
   }
   std::printf("%-26s %10s %10s %10s   (ms over %d warm runs)\n", "step", "median", "min", "max", runs);
-  for (const auto& k : order) {
-    auto v = ms[k];
+  for (const auto& k : times.order) {
+    auto v = times.ms[k];
     std::sort(v.begin(), v.end());
     std::printf("%-26s %10.2f %10.2f %10.2f\n", k.c_str(), v[v.size() / 2], v.front(), v.back());
   }
   {
-    auto v = ms["= gpu total (events)"];
+    auto v = times.ms["= gpu total (events)"];
     std::sort(v.begin(), v.end());
     std::printf("result partition_%s_s %.4f\n", tag.c_str(), v[v.size() / 2] / 1e3);
   }
@@ -286,8 +297,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     const auto fp = take(be->resident_footprint(pk, c.cs), "resident_footprint");
     std::printf("budget %s at 2^%d: region %.2f GiB, plan used %.2f GiB: %s; prepare %.1f s\n", label.c_str(), log_n,
                 be->capacity_bytes() / gib, be->used_bytes() / gib, fp.plan.c_str(), t_prepare);
-    std::map<std::string, std::vector<double>> ms;
-    std::vector<std::string> order;
+    step_times times;
     std::vector<double> gpu_s;
     groth16::proof last{};
     bool same = true;
@@ -297,21 +307,14 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
       if (reference && !(out.pi == *reference)) same = false;
       last = out.pi;
       if (i == 0) continue;  // warm-up
-      double gpu = 0;
-      for (const auto& st : out.timings.steps) {
-        const double v = std::chrono::duration<double, std::milli>(st.elapsed).count();
-        if (!ms.count(st.name)) order.push_back(st.name);
-        ms[st.name].push_back(v);
-        if (st.name.rfind("gpu ", 0) == 0) gpu += v;
-      }
-      gpu_s.push_back(gpu / 1e3);
+      gpu_s.push_back(times.add_steps(out.timings) / 1e3);
     }
     const double h2d_per = double(be->h2d_bytes() - h2d0) / (o.runs + 1);
     if (!reference) {
       reference = last;
       same = true;
     }
-    for (const auto& k : order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(ms[k]));
+    for (const auto& k : times.order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(times.ms[k]));
     const double part_s = median(gpu_s);
     if (b <= 0) unlimited_s = part_s;
     // Lanes phase: as many threads as the plan has lanes, 3 partitions each.

@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "cuda/cuda_backend.hpp"
+#include "cuda/device_memory.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -56,6 +58,21 @@ struct instance {
   groth16::proving_key pk;
 };
 
+// The synthetic circuit sp and an insecure key for it (toxic waste from toxic_seed); null after a
+// failed expectation.
+std::unique_ptr<instance> make_instance(const r1cs::synthetic_params& sp, h_basis basis, uint64_t toxic_seed) {
+  auto c = r1cs::make_synthetic(sp);
+  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  if (!c.ok()) return nullptr;
+  auto inst = std::make_unique<instance>();
+  inst->circuit = std::move(c).value();
+  auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(toxic_seed));
+  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  if (!pk.ok()) return nullptr;
+  inst->pk = std::move(pk).value();
+  return inst;
+}
+
 std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_t num_aux, h_basis basis,
                                         uint64_t seed) {
   r1cs::synthetic_params sp;
@@ -63,31 +80,41 @@ std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_
   sp.num_public = num_public;
   sp.num_aux = num_aux;
   sp.seed = seed;
-  auto c = r1cs::make_synthetic(sp);
-  EXPECT_TRUE(c.ok()) << c.error().to_string();
-  if (!c.ok()) return nullptr;
-  auto inst = std::make_unique<instance>();
-  inst->circuit = std::move(c).value();
-  auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed * 7 + 1));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
-  if (!pk.ok()) return nullptr;
-  inst->pk = std::move(pk).value();
-  return inst;
+  return make_instance(sp, basis, seed * 7 + 1);
 }
+
+// Regions are whole granules (device_memory.hpp).
+constexpr uint64_t granule = device_memory::granularity;
 
 groth16::blinding fixed_rs(uint64_t seed) {
   uint64_t st = seed * 0x9e3779b97f4a7c15ull + 3;
   return {r1cs::random_fr(st), r1cs::random_fr(st)};
 }
 
-// Proves with both backends and the same (r, s): identical proofs, both verify.
-void expect_same_proof(const instance& in, uint64_t seed, const char* what) {
-  SCOPED_TRACE(what);
+// A request for in's circuit and witness with fixed_rs(rs_seed).
+groth16::prove_request request_for(const instance& in, uint64_t rs_seed) {
   groth16::prove_request req;
   req.pk = &in.pk;
   req.cs = &in.circuit.cs;
   req.witness = in.circuit.w;
-  req.rs = fixed_rs(seed);
+  req.rs = fixed_rs(rs_seed);
+  return req;
+}
+
+// The same request proved by two threads at once (two lanes sharing the backend).
+std::vector<result<groth16::prove_output>> prove_on_two_threads(groth16::backend& be,
+                                                                const groth16::prove_request& req) {
+  std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(be, req); });
+  for (auto& th : pool) th.join();
+  return got;
+}
+
+// Proves with both backends and the same (r, s): identical proofs, both verify.
+void expect_same_proof(const instance& in, uint64_t seed, const char* what) {
+  SCOPED_TRACE(what);
+  const groth16::prove_request req = request_for(in, seed);
   groth16::cpu_backend cpu;
   const auto want = groth16::prove(cpu, req);
   ASSERT_TRUE(want.ok()) << want.error().to_string();
@@ -138,8 +165,7 @@ TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
 // with the same (r, s), the lanes' GPU intervals come back as spans, and the activity counts them.
 TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
   const h_basis basis = GetParam();
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
+  const uint64_t seed0 = pp::test::test_seed();
   auto in1 = make_instance(3000, 3, 3100, basis, seed0 % 1000 + 1);
   auto in2 = make_instance(1000, 1, 1500, basis, seed0 % 1000 + 2);
   ASSERT_NE(in1, nullptr);
@@ -237,7 +263,6 @@ TEST(CudaBackend, EvictsKeysWhenTheRegionIsFull) {
   const auto fb = cuda_backend::footprint(b->pk, b->circuit.cs, cfg);
   const auto fbig = cuda_backend::footprint(big->pk, big->circuit.cs, cfg);
   ASSERT_TRUE(fa.ok() && fb.ok() && fbig.ok());
-  constexpr uint64_t granule = uint64_t{2} << 20;
   const uint64_t larger = std::max(fa->total_bytes(), fb->total_bytes());
   cfg.max_vram_bytes = (larger + granule - 1) / granule * granule + granule;
   std::printf("keys %llu and %llu bytes, region %llu, big key %llu\n", (unsigned long long)fa->total_bytes(),
@@ -250,11 +275,7 @@ TEST(CudaBackend, EvictsKeysWhenTheRegionIsFull) {
   groth16::cpu_backend cpu;
   int round = 0;
   for (const instance* in : {a.get(), b.get(), a.get(), b.get()}) {
-    groth16::prove_request req;
-    req.pk = &in->pk;
-    req.cs = &in->circuit.cs;
-    req.witness = in->circuit.w;
-    req.rs = fixed_rs(100 + round++);
+    const groth16::prove_request req = request_for(*in, 100 + round++);
     const auto want = groth16::prove(cpu, req);
     const auto got = groth16::prove(**be, req);
     ASSERT_TRUE(want.ok() && got.ok()) << (got.ok() ? "" : got.error().to_string());
@@ -263,11 +284,7 @@ TEST(CudaBackend, EvictsKeysWhenTheRegionIsFull) {
     for (const auto& st : got->timings.steps) evicted |= st.name == "key eviction";
     EXPECT_EQ(evicted, round > 1) << "round " << round;
   }
-  groth16::prove_request req;
-  req.pk = &big->pk;
-  req.cs = &big->circuit.cs;
-  req.witness = big->circuit.w;
-  req.rs = fixed_rs(200);
+  const groth16::prove_request req = request_for(*big, 200);
   const auto want = groth16::prove(cpu, req);
   const auto got = groth16::prove(**be, req);
   ASSERT_TRUE(want.ok() && got.ok()) << (got.ok() ? "" : got.error().to_string());
@@ -277,6 +294,15 @@ TEST(CudaBackend, EvictsKeysWhenTheRegionIsFull) {
   EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
   EXPECT_LE((*be)->used_bytes(), (*be)->capacity_bytes());
   EXPECT_TRUE((*be)->healthy());
+}
+
+// gpu_config() with two lanes and MSM chunks of at most max_chunk_points, for keys streamed under
+// small budgets.
+cuda_backend_config streaming_config(uint32_t max_chunk_points) {
+  cuda_backend_config cfg = gpu_config();
+  cfg.lanes = 2;
+  cfg.max_chunk_points = max_chunk_points;
+  return cfg;
 }
 
 // The least budget plan_key names in its refusal ("... at least N bytes ...").
@@ -297,32 +323,20 @@ uint64_t least_budget(const instance& in, cuda_backend_config cfg) {
 // enough for two lanes of the streaming plan, with chunks of 2^10 points: every proof equals the
 // CPU's with the same (r, s) and verifies; the copies show up as h2d bytes and a copy-track span.
 TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
-  constexpr uint64_t granule = uint64_t{2} << 20;
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
+  const uint64_t seed0 = pp::test::test_seed();
   for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
     SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
-    auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 5));
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
-    instance in;
-    in.circuit = std::move(c).value();
-    auto pk = groth16::setup_insecure(in.circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed0 + 1));
-    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
-    in.pk = std::move(pk).value();
-    cuda_backend_config cfg = gpu_config();
-    cfg.lanes = 2;
-    cfg.max_chunk_points = 1024;
+    const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 5), basis, seed0 + 1);
+    ASSERT_NE(inst, nullptr);
+    const instance& in = *inst;
+    cuda_backend_config cfg = streaming_config(1024);
     const uint64_t least = least_budget(in, cfg);
     ASSERT_GT(least, 0u);
     const auto full = cuda_backend::footprint(in.pk, in.circuit.cs, gpu_config());
     ASSERT_TRUE(full.ok());
     std::printf("least budget %llu bytes; unlimited plan %llu bytes\n", (unsigned long long)least,
                 (unsigned long long)full->total_bytes());
-    groth16::prove_request req;
-    req.pk = &in.pk;
-    req.cs = &in.circuit.cs;
-    req.witness = in.circuit.w;
-    req.rs = fixed_rs(seed0);
+    const groth16::prove_request req = request_for(in, seed0);
     groth16::cpu_backend cpu;
     const auto want = groth16::prove(cpu, req);
     ASSERT_TRUE(want.ok()) << want.error().to_string();
@@ -339,11 +353,7 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
       EXPECT_GT(fp->streamed_bytes, 0u) << "nothing streamed: the test shows nothing";
       EXPECT_LE((*be)->used_bytes(), region);
       // Two threads at once when the plan has two lanes.
-      std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
-      std::vector<std::thread> pool;
-      for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(**be, req); });
-      for (auto& th : pool) th.join();
-      for (const auto& g : got) {
+      for (const auto& g : prove_on_two_threads(**be, req)) {
         ASSERT_TRUE(g.ok()) << g.error().to_string();
         EXPECT_TRUE(g->pi == want->pi) << "streamed proof differs from the CPU proof";
         bool copy_span = false;
@@ -374,21 +384,13 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
 // both H bases (b and c in turns, and a, b, c at once); two threads sharing the one workspace. The
 // proof is the CPU's, bit for bit.
 TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
-  constexpr uint64_t granule = uint64_t{2} << 20;
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
+  const uint64_t seed0 = pp::test::test_seed();
   for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
     SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
-    auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7));
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
-    instance in;
-    in.circuit = std::move(c).value();
-    auto pk = groth16::setup_insecure(in.circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed0 + 2));
-    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
-    in.pk = std::move(pk).value();
-    cuda_backend_config cfg = gpu_config();
-    cfg.lanes = 2;
-    cfg.max_chunk_points = 1 << 14;
+    const auto inst = make_instance(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7), basis, seed0 + 2);
+    ASSERT_NE(inst, nullptr);
+    const instance& in = *inst;
+    cuda_backend_config cfg = streaming_config(1 << 14);
     cfg.max_matrix_chunk_bytes = 64 << 10;
     const uint64_t least = least_budget(in, cfg);
     ASSERT_GT(least, 0u);
@@ -401,19 +403,11 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
     std::printf("region %llu: %s\n", (unsigned long long)cfg.max_vram_bytes, fp->plan.c_str());
     ASSERT_TRUE(fp->matrices_streamed) << "matrices resident: the test shows nothing";
     EXPECT_LE((*be)->used_bytes(), cfg.max_vram_bytes);
-    groth16::prove_request req;
-    req.pk = &in.pk;
-    req.cs = &in.circuit.cs;
-    req.witness = in.circuit.w;
-    req.rs = fixed_rs(seed0 + 3);
+    const groth16::prove_request req = request_for(in, seed0 + 3);
     groth16::cpu_backend cpu;
     const auto want = groth16::prove(cpu, req);
     ASSERT_TRUE(want.ok()) << want.error().to_string();
-    std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
-    std::vector<std::thread> pool;
-    for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(**be, req); });
-    for (auto& th : pool) th.join();
-    for (const auto& g : got) {
+    for (const auto& g : prove_on_two_threads(**be, req)) {
       ASSERT_TRUE(g.ok()) << g.error().to_string();
       EXPECT_TRUE(g->pi == want->pi) << "proof with streamed matrices differs from the CPU proof";
     }
