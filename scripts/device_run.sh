@@ -16,7 +16,11 @@
 #                                         partitions (default 2^26 and 2^27) under VRAM budgets of
 #                                         unlimited, 48, 32, 24, 16 GiB with one key per size:
 #                                         vram-budgets.json (PP_BUDGET_RUNS: runs, 3; PP_BUDGETS: the
-#                                         budgets in GiB, 0 unlimited and first, default 0,48,32,24,16)
+#                                         budgets in GiB, 0 unlimited and first, default 0,48,32,24,16;
+#                                         PP_BUDGET_ARGS: more bench flags, e.g. --steady-gib 24
+#                                         --two-keys-gib 24 --pageable-gib 24; PP_BACKEND_FILTER,
+#                                         PP_SPMV_FILTER: the backend and SpMV tests to run, gtest
+#                                         filters)
 #   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
@@ -120,13 +124,17 @@ device() {
     shift
     local logs=("${@:-26 27}")
     for t in cuda_backend_test cuda_spmv_device_test; do
-      timeout "${limit[$t]}" "bin/$t" >>"$OUT/tests.log" 2>&1
+      local filter="${PP_BACKEND_FILTER:-*}"
+      [ "$t" = cuda_spmv_device_test ] && filter="${PP_SPMV_FILTER:-*}"
+      timeout "${limit[$t]}" "bin/$t" --gtest_filter="$filter" >>"$OUT/tests.log" 2>&1
       local rc=$?
       echo "test $t exit $rc" | tee -a "$OUT/tests.log"
       [ $rc -eq 0 ] || failed=1
     done
     grep -E '^\[  (PASSED|FAILED) |^\[  FAILED|region [0-9]+:|least budget' "$OUT/tests.log"
     local bargs=(--lanes 2 --runs "${PP_BUDGET_RUNS:-3}" --cpu-check-max-log 0 --vram-budgets-gib "${PP_BUDGETS:-0,48,32,24,16}")
+    # shellcheck disable=SC2206
+    bargs+=(${PP_BUDGET_ARGS:-})
     # shellcheck disable=SC2068
     echo "=== cuda_prover_bench ${bargs[*]} ${logs[*]}" >>"$OUT/budgets.log"
     # shellcheck disable=SC2068
@@ -151,11 +159,20 @@ for line in open(sys.argv[1]):
                   "h2d_gib_per_partition": num("h2d_gib_per_partition"), "peak_vram_gib": num("peak_vram_gib"),
                   "identical": kv["identical"] == "true", "lanes": int(kv["lanes"]), "plan_gib": num("plan_gib"),
                   "gpu_busy": num("gpu_busy")})
+        for k in ("lanes_partitions", "steady_partitions_per_hour", "copy_overlap"):
+            if k in kv and float(kv[k]) >= 0:
+                r[k] = num(k)
     runs.append(r)
-print(json.dumps({"runs": runs, "date": sys.argv[3], "gpu": sys.argv[2], "commit": sys.argv[4],
+extra = {}
+for line in open(sys.argv[1]):
+    for tag in ("two_keys", "pageable"):
+        if line.startswith(tag + " log_n="):
+            kv = dict(f.split("=", 1) for f in line.split()[1:])
+            extra[tag] = {k: (v == "true" if v in ("true", "false") else float(v)) for k, v in kv.items()}
+print(json.dumps({"runs": runs, **extra, "date": sys.argv[3], "gpu": sys.argv[2], "commit": sys.argv[4],
                   "command": "scripts/device_run.sh device budgets (cuda_prover_bench " + sys.argv[5] + ")"}, indent=2))
 PY
-    grep -E '^budget|^== |^result matrices|IDENTICAL|DIFFERS|REFUSED' "$OUT/budgets.log"
+    grep -E '^budget|^== |^result matrices|IDENTICAL|DIFFERS|REFUSED|^two|^pageable|^pinning|^  2\^' "$OUT/budgets.log"
   fi
   if [ "$phase" = multigpu ]; then  # 1 GPU, then 2 GPUs, then 2 with one failing: multi-gpu.json
     local mg=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 6 --witness-threads 4

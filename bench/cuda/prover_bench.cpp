@@ -13,8 +13,15 @@
 // per partition, the device memory the process took (cudaMemGetInfo), the lanes phase's throughput,
 // and whether the proof is identical to the unlimited budget's; "budget_run" lines feed
 // docs/perf/vram-budgets.json. Usage:
+// Budgets mode's extras: --lanes-per-thread P (the lanes phase's partitions per lane, 3);
+// --steady-gib B --steady-partitions N (budget B's lanes phase proves N partitions, 10: a PoRep
+// proof, and reports the steady rate without the ramp); the share of each partition's streamed
+// copies that ran under its kernels (from the trace spans); --two-keys-gib B [--small-log L] (the
+// key and a 2^L one, 24 by default, in one backend of B GiB: bench_two_keys); --pageable-gib B
+// (budget B again with pinning off: how much slower pageable streaming is). Usage:
 //   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K]
-//                     [--vram-budgets-gib B,...] log_n...
+//                     [--vram-budgets-gib B,... [--lanes-per-thread P] [--steady-gib B]
+//                     [--steady-partitions N] [--two-keys-gib B] [--small-log L] [--pageable-gib B]] log_n...
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -28,6 +35,7 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
+#include "core/mutex.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/fixed_base_device.hpp"
 #include "cuda/pinned_host.hpp"
@@ -56,6 +64,12 @@ struct options {
   bool random_key = false;
   int cpu_check_max_log = 20;
   std::vector<double> budgets_gib;  // --vram-budgets-gib; 0 = unlimited
+  int lanes_per_thread = 3;         // --lanes-per-thread: the lanes phase's partitions per thread
+  double steady_gib = -1;           // --steady-gib: this budget's lanes phase runs steady_partitions
+  int steady_partitions = 10;       // --steady-partitions (a 10-partition PoRep proof)
+  double two_keys_gib = -1;         // --two-keys-gib: the key with a smaller one (--small-log) in one region
+  int small_log = 24;
+  double pageable_gib = -1;         // --pageable-gib: this budget once more with pinning off
 };
 
 // Per-run milliseconds of each prover step, the steps in the order first seen.
@@ -233,6 +247,222 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The share of a partition's streamed copies (its "key stream h2d" span on the copy track) that ran
+// while the lane's kernels did (its compute-track spans); -1 when nothing was streamed.
+double copy_overlap(const pp::groth16::prove_timings& t) {
+  const pp::groth16::prove_timings::span* copy = nullptr;
+  for (const auto& sp : t.spans) {
+    if (sp.name == "key stream h2d") copy = &sp;
+  }
+  if (copy == nullptr || copy->end <= copy->begin) return -1;
+  std::chrono::duration<double> under{0};
+  for (const auto& sp : t.spans) {
+    if (sp.track.find("/compute") == std::string::npos) continue;
+    const auto b = std::max(sp.begin, copy->begin), e = std::min(sp.end, copy->end);
+    if (e > b) under += e - b;
+  }
+  return under / std::chrono::duration<double>(copy->end - copy->begin);
+}
+
+// Lanes phase: `threads` threads prove `total` partitions between them. Wall time, partitions per
+// hour over the whole run and in steady state (from the end of the first `threads` partitions to
+// the last: the ramp left out), the GPU busy fraction, failures and proofs that differ from want.
+struct lanes_result {
+  double wall_s = 0, per_hour = 0, steady_per_hour = 0, busy = 0;
+  int failed = 0, differ = 0;
+};
+lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_request& req, uint32_t threads, int total,
+                       const pp::groth16::proof& want) {
+  using namespace pp;
+  be.reset_activity();
+  std::atomic<int> next{0}, failures{0}, differ{0};
+  std::vector<double> ends(size_t(total), 0);
+  const auto w0 = clock_type::now();
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      for (int j; (j = next.fetch_add(1)) < total;) {
+        auto r = groth16::prove(be, req);
+        if (!r.ok()) {
+          failures.fetch_add(1);
+        } else if (!(r->pi == want)) {
+          differ.fetch_add(1);
+        }
+        ends[size_t(j)] = secs(w0);
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  lanes_result out;
+  out.wall_s = secs(w0);
+  out.per_hour = 3600.0 * total / out.wall_s;
+  std::sort(ends.begin(), ends.end());
+  const size_t first = std::min<size_t>(threads, ends.size()) - 1;
+  if (ends.size() > first + 1 && ends.back() > ends[first]) {
+    out.steady_per_hour = 3600.0 * double(ends.size() - 1 - first) / (ends.back() - ends[first]);
+  }
+  out.busy = be.gpu_activity().busy_fraction();
+  out.failed = failures.load();
+  out.differ = differ.load();
+  return out;
+}
+
+// Median GPU time (the "gpu " steps) of a prove_output's timings, in seconds.
+double gpu_seconds(const pp::groth16::prove_timings& t) {
+  double ms = 0;
+  for (const auto& st : t.steps) {
+    if (st.name.rfind("gpu ", 0) == 0) ms += std::chrono::duration<double, std::milli>(st.elapsed).count();
+  }
+  return ms / 1e3;
+}
+
+pp::cuda::cuda_backend_config budget_config(const options& o, double budget_gib) {
+  pp::cuda::cuda_backend_config cfg;
+  cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
+  cfg.staging_bytes = uint64_t{1} << 30;
+  cfg.lanes = o.lanes;
+  cfg.max_vram_bytes = budget_gib > 0 ? uint64_t(budget_gib * gib) : 0;
+  return cfg;
+}
+
+// The key of log_n and a smaller PoRep-shaped one (a WindowPoSt-sized key) served by one backend
+// under --two-keys-gib: the big key first, then the small one (planned beside it or with it), then
+// both at once from the lanes' threads in a mixed order. Reports the plans, how often the region
+// was planned again (1 at most: no thrash), each key's GPU time, the GPU busy fraction of the mixed
+// phase and whether every proof equals its key's reference (big: the unlimited budget's; small:
+// an unlimited backend's, made first).
+void bench_two_keys(int log_n, const options& o, const pp::groth16::proving_key& pk,
+                    const pp::r1cs::synthetic_circuit& c, const pp::groth16::proof& ref_big,
+                    pp::cuda::fixed_base_device& points) {
+  using namespace pp;
+  auto t0 = clock_type::now();
+  const r1cs::synthetic_circuit sc = take(
+      r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(o.small_log), 43)),
+      "make_synthetic (small)");
+  const groth16::proving_key spk =
+      take(groth16::setup_insecure(sc.cs, o.basis, groth16::toxic_waste_from_seed_insecure(10), points),
+           "setup (small)");
+  std::fprintf(stderr, "2^%d: circuit and key in %.1f s\n", o.small_log, secs(t0));
+  groth16::prove_request big, small;
+  big.pk = &pk, big.cs = &c.cs, big.witness = c.w;
+  small.pk = &spk, small.cs = &sc.cs, small.witness = sc.w;
+  big.rs = small.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
+  big.options.self_verify = small.options.self_verify = true;
+  groth16::proof ref_small;
+  {
+    auto be = take(cuda::cuda_backend::create(budget_config(o, 0)), "cuda_backend::create");
+    ref_small = take(groth16::prove(*be, small), "prove (small, unlimited)").pi;
+  }
+  const uint64_t before = device_used_bytes();
+  auto be = take(cuda::cuda_backend::create(budget_config(o, o.two_keys_gib)), "cuda_backend::create");
+  bool same = true;
+  t0 = clock_type::now();
+  same &= take(groth16::prove(*be, big), "prove (big)").pi == ref_big;
+  const double t_big_first = secs(t0);
+  t0 = clock_type::now();
+  same &= take(groth16::prove(*be, small), "prove (small)").pi == ref_small;
+  const double t_small_first = secs(t0);
+  // The big key may have been evicted by a re-plan: the footprints are read after it runs again.
+  t0 = clock_type::now();
+  same &= take(groth16::prove(*be, big), "prove (big, again)").pi == ref_big;
+  const double t_big_again = secs(t0);
+  const auto plan_of = [&](const groth16::proving_key& k, const r1cs::constraint_system& cs) {
+    auto f = be->resident_footprint(k, cs);
+    return f.ok() ? f->plan : "not placed: " + f.error().to_string();
+  };
+  std::printf("\n== two keys under %.0f GiB: 2^%d and 2^%d\n  2^%d: %s\n  2^%d: %s\n  region used %.2f of %.2f GiB; "
+              "first proofs %.1f s (2^%d), %.1f s (2^%d, %s), %.1f s (2^%d again)\n",
+              o.two_keys_gib, log_n, o.small_log, log_n, plan_of(pk, c.cs).c_str(), o.small_log,
+              plan_of(spk, sc.cs).c_str(),
+              be->used_bytes() / gib, be->capacity_bytes() / gib, t_big_first, log_n, t_small_first, o.small_log,
+              be->replans() ? "the region planned again" : "beside it", t_big_again, log_n);
+  // Mixed: 4 big and 8 small partitions in the order B S S B S S ..., from the lanes' threads.
+  std::vector<const groth16::prove_request*> seq;
+  for (int i = 0; i < 4; ++i) seq.insert(seq.end(), {&big, &small, &small});
+  const uint64_t replans_before = be->replans();
+  be->reset_activity();
+  std::atomic<int> next{0}, bad{0};
+  std::vector<double> gpu_big, gpu_small;
+  pp::mutex mu;
+  const auto w0 = clock_type::now();
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < be->lanes(); ++t) {
+    pool.emplace_back([&] {
+      for (int j; (j = next.fetch_add(1)) < int(seq.size());) {
+        const groth16::prove_request& r = *seq[size_t(j)];
+        auto out = groth16::prove(*be, r);
+        if (!out.ok() || !(out->pi == (&r == &big ? ref_big : ref_small))) {
+          bad.fetch_add(1);
+          if (!out.ok()) std::printf("  mixed: %s\n", out.error().to_string().c_str());
+          continue;
+        }
+        pp::mutex_lock lock(mu);
+        (&r == &big ? gpu_big : gpu_small).push_back(gpu_seconds(out->timings));
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  const double wall = secs(w0);
+  const auto act = be->gpu_activity();
+  if (bad.load() != 0) same = false;
+  const uint64_t peak = device_used_bytes() - before;
+  const double mb = gpu_big.empty() ? 0 : median(gpu_big), ms = gpu_small.empty() ? 0 : median(gpu_small);
+  std::printf("two keys: %zu partitions (4 of 2^%d, 8 of 2^%d) on %u thread(s) in %.2f s; GPU time 2^%d %.3f s, "
+              "2^%d %.3f s; GPU busy %.1f%%; region planned again %llu time(s) in all, %llu during the mixed phase; "
+              "device memory taken %.3f GiB; proofs %s\n",
+              seq.size(), log_n, o.small_log, be->lanes(), wall, log_n, mb, o.small_log, ms, 100 * act.busy_fraction(),
+              (unsigned long long)be->replans(), (unsigned long long)(be->replans() - replans_before), peak / gib,
+              same ? "IDENTICAL to each key's reference" : "DIFFER");
+  std::printf("two_keys log_n=%d small_log=%d budget_gib=%.0f replans=%llu replans_mixed=%llu big_partition_s=%.4f "
+              "small_partition_s=%.4f mixed_wall_s=%.3f gpu_busy=%.4f peak_vram_gib=%.3f identical=%s\n",
+              log_n, o.small_log, o.two_keys_gib, (unsigned long long)be->replans(),
+              (unsigned long long)(be->replans() - replans_before), mb, ms, wall, act.busy_fraction(), peak / gib,
+              same ? "true" : "false");
+}
+
+// The budget --pageable-gib once more with the streamed tables in pageable memory (what a host that
+// refuses to pin gets, with a warning): GPU time per partition against the pinned run's.
+void bench_pageable(int log_n, const options& o, const pp::groth16::proving_key& pk,
+                    const pp::r1cs::synthetic_circuit& c, const pp::cuda::compact_r1cs& compact,
+                    const pp::groth16::proof& ref, double pinned_s) {
+  using namespace pp;
+  cuda::cuda_backend_config cfg = budget_config(o, o.pageable_gib);
+  cfg.pin_streamed = false;
+  auto be = take(cuda::cuda_backend::create(cfg), "cuda_backend::create");
+  if (status st = be->prepare(pk, c.cs, &compact); !st.ok()) {
+    std::printf("pageable %.0f GiB: REFUSED: %s\n", o.pageable_gib, st.to_string().c_str());
+    return;
+  }
+  groth16::prove_request req;
+  req.pk = &pk, req.cs = &c.cs, req.witness = c.w;
+  req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
+  bool same = true;
+  std::vector<double> gpu_s;
+  double stream_ms = 0;
+  const uint64_t h2d0 = be->h2d_bytes();
+  for (int i = 0; i < 2; ++i) {
+    auto out = take(groth16::prove(*be, req), "prove (pageable)");
+    same &= out.pi == ref;
+    if (i == 0) continue;
+    gpu_s.push_back(gpu_seconds(out.timings));
+    for (const auto& st : out.timings.steps) {
+      if (st.name.rfind("key stream h2d", 0) == 0) {
+        stream_ms = std::chrono::duration<double, std::milli>(st.elapsed).count();
+      }
+    }
+  }
+  const double h2d = double(be->h2d_bytes() - h2d0) / 2 / gib;
+  const double part_s = median(gpu_s);
+  std::printf("pageable %.0f GiB at 2^%d: GPU time per partition %.3f s (pinned %.3f s: %.2fx), key stream %.0f ms for "
+              "%.1f GiB (%.1f GiB/s); proof %s\n",
+              o.pageable_gib, log_n, part_s, pinned_s, pinned_s > 0 ? part_s / pinned_s : 0, stream_ms, h2d,
+              stream_ms > 0 ? h2d / (stream_ms / 1e3) : 0, same ? "IDENTICAL" : "DIFFERS");
+  std::printf("pageable log_n=%d budget_gib=%.0f partition_s=%.4f pinned_partition_s=%.4f slowdown=%.3f "
+              "stream_gib_per_s=%.2f identical=%s\n",
+              log_n, o.pageable_gib, part_s, pinned_s, pinned_s > 0 ? part_s / pinned_s : 0,
+              stream_ms > 0 ? h2d / (stream_ms / 1e3) : 0, same ? "true" : "false");
+}
+
 // One backend per budget on one key: see the file comment.
 void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
   using namespace pp;
@@ -254,6 +484,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   const double t_compact = secs(t0);
   // The key's point tables pinned once for every budget (each backend adds a hold).
   t0 = clock_type::now();
+  const uint64_t dev_before_pin = device_used_bytes();
   std::vector<cuda::pinned_range> pins;
   uint64_t key_point_bytes = 0;
   auto pin = [&](const auto& v) {
@@ -264,6 +495,13 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   };
   pin(pk.h), pin(pk.l), pin(pk.a), pin(pk.b_g1), pin(pk.b_g2);
   const double t_pin = secs(t0);
+  // What page-locking takes on the device (the driver's mappings of the pinned range): outside any
+  // backend's region, so it is what "device memory taken" can exceed a budget by.
+  const int64_t pin_device = int64_t(device_used_bytes()) - int64_t(dev_before_pin);
+  std::printf("pinning %.2f GiB of key points took %.1f MiB of device memory (%.2f MiB per GiB pinned)\n",
+              key_point_bytes / gib, double(pin_device) / 1048576.0,
+              double(pin_device) / 1048576.0 / (key_point_bytes / gib));
+  std::printf("result pin_device_mib_per_gib %.3f\n", double(pin_device) / 1048576.0 / (key_point_bytes / gib));
   std::printf("\n== budgets at 2^%d: %llu constraints, %llu variables; key points %.2f GiB, compact matrices "
               "%.3f GiB (%.1f s), pinned in %.1f s\n",
               log_n, (unsigned long long)c.cs.num_constraints(), (unsigned long long)c.cs.num_variables(),
@@ -278,14 +516,10 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   req.options.self_verify = real;
   std::optional<groth16::proof> reference;  // the unlimited budget's proof
   double unlimited_s = 0;
+  std::map<double, double> part_s_of;  // budget -> GPU time per partition
   for (const double b : o.budgets_gib) {
     const uint64_t before = device_used_bytes();
-    cuda::cuda_backend_config cfg;
-    cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
-    cfg.staging_bytes = uint64_t{1} << 30;
-    cfg.lanes = o.lanes;
-    cfg.max_vram_bytes = b > 0 ? uint64_t(b * gib) : 0;
-    auto be = take(cuda::cuda_backend::create(cfg), "cuda_backend::create");
+    auto be = take(cuda::cuda_backend::create(budget_config(o, b)), "cuda_backend::create");
     const std::string label = b > 0 ? std::to_string(int(b)) + " GiB" : "unlimited";
     t0 = clock_type::now();
     if (status st = be->prepare(pk, c.cs, &compact); !st.ok()) {
@@ -298,7 +532,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     std::printf("budget %s at 2^%d: region %.2f GiB, plan used %.2f GiB: %s; prepare %.1f s\n", label.c_str(), log_n,
                 be->capacity_bytes() / gib, be->used_bytes() / gib, fp.plan.c_str(), t_prepare);
     step_times times;
-    std::vector<double> gpu_s;
+    std::vector<double> gpu_s, overlap;
     groth16::proof last{};
     bool same = true;
     const uint64_t h2d0 = be->h2d_bytes();
@@ -308,6 +542,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
       last = out.pi;
       if (i == 0) continue;  // warm-up
       gpu_s.push_back(times.add_steps(out.timings) / 1e3);
+      if (const double ov = copy_overlap(out.timings); ov >= 0) overlap.push_back(ov);
     }
     const double h2d_per = double(be->h2d_bytes() - h2d0) / (o.runs + 1);
     if (!reference) {
@@ -317,41 +552,35 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     for (const auto& k : times.order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(times.ms[k]));
     const double part_s = median(gpu_s);
     if (b <= 0) unlimited_s = part_s;
-    // Lanes phase: as many threads as the plan has lanes, 3 partitions each.
+    part_s_of[b] = part_s;
+    // Lanes phase: as many threads as the plan has lanes; the steady budget runs a 10-partition
+    // proof's worth, the others lanes_per_thread partitions per lane.
     const uint32_t threads = fp.lanes;
-    const int per_thread = 3;
-    be->reset_activity();
-    std::atomic<int> failures{0}, differ{0};
-    const auto w0 = clock_type::now();
-    std::vector<std::thread> pool;
-    for (uint32_t t = 0; t < threads; ++t) {
-      pool.emplace_back([&] {
-        for (int j = 0; j < per_thread; ++j) {
-          auto r = groth16::prove(*be, req);
-          if (!r.ok()) {
-            failures.fetch_add(1);
-          } else if (!(r->pi == *reference)) {
-            differ.fetch_add(1);
-          }
-        }
-      });
-    }
-    for (auto& th : pool) th.join();
-    const double wall = secs(w0);
-    const auto act = be->gpu_activity();
-    const int total = int(threads) * per_thread;
-    if (differ.load() != 0 || failures.load() != 0) same = false;
+    const bool steady = o.steady_gib >= 0 && b == o.steady_gib;
+    const int total = steady ? o.steady_partitions : int(threads) * o.lanes_per_thread;
+    const lanes_result lr = run_lanes(*be, req, threads, total, *reference);
+    if (lr.differ != 0 || lr.failed != 0) same = false;
     const uint64_t peak = device_used_bytes() - before;
+    const double ov = overlap.empty() ? -1 : median(overlap);
     std::printf("budget %s at 2^%d: GPU time per partition %.3f s (%.2fx unlimited), h2d %.2f GiB per partition, "
-                "device memory taken %.2f GiB; %u lane(s) x %d: %.3f s per partition, %.0f partitions/hour, GPU busy "
-                "%.1f%%, %d failed; proof %s the unlimited budget's\n",
-                label.c_str(), log_n, part_s, unlimited_s > 0 ? part_s / unlimited_s : 1.0, h2d_per / gib, peak / gib,
-                threads, per_thread, wall / total, 3600.0 * total / wall, 100 * act.busy_fraction(), failures.load(),
-                same ? "IDENTICAL to" : "DIFFERS FROM");
+                "copies under kernels %.1f%%, device memory taken %.3f GiB; %u lane(s), %d partitions: %.3f s per "
+                "partition, %.0f partitions/hour (steady %.0f), GPU busy %.1f%%, %d failed; proof %s the unlimited "
+                "budget's\n",
+                label.c_str(), log_n, part_s, unlimited_s > 0 ? part_s / unlimited_s : 1.0, h2d_per / gib,
+                ov >= 0 ? 100 * ov : 0.0, peak / gib, threads, total, lr.wall_s / total, lr.per_hour,
+                lr.steady_per_hour, 100 * lr.busy, lr.failed, same ? "IDENTICAL to" : "DIFFERS FROM");
     std::printf("budget_run log_n=%d budget_gib=%s partition_s=%.4f partitions_per_hour=%.0f h2d_gib_per_partition=%.3f "
-                "peak_vram_gib=%.3f identical=%s lanes=%u plan_gib=%.3f gpu_busy=%.4f\n",
-                log_n, b > 0 ? std::to_string(int(b)).c_str() : "null", part_s, 3600.0 * total / wall, h2d_per / gib,
-                peak / gib, same ? "true" : "false", threads, be->used_bytes() / gib, act.busy_fraction());
+                "peak_vram_gib=%.3f identical=%s lanes=%u plan_gib=%.3f gpu_busy=%.4f lanes_partitions=%d "
+                "steady_partitions_per_hour=%.0f copy_overlap=%.4f\n",
+                log_n, b > 0 ? std::to_string(int(b)).c_str() : "null", part_s, lr.per_hour, h2d_per / gib,
+                peak / gib, same ? "true" : "false", threads, be->used_bytes() / gib, lr.busy, total,
+                lr.steady_per_hour, ov);
+  }
+  if (o.two_keys_gib > 0 && reference) bench_two_keys(log_n, o, pk, c, *reference, points);
+  if (o.pageable_gib > 0 && reference) {
+    pins.clear();  // the bench's holds: the backend's own pinning is off, so the key is pageable
+    const double pinned_s = part_s_of.count(o.pageable_gib) ? part_s_of[o.pageable_gib] : 0;
+    bench_pageable(log_n, o, pk, c, compact, *reference, pinned_s);
   }
   if (real && log_n <= o.cpu_check_max_log && reference) {
     groth16::cpu_backend cpu;
@@ -384,6 +613,18 @@ int main(int argc, char** argv) {
         o.budgets_gib.push_back(std::atof(list.substr(at, comma - at).c_str()));
         at = comma + 1;
       }
+    } else if (!std::strcmp(argv[i], "--lanes-per-thread") && i + 1 < argc) {
+      o.lanes_per_thread = std::max(1, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--steady-gib") && i + 1 < argc) {
+      o.steady_gib = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--steady-partitions") && i + 1 < argc) {
+      o.steady_partitions = std::max(2, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--two-keys-gib") && i + 1 < argc) {
+      o.two_keys_gib = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--small-log") && i + 1 < argc) {
+      o.small_log = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--pageable-gib") && i + 1 < argc) {
+      o.pageable_gib = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--random-key")) {
       o.random_key = true;
     } else {

@@ -25,6 +25,7 @@
 #include "cuda/key_residency.hpp"
 #include "cuda/lane_pool.hpp"
 #include "cuda/partition_launch.hpp"
+#include "cuda/pinned_host.hpp"
 #include "cuda/spmv_tuning.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "groth16/prover.hpp"
@@ -55,6 +56,15 @@ result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_bac
   return chunking_options(s, cfg.max_chunk_points);
 }
 
+// The refusal of a key that does not fit even alone: its least budget, reserve included.
+std::string least_budget_message(const key_shape& s, std::span<const msm_chunking> opts, const cuda_backend_config& cfg,
+                                 const std::string& why) {
+  const uint64_t least = least_plan_bytes(s, opts) + pin_reserve_bytes(cfg);
+  return "cuda_backend: the key needs a VRAM budget of at least " + std::to_string(least) + " bytes (" +
+         std::to_string(least >> 20) + " MiB, " + std::to_string(pin_reserve_bytes(cfg)) +
+         " of them kept for the driver's mappings of pinned memory): " + why;
+}
+
 uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
   return cfg.max_matrix_chunk_bytes != 0 ? cfg.max_matrix_chunk_bytes : spmv_tuning_sm90.stream_chunk_bytes;
 }
@@ -71,9 +81,20 @@ key_footprint footprint_of(const key_shape& s, const key_plan& p) {
   f.partition_bytes = p.lane.bytes;
   f.msm_workspace_bytes = p.msm.workspace_bytes;
   f.lanes = p.lanes;
+  f.shared_workspaces = p.guest;
   f.plan = p.to_string(s);
   return f;
 }
+
+// A lane held by start(): released on every path, handed back around a re-plan.
+struct lane_hold {
+  lane_pool& pool;
+  uint32_t id;
+  bool on = true;
+  ~lane_hold() {
+    if (on) pool.release(id);
+  }
+};
 
 }  // namespace
 
@@ -84,13 +105,26 @@ struct cuda_backend::impl {
   cuda_event origin;  // completed at create(); host_origin is the host time just after
   gpu_clock gclock;
 
-  mutable pp::mutex mu;  // key residency and health
-  std::vector<std::unique_ptr<key_entry>> keys PP_GUARDED_BY(mu);
-  uint64_t next PP_GUARDED_BY(mu) = 0;  // bump offset into the region
+  // A key of the region's plan (placed or not): what re-planning needs, no pointer into the key.
+  struct planned_key {
+    key_fingerprint id;
+    key_shape shape;
+    std::vector<msm_chunking> options;
+    uint64_t last_use = 0;
+  };
+
+  mutable pp::mutex mu;  // the region's plan, the placed keys, the workspace pool, health
+  std::vector<planned_key> planned PP_GUARDED_BY(mu);  // in the order of region.keys
+  region_plan region PP_GUARDED_BY(mu);
+  std::vector<std::unique_ptr<key_entry>> keys PP_GUARDED_BY(mu);  // the placed ones
+  // Which of the region's workspaces are free; replaced only by a re-plan, which holds every lane.
+  std::unique_ptr<lane_pool> free_ws PP_GUARDED_BY(mu);
+  uint64_t uses PP_GUARDED_BY(mu) = 0;
+  uint64_t replans PP_GUARDED_BY(mu) = 0;
   bool healthy PP_GUARDED_BY(mu) = true;
   std::string last_error PP_GUARDED_BY(mu);
 
-  std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a key eviction
+  std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a re-plan
   std::atomic<uint64_t> h2d{0};
 
   mutable pp::mutex busy_mu;
@@ -101,18 +135,6 @@ struct cuda_backend::impl {
       if (l.copy != nullptr) cudaStreamDestroy(l.copy);
       if (l.compute != nullptr) cudaStreamDestroy(l.compute);
     }
-  }
-
-  // Forgets every resident key so that the region starts over: no partition runs meanwhile. The
-  // caller holds no lane.
-  void evict_all_keys() {
-    free_lanes->acquire_all();
-    {
-      pp::mutex_lock lock(mu);
-      keys.clear();
-      next = 0;
-    }
-    free_lanes->release_all();
   }
 
   // A failed CUDA call leaves the device unusable for us: later calls fail fast.
@@ -134,39 +156,185 @@ struct cuda_backend::impl {
     }
     return nullptr;
   }
+  uint64_t pinned_locked() PP_REQUIRES(mu) {
+    uint64_t b = 0;
+    for (const auto& k : keys) b += k->pinned_bytes;
+    return b;
+  }
+  int planned_index_locked(const key_fingerprint& id) PP_REQUIRES(mu) {
+    for (size_t i = 0; i < planned.size(); ++i) {
+      if (planned[i].id == id) return int(i);
+    }
+    return -1;
+  }
 
-  // The key's plan in what the region has left (all_resident: only a plan that streams nothing and
-  // has a workspace per lane, as a key beside others must), then its placement. resource_exhausted when it does not fit. compact: cs's compact matrices,
-  // built on the first call and kept by the caller across eviction retries.
-  result<key_entry*> place_locked(const proving_key& pk, const r1cs::constraint_system& cs,
-                                  std::optional<compact_r1cs>& compact, const compact_r1cs* given,
-                                  bool all_resident) PP_REQUIRES(mu) {
-    if (given == nullptr && !compact) {
-      PP_ASSIGN_OR_RETURN(compact_r1cs c, make_compact_r1cs(cs));
-      compact.emplace(std::move(c));
+  // The plan's view of (pk, cs); compact: the caller's, else built once into `built`.
+  result<planned_key> shape_of(const proving_key& pk, const r1cs::constraint_system& cs,
+                               std::optional<compact_r1cs>& built, const compact_r1cs*& given) {
+    if (given == nullptr) {
+      if (!built) {
+        PP_ASSIGN_OR_RETURN(compact_r1cs c, make_compact_r1cs(cs));
+        built.emplace(std::move(c));
+      }
+      given = &*built;
     }
-    const compact_r1cs& cm = given != nullptr ? *given : *compact;
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
-    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, cm, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
-    PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
-    const uint64_t left = mem->capacity() - next;
-    auto plan = plan_key(shape, opts, left, cfg.lanes);
-    if (!plan.ok()) return resource_exhausted("cuda_backend: " + plan.error().message());
-    if (all_resident && (plan->streams() || plan->lanes < cfg.lanes)) {
-      return resource_exhausted("cuda_backend: the key does not fit resident in the " + std::to_string(left) +
-                                " bytes left (" + plan->to_string(shape) + ")");
-    }
+    planned_key pl;
+    pl.id = key_fingerprint::of(pk, cs);
+    PP_ASSIGN_OR_RETURN(pl.shape, shape_key(pk, cs, *given, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
+    PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, cfg));
+    return pl;
+  }
+
+  // Places the region plan's key i (uploads and pins it at its planned offset). Lanes running
+  // partitions of other keys go on meanwhile: their memory is disjoint from it. Setup work,
+  // synchronized, on lane 0's copy stream while mu keeps other key uploads out.
+  result<key_entry*> place_locked(size_t i, const proving_key& pk, const compact_r1cs& cm) PP_REQUIRES(mu) {
     auto k = std::make_unique<key_entry>();
-    k->id = key_fingerprint::of(pk, cs);
-    k->shape = shape;
-    k->plan = *plan;
-    k->base = next;
-    // Setup work, synchronized: on lane 0's copy stream while mu keeps other key uploads out. Lanes
-    // running partitions of other keys go on meanwhile (their memory lies below `next`).
-    if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg)); !st.ok()) return note(std::move(st));
-    next += k->plan.total_bytes();
+    k->id = planned[i].id;
+    k->shape = planned[i].shape;
+    k->plan = region.keys[i];
+    k->base = region.base[i];
+    const workspace_span ws{region.lanes_offset, region.lane_bytes, region.lanes};
+    uint64_t pin_budget = 0;
+    if (cfg.pin_streamed) {
+      pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0}
+                                             : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
+    }
+    if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg), ws, pin_budget);
+        !st.ok()) {
+      return note(std::move(st));
+    }
     keys.push_back(std::move(k));
     return keys.back().get();
+  }
+
+  // The placed entry of (pk, cs), placing it when its plan allows without disturbing the placed
+  // keys: planned already, the first key, or one more guest at the region's end. nullptr (and
+  // `replan` set to its shape) when the region must be planned again for it; failed_precondition
+  // when it does not fit even alone.
+  result<key_entry*> find_or_place_locked(const proving_key& pk, const r1cs::constraint_system& cs,
+                                          std::optional<compact_r1cs>& built, const compact_r1cs* given,
+                                          std::optional<planned_key>& replan) PP_REQUIRES(mu) {
+    const key_fingerprint id = key_fingerprint::of(pk, cs);
+    if (key_entry* k = find_locked(id); k != nullptr) {
+      planned[size_t(planned_index_locked(id))].last_use = ++uses;
+      return k;
+    }
+    if (const int i = planned_index_locked(id); i >= 0) {
+      PP_ASSIGN_OR_RETURN(const planned_key pl, shape_of(pk, cs, built, given));  // for `given`
+      (void)pl;
+      planned[size_t(i)].last_use = ++uses;
+      return place_locked(size_t(i), pk, *given);
+    }
+    PP_ASSIGN_OR_RETURN(planned_key pl, shape_of(pk, cs, built, given));
+    pl.last_use = ++uses;
+    const uint64_t capacity = mem->capacity();
+    if (planned.empty()) {
+      auto r = plan_region(std::span<const key_shape>(&pl.shape, 1), std::span(&pl.options, 1), capacity, cfg.lanes);
+      if (!r.ok()) {
+        return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, r.error().message()) +
+                                   ": the key does not fit this GPU even alone");
+      }
+      region = std::move(r).value();
+      planned.push_back(std::move(pl));
+      free_ws = std::make_unique<lane_pool>(region.lanes);
+      return place_locked(0, pk, *given);
+    }
+    region_plan more = region;
+    if (add_guest(more, pl.shape, pl.options, capacity).ok()) {
+      region = std::move(more);
+      planned.push_back(std::move(pl));
+      return place_locked(planned.size() - 1, pk, *given);
+    }
+    if (auto alone = plan_key(pl.shape, pl.options, capacity, cfg.lanes); !alone.ok()) {
+      return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, alone.error().message()) +
+                                 ": the key does not fit this GPU even alone");
+    }
+    replan.emplace(std::move(pl));
+    return nullptr;
+  }
+
+  // Plans the region again for `fresh` and the most recently used planned keys that fit with it,
+  // evicting every placed key (they are placed again when next used). Waits for every lane: the
+  // caller holds none.
+  status replan_for(planned_key fresh) {
+    free_lanes->acquire_all();
+    status st = ok_status();
+    {
+      pp::mutex_lock lock(mu);
+      std::vector<planned_key> set;
+      for (const planned_key& p : planned) {
+        if (!(p.id == fresh.id)) set.push_back(p);
+      }
+      std::sort(set.begin(), set.end(),
+                [](const planned_key& a, const planned_key& b) { return a.last_use > b.last_use; });
+      set.insert(set.begin(), std::move(fresh));
+      for (;;) {
+        std::vector<key_shape> shapes;
+        std::vector<std::vector<msm_chunking>> options;
+        for (const planned_key& p : set) {
+          shapes.push_back(p.shape);
+          options.push_back(p.options);
+        }
+        auto r = plan_region(shapes, options, mem->capacity(), cfg.lanes);
+        if (r.ok()) {
+          keys.clear();
+          planned = std::move(set);
+          region = std::move(r).value();
+          free_ws = std::make_unique<lane_pool>(region.lanes);
+          ++replans;
+          break;
+        }
+        if (set.size() == 1) {
+          st = failed_precondition("cuda_backend: " + r.error().message() +
+                                   ": the key does not fit this GPU even alone");
+          break;
+        }
+        set.pop_back();  // the least recently used
+      }
+    }
+    free_lanes->release_all();
+    return st;
+  }
+
+  // The placed entry of (pk, cs) for a caller holding lane hl (start) or none (prepare), planning
+  // the region again when needed (hl handed back meanwhile). Eviction waits for every lane, so the
+  // entry lives while the caller holds its lane.
+  result<key_entry*> key_for(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* given,
+                             lane_hold* hl, groth16::prove_timings* t) {
+    std::optional<compact_r1cs> built;
+    for (int round = 0;; ++round) {
+      std::optional<planned_key> replan;
+      {
+        pp::mutex_lock lock(mu);
+        if (!healthy) return unavailable("cuda_backend: device unhealthy after " + last_error);
+        const auto t0 = clock::now();
+        const size_t placed = keys.size();
+        PP_ASSIGN_OR_RETURN(key_entry* k, find_or_place_locked(pk, cs, built, given, replan));
+        if (k != nullptr) {
+          if (t != nullptr && keys.size() != placed) t->add("key upload", clock::now() - t0);
+          return k;
+        }
+        if (round == 3) {
+          return failed_precondition("cuda_backend: the keys in use made the region be planned again 3 times for one "
+                                     "partition; they do not fit this GPU together (serve fewer keys per GPU or give "
+                                     "it more memory)");
+        }
+      }
+      const auto t0 = clock::now();
+      if (hl != nullptr) {
+        hl->pool.release(hl->id);
+        hl->on = false;
+      }
+      const status st = replan_for(std::move(*replan));
+      if (hl != nullptr) {
+        hl->id = hl->pool.acquire();
+        hl->on = true;
+      }
+      PP_RETURN_IF_ERROR(st);
+      if (t != nullptr) t->add("key eviction (region planned again)", clock::now() - t0);
+    }
   }
 };
 
@@ -182,10 +350,16 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     if (cfg.lanes == 0 || cfg.lanes > 16) return invalid_argument("cuda_backend: lanes must lie in [1, 16]");
     auto p = std::make_unique<impl>();
     p->cfg = cfg;
+    const uint64_t reserve = pin_reserve_bytes(cfg);
+    if (cfg.max_vram_bytes != 0 && reserve >= cfg.max_vram_bytes) {
+      return invalid_argument("cuda_backend: a VRAM budget of " + std::to_string(cfg.max_vram_bytes) +
+                              " bytes leaves nothing beside the " + std::to_string(reserve) +
+                              " kept for the driver's mappings of max_pinned_bytes of pinned memory");
+    }
     device_memory_config mc;
     mc.device = cfg.device;
     mc.vram_share = cfg.vram_share;
-    mc.max_bytes = cfg.max_vram_bytes;
+    mc.max_bytes = cfg.max_vram_bytes - reserve;
     mc.staging_buffers = cfg.lanes;
     mc.staging_bytes = cfg.staging_bytes;
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
@@ -227,9 +401,16 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
     PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
     PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
     PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
-    const uint64_t budget = cfg.max_vram_bytes != 0 ? cfg.max_vram_bytes : std::numeric_limits<uint64_t>::max();
-    PP_ASSIGN_OR_RETURN(const key_plan plan, plan_key(shape, opts, budget, cfg.lanes));
-    return footprint_of(shape, plan);
+    const uint64_t reserve = pin_reserve_bytes(cfg);
+    const uint64_t budget = cfg.max_vram_bytes == 0       ? std::numeric_limits<uint64_t>::max()
+                            : cfg.max_vram_bytes > reserve ? cfg.max_vram_bytes - reserve
+                                                           : 0;
+    auto plan = plan_key(shape, opts, budget, cfg.lanes);
+    if (!plan.ok()) {
+      if (plan.error().code() != status_code::resource_exhausted) return plan.error();
+      return resource_exhausted(least_budget_message(shape, opts, cfg, plan.error().message()));
+    }
+    return footprint_of(shape, *plan);
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::footprint: ") + e.what());
   }
@@ -237,12 +418,8 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
 
 status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact) {
   try {
-    pp::mutex_lock lock(impl_->mu);
-    if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
-    if (impl_->find_locked(key_fingerprint::of(pk, cs)) != nullptr) return ok_status();
-    std::optional<compact_r1cs> built;
-    auto r = impl_->place_locked(pk, cs, built, compact, /*all_resident=*/false);
+    auto r = impl_->key_for(pk, cs, compact, nullptr, nullptr);
     return r.ok() ? ok_status() : r.error();
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::prepare: ") + e.what());
@@ -260,7 +437,9 @@ result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
 void cuda_backend::clear_keys() {
   pp::mutex_lock lock(impl_->mu);
   impl_->keys.clear();
-  impl_->next = 0;
+  impl_->planned.clear();
+  impl_->region = {};
+  impl_->free_ws.reset();
 }
 
 result<pending_ptr> cuda_backend::start(const prove_request& req) {
@@ -283,58 +462,22 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 
     // The lane is held until its last event has completed (run_partition waits for it) or, on a
     // failure, until its streams are drained.
-    struct held {
-      lane_pool& pool;
-      uint32_t id;
-      bool on = true;
-      ~held() {
-        if (on) pool.release(id);
-      }
-    } hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
+    lane_hold hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
-    // The key: already placed, else placed resident beside the others, else (all evicted, the region
-    // empty) placed by its plan for the whole region, streamed if need be. A key that does not fit
-    // the empty region even streamed fails the request; the device itself stays in rotation.
-    key_entry* k = nullptr;
-    std::optional<compact_r1cs> compact;
-    const key_fingerprint id = key_fingerprint::of(pk, cs);
-    for (int evictions = 0;; ++evictions) {
-      {
-        pp::mutex_lock lock(impl_->mu);
-        if (!impl_->healthy) return unavailable("cuda_backend: device unhealthy after " + impl_->last_error);
-        k = impl_->find_locked(id);
-        if (k != nullptr) break;
-        const auto t0 = clock::now();
-        auto r = impl_->place_locked(pk, cs, compact, nullptr, /*all_resident=*/!impl_->keys.empty());
-        if (r.ok()) {
-          k = *r;
-          p->timings.add("key upload", clock::now() - t0);
-          break;
-        }
-        if (r.error().code() != status_code::resource_exhausted) return r.error();
-        if (impl_->keys.empty()) {
-          return failed_precondition(r.error().message() + ": the key does not fit this GPU even alone");
-        }
-        if (evictions == 3) {
-          return failed_precondition(r.error().message() + ": the keys in use evicted each other 3 times; they do "
-                                     "not fit this GPU together (serve fewer keys per GPU or give it more memory)");
-        }
-      }
-      const auto t0 = clock::now();
-      hl.pool.release(hl.id);
-      hl.on = false;
-      impl_->evict_all_keys();
-      hl.id = hl.pool.acquire();
-      hl.on = true;
-      p->timings.add("key eviction", clock::now() - t0);
+    // The key, placed or planned (and placed) now; a key that does not fit the empty region even
+    // streamed fails the request, the device itself stays in rotation.
+    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(pk, cs, nullptr, &hl, &p->timings));
+    // One of the region's workspaces: a re-plan (which replaces the pool) waits for this lane.
+    lane_pool* ws_pool = nullptr;
+    {
+      pp::mutex_lock lock(impl_->mu);
+      ws_pool = impl_->free_ws.get();
     }
-    // One of the key's workspaces (a plan may have fewer than there are lanes). Eviction waits for
-    // every lane, so k lives while this lane is held.
     struct held_ws {
       lane_pool& pool;
       uint32_t id;
       ~held_ws() { pool.release(id); }
-    } hw{*k->free_ws, k->free_ws->acquire()};
+    } hw{*ws_pool, ws_pool->acquire()};
     lane& ln = impl_->lanes[hl.id];
     auto r = run_partition(*k, k->ws[hw.id], ln, cs, req.witness, impl_->gclock, p->timings);
     if (!r.ok()) {
@@ -388,10 +531,24 @@ int cuda_backend::device() const { return impl_->cfg.device; }
 uint64_t cuda_backend::capacity_bytes() const { return impl_->mem->capacity(); }
 uint64_t cuda_backend::used_bytes() const {
   pp::mutex_lock lock(impl_->mu);
-  return impl_->next;
+  return impl_->planned.empty() ? 0 : impl_->region.bytes;
+}
+uint64_t cuda_backend::replans() const {
+  pp::mutex_lock lock(impl_->mu);
+  return impl_->replans;
 }
 uint32_t cuda_backend::lanes() const { return static_cast<uint32_t>(impl_->lanes.size()); }
 uint64_t cuda_backend::h2d_bytes() const { return impl_->h2d.load(std::memory_order_relaxed); }
+uint64_t cuda_backend::pinned_bytes() const {
+  pp::mutex_lock lock(impl_->mu);
+  return impl_->pinned_locked();
+}
+
+uint64_t pin_reserve_bytes(const cuda_backend_config& cfg) {
+  if (cfg.max_vram_bytes == 0 || cfg.max_pinned_bytes == 0) return 0;
+  constexpr uint64_t granule = device_memory::granularity;
+  return (pin_mapping_bytes(cfg.max_pinned_bytes) + granule - 1) / granule * granule;
+}
 
 cuda_backend::activity cuda_backend::gpu_activity() const {
   pp::mutex_lock lock(impl_->busy_mu);

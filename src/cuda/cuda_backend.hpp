@@ -2,15 +2,21 @@
 // witness, the device does upload, SpMV, the H scalars (both bases) and the five MSMs, and the host
 // assembles and self-verifies exactly as cpu_backend does (same group elements).
 // Device memory (docs/engine.md, "Who owns VRAM"): one region taken at create(), the budget
-// (vram_share of the free memory, capped at max_vram_bytes); nothing else is allocated afterwards.
-// Each key is planned inside what the region has left before anything of it is placed
-// (key_layout.hpp): its tables resident when they fit, else its point tables streamed from pinned
-// host memory through two chunk slots per lane; its lane workspaces fill the rest (as many as fit,
-// at least one). A key whose streaming plan does not fit the empty region is refused, naming the
-// least region it needs. key_residency.hpp places a key, partition_launch.hpp runs a partition.
+// (vram_share of the free memory, capped at max_vram_bytes less the pinned mappings' reserve);
+// nothing else is allocated afterwards.
+// The keys it serves are planned together inside the region before anything of a key is placed
+// (key_layout.hpp, plan_region): each key's tables resident when they fit, else streamed from
+// pinned host memory through two chunk slots per lane; the partition workspaces (as many as fit, at
+// least one, at most one per lane) are the largest key's and every key lays its partitions out
+// inside them. A new key is added beside the planned ones when it fits there; otherwise, once
+// every lane is idle, the region is planned again for it and the most recently used keys that fit
+// with it (the others are evicted; those of the new plan are placed again when next used), so
+// alternating keys that fit together cost one re-plan, not one per switch. A key whose streaming
+// plan does not fit the empty region is refused, naming the least region it needs. key_residency.hpp
+// places a key, partition_launch.hpp runs a partition.
 //
 // Lanes (DESIGN.md §4): `lanes` partitions may be in start() at once, each on its own copy and
-// compute streams and pinned staging, on one of its key's workspaces, so one partition's host
+// compute streams and pinned staging, on one of the region's workspaces, so one partition's host
 // packing and upload overlap another's kernels. A lane is reserved for the whole start() and
 // released when its compute stream's last event has completed: nothing device-global (no
 // cudaMalloc, cudaFree or device synchronization) happens after create().
@@ -36,7 +42,7 @@ struct cuda_backend_config {
   // the size it needs, when a witness does not fit). PoRep's 2^27 witness packs into ~0.5 GiB.
   uint64_t staging_bytes = uint64_t{512} << 20;
   // Partitions in flight at once (the engine's workers per GPU); each lane costs one staging buffer,
-  // and a key gets up to this many partition workspaces (as many as its plan fits).
+  // and the region gets up to this many partition workspaces (as many as its plan fits), shared by its keys.
   uint32_t lanes = 2;
   // Cap on the G1 points per MSM chunk (G2: half) the plan may choose (0: the tuning's 2^25):
   // tests force many streamed chunks on small keys with it.
@@ -44,7 +50,20 @@ struct cuda_backend_config {
   // Cap on the bytes of a streamed matrices' row chunk (0: spmv_tuning's 256 MiB; at least 512):
   // tests force many chunks on small circuits with it.
   uint64_t max_matrix_chunk_bytes = 0;
+  // Page-lock streamed tables (and the streamed matrices' image) for full-speed copies; false streams
+  // them from pageable memory, as a host that refuses to pin does (benchmarks measure that path).
+  bool pin_streamed = true;
+  // Host memory this backend may page-lock for the streamed tables and matrices of the keys it
+  // holds (whoever sets it counts it in the host's memory budget); a table beyond it streams from
+  // pageable memory, with a warning. The driver's mappings of page-locked memory take device memory
+  // outside the region (pin_mapping_bytes: 2 MiB per GiB), so a budget (max_vram_bytes) is taken
+  // that much smaller (pin_reserve_bytes) and the process stays inside it. 0: no cap, no reserve.
+  // 64 GiB: one 2^27 PoRep key streamed whole (44 GiB of points, 4.5 GiB of matrices).
+  uint64_t max_pinned_bytes = uint64_t{64} << 30;
 };
+
+// The part of a budget kept for the driver's mappings of pinned memory (0 without a budget).
+uint64_t pin_reserve_bytes(const cuda_backend_config& cfg);
 
 // Device memory one (key, circuit) takes on this backend, as planned.
 struct key_footprint {
@@ -56,9 +75,12 @@ struct key_footprint {
   uint64_t partition_bytes = 0;  // witness (+ its upload workspace), a/b/c, filtered scalars, MSM scratch
   uint64_t msm_workspace_bytes = 0;  // the largest of the five MSMs' workspaces (part of partition_bytes)
   uint32_t lanes = 1;                 // partition workspaces (at most one per lane)
+  bool shared_workspaces = false;     // they are another key's (a guest of its region): not counted here
   std::string plan;                   // which tables are resident, chunks, lanes (for logs)
   [[nodiscard]] uint64_t resident_bytes() const { return points_bytes + matrices_bytes + tables_bytes; }
-  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes() + uint64_t{lanes} * partition_bytes; }
+  [[nodiscard]] uint64_t total_bytes() const {
+    return resident_bytes() + (shared_workspaces ? 0 : uint64_t{lanes} * partition_bytes);
+  }
 };
 
 class cuda_backend final : public groth16::backend {
@@ -78,12 +100,14 @@ class cuda_backend final : public groth16::backend {
   static result<key_footprint> footprint(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
                                          const cuda_backend_config& cfg = {});
 
-  // Plans the key in what the region has left, uploads its resident tables, pins its streamed ones
-  // and carves its partition workspaces (once per (pk, cs); start() calls it when needed, so the
-  // first proof with a key pays the upload). Keys are cached by address plus a fingerprint (sizes,
-  // first points, delta); a key changed in place needs clear_keys(), and a streamed key's tables are
-  // read from pk in every partition (pk must live as long as it is prepared).
-  // resource_exhausted when the region has no room (says how much). compact: cs's compact matrices
+  // Plans the key with the ones already planned (beside them, else a new plan of the region: see
+  // above), uploads its resident tables and pins its streamed ones (once per (pk, cs); start()
+  // calls it when needed, so the first proof with a key pays the upload). Keys are cached by
+  // address plus a fingerprint (sizes, first points, delta); a key changed in place needs
+  // clear_keys(), and a streamed key's tables are read from pk in every partition (pk must live as
+  // long as it is prepared).
+  // failed_precondition when the key does not fit the region even alone (names the least budget).
+  // Waits for every lane to be idle when the region is planned again. compact: cs's compact matrices
   // when the caller has them (make_compact_r1cs takes seconds at 2^27), else built here.
   status prepare(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
                  const compact_r1cs* compact = nullptr);
@@ -97,9 +121,9 @@ class cuda_backend final : public groth16::backend {
   // start(): validates like cpu_backend, takes a free lane (waits for one), then packs the witness
   // into the lane's staging, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute
   // stream, ordered by an event) and waits for the compute stream's last event: it returns when the
-  // lane's device work is done and the five MSM sums are on the host. A key that does not fit
-  // beside the resident ones evicts them all once every lane is idle; one that does not fit an
-  // empty region fails with failed_precondition (the device stays healthy). Up to `lanes` calls run at
+  // lane's device work is done and the five MSM sums are on the host. A key that is not planned is
+  // planned as prepare() does; one that does not fit an empty region fails with
+  // failed_precondition (the device stays healthy). Up to `lanes` calls run at
   // once; the pending's timings carry the lane's GPU intervals as spans (tracks "laneN/copy",
   // "laneN/compute").
   // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
@@ -113,10 +137,15 @@ class cuda_backend final : public groth16::backend {
   [[nodiscard]] std::string last_error() const;  // the CUDA error that made it unhealthy
   [[nodiscard]] int device() const;
   [[nodiscard]] uint64_t capacity_bytes() const;  // the device region
-  [[nodiscard]] uint64_t used_bytes() const;      // by resident keys and their partition workspaces
+  [[nodiscard]] uint64_t used_bytes() const;      // by the planned keys and the partition workspaces
+  // Times the region was planned again for a key that did not fit beside the planned ones (each
+  // evicts the keys placed until then) since create().
+  [[nodiscard]] uint64_t replans() const;
   [[nodiscard]] uint32_t lanes() const;
   // Bytes copied host to device by partitions (witnesses and streamed points) since create().
   [[nodiscard]] uint64_t h2d_bytes() const;
+  // Host bytes the placed keys hold page-locked (at most cfg.max_pinned_bytes).
+  [[nodiscard]] uint64_t pinned_bytes() const;
 
   // GPU activity measured with CUDA events: the union of every lane's compute-stream intervals
   // (first kernel after the upload to the last MSM) since create() or reset_activity().

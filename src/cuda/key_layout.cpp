@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace pp::cuda {
 namespace {
@@ -49,6 +50,17 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
   return p;
 }
 
+// The smaller of the two smallest plans (streaming tiny matrices can take more than keeping them).
+key_plan least_plan(const key_shape& s, std::span<const msm_chunking> options) {
+  std::array<bool, key_table_count> none{};
+  key_plan least = make_plan(s, options.back(), none, s.h_in_turns, true);
+  if (s.matrix_slot_bytes != 0) {
+    const key_plan streamed = make_plan(s, options.back(), none, s.h_in_turns, false);
+    if (streamed.resident_bytes + streamed.lane.bytes < least.resident_bytes + least.lane.bytes) least = streamed;
+  }
+  return least;
+}
+
 uint32_t lanes_that_fit(const key_plan& p, uint64_t budget, uint32_t max_lanes) {
   if (p.resident_bytes + p.lane.bytes > budget) return 0;
   const uint64_t fit = (budget - p.resident_bytes) / p.lane.bytes;
@@ -87,11 +99,14 @@ lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t
   // b and c, once H is done.
   l.mslot[0] = at + bc;
   l.mslot[1] = l.mslot[0] + matrix_slot_bytes;
+  const uint64_t h_live = std::max(bc + 2 * matrix_slot_bytes, pad256(s.witness_ws_bytes));
+  const uint64_t phase = std::max(h_live, pad256(m.workspace_bytes) + 2 * slot_bytes);
+  // The MSM workspace at the phase's start, the slots at its end: where the workspace is larger than
+  // what the H step uses, the slots stay clear of it.
   l.msm_ws = at;
-  l.slot[0] = at + pad256(m.workspace_bytes);
-  l.slot[1] = l.slot[0] + slot_bytes;
-  const uint64_t phase = std::max({bc + 2 * matrix_slot_bytes, pad256(s.witness_ws_bytes),
-                                   pad256(m.workspace_bytes) + 2 * slot_bytes});
+  l.slot[1] = at + phase - slot_bytes;
+  l.slot[0] = l.slot[1] - slot_bytes;
+  l.slots_clear_of_h = slot_bytes != 0 && l.slot[0] >= at + h_live;
   l.bytes = at + phase;
   return l;
 }
@@ -110,11 +125,19 @@ std::string key_plan::to_string(const key_shape& s) const {
     r += std::string(t ? ", " : "") + key_table_names[t] + (resident[t] ? " resident" : " streamed");
   }
   r += matrices_resident ? ", matrices resident" : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes);
-  r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " + gib(lane.bytes) + ", MSM chunks 2^" +
+  r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " +
+       gib(lane.bytes) + (guest ? " (the host key's workspaces)" : "") +
+       (lane.slots_clear_of_h ? ", first chunks copied under H" : "") + ", MSM chunks 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
        gib(streamed_bytes(s)) + " per partition";
   return r;
+}
+
+uint64_t least_plan_bytes(const key_shape& s, std::span<const msm_chunking> options) {
+  if (options.empty()) return 0;
+  const key_plan p = least_plan(s, options);
+  return p.resident_bytes + p.lane.bytes;
 }
 
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
@@ -151,18 +174,141 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
       return q;
     }
   }
-  // The smaller of the two smallest plans (streaming tiny matrices can take more than keeping them).
-  key_plan least = make_plan(s, options.back(), none, turns, true);
-  if (can_stream_matrices) {
-    const key_plan streamed = make_plan(s, options.back(), none, turns, false);
-    if (streamed.resident_bytes + streamed.lane.bytes < least.resident_bytes + least.lane.bytes) least = streamed;
-  }
+  const key_plan least = least_plan(s, options);
   return resource_exhausted("the key needs at least " + std::to_string(least.resident_bytes + least.lane.bytes) +
                             " bytes (" + gib(least.resident_bytes + least.lane.bytes) +
                             ") of device memory with every point table" +
                             (least.matrices_resident ? "" : " and the matrices") + " streamed (resident tables " +
                             gib(least.resident_bytes) + ", one partition workspace " + gib(least.lane.bytes) +
                             "); the budget is " + std::to_string(budget) + " bytes (" + gib(budget) + ")");
+}
+
+namespace {
+
+// The smallest workspace any plan of s can have: every table streamed with the smallest chunking,
+// b and c in turns where allowed, the matrices resident (streaming them only adds slots).
+uint64_t least_lane_bytes(const key_shape& s, std::span<const msm_chunking> options) {
+  std::array<bool, key_table_count> none{};
+  return make_lane_layout(s, options.back(), slot_bytes_for(s, options.back(), none), s.h_in_turns).bytes;
+}
+
+// The least resident part of s as a guest whose workspace must fit lane_cap; none when none fits.
+std::optional<uint64_t> least_guest_resident(const key_shape& s, std::span<const msm_chunking> options,
+                                             uint64_t lane_cap) {
+  std::array<bool, key_table_count> none{};
+  std::optional<uint64_t> least;
+  for (const bool matrices_resident : {true, false}) {
+    if (!matrices_resident && s.matrix_slot_bytes == 0) break;
+    const key_plan q = make_plan(s, options.back(), none, s.h_in_turns, matrices_resident);
+    if (q.lane.bytes > lane_cap) continue;
+    if (!least || q.resident_bytes < *least) least = q.resident_bytes;
+  }
+  return least;
+}
+
+}  // namespace
+
+result<key_plan> plan_guest_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t resident_budget,
+                                uint64_t lane_cap) {
+  if (options.empty()) return invalid_argument("plan_guest_key: no MSM chunking to choose from");
+  const auto fits = [&](const key_plan& q) { return q.resident_bytes <= resident_budget && q.lane.bytes <= lane_cap; };
+  std::array<bool, key_table_count> none{};
+  for (const bool matrices_resident : {true, false}) {
+    if (!matrices_resident && s.matrix_slot_bytes == 0) break;
+    for (const msm_chunking& m : options) {
+      for (const bool turns : {false, true}) {
+        if (turns && !s.h_in_turns) continue;
+        if (!fits(make_plan(s, m, none, turns, matrices_resident))) continue;
+        std::array<bool, key_table_count> res = none;
+        for (const key_table t : residency_order) {
+          std::array<bool, key_table_count> more = res;
+          more[t] = true;
+          if (fits(make_plan(s, m, more, turns, matrices_resident))) res = more;
+        }
+        key_plan q = make_plan(s, m, res, turns, matrices_resident);
+        q.guest = true;
+        return q;
+      }
+    }
+  }
+  const std::optional<uint64_t> least = least_guest_resident(s, options, lane_cap);
+  if (!least) {
+    return resource_exhausted("a guest key's smallest workspace is larger than the host key's (" + gib(lane_cap) + ")");
+  }
+  return resource_exhausted("a guest key needs at least " + gib(*least) +
+                            " of device memory beside the others (every table streamed); " + gib(resident_budget) +
+                            " are left");
+}
+
+result<region_plan> plan_region(std::span<const key_shape> shapes, std::span<const std::vector<msm_chunking>> options,
+                                uint64_t budget, uint32_t max_lanes) {
+  if (shapes.empty() || options.size() != shapes.size()) {
+    return invalid_argument("plan_region: one list of MSM chunkings per key, at least one key");
+  }
+  for (const auto& o : options) {
+    if (o.empty()) return invalid_argument("plan_region: no MSM chunking to choose from");
+  }
+  region_plan r;
+  for (size_t i = 1; i < shapes.size(); ++i) {
+    if (least_lane_bytes(shapes[i], options[i]) > least_lane_bytes(shapes[r.host], options[r.host])) r.host = i;
+  }
+  // What every guest needs at the least, inside the smallest workspace the host can have.
+  const uint64_t host_least_lane = least_lane_bytes(shapes[r.host], options[r.host]);
+  std::vector<uint64_t> least(shapes.size(), 0);
+  uint64_t reserve = 0;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (i == r.host) continue;
+    const std::optional<uint64_t> l = least_guest_resident(shapes[i], options[i], host_least_lane);
+    if (!l) {
+      return resource_exhausted("plan_region: key " + std::to_string(i) +
+                                "'s smallest workspace is larger than the largest key's (" + gib(host_least_lane) +
+                                ")");
+    }
+    least[i] = *l;
+    reserve += least[i];
+  }
+  const uint64_t host_budget = budget > reserve ? budget - reserve : 0;
+  auto host = plan_key(shapes[r.host], options[r.host], host_budget, max_lanes);
+  if (!host.ok()) {
+    const std::string& m = host.error().message();
+    const size_t at = m.find("at least ");
+    const uint64_t need = at == std::string::npos ? 0 : std::stoull(m.substr(at + 9));
+    return resource_exhausted("the " + std::to_string(shapes.size()) + " keys need at least " +
+                              std::to_string(need + reserve) + " bytes (" + gib(need + reserve) +
+                              ") together; the budget is " + gib(budget) + " (" + m + ")");
+  }
+  r.keys.resize(shapes.size());
+  r.base.assign(shapes.size(), 0);
+  r.keys[r.host] = *host;
+  r.lanes = host->lanes;
+  r.lane_bytes = host->lane.bytes;
+  r.lanes_offset = host->resident_bytes;
+  r.bytes = host->total_bytes();
+  uint64_t left = budget - r.bytes - reserve;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (i == r.host) continue;
+    left += least[i];
+    auto g = plan_guest_key(shapes[i], options[i], left, r.lane_bytes);
+    if (!g.ok()) return internal_error("plan_region: a guest's least plan did not fit: " + g.error().message());
+    g->lanes = r.lanes;
+    r.keys[i] = *g;
+    r.base[i] = r.bytes;
+    r.bytes += g->resident_bytes;
+    left -= g->resident_bytes;
+  }
+  return r;
+}
+
+status add_guest(region_plan& r, const key_shape& s, std::span<const msm_chunking> options, uint64_t budget) {
+  if (r.keys.empty()) return invalid_argument("add_guest: the region has no host key");
+  if (r.bytes > budget) return resource_exhausted("add_guest: the region is full");
+  auto g = plan_guest_key(s, options, budget - r.bytes, r.lane_bytes);
+  if (!g.ok()) return g.error();
+  g->lanes = r.lanes;
+  r.keys.push_back(*g);
+  r.base.push_back(r.bytes);
+  r.bytes += g->resident_bytes;
+  return ok_status();
 }
 
 }  // namespace pp::cuda

@@ -6,15 +6,18 @@
 // Resident: the NTT tables and the density index lists, always; the compact matrices when they fit
 // (else only their coefficient tables, the rows streamed through two matrix slots per lane during the
 // SpMV); each of the five point tables (H, L, A, B_G1, B_G2) when it fits, else streamed from pinned
-// host memory through two chunk slots per lane. A lane's workspace is laid out by phase: the witness and the MSM scalars
-// (a, later h, later the gathered A and B scalars) live throughout; b and c (H phase; one buffer in
-// turns for streamed monomial keys) share their memory with the packed-witness workspace (upload)
-// and with the MSM workspace and slots (MSM phase).
+// host memory through two chunk slots per lane. Several keys share one region (plan_region): the
+// key with the largest workspace owns the lanes' workspaces, the others keep only their resident
+// part and lay their own lane layout inside those. A lane's workspace is laid out by phase: the
+// witness and the MSM scalars (a, later h, later the gathered A and B scalars) live throughout; b and
+// c (H phase; one buffer in turns for streamed monomial keys) share their memory with the
+// packed-witness workspace (upload) and with the MSM workspace and slots (MSM phase).
 #pragma once
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -56,8 +59,11 @@ struct lane_layout {  // offsets inside one lane's workspace
   uint64_t b = 0, c = 0;                   // H phase (inside the phase region; c = b in turns)
   uint64_t mslot[2] = {0, 0};              // streamed matrix rows (H phase, after b and c)
   uint64_t witness_ws = 0;                 // upload (inside the phase region)
-  uint64_t msm_ws = 0, slot[2] = {0, 0};   // MSM phase (inside the phase region)
+  uint64_t msm_ws = 0, slot[2] = {0, 0};   // MSM phase (inside the phase region; slots at its end)
   uint64_t bytes = 0;
+  // The point slots lie past everything the SpMV and H steps use (b, c, the matrix slots): a
+  // partition's first chunks may be copied while its H is computed, not only once b and c are dead.
+  bool slots_clear_of_h = false;
 };
 
 struct key_plan {
@@ -67,7 +73,8 @@ struct key_plan {
   uint64_t slot_bytes = 0;  // each of a lane's two streaming slots (0 when every table is resident)
   uint64_t matrix_slot_bytes = 0;  // each of a lane's two matrix slots (0 when the matrices are resident)
   bool h_in_turns = false;  // b and c share one buffer (streamed plans of monomial keys)
-  uint32_t lanes = 0;       // partition workspaces
+  uint32_t lanes = 0;       // partition workspaces (a guest: those of its region's host key)
+  bool guest = false;       // runs in another key's workspaces (plan_region): only the resident part is its own
   // Offsets from the key's base in the region.
   std::array<uint64_t, key_table_count> table_offset{};  // resident tables only
   uint64_t matrices_offset = 0;  // the compact matrices, or only their tables when streamed
@@ -75,7 +82,7 @@ struct key_plan {
   uint64_t resident_bytes = 0;  // everything above
   lane_layout lane;
   [[nodiscard]] uint64_t lane_offset(uint32_t i) const { return resident_bytes + uint64_t{i} * lane.bytes; }
-  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes + uint64_t{lanes} * lane.bytes; }
+  [[nodiscard]] uint64_t total_bytes() const { return resident_bytes + (guest ? 0 : uint64_t{lanes} * lane.bytes); }
   [[nodiscard]] bool streams() const {
     if (!matrices_resident) return true;
     for (bool r : resident) {
@@ -106,5 +113,40 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 // streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
                           uint32_t max_lanes);
+
+// The least budget any plan of s fits (one lane, every table streamed with the smallest chunking,
+// the matrices streamed where that takes less): what plan_key's refusal names.
+uint64_t least_plan_bytes(const key_shape& s, std::span<const msm_chunking> options);
+
+// A guest key's plan: its resident part inside resident_budget bytes, its lane layout inside
+// lane_cap bytes (the host key's workspace), the fastest that fits: matrices resident first, then
+// the largest chunking, a, b, c at once before b and c in turns, then tables made resident while
+// they fit (as plan_key). resource_exhausted when even the all-streamed one does not. The plan has
+// guest set and lanes 0 (the caller sets the host's).
+result<key_plan> plan_guest_key(const key_shape& s, std::span<const msm_chunking> options,
+                                uint64_t resident_budget, uint64_t lane_cap);
+
+// Several keys in one region (a GPU serving a PoRep key and a WindowPoSt key). The host, the key
+// whose smallest possible workspace is the largest, is planned by plan_key in the budget less
+// what the others need at the least (every table and, where possible, the matrices streamed);
+// then each other key, in order, by plan_guest_key in what is left, inside the host's workspace.
+// Layout: the host's resident part, the lanes' workspaces, then each guest's resident part. One
+// key: exactly plan_key's plan. resource_exhausted naming the least budget for the set when the
+// keys do not fit together.
+struct region_plan {
+  std::vector<key_plan> keys;  // in the order of the shapes
+  std::vector<uint64_t> base;  // offset of each key's resident part
+  size_t host = 0;
+  uint64_t lanes_offset = 0;   // the workspaces: lanes of lane_bytes each from here
+  uint64_t lane_bytes = 0;
+  uint32_t lanes = 0;
+  uint64_t bytes = 0;          // the region's planned end
+  [[nodiscard]] uint64_t lane_offset(uint32_t i) const { return lanes_offset + uint64_t{i} * lane_bytes; }
+};
+result<region_plan> plan_region(std::span<const key_shape> shapes, std::span<const std::vector<msm_chunking>> options,
+                                uint64_t budget, uint32_t max_lanes);
+// One more guest at the region's end without moving anything: resource_exhausted when it does not
+// fit in budget - r.bytes (or its workspace does not fit the host's).
+status add_guest(region_plan& r, const key_shape& s, std::span<const msm_chunking> options, uint64_t budget);
 
 }  // namespace pp::cuda

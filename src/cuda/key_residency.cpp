@@ -107,7 +107,24 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
 }
 
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
-                  cudaStream_t copy, uint64_t matrix_chunk_bytes) {
+                  cudaStream_t copy, uint64_t matrix_chunk_bytes, const workspace_span& lanes,
+                  uint64_t pin_budget) {
+  // Pins [p, p + bytes) while the key stays inside pin_budget, else says why it does not.
+  const auto pin = [&](const void* p, uint64_t bytes) -> result<pinned_range> {
+    if (k.pinned_bytes + bytes > pin_budget) {
+      return resource_exhausted("the backend may pin " +
+                                std::to_string(pin_budget - std::min(pin_budget, k.pinned_bytes)) +
+                                " more bytes (cuda_backend_config::max_pinned_bytes, pin_streamed)");
+    }
+    auto r = pinned_range::pin(p, bytes);
+    if (r.ok()) k.pinned_bytes += bytes;
+    return r;
+  };
+  if (lanes.count == 0 || lanes.stride < k.plan.lane.bytes) {
+    return internal_error("upload_key: " + std::to_string(lanes.count) + " workspaces of " +
+                          std::to_string(lanes.stride) + " bytes for a lane layout of " +
+                          std::to_string(k.plan.lane.bytes));
+  }
   const key_shape& s = k.shape;
   const key_plan& p = k.plan;
   char* const base = static_cast<char*>(d_region) + k.base;
@@ -122,13 +139,13 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     }
     k.points[t] = host[t];
     if (bytes == 0) continue;
-    auto pin = pinned_range::pin(host[t], bytes);
-    if (pin.ok()) {
-      k.pins[t] = std::move(pin).value();
+    result<pinned_range> pinned = pin(host[t], bytes);
+    if (pinned.ok()) {
+      k.pins[t] = std::move(pinned).value();
     } else {
       k.pinned = false;
       log::get("cuda")->warn("streaming {} ({} bytes) from pageable memory, several times slower: {}",
-                             key_table_names[t], bytes, pin.error().message());
+                             key_table_names[t], bytes, pinned.error().message());
     }
   }
   PP_CUDA_TRY(cudaStreamSynchronize(copy));  // pageable sources: setup only
@@ -144,13 +161,13 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
                                                        s.matrix_tables_bytes, copy));
     k.matrix_image.reset(new std::byte[k.matrix_chunks.image_bytes]);
     fill_spmv_image(compact, k.matrix_chunks, k.matrix_image.get());
-    auto pin = pinned_range::pin(k.matrix_image.get(), k.matrix_chunks.image_bytes);
-    if (pin.ok()) {
-      k.matrix_pin = std::move(pin).value();
+    result<pinned_range> pinned = pin(k.matrix_image.get(), k.matrix_chunks.image_bytes);
+    if (pinned.ok()) {
+      k.matrix_pin = std::move(pinned).value();
     } else {
       k.pinned = false;
       log::get("cuda")->warn("streaming the matrices ({} bytes) from pageable memory, several times slower: {}",
-                             k.matrix_chunks.image_bytes, pin.error().message());
+                             k.matrix_chunks.image_bytes, pinned.error().message());
     }
   }
   PP_ASSIGN_OR_RETURN(k.qap,
@@ -165,9 +182,9 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   };
   if (pk.a_density) PP_RETURN_IF_ERROR(upload_density(*pk.a_density, p.a_index_offset, k.d_a_idx));
   if (pk.b_density) PP_RETURN_IF_ERROR(upload_density(*pk.b_density, p.b_index_offset, k.d_b_idx));
-  k.ws.resize(p.lanes);
-  for (uint32_t i = 0; i < p.lanes; ++i) {
-    char* const w = base + p.lane_offset(i);
+  k.ws.resize(lanes.count);
+  for (uint32_t i = 0; i < lanes.count; ++i) {
+    char* const w = static_cast<char*>(d_region) + lanes.offset + uint64_t{i} * lanes.stride;
     const lane_layout& l = p.lane;
     partition_workspace& pw = k.ws[i];
     pw.d_w = reinterpret_cast<ff::fr*>(w + l.w);
@@ -185,7 +202,6 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
       pw.d_mslot[1] = w + l.mslot[1];
     }
   }
-  k.free_ws = std::make_unique<lane_pool>(p.lanes);
   return ok_status();
 }
 

@@ -14,7 +14,6 @@
 #include "core/result.hpp"
 #include "cuda/groth16_qap.hpp"
 #include "cuda/key_layout.hpp"
-#include "cuda/lane_pool.hpp"
 #include "cuda/pinned_host.hpp"
 #include "cuda/spmv_device.hpp"
 #include "ec/affine.hpp"
@@ -72,18 +71,27 @@ struct key_entry {
   std::array<const void*, key_table_count> points{};
   std::array<pinned_range, key_table_count> pins;
   bool pinned = true;  // every streamed table (and the streamed matrices' image) is pinned
+  uint64_t pinned_bytes = 0;  // held page-locked by this key
   const uint32_t *d_a_idx = nullptr, *d_b_idx = nullptr;
-  std::vector<partition_workspace> ws;  // plan.lanes of them
-  std::unique_ptr<lane_pool> free_ws;   // which workspaces are free
+  // The region's shared workspaces (one per lane of its plan) as this key lays them out; which are
+  // free is the backend's to track (every key of the region uses the same ones).
+  std::vector<partition_workspace> ws;
   [[nodiscard]] bool resident(int t) const { return plan.resident[t]; }
+};
+
+// Where the region's partition workspaces are: count of them, stride bytes apart from offset.
+struct workspace_span {
+  uint64_t offset = 0, stride = 0;
+  uint32_t count = 0;
 };
 
 // Places k (its plan and base set) at d_region + k.base: copies the resident tables, the matrices
 // (or only their coefficient tables), the NTT tables and the index lists on `copy` and waits for it
 // (setup, pageable sources); pins the streamed tables and makes and pins the streamed matrices' image
-// (a warning and pageable streaming when pinning fails); points the workspaces at their offsets.
-// matrix_chunk_bytes: shape_key's.
+// (a warning and pageable streaming when pinning fails, or for what would take the key past
+// pin_budget bytes pinned); points the workspaces of `lanes` (region offsets; each at least
+// k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes: shape_key's.
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
-                  cudaStream_t copy, uint64_t matrix_chunk_bytes);
+                  cudaStream_t copy, uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget);
 
 }  // namespace pp::cuda

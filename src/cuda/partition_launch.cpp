@@ -29,17 +29,19 @@ constexpr const char* ev_names[ev_count] = {"",          "gpu witness upload", "
 std::chrono::nanoseconds from_ms(float ms) { return std::chrono::nanoseconds(int64_t(double(ms) * 1e6)); }
 
 // The MSMs of one partition on one workspace: resident tables run in place, streamed ones through
-// the workspace's slots (the first copy waits for `ready`, recorded once b and c, which the slots
-// overlay, are dead).
+// the workspace's slots. The first copy waits for `ready` (recorded once b and c are dead) when the
+// slots overlay what the H step uses; when they lie clear of it (ready null) the copy stream's own
+// order (behind the witness upload and any streamed matrix rows) suffices, so the first chunks
+// arrive while H is computed.
 struct msm_runner {
   const key_entry& k;
   const partition_workspace& pw;
   lane& ln;
-  const cuda_event& ready;
+  const cuda_event* ready;
   msm_point_stream ps;
   bool started = false;
 
-  msm_runner(const key_entry& key, const partition_workspace& w, lane& l, const cuda_event& ready_event)
+  msm_runner(const key_entry& key, const partition_workspace& w, lane& l, const cuda_event* ready_event)
       : k(key), pw(w), ln(l), ready(ready_event) {
     ps.d_slot[0] = pw.d_slot[0];
     ps.d_slot[1] = pw.d_slot[1];
@@ -54,7 +56,7 @@ struct msm_runner {
   status begin_stream() {
     if (started) return ok_status();
     started = true;
-    PP_RETURN_IF_ERROR(ready.wait_on(ln.copy));
+    if (ready != nullptr) PP_RETURN_IF_ERROR(ready->wait_on(ln.copy));
     return ln.stream_begin.record(ln.copy);
   }
 
@@ -152,9 +154,10 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
     PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
   }
   PP_RETURN_IF_ERROR(events[ev_h].record(compute));
-  // From here b and c are dead: the MSM workspace and the streaming slots overlay them. The
-  // scalars buffer holds h for the H MSM, then the gathered A scalars, then the gathered B scalars.
-  msm_runner r(k, pw, ln, events[ev_h]);
+  // From here b and c are dead: the MSM workspace (and the streaming slots, unless they lie clear
+  // of the H step) overlay them. The scalars buffer holds h for the H MSM, then the gathered A
+  // scalars, then the gathered B scalars.
+  msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
   PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, a, false, &sums->h));
   PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
   PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_l, pw.d_w + 1 + cs.num_public(), true, &sums->l));

@@ -1,9 +1,10 @@
 // partition_launch: one Groth16 partition on a lane of the CUDA backend (cuda_backend.hpp). A lane
 // is a copy stream, a compute stream, timing events and a pinned staging buffer; the partition runs
-// on one of its key's workspaces (key_residency.hpp): witness upload (copy stream) -> SpMV -> H
-// scalars -> the five MSMs (compute stream), the streamed tables' chunks copied on the copy stream
-// into the workspace's two slots while the chunk before runs; streamed matrices' row chunks go the
-// same way through the workspace's two matrix slots during the SpMV. Internal to the cuda layer.
+// on one of the region's workspaces, laid out for its key (key_residency.hpp): witness upload (copy
+// stream) -> SpMV -> H scalars -> the five MSMs (compute stream), the streamed tables' chunks copied
+// on the copy stream into the workspace's two slots while the chunk before runs; streamed matrices'
+// row chunks go the same way through the workspace's two matrix slots during the SpMV. Internal to
+// the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -9,6 +9,11 @@
 
 namespace pp::cuda {
 
+// Device memory the driver takes, outside any allocation of ours, to map `host_bytes` page-locked
+// with cudaHostRegister into the device's address space: 8 bytes per 4 KiB page (2 MiB per GiB; the
+// 8 MiB by which a 4.5 GiB matrix image took a 16 GiB budget over, docs/perf/vram-budgets.md).
+constexpr uint64_t pin_mapping_bytes(uint64_t host_bytes) { return (host_bytes + 511) / 512; }
+
 // One hold on a pinned range; releasing the last hold unregisters it. Move-only.
 class pinned_range {
  public:

@@ -4,12 +4,17 @@
 // all-streamed minimum is refused naming that minimum; every plan stays inside its budget and its
 // regions do not overlap where they must not; the matrices stream (row chunks through two slots)
 // only when the point tables streamed do not suffice, which is what fits a 2^27 PoRep partition in
-// 16 GiB. Shapes: PoRep at 2^27 (sizes of docs/perf/vram-budgets.md) and randomized small ones.
+// 16 GiB. Several keys share a region (plan_region): the largest hosts the workspaces, the others
+// keep their resident part beside it and lay their lanes inside the host's, so a 2^27 PoRep key and
+// a 2^24 WindowPoSt-sized one both fit 24 GiB. Shapes: PoRep at 2^27 (sizes of
+// docs/perf/vram-budgets.md), the same scaled to 2^24, and randomized small ones.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "cuda/key_layout.hpp"
@@ -37,6 +42,24 @@ key_shape porep27() {
   s.b_index_bytes = s.points[table_b_g1] * 4;
   s.witness_ws_bytes = gib / 2;
   s.h_in_turns = true;
+  return s;
+}
+
+// The PoRep shape scaled down to a domain of 2^log_n (a WindowPoSt-sized key at 2^24).
+key_shape porep_scaled(int log_n) {
+  key_shape s = porep27();
+  const uint64_t div = uint64_t{1} << (27 - log_n);
+  s.n >>= 27 - log_n;
+  s.nv /= div;
+  for (int t = 0; t < key_table_count; ++t) s.points[t] = t == table_h ? s.n - 1 : s.points[t] / div;
+  s.matrices_bytes /= div;
+  s.matrix_tables_bytes = std::min(s.matrix_tables_bytes, s.matrices_bytes / 4);
+  s.matrix_slot_bytes = std::min(s.matrix_slot_bytes, s.matrices_bytes);
+  s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+  s.qap_bytes /= div;
+  s.a_index_bytes = s.points[table_a] * 4;
+  s.b_index_bytes = s.points[table_b_g1] * 4;
+  s.witness_ws_bytes /= div;
   return s;
 }
 
@@ -76,6 +99,18 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
     EXPECT_LE(l.mslot[1] + p.matrix_slot_bytes, l.bytes);
     EXPECT_EQ(l.mslot[1] % layout_alignment, 0u);
   }
+  // Slots clear of the H step exactly when they lie past b, c, the matrix slots and the packed
+  // witness (the first chunks are then copied while H runs); never without slots.
+  uint64_t h_end = std::max(l.c + s.n * 32, l.witness_ws + s.witness_ws_bytes);
+  if (!p.matrices_resident) h_end = std::max(h_end, l.mslot[1] + p.matrix_slot_bytes);
+  if (p.slot_bytes == 0) {
+    EXPECT_FALSE(l.slots_clear_of_h);
+  } else if (l.slots_clear_of_h) {
+    EXPECT_GE(l.slot[0], h_end);
+  } else {
+    EXPECT_LT(l.slot[0], pad256(h_end));
+  }
+
   // A streamed table's chunk fits a slot.
   for (int t = 0; t < key_table_count; ++t) {
     if (p.resident[t]) continue;
@@ -100,6 +135,27 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   for (uint64_t v : {p.resident_bytes, l.bytes, l.scalars, l.phase, l.c, l.slot[0], l.slot[1]}) {
     EXPECT_EQ(v % layout_alignment, 0u);
   }
+}
+
+// The slots sit at the end of the phase region: with the H200's MSM workspace at 2^24-point chunks
+// (5.7 GiB, more than b's 4 GiB) the 24 GiB plan's slots lie clear of the H step; with a workspace
+// smaller than b they overlay it and the first copy waits for H.
+TEST(KeyLayout, SlotsClearOfHWhenTheWorkspaceOutgrowsB) {
+  const key_shape s = porep27();
+  std::array<bool, key_table_count> none{};
+  msm_chunking big{uint64_t{1} << 24, uint64_t{1} << 23, uint64_t(5.72 * double(gib))};
+  const lane_layout l = make_lane_layout(s, big, slot_bytes_for(s, big, none), true);
+  EXPECT_TRUE(l.slots_clear_of_h);
+  EXPECT_GE(l.slot[0], l.b + s.n * 32);
+  EXPECT_EQ(l.slot[1] + slot_bytes_for(s, big, none), l.bytes);
+  msm_chunking small{uint64_t{1} << 24, uint64_t{1} << 23, gib};
+  const lane_layout m = make_lane_layout(s, small, slot_bytes_for(s, small, none), true);
+  EXPECT_FALSE(m.slots_clear_of_h);
+  EXPECT_LT(m.slot[0], m.b + s.n * 32);
+  // All resident: no slots, nothing to copy early.
+  std::array<bool, key_table_count> all{};
+  all.fill(true);
+  EXPECT_FALSE(make_lane_layout(s, big, slot_bytes_for(s, big, all), false).slots_clear_of_h);
 }
 
 TEST(KeyLayout, UnlimitedKeepsEverythingResident) {
@@ -184,6 +240,7 @@ TEST(KeyLayout, TooSmallIsRefusedNamingTheMinimum) {
   // The minimum it names is enough (and one byte less is not).
   const std::string& m = p.error().message();
   const uint64_t least = std::stoull(m.substr(m.find("at least ") + 9));
+  EXPECT_EQ(least, least_plan_bytes(s, opts));
   const auto q = plan_key(s, opts, least, 2);
   ASSERT_TRUE(q.ok()) << q.error().to_string();
   check_plan(s, *q, least);
@@ -262,6 +319,152 @@ TEST(KeyLayout, RandomShapes) {
       }
     }
   }
+}
+
+// The least budget plan_key names for s.
+uint64_t least_budget(const key_shape& s, std::span<const msm_chunking> opts) {
+  const auto p = plan_key(s, opts, 1, 1);
+  EXPECT_FALSE(p.ok());
+  if (p.ok()) return 1;
+  const std::string& m = p.error().message();
+  return std::stoull(m.substr(m.find("at least ") + 9));
+}
+
+// Every key's resident part and the shared workspaces disjoint, in order, inside the budget; each
+// guest's lane layout inside the host's workspace.
+void check_region(std::span<const key_shape> shapes, const region_plan& r, uint64_t budget) {
+  ASSERT_EQ(r.keys.size(), shapes.size());
+  ASSERT_GE(r.lanes, 1u);
+  EXPECT_LE(r.bytes, budget);
+  const key_plan& host = r.keys[r.host];
+  EXPECT_FALSE(host.guest);
+  EXPECT_EQ(r.base[r.host], 0u);
+  EXPECT_EQ(r.lanes_offset, host.resident_bytes);
+  EXPECT_EQ(r.lane_bytes, host.lane.bytes);
+  EXPECT_EQ(r.lanes, host.lanes);
+  check_plan(shapes[r.host], host, budget);
+  uint64_t end = r.lane_offset(r.lanes);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (i == r.host) continue;
+    const key_plan& g = r.keys[i];
+    EXPECT_TRUE(g.guest);
+    EXPECT_EQ(g.lanes, r.lanes);
+    EXPECT_LE(g.lane.bytes, r.lane_bytes) << "guest " << i;
+    EXPECT_GE(r.base[i], end) << "guest " << i;
+    EXPECT_EQ(r.base[i] % layout_alignment, 0u);
+    end = r.base[i] + g.resident_bytes;
+    EXPECT_EQ(g.total_bytes(), g.resident_bytes);
+    check_plan(shapes[i], g, budget);
+  }
+  EXPECT_LE(end, r.bytes);
+}
+
+// The case: a 2^27 PoRep key and a 2^24 one (WindowPoSt) under 24 GiB, in either order:
+// both planned at once, the 2^27 key hosting the workspaces; with room to spare (unlimited) the
+// guest is wholly resident and the host keeps its single-key plan.
+TEST(KeyLayout, TwoKeysShareTwentyFourGiB) {
+  const std::vector<key_shape> shapes = {porep27(), porep_scaled(24)};
+  const std::vector<std::vector<msm_chunking>> opts = {options_for(), options_for()};
+  const auto r = plan_region(shapes, opts, 24 * gib, 2);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->host, 0u);
+  std::printf("24 GiB, host 2^27: %s\n24 GiB, guest 2^24: %s; region %.2f GiB\n",
+              r->keys[0].to_string(shapes[0]).c_str(), r->keys[1].to_string(shapes[1]).c_str(),
+              double(r->bytes) / gib);
+  check_region(shapes, *r, 24 * gib);
+  const std::vector<key_shape> flipped = {shapes[1], shapes[0]};
+  const auto f = plan_region(flipped, opts, 24 * gib, 2);
+  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  EXPECT_EQ(f->host, 1u);
+  check_region(flipped, *f, 24 * gib);
+  EXPECT_EQ(f->bytes, r->bytes);
+
+  const auto u = plan_region(shapes, opts, ~uint64_t{0}, 2);
+  ASSERT_TRUE(u.ok());
+  check_region(shapes, *u, ~uint64_t{0});
+  EXPECT_FALSE(u->keys[1].streams());
+  const auto alone = plan_key(shapes[0], opts[0], ~uint64_t{0}, 2);
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(u->keys[0].total_bytes(), alone->total_bytes());
+}
+
+// One key: the region is exactly plan_key's plan; a second key that does not fit beside it is
+// refused by add_guest (so the backend re-plans both), one that fits is appended without moving
+// anything.
+TEST(KeyLayout, RegionOfOneKeyIsPlanKeyAndGuestsAppend) {
+  const std::vector<key_shape> one = {porep27()};
+  const std::vector<std::vector<msm_chunking>> opts = {options_for()};
+  for (const uint64_t budget : {~uint64_t{0}, 48 * gib, 24 * gib, 16 * gib}) {
+    const auto r = plan_region(one, opts, budget, 2);
+    const auto p = plan_key(one[0], opts[0], budget, 2);
+    ASSERT_TRUE(r.ok() && p.ok());
+    EXPECT_EQ(r->bytes, p->total_bytes());
+    EXPECT_EQ(r->keys[0].resident, p->resident);
+    EXPECT_EQ(r->keys[0].lanes, p->lanes);
+    EXPECT_EQ(r->keys[0].msm.g1_chunk, p->msm.g1_chunk);
+    EXPECT_EQ(r->keys[0].matrices_resident, p->matrices_resident);
+  }
+  const key_shape small = porep_scaled(24);
+  auto u = plan_region(one, opts, ~uint64_t{0}, 2);
+  ASSERT_TRUE(u.ok());
+  const uint64_t before = u->bytes;
+  ASSERT_TRUE(add_guest(*u, small, options_for(), ~uint64_t{0}).ok());
+  const std::vector<key_shape> both = {porep27(), small};
+  check_region(both, *u, ~uint64_t{0});
+  EXPECT_EQ(u->base[1], before);
+  // At the key's least budget nothing is left beside it.
+  const uint64_t least = least_budget(one[0], opts[0]);
+  auto t = plan_region(one, opts, least, 2);
+  ASSERT_TRUE(t.ok());
+  const status st = add_guest(*t, small, options_for(), least);
+  EXPECT_EQ(st.code(), status_code::resource_exhausted) << st.to_string();
+  EXPECT_EQ(t->keys.size(), 1u);
+}
+
+// Two 2^27 keys do not fit one key's least budget plus 1 GiB (the second needs its NTT tables and
+// index lists, 2.6 GiB): refused naming the least budget for both, which is enough.
+TEST(KeyLayout, KeysThatDoNotFitTogetherNameTheirLeast) {
+  const std::vector<key_shape> shapes = {porep27(), porep27()};
+  const std::vector<std::vector<msm_chunking>> opts = {options_for(), options_for()};
+  const auto r = plan_region(shapes, opts, least_budget(shapes[0], opts[0]) + gib, 2);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::resource_exhausted);
+  const std::string& m = r.error().message();
+  ASSERT_NE(m.find("at least "), std::string::npos) << m;
+  const uint64_t least = std::stoull(m.substr(m.find("at least ") + 9));
+  const auto q = plan_region(shapes, opts, least, 2);
+  ASSERT_TRUE(q.ok()) << q.error().to_string();
+  check_region(shapes, *q, least);
+  EXPECT_FALSE(plan_region(shapes, {}, ~uint64_t{0}, 1).ok());
+}
+
+// Random sets of two or three small keys under random budgets: whatever comes back is well laid out.
+TEST(KeyLayout, RandomRegions) {
+  std::mt19937_64 rng = pp::test::seeded_rng();
+  int planned = 0;
+  for (int i = 0; i < 500; ++i) {
+    std::vector<key_shape> shapes;
+    std::vector<std::vector<msm_chunking>> opts;
+    const int keys = int(rng() % 2) + 2;
+    for (int k = 0; k < keys; ++k) {
+      shapes.push_back(porep_scaled(int(rng() % 8) + 10));
+      shapes.back().h_in_turns = rng() % 2;
+      if (rng() % 3 == 0) shapes.back().matrix_slot_bytes = 0;
+      opts.push_back(options_for(uint64_t{1} << (rng() % 6 + 12)));
+    }
+    const auto full = plan_region(shapes, opts, ~uint64_t{0}, 3);
+    ASSERT_TRUE(full.ok()) << full.error().to_string();
+    const uint64_t budget = rng() % (full->bytes + 1);
+    const auto r = plan_region(shapes, opts, budget, 3);
+    if (r.ok()) {
+      ++planned;
+      check_region(shapes, *r, budget);
+    } else {
+      EXPECT_EQ(r.error().code(), status_code::resource_exhausted) << r.error().to_string();
+    }
+    if (HasFatalFailure() || HasNonfatalFailure()) FAIL() << "iteration " << i;
+  }
+  std::printf("%d of 500 random regions planned\n", planned);
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 // random values; long rows; witnesses of 0, 1 and random values) and synthetic PoRep-like ones, at
 // 1, 2, 3 and 2^k - 1, 2^k, 2^k + 1 rows up to 2^20, outputs poisoned and padded to the next power
 // of two; the expanded witness byte for byte; one 2^24 synthetic system; argument errors. Every
-// system is also multiplied with its rows streamed in row chunks (spmv_one_streamed).
+// system is also multiplied with its rows streamed in row chunks (spmv_one_streamed). spmv_one (one
+// matrix at a time, what the backend runs when b and c are computed in turns) on its own: each of
+// A, B, C of random and synthetic systems into a poisoned buffer, padding included, equals the CPU's
+// and spmv_abc's, in any order of the three; its argument errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -274,6 +277,67 @@ TEST(SpmvDevice, Synthetic2Pow24MatchesCpu) {
   std::printf("2^24 synthetic: matrices %llu B compact vs %llu B plain CSR; witness %llu B vs %llu B\n",
               (unsigned long long)st.compact_bytes, (unsigned long long)st.plain_bytes,
               (unsigned long long)st.witness_bytes, (unsigned long long)st.witness_plain);
+}
+
+// spmv_one alone: the matrices in a random order, each into one poisoned buffer of n >= m values,
+// against the CPU (the padding rows must come back zero) and against spmv_abc on the same witness.
+TEST(SpmvDevice, SpmvOneMatchesCpu) {
+  std::mt19937_64 rng(pp::test::test_seed());
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  std::vector<r1cs::constraint_system> systems;
+  for (uint64_t rows : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{255}, uint64_t{256}, uint64_t{257},
+                        uint64_t{1} << 14, (uint64_t{1} << 18) + 1}) {
+    systems.push_back(random_system(rows, rng));
+  }
+  auto syn = r1cs::make_synthetic(r1cs::synthetic_params::porep((uint64_t{1} << 16) - 3, rng()));
+  ASSERT_TRUE(syn.ok()) << syn.error().to_string();
+  systems.push_back(syn->cs);
+  for (const auto& cs : systems) {
+    const uint64_t m = cs.num_constraints();
+    const uint64_t n = std::bit_ceil(std::max<uint64_t>(m, 1)) + (rng() % 2 ? 0 : 7);  // padding rows too
+    const std::vector<fr> w = random_witness(cs.num_variables(), rng);
+    std::vector<fr> want[3] = {std::vector<fr>(n), std::vector<fr>(n), std::vector<fr>(n)};
+    ASSERT_TRUE(r1cs::evaluate_abc(cs, w, want[0], want[1], want[2]).ok());
+    auto compact = make_compact_r1cs(cs);
+    ASSERT_TRUE(compact.ok()) << compact.error().to_string();
+    bump mem;
+    const uint64_t mbytes = compact->device_bytes();
+    auto dm = upload_r1cs(*compact, mem.take(std::max<uint64_t>(mbytes, 256)), mbytes, s);
+    ASSERT_TRUE(dm.ok()) << dm.error().to_string();
+    fr* d_w = mem.take<fr>(std::max<uint64_t>(w.size(), 1) * sizeof(fr));
+    ASSERT_EQ(cudaMemcpyAsync(d_w, w.data(), w.size() * sizeof(fr), cudaMemcpyHostToDevice, s), cudaSuccess);
+    fr* d_out = mem.take<fr>(n * sizeof(fr));
+    fr* d_abc[3];
+    for (auto& p : d_abc) p = mem.take<fr>(n * sizeof(fr));
+    for (auto* p : d_abc) ASSERT_EQ(cudaMemsetAsync(p, 0xff, n * sizeof(fr), s), cudaSuccess);
+    ASSERT_TRUE(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s).ok());
+    std::array<int, 3> order = {0, 1, 2};
+    std::shuffle(order.begin(), order.end(), rng);
+    for (const int which : order) {
+      ASSERT_EQ(cudaMemsetAsync(d_out, 0xff, n * sizeof(fr), s), cudaSuccess);
+      const status st = spmv_one(*dm, which, d_w, d_out, n, s);
+      ASSERT_TRUE(st.ok()) << st.to_string();
+      ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+      const std::vector<fr> got = download(d_out, n);
+      EXPECT_EQ(count_mismatches("spmv_one vs cpu", want[which], got), 0) << "m = " << m << ", matrix " << which;
+      EXPECT_EQ(count_mismatches("spmv_one vs spmv_abc", download(d_abc[which], n), got), 0)
+          << "m = " << m << ", matrix " << which;
+    }
+  }
+  // Argument errors: a matrix index out of range, n below the constraints, a null output.
+  auto compact = make_compact_r1cs(systems[4]);
+  ASSERT_TRUE(compact.ok());
+  bump mem;
+  auto dm = upload_r1cs(*compact, mem.take(compact->device_bytes()), compact->device_bytes(), s);
+  ASSERT_TRUE(dm.ok());
+  fr* d = mem.take<fr>(512 * sizeof(fr));
+  EXPECT_EQ(spmv_one(*dm, 3, d, d, 512, s).code(), status_code::invalid_argument);
+  EXPECT_EQ(spmv_one(*dm, -1, d, d, 512, s).code(), status_code::invalid_argument);
+  EXPECT_EQ(spmv_one(*dm, 0, d, d, 255, s).code(), status_code::invalid_argument);
+  EXPECT_EQ(spmv_one(*dm, 1, d, nullptr, 512, s).code(), status_code::invalid_argument);
+  EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  cudaStreamDestroy(s);
 }
 
 TEST(SpmvDevice, EmptySystemAndArgumentErrors) {
