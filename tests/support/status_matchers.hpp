@@ -31,11 +31,18 @@ const status& status_of(const result<T>& r) {
   return r.error();
 }
 
+inline bool is_ok(const status& s) { return s.ok(); }
+// A result's own ok() (it holds a value), not its status's.
+template <class T>
+bool is_ok(const result<T>& r) {
+  return r.ok();
+}
+
 class is_ok_matcher {
  public:
   template <class S>
   bool MatchAndExplain(const S& s, ::testing::MatchResultListener*) const {
-    return status_of(s).ok();
+    return is_ok(s);
   }
   void DescribeTo(std::ostream* os) const { *os << "is OK"; }
   void DescribeNegationTo(std::ostream* os) const { *os << "is not OK"; }
