@@ -117,29 +117,46 @@ pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_bas
   return pk;
 }
 
+// The PoRep-shaped circuit of 2^log_n constraints and its key: the insecure setup with the GPU
+// multiplier, or random points under --random-key. Each step's seconds go to stderr.
+struct bench_circuit {
+  pp::r1cs::synthetic_circuit c;
+  pp::groth16::proving_key pk;
+  double circuit_s = 0, key_s = 0;
+};
+
+bench_circuit make_bench_circuit(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
+  using namespace pp;
+  bench_circuit b;
+  auto t0 = clock_type::now();
+  b.c = take(r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)),
+             "make_synthetic");
+  b.circuit_s = secs(t0);
+  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, b.circuit_s);
+  t0 = clock_type::now();
+  b.pk = o.random_key ? random_key(b.c.cs, o.basis, uint64_t{1} << log_n)
+                      : take(groth16::setup_insecure(b.c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
+                             "setup_insecure");
+  b.key_s = secs(t0);
+  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, b.key_s);
+  return b;
+}
+
 void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fixed_base_device& points) {
   using namespace pp;
   const uint64_t n = uint64_t{1} << log_n;
   const int runs = o.runs;
   const std::string tag = "2_" + std::to_string(log_n);
-  auto t0 = clock_type::now();
-  const r1cs::synthetic_circuit c =
-      take(r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)), "make_synthetic");
-  const double t_circuit = secs(t0);
-  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, t_circuit);
-  t0 = clock_type::now();
+  const bench_circuit b = make_bench_circuit(log_n, o, points);
+  const r1cs::synthetic_circuit& c = b.c;
+  const groth16::proving_key& pk = b.pk;
+  const double t_circuit = b.circuit_s, t_key = b.key_s;
   const bool real = !o.random_key;
-  const groth16::proving_key pk =
-      real ? take(groth16::setup_insecure(c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
-                  "setup_insecure")
-           : random_key(c.cs, o.basis, n);
-  const double t_key = secs(t0);
-  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, t_key);
   if (pk.domain_size != n) {
     std::fprintf(stderr, "domain 2^%d expected, the key has %llu\n", log_n, (unsigned long long)pk.domain_size);
     std::exit(1);
   }
-  t0 = clock_type::now();
+  auto t0 = clock_type::now();
   if (status st = be.prepare(pk, c.cs); !st.ok()) {
     std::fprintf(stderr, "prepare: %s\n", st.to_string().c_str());
     std::exit(1);
@@ -466,20 +483,11 @@ void bench_pageable(int log_n, const options& o, const pp::groth16::proving_key&
 // One backend per budget on one key: see the file comment.
 void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
   using namespace pp;
-  const uint64_t n = uint64_t{1} << log_n;
-  auto t0 = clock_type::now();
-  const r1cs::synthetic_circuit c = take(
-      r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)),
-      "make_synthetic");
-  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, secs(t0));
-  t0 = clock_type::now();
+  const bench_circuit b = make_bench_circuit(log_n, o, points);
+  const r1cs::synthetic_circuit& c = b.c;
+  const groth16::proving_key& pk = b.pk;
   const bool real = !o.random_key;
-  const groth16::proving_key pk =
-      real ? take(groth16::setup_insecure(c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
-                  "setup_insecure")
-           : random_key(c.cs, o.basis, n);
-  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, secs(t0));
-  t0 = clock_type::now();
+  auto t0 = clock_type::now();
   const cuda::compact_r1cs compact = take(cuda::make_compact_r1cs(c.cs), "make_compact_r1cs");
   const double t_compact = secs(t0);
   // The key's point tables pinned once for every budget (each backend adds a hold).

@@ -5,8 +5,6 @@
 // so. Every wait is bounded; no assertion on timing.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -32,6 +30,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace pb = proofpipe::v1;
 using namespace std::chrono_literals;
+using testing::connect_http;
+using testing::http;
 
 // x0 -> x1 = x0^2 -> x2 = x1^2 -> x3 = x2^2, and y = x3 (public): four constraints in a chain, so a
 // wrong x2 breaks constraint 1 first, while constraint 0 (x0 * x0 = x1) still holds.
@@ -67,35 +67,6 @@ const chain_fixture& chain() {
     return f;
   }();
   return f;
-}
-
-int connect_http(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  timeval tv{60, 0};  // a bound on every wait, far above any answer
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
-// One request over a plain socket; returns the whole response (empty when the connection fails).
-std::string http(int port, const std::string& method, const std::string& path) {
-  const int fd = connect_http(port);
-  if (fd < 0) return {};
-  const std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-  std::string out;
-  char buf[4096];
-  ssize_t k;
-  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
-  ::close(fd);
-  return out;
 }
 
 std::string header(const std::string& response, const std::string& name) {

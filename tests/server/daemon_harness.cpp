@@ -1,8 +1,11 @@
 // Shared plumbing of the daemon tests (daemon_harness.hpp).
 #include "server/daemon_harness.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +43,34 @@ client_options unix_options(const fs::path& socket) {
   client_options o;
   o.socket = socket.string();
   return o;
+}
+
+int connect_http(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  timeval tv{60, 0};  // a bound on every wait, far above any answer
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+
+std::string http(int port, const std::string& method, const std::string& path) {
+  const int fd = connect_http(port);
+  if (fd < 0) return {};
+  const std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+  std::string out;
+  char buf[4096];
+  ssize_t k;
+  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
+  ::close(fd);
+  return out;
 }
 
 server_config cpu_daemon_config(const fs::path& socket) {

@@ -29,6 +29,13 @@ std::filesystem::path temp_socket(const std::string& name);
 
 client_options unix_options(const std::filesystem::path& socket);
 
+// A TCP connection to 127.0.0.1:port whose reads give up after 60 s (far above any answer); -1 when
+// nothing accepts.
+int connect_http(int port);
+// One HTTP/1.1 request (Connection: close) over a plain socket; the whole response, empty when the
+// connection fails.
+std::string http(int port, const std::string& method, const std::string& path);
+
 // A daemon on this unix socket with the CPU backend, 1 GiB of host memory and no margin.
 server_config cpu_daemon_config(const std::filesystem::path& socket);
 

@@ -8,8 +8,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -137,37 +135,16 @@ TEST_F(DaemonTest, ProveRoundTripVerifies) {
   verify_response(aw);
 }
 
-// One GET over a plain socket; returns the whole HTTP response.
-std::string http_get(int port, const std::string& path) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return {};
-  }
-  const std::string req = "GET " + path + " HTTP/1.0\r\n\r\n";
-  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), 0);
-  std::string out;
-  char buf[4096];
-  ssize_t k;
-  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
-  ::close(fd);
-  return out;
-}
-
 TEST_F(DaemonTest, HttpMetricsAndStatus) {
   pb::AwaitProofResponse resp;
   ASSERT_TRUE(prove(submit_request(register_key()), &resp).ok());
-  const std::string m = http_get(daemon_->http_port(), "/metrics");
+  const std::string m = http(daemon_->http_port(), "GET", "/metrics");
   EXPECT_NE(m.find(" 200 OK\r\n"), std::string::npos) << m;
   EXPECT_NE(m.find("pp_jobs_total"), std::string::npos) << m;
-  const std::string s = http_get(daemon_->http_port(), "/status");
+  const std::string s = http(daemon_->http_port(), "GET", "/status");
   EXPECT_NE(s.find("application/json"), std::string::npos);
   EXPECT_NE(s.find("\"devices\""), std::string::npos) << s;
-  EXPECT_NE(http_get(daemon_->http_port(), "/nope").find("404"), std::string::npos);
+  EXPECT_NE(http(daemon_->http_port(), "GET", "/nope").find("404"), std::string::npos);
   pb::GetStatusResponse st;
   ASSERT_TRUE(client_->stub().GetStatus(client_->context(10s).get(), {}, &st).ok());
   EXPECT_EQ(st.backend(), "cpu");
