@@ -123,6 +123,17 @@ struct bench_circuit {
   pp::r1cs::synthetic_circuit c;
   pp::groth16::proving_key pk;
   double circuit_s = 0, key_s = 0;
+
+  // The witness with a fixed (r, s), self-verified when the key is real (not --random-key).
+  pp::groth16::prove_request request(bool real) const {
+    pp::groth16::prove_request req;
+    req.pk = &pk;
+    req.cs = &c.cs;
+    req.witness = c.w;
+    req.rs = pp::groth16::blinding{pp::ff::fr::from_uint(1234567), pp::ff::fr::from_uint(7654321)};
+    req.options.self_verify = real;
+    return req;
+  }
 };
 
 bench_circuit make_bench_circuit(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
@@ -177,12 +188,7 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
   std::printf("result key_%s_vram_gib %.3f\n", tag.c_str(), fp.resident_bytes() / gib);
   std::printf("key upload (compaction, points, matrices, tables): %.2f s\n", t_upload);
 
-  groth16::prove_request req;
-  req.pk = &pk;
-  req.cs = &c.cs;
-  req.witness = c.w;
-  req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
-  req.options.self_verify = real;
+  const groth16::prove_request req = b.request(real);
   step_times times;
   groth16::proof last{};
   for (int i = 0; i < runs + 1; ++i) {
@@ -516,12 +522,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
               key_point_bytes / gib, compact.device_bytes() / gib, t_compact, t_pin);
   std::printf("result matrices_2_%d_gib %.3f\n", log_n, compact.device_bytes() / gib);
 
-  groth16::prove_request req;
-  req.pk = &pk;
-  req.cs = &c.cs;
-  req.witness = c.w;
-  req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
-  req.options.self_verify = real;
+  const groth16::prove_request req = b.request(real);
   std::optional<groth16::proof> reference;  // the unlimited budget's proof
   double unlimited_s = 0;
   std::map<double, double> part_s_of;  // budget -> GPU time per partition

@@ -92,6 +92,18 @@ std::string register_key(const client& c, const fs::path& zkey, const std::strin
   return resp.key_id();
 }
 
+::testing::AssertionResult submit_job(const client& c, const std::string& key_id, const std::string& wtns,
+                                      int partitions, uint64_t* id) {
+  pb::SubmitProofRequest req;
+  req.set_key_id(key_id);
+  for (int p = 0; p < partitions; ++p) req.add_witnesses()->set_wtns(wtns);
+  pb::SubmitProofResponse r;
+  const grpc::Status s = c.stub().SubmitProof(c.context(10s).get(), req, &r);
+  if (!s.ok()) return ::testing::AssertionFailure() << "SubmitProof: " << s.error_code() << " " << s.error_message();
+  *id = r.job_id();
+  return ::testing::AssertionSuccess();
+}
+
 void daemon_fixture::SetUp() {
   socket_ = temp_socket(::testing::UnitTest::GetInstance()->current_test_info()->name());
   cfg_ = cpu_daemon_config(socket_);

@@ -42,6 +42,11 @@ server_config cpu_daemon_config(const std::filesystem::path& socket);
 // Registers zkey through c (key_id empty: the daemon names it); the key id, "" after a failed expectation.
 std::string register_key(const client& c, const std::filesystem::path& zkey, const std::string& key_id = {});
 
+// Submits a job of `partitions` copies of wtns under key_id through c and stores its id:
+// ASSERT_TRUE(submit_job(*c, key, wtns, 1, &id)); a failure names the gRPC error.
+::testing::AssertionResult submit_job(const client& c, const std::string& key_id, const std::string& wtns,
+                                      int partitions, uint64_t* id);
+
 // An in-process daemon (cpu_daemon_config on a socket named after the test, HTTP on 127.0.0.1:0,
 // drain 30 s) with a connected client, stopped without drain after the test. A fixture changes
 // cfg_ in its SetUp, after this one's, and then calls start_daemon().

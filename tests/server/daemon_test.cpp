@@ -375,12 +375,7 @@ TEST(ServeProcess, SigtermDrainsInFlightJobs) {
   const std::string wtns = read_file(shared_fixture().wtns);
   std::vector<uint64_t> ids;
   for (int i = 0; i < 20; ++i) {
-    pb::SubmitProofRequest req;
-    req.set_key_id(key_id);
-    req.add_witnesses()->set_wtns(wtns);
-    pb::SubmitProofResponse r;
-    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-    ids.push_back(r.job_id());
+    ASSERT_TRUE(submit_job(*c, key_id, wtns, 1, &ids.emplace_back()));
   }
   // Await from other threads while the daemon drains.
   std::vector<grpc::Status> statuses(ids.size());
@@ -432,12 +427,7 @@ TEST(ServeProcess, KillNineThenRestartNeverAnswersWithAnotherJobsProof) {
     ASSERT_TRUE(d.ready(*c));
     const std::string key_id = register_key(*c, shared_fixture().zkey);
     for (int i = 0; i < 3; ++i) {
-      pb::SubmitProofRequest req;
-      req.set_key_id(key_id);
-      req.add_witnesses()->set_wtns(wtns);
-      pb::SubmitProofResponse r;
-      ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-      lost.push_back(r.job_id());
+      ASSERT_TRUE(submit_job(*c, key_id, wtns, 1, &lost.emplace_back()));
     }
     d.signal(SIGKILL);
     EXPECT_EQ(d.wait_exit(10s), 128 + SIGKILL);
@@ -460,14 +450,11 @@ TEST(ServeProcess, KillNineThenRestartNeverAnswersWithAnotherJobsProof) {
   const std::string key_id = register_key(*c, shared_fixture().zkey);
   std::set<uint64_t> fresh;
   for (size_t i = 0; i < lost.size(); ++i) {
-    pb::SubmitProofRequest req;
-    req.set_key_id(key_id);
-    req.add_witnesses()->set_wtns(wtns);
-    pb::SubmitProofResponse r;
-    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-    fresh.insert(r.job_id());
+    uint64_t id = 0;
+    ASSERT_TRUE(submit_job(*c, key_id, wtns, 1, &id));
+    fresh.insert(id);
     pb::AwaitProofRequest ar;
-    ar.set_job_id(r.job_id());
+    ar.set_job_id(id);
     ar.set_timeout_ms(60000);
     pb::AwaitProofResponse aw;
     ASSERT_TRUE(c->stub().AwaitProof(c->context(90s).get(), ar, &aw).ok());
@@ -503,12 +490,7 @@ struct awaited_jobs {
     const std::string key_id = register_key(c, shared_fixture().zkey);
     const std::string wtns = read_file(shared_fixture().wtns);
     for (int i = 0; i < jobs; ++i) {
-      pb::SubmitProofRequest req;
-      req.set_key_id(key_id);
-      for (int p = 0; p < partitions; ++p) req.add_witnesses()->set_wtns(wtns);
-      pb::SubmitProofResponse r;
-      ASSERT_TRUE(c.stub().SubmitProof(c.context(10s).get(), req, &r).ok());
-      ids.push_back(r.job_id());
+      ASSERT_TRUE(submit_job(c, key_id, wtns, partitions, &ids.emplace_back()));
     }
     statuses.resize(ids.size());
     results.resize(ids.size());
