@@ -29,6 +29,7 @@
 #include "server/client.hpp"
 #include "server/daemon_harness.hpp"
 #include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cluster {
 namespace {
@@ -52,16 +53,16 @@ circuit_fixture make_circuit(const fs::path& dir, uint64_t constraints) {
   p.num_public = 2;
   p.seed = 11;
   auto c = r1cs::make_synthetic(p);
-  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_THAT(c, IsOk());
   f.zkey = dir / ("synthetic_" + std::to_string(constraints) + ".zkey");
   f.vk = server::testing::write_insecure_zkey(c->cs, 5, f.zkey);
   auto good = formats::write_circom_wtns(c->w);
-  EXPECT_TRUE(good.ok());
+  EXPECT_THAT(good, IsOk());
   f.wtns.assign(good->begin(), good->end());
   r1cs::witness bad = c->w;
   for (size_t i = 1 + p.num_public; i < bad.size(); ++i) bad[i] = bad[i] + ff::fr::one();
   auto b = formats::write_circom_wtns(bad);
-  EXPECT_TRUE(b.ok());
+  EXPECT_THAT(b, IsOk());
   f.bad_wtns.assign(b->begin(), b->end());
   return f;
 }
@@ -278,7 +279,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
       auto proof = formats::read_snarkjs_proof_json(p.proof_json());
       auto pub = formats::read_snarkjs_public_json(p.public_json());
       ASSERT_TRUE(proof.ok() && pub.ok());
-      EXPECT_TRUE(groth16::verify(fx.vk, *pub, *proof).ok()) << "job " << id << " on " << p.device();
+      EXPECT_THAT(groth16::verify(fx.vk, *pub, *proof), IsOk()) << "job " << id << " on " << p.device();
     }
   };
   verify_all(await(critical.job_id(), 0), critical.job_id());

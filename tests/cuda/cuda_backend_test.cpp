@@ -21,10 +21,13 @@
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 using groth16::h_basis;
@@ -62,12 +65,12 @@ struct instance {
 // failed expectation.
 std::unique_ptr<instance> make_instance(const r1cs::synthetic_params& sp, h_basis basis, uint64_t toxic_seed) {
   auto c = r1cs::make_synthetic(sp);
-  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_THAT(c, IsOk());
   if (!c.ok()) return nullptr;
   auto inst = std::make_unique<instance>();
   inst->circuit = std::move(c).value();
   auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(toxic_seed));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  EXPECT_THAT(pk, IsOk());
   if (!pk.ok()) return nullptr;
   inst->pk = std::move(pk).value();
   return inst;
@@ -118,15 +121,15 @@ void expect_same_proof(const instance& in, uint64_t seed, const char* what) {
   const groth16::prove_request req = request_for(in, seed);
   groth16::cpu_backend cpu;
   const auto want = groth16::prove(cpu, req);
-  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_THAT(want, IsOk());
   const auto got = groth16::prove(gpu(), req);  // self_verify on (the default)
-  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  ASSERT_THAT(got, IsOk());
   EXPECT_TRUE(got->pi.a == want->pi.a) << "pi_A differs";
   EXPECT_TRUE(got->pi.b == want->pi.b) << "pi_B differs";
   EXPECT_TRUE(got->pi.c == want->pi.c) << "pi_C differs";
   const auto inputs = std::span<const fr>(in.circuit.w).subspan(1, in.circuit.cs.num_public());
   const status v = groth16::verify(in.pk.vk, inputs, got->pi);
-  EXPECT_TRUE(v.ok()) << v.to_string();
+  EXPECT_THAT(v, IsOk());
   EXPECT_TRUE(gpu().healthy()) << gpu().last_error();
 }
 
@@ -155,7 +158,7 @@ TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
   expect_same_proof(*in, 2, "second proof (resident key)");
   EXPECT_EQ(gpu().used_bytes(), used) << "the resident key was uploaded again";
   const auto fp = cuda_backend::footprint(in->pk, in->circuit.cs, gpu_config());
-  ASSERT_TRUE(fp.ok()) << fp.error().to_string();
+  ASSERT_THAT(fp, IsOk());
   EXPECT_EQ(fp->total_bytes(), used);
   EXPECT_GT(fp->msm_workspace_bytes, 0u);
   EXPECT_EQ(fp->lanes, 3u);
@@ -197,14 +200,14 @@ TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
   for (auto& th : pool) th.join();
   groth16::cpu_backend cpu;
   for (const outcome& o : out) {
-    ASSERT_TRUE(o.got.ok()) << o.got.error().to_string();
+    ASSERT_THAT(o.got, IsOk());
     groth16::prove_request req;
     req.pk = &o.in->pk;
     req.cs = &o.in->circuit.cs;
     req.witness = o.in->circuit.w;
     req.rs = o.rs;
     const auto want = groth16::prove(cpu, req);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
+    ASSERT_THAT(want, IsOk());
     EXPECT_TRUE(o.got->pi.a == want->pi.a && o.got->pi.b == want->pi.b && o.got->pi.c == want->pi.c);
     // Upload on a copy track, then the compute steps in order, each inside the partition.
     const auto& spans = o.got->timings.spans;
@@ -275,7 +278,7 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
   ASSERT_GT(fa->total_bytes() + fb->total_bytes(), region) << "both keys fit: the test shows nothing";
   ASSERT_GT(fbig->total_bytes(), region);
   auto be = cuda_backend::create(cfg);
-  ASSERT_TRUE(be.ok()) << be.error().to_string();
+  ASSERT_THAT(be, IsOk());
   groth16::cpu_backend cpu;
   int round = 0;
   bool replanned_for_b = false;
@@ -310,7 +313,7 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
   ASSERT_TRUE(want.ok() && got.ok()) << (got.ok() ? "" : got.error().to_string());
   EXPECT_TRUE(got->pi == want->pi);
   const auto fp = (*be)->resident_footprint(big->pk, big->circuit.cs);
-  ASSERT_TRUE(fp.ok());
+  ASSERT_THAT(fp, IsOk());
   EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
   EXPECT_LE((*be)->used_bytes(), (*be)->capacity_bytes());
   // After the big key, A and B again: planned with it or again without it, re-placed at their
@@ -355,7 +358,7 @@ cuda_backend_config streaming_config(uint32_t max_chunk_points) {
 uint64_t least_budget(const instance& in, cuda_backend_config cfg) {
   cfg.max_vram_bytes = 1;
   const auto fp = cuda_backend::footprint(in.pk, in.circuit.cs, cfg);
-  EXPECT_FALSE(fp.ok());
+  EXPECT_THAT(fp, Not(IsOk()));
   if (fp.ok()) return 0;
   EXPECT_EQ(fp.error().code(), status_code::resource_exhausted);
   const std::string& m = fp.error().message();
@@ -379,28 +382,28 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
     const uint64_t least = least_budget(in, cfg);
     ASSERT_GT(least, 0u);
     const auto full = cuda_backend::footprint(in.pk, in.circuit.cs, gpu_config());
-    ASSERT_TRUE(full.ok());
+    ASSERT_THAT(full, IsOk());
     std::printf("least budget %llu bytes; unlimited plan %llu bytes\n", (unsigned long long)least,
                 (unsigned long long)full->total_bytes());
     const groth16::prove_request req = request_for(in, seed0);
     groth16::cpu_backend cpu;
     const auto want = groth16::prove(cpu, req);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
+    ASSERT_THAT(want, IsOk());
     const uint64_t least_region = round_up_to_granule(least);
     for (const uint64_t region : {least_region, least_region + granule, least_region + 4 * granule}) {
       SCOPED_TRACE("region " + std::to_string(region));
       cfg.max_vram_bytes = region;
       auto be = cuda_backend::create(cfg);
-      ASSERT_TRUE(be.ok()) << be.error().to_string();
+      ASSERT_THAT(be, IsOk());
       ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
       const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
-      ASSERT_TRUE(fp.ok());
+      ASSERT_THAT(fp, IsOk());
       std::printf("region %llu: %s\n", (unsigned long long)region, fp->plan.c_str());
       EXPECT_GT(fp->streamed_bytes, 0u) << "nothing streamed: the test shows nothing";
       EXPECT_LE((*be)->used_bytes(), region);
       // Two threads at once when the plan has two lanes.
       for (const auto& g : prove_on_two_threads(**be, req)) {
-        ASSERT_TRUE(g.ok()) << g.error().to_string();
+        ASSERT_THAT(g, IsOk());
         EXPECT_TRUE(g->pi == want->pi) << "streamed proof differs from the CPU proof";
         bool copy_span = false;
         for (const auto& sp : g->timings.spans) copy_span |= sp.name == "key stream h2d";
@@ -413,10 +416,9 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
     if (least_region > granule) {
       cfg.max_vram_bytes = least_region - granule;
       auto be = cuda_backend::create(cfg);
-      ASSERT_TRUE(be.ok()) << be.error().to_string();
+      ASSERT_THAT(be, IsOk());
       const auto r = (*be)->start(req);
-      ASSERT_FALSE(r.ok());
-      EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
+      ASSERT_THAT(r, StatusIs(status_code::failed_precondition));
       EXPECT_NE(r.error().message().find("at least " + std::to_string(least)), std::string::npos)
           << r.error().message();
       EXPECT_TRUE((*be)->healthy());
@@ -435,7 +437,7 @@ TEST(CudaBackend, PageableStreamingMatchesCpu) {
   const groth16::prove_request req = request_for(in, seed0 + 4);
   groth16::cpu_backend cpu;
   const auto want = groth16::prove(cpu, req);
-  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_THAT(want, IsOk());
   for (const bool pin_streamed : {true, false}) {
     SCOPED_TRACE(pin_streamed ? "max_pinned_bytes 4096" : "pin_streamed false");
     cuda_backend_config cfg = gpu_config();
@@ -447,14 +449,14 @@ TEST(CudaBackend, PageableStreamingMatchesCpu) {
     ASSERT_GT(least, 0u);
     cfg.max_vram_bytes = round_up_to_granule(least);
     auto be = cuda_backend::create(cfg);
-    ASSERT_TRUE(be.ok()) << be.error().to_string();
+    ASSERT_THAT(be, IsOk());
     EXPECT_EQ(pin_reserve_bytes(cfg), granule);
     EXPECT_LE((*be)->capacity_bytes() + pin_reserve_bytes(cfg), cfg.max_vram_bytes);
     const auto got = groth16::prove(**be, req);
-    ASSERT_TRUE(got.ok()) << got.error().to_string();
+    ASSERT_THAT(got, IsOk());
     EXPECT_TRUE(got->pi == want->pi) << "proof streamed from pageable memory differs from the CPU proof";
     const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
-    ASSERT_TRUE(fp.ok());
+    ASSERT_THAT(fp, IsOk());
     EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
     EXPECT_EQ((*be)->pinned_bytes(), 0u);
     EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
@@ -479,19 +481,19 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
     ASSERT_GT(least, 0u);
     cfg.max_vram_bytes = round_up_to_granule(least);
     auto be = cuda_backend::create(cfg);
-    ASSERT_TRUE(be.ok()) << be.error().to_string();
+    ASSERT_THAT(be, IsOk());
     ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
     const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
-    ASSERT_TRUE(fp.ok());
+    ASSERT_THAT(fp, IsOk());
     std::printf("region %llu: %s\n", (unsigned long long)cfg.max_vram_bytes, fp->plan.c_str());
     ASSERT_TRUE(fp->matrices_streamed) << "matrices resident: the test shows nothing";
     EXPECT_LE((*be)->used_bytes(), cfg.max_vram_bytes);
     const groth16::prove_request req = request_for(in, seed0 + 3);
     groth16::cpu_backend cpu;
     const auto want = groth16::prove(cpu, req);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
+    ASSERT_THAT(want, IsOk());
     for (const auto& g : prove_on_two_threads(**be, req)) {
-      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      ASSERT_THAT(g, IsOk());
       EXPECT_TRUE(g->pi == want->pi) << "proof with streamed matrices differs from the CPU proof";
     }
     EXPECT_GE((*be)->h2d_bytes(), 2 * fp->streamed_bytes);
@@ -508,20 +510,18 @@ TEST(CudaBackend, RejectsBadRequests) {
   const std::vector<fr> short_w(in->circuit.w.begin(), in->circuit.w.end() - 1);
   req.witness = short_w;
   auto r = gpu().start(req);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
   req.pk = nullptr;
-  EXPECT_FALSE(gpu().start(req).ok());
+  EXPECT_THAT(gpu().start(req), Not(IsOk()));
 
   // A pending from another backend is refused.
   req.pk = &in->pk;
   req.witness = in->circuit.w;
   groth16::cpu_backend cpu;
   auto p = cpu.start(req);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   auto f = gpu().finish(std::move(p).value());
-  ASSERT_FALSE(f.ok());
-  EXPECT_EQ(f.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(f, StatusIs(status_code::invalid_argument));
   EXPECT_TRUE(gpu().healthy());
   gpu().clear_keys();
 }

@@ -16,6 +16,7 @@
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
 #include "msm_points.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -41,7 +42,7 @@ ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const st
   const uint64_t n = points.size();
   const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
   auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
-  EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().to_string());
+  EXPECT_THAT(bytes, IsOk()) << (bytes.ok() ? "" : bytes.error().to_string());
   if (!bytes.ok()) return ec::affine<Curve>::infinity();
   device_buffer d_points(n * sizeof(ec::affine<Curve>)), d_scalars(n * sizeof(fr)), ws(*bytes);
   EXPECT_TRUE(d_points.p && d_scalars.p && ws.p);
@@ -53,7 +54,7 @@ ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const st
   const auto* sc = static_cast<const fr*>(d_scalars.p);
   const status st = p == path::plain ? msm<Curve>(pts, sc, n, ws.p, *bytes, &out, nullptr, cfg)
                                      : split_msm<Curve>(pts, sc, n, ws.p, *bytes, &out, nullptr, cfg);
-  EXPECT_TRUE(st.ok()) << st.to_string();
+  EXPECT_THAT(st, IsOk());
   EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   return ec::to_affine(out);
 }

@@ -10,9 +10,12 @@
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_plan.hpp"
 #include "ec/ec.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 constexpr uint64_t gib = uint64_t{1} << 30;
 constexpr uint64_t g1_bucket = sizeof(ec::xyzz<ec::g1_curve>);
@@ -44,7 +47,7 @@ TEST(msm_plan, ChunkCounts) {
   for (const row& r : rows) {
     for (bool split : {false, true}) {
       const auto s = make_msm_shape(r.n, 0, split, r.limit);
-      ASSERT_TRUE(s.ok()) << "n=" << r.n << ": " << s.error().to_string();
+      ASSERT_THAT(s, IsOk()) << "n=" << r.n << ": " << s.error().to_string();
       EXPECT_EQ(s->total, r.n);
       EXPECT_EQ(s->chunks, r.chunks) << "n=" << r.n << " limit=" << r.limit;
       EXPECT_EQ(s->n, r.per) << "n=" << r.n << " limit=" << r.limit;
@@ -64,7 +67,7 @@ TEST(msm_plan, ChunkCounts) {
 
 TEST(msm_plan, ForcedWindowAppliesToEveryChunk) {
   const auto s = make_msm_shape(5000, 13, true, 1024);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->window_bits, 13);
   EXPECT_EQ(s->chunks, 5u);
   EXPECT_EQ(make_msm_chunk_shape(*s, s->last_n).window_bits, 13);
@@ -74,24 +77,24 @@ TEST(msm_plan, ForcedWindowAppliesToEveryChunk) {
 TEST(msm_plan, ForcedNarrowWidthShortensChunks) {
   const uint64_t n = uint64_t{1} << 27;
   const auto s = make_msm_shape(n, 2, false, uint64_t{1} << 25);
-  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->windows, 128);
   EXPECT_EQ(s->n, ((uint64_t{1} << 31) - 1) / 128);
   EXPECT_LT(s->entries, uint64_t{1} << 31);
   EXPECT_EQ((s->chunks - 1) * s->n + s->last_n, n);
   const auto wide = make_msm_shape(n, 16, false, uint64_t{1} << 25);
-  ASSERT_TRUE(wide.ok());
+  ASSERT_THAT(wide, IsOk());
   EXPECT_EQ(wide->n, uint64_t{1} << 25);  // 16 x 2^25 fits: the limit stands
 }
 
 TEST(msm_plan, InputChecks) {
-  EXPECT_FALSE(make_msm_shape(uint64_t{1} << 32, 0, false, uint64_t{1} << 25).ok());
-  EXPECT_FALSE(make_msm_shape(16, 0, false, 0).ok());
-  EXPECT_FALSE(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 31).ok());  // n per chunk
-  EXPECT_FALSE(make_msm_shape(uint64_t{1} << 28, 0, false, uint64_t{1} << 28).ok());  // W * n
-  EXPECT_FALSE(make_msm_shape(16, msm_max_window_bits + 1, false, 16).ok());
-  EXPECT_TRUE(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 25).ok());
-  EXPECT_TRUE(make_msm_shape((uint64_t{1} << 32) - 1, 0, true, uint64_t{1} << 24).ok());
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 32, 0, false, uint64_t{1} << 25), Not(IsOk()));
+  EXPECT_THAT(make_msm_shape(16, 0, false, 0), Not(IsOk()));
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 31), Not(IsOk()));  // n per chunk
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 28, 0, false, uint64_t{1} << 28), Not(IsOk()));  // W * n
+  EXPECT_THAT(make_msm_shape(16, msm_max_window_bits + 1, false, 16), Not(IsOk()));
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 25), IsOk());
+  EXPECT_THAT(make_msm_shape((uint64_t{1} << 32) - 1, 0, true, uint64_t{1} << 24), IsOk());
 }
 
 // The layout without CUB's temp storage (a few MiB at these sizes) under the default limits.
@@ -121,7 +124,7 @@ void expect_workspace_bounded(uint64_t n) {
     if (!bytes.ok() && bytes.error().to_string().find("CUDA") != std::string::npos) {
       GTEST_SKIP() << "CUB's size query needs a device here: " << bytes.error().to_string();
     }
-    ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+    ASSERT_THAT(bytes, IsOk());
     std::printf("%s n=%llu %s: workspace %.2f GiB\n", Curve::name, (unsigned long long)n, split ? "split" : "plain",
                 double(*bytes) / gib);
     EXPECT_LT(*bytes, 12 * gib);

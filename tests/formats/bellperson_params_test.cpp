@@ -7,9 +7,12 @@
 #include "ec/ec_test_util.hpp"
 #include "ec/encoding.hpp"
 #include "formats/bellperson_proof.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 
 using ec::testing::random_subgroup_point;
 using ec::testing::test_rng;
@@ -61,7 +64,7 @@ TEST(BellpersonParams, RoundTripByteForByte) {
     EXPECT_EQ(bytes.size(), vk_fixed + 4 + 96 * (s[0] + s[2] - 1 + s[1] + s[3] + s[4]) + 192 * s[4] + 5 * 4);
     for (bool checked : {true, false}) {
       const auto back = read_bellperson_params(bytes, {checked});
-      ASSERT_TRUE(back.ok()) << back.error().to_string();
+      ASSERT_THAT(back, IsOk());
       EXPECT_EQ(back->basis, groth16::h_basis::monomial);
       EXPECT_EQ(back->n_vars, pk.n_vars);
       EXPECT_EQ(back->domain_size, pk.domain_size);
@@ -105,14 +108,13 @@ TEST(BellpersonParams, Errors) {
   const auto good = write_bellperson_params(random_key(rng, 2, 2, 4, 2, 2)).value();
   auto expect_err = [](const std::vector<uint8_t>& f, status_code code, const std::string& needle, bool checked = true) {
     const auto r = read_bellperson_params(f, {checked});
-    ASSERT_FALSE(r.ok()) << needle;
+    ASSERT_THAT(r, Not(IsOk())) << needle;
     EXPECT_EQ(r.error().code(), code) << r.error().to_string();
     EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
   };
   for (std::size_t n = 0; n < good.size(); n += 7) {
     const auto r = read_bellperson_params(std::span(good).first(n));
-    ASSERT_FALSE(r.ok()) << n;
-    EXPECT_EQ(r.error().code(), status_code::data_loss) << n << ": " << r.error().to_string();
+    ASSERT_THAT(r, StatusIs(status_code::data_loss)) << n << ": " << r.error().to_string();
   }
   auto f = good;
   f.push_back(0);
@@ -137,7 +139,7 @@ TEST(BellpersonParams, Errors) {
   f = good;
   f[l0 + 95] ^= 1;
   expect_err(f, status_code::invalid_argument, "l[0] at offset " + std::to_string(l0));
-  EXPECT_TRUE(read_bellperson_params(f, {false}).ok());
+  EXPECT_THAT(read_bellperson_params(f, {false}), IsOk());
   // Coordinate >= p is caught even unchecked.
   f = good;
   std::fill(f.begin() + l0, f.begin() + l0 + 48, 0xff);
@@ -169,7 +171,7 @@ TEST(BellpersonProof, RoundTripAndRejections) {
     EXPECT_EQ(bytes[48] & 0x80, 0x80);
     EXPECT_EQ(bytes[144] & 0x80, 0x80);
     const auto back = read_bellperson_proof(bytes);
-    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    ASSERT_THAT(back, IsOk());
     EXPECT_TRUE(*back == p);
     EXPECT_EQ(write_bellperson_proof(*back), bytes);
   }
@@ -178,8 +180,7 @@ TEST(BellpersonProof, RoundTripAndRejections) {
   const auto good = write_bellperson_proof(p);
   auto expect_err = [](std::span<const uint8_t> b, const std::string& needle) {
     const auto r = read_bellperson_proof(b);
-    ASSERT_FALSE(r.ok()) << needle;
-    EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(r, StatusIs(status_code::invalid_argument)) << needle;
     EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
   };
   expect_err(std::span(good).first(191), "expected 192 bytes, got 191");

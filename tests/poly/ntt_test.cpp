@@ -8,6 +8,7 @@
 #include "poly/bit_reverse.hpp"
 #include "poly/random_fr.hpp"  // tests/poly
 #include "poly/reference_dft.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::poly {
 namespace {
@@ -26,7 +27,7 @@ std::vector<fr> permuted(std::vector<fr> v) {
 
 evaluation_domain make_domain(int log_n) {
   auto d = evaluation_domain::create(log_n);
-  EXPECT_TRUE(d.ok());
+  EXPECT_THAT(d, IsOk());
   return std::move(d).value();
 }
 
@@ -35,7 +36,7 @@ template <class F>
 std::vector<fr> run_natural(F f, const evaluation_domain& d, std::vector<fr> x, ntt_order order) {
   if (in_reversed(order)) x = permuted(std::move(x));
   const status s = f(d, std::span<fr>(x), order);
-  EXPECT_TRUE(s.ok()) << s.to_string();
+  EXPECT_THAT(s, IsOk());
   return out_reversed(order) ? permuted(std::move(x)) : x;
 }
 
@@ -88,12 +89,12 @@ TEST(Ntt, InverseUndoesForwardUpTo2To20) {
                                             : (in_reversed(fwd) ? ntt_order::nr : ntt_order::nn);
     SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", " + ntt_order_name(fwd) + " then " + ntt_order_name(inv));
     std::vector<fr> y = x;
-    ASSERT_TRUE(ntt(d, y, fwd).ok());
-    ASSERT_TRUE(intt(d, y, inv).ok());
+    ASSERT_THAT(ntt(d, y, fwd), IsOk());
+    ASSERT_THAT(intt(d, y, inv), IsOk());
     EXPECT_TRUE(y == x);
     std::vector<fr> z = x;
-    ASSERT_TRUE(coset_ntt(d, z, fwd).ok());
-    ASSERT_TRUE(coset_intt(d, z, inv).ok());
+    ASSERT_THAT(coset_ntt(d, z, fwd), IsOk());
+    ASSERT_THAT(coset_intt(d, z, inv), IsOk());
     EXPECT_TRUE(z == x);
   }
 }
@@ -111,7 +112,7 @@ TEST(CosetNtt, MatchesDirectEvaluation) {
       EXPECT_EQ(run_natural(coset_ntt, d, x, o), want);
       // coset_intt maps the evaluations back to the coefficients.
       std::vector<fr> evals = in_reversed(o) ? permuted(want) : want;
-      ASSERT_TRUE(coset_intt(d, evals, o).ok());
+      ASSERT_THAT(coset_intt(d, evals, o), IsOk());
       EXPECT_EQ(out_reversed(o) ? permuted(evals) : evals, x);
     }
   }
@@ -126,9 +127,9 @@ TEST(Ntt, Linearity) {
     std::vector<fr> x = rng.vector(d.size()), y = rng.vector(d.size()), z(d.size());
     const fr a = rng.next(), b = rng.next();
     for (uint64_t i = 0; i < d.size(); ++i) z[i] = a * x[i] + b * y[i];
-    ASSERT_TRUE(ntt(d, x).ok());
-    ASSERT_TRUE(ntt(d, y).ok());
-    ASSERT_TRUE(ntt(d, z).ok());
+    ASSERT_THAT(ntt(d, x), IsOk());
+    ASSERT_THAT(ntt(d, y), IsOk());
+    ASSERT_THAT(ntt(d, z), IsOk());
     for (uint64_t i = 0; i < d.size(); ++i) ASSERT_EQ(z[i], a * x[i] + b * y[i]) << "i = " << i;
   }
 }
@@ -138,24 +139,24 @@ TEST(Ntt, EdgeInputs) {
   // Zero maps to zero; a constant polynomial evaluates to the constant; a delta at 0 in the
   // evaluations is the all-(1/n) coefficient vector.
   std::vector<fr> v(16, fr::zero());
-  ASSERT_TRUE(ntt(d, v).ok());
+  ASSERT_THAT(ntt(d, v), IsOk());
   for (const fr& e : v) EXPECT_TRUE(e.is_zero());
   v[0] = fr::from_uint(5);
-  ASSERT_TRUE(ntt(d, v).ok());
+  ASSERT_THAT(ntt(d, v), IsOk());
   for (const fr& e : v) EXPECT_EQ(e, fr::from_uint(5));
   std::fill(v.begin(), v.end(), fr::zero());
   v[0] = fr::one();
-  ASSERT_TRUE(intt(d, v).ok());
+  ASSERT_THAT(intt(d, v), IsOk());
   for (const fr& e : v) EXPECT_EQ(e, d.size_inv());
   // n = 1: every transform is the identity.
   const evaluation_domain d1 = make_domain(0);
   std::vector<fr> one{fr::from_uint(9)};
   for (ntt_order o : all_orders) {
-    ASSERT_TRUE(ntt(d1, one, o).ok());
-    ASSERT_TRUE(intt(d1, one, o).ok());
-    ASSERT_TRUE(coset_ntt(d1, one, o).ok());
+    ASSERT_THAT(ntt(d1, one, o), IsOk());
+    ASSERT_THAT(intt(d1, one, o), IsOk());
+    ASSERT_THAT(coset_ntt(d1, one, o), IsOk());
     EXPECT_EQ(one[0], fr::from_uint(9));
-    ASSERT_TRUE(coset_intt(d1, one, o).ok());
+    ASSERT_THAT(coset_intt(d1, one, o), IsOk());
     EXPECT_EQ(one[0], fr::from_uint(9));
   }
 }
@@ -166,9 +167,9 @@ TEST(Ntt, SingleThreadedArenaGivesTheSameResult) {
   const evaluation_domain d = make_domain(16);
   const std::vector<fr> x = rng.vector(d.size());
   std::vector<fr> par = x, seq = x;
-  ASSERT_TRUE(coset_ntt(d, par).ok());
+  ASSERT_THAT(coset_ntt(d, par), IsOk());
   tbb::task_arena one_thread(1);
-  one_thread.execute([&] { ASSERT_TRUE(coset_ntt(d, seq).ok()); });
+  one_thread.execute([&] { ASSERT_THAT(coset_ntt(d, seq), IsOk()); });
   EXPECT_TRUE(par == seq);
 }
 
@@ -194,7 +195,7 @@ TEST(Ntt, SnarkjsRootFamilyMatchesPointEvaluation) {
   SCOPED_TRACE(rng.trace());
   for (int log_n : {3, 13, 14}) {
     auto made = evaluation_domain::create(log_n, ff::root_family::snarkjs5);
-    ASSERT_TRUE(made.ok());
+    ASSERT_THAT(made, IsOk());
     const evaluation_domain& d = *made;
     EXPECT_EQ(d.omega(), ff::root_of_unity(log_n, ff::root_family::snarkjs5));
     EXPECT_NE(d.omega(), ff::root_of_unity(log_n));

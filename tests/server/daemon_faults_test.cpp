@@ -24,6 +24,7 @@
 #include "server/daemon.hpp"
 #include "server/daemon_harness.hpp"
 #include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::server {
 namespace {
@@ -50,18 +51,18 @@ const chain_fixture& chain() {
     for (uint64_t i = 0; i < 3; ++i) {
       const r1cs::term x[] = {{b.aux_var(i), one}};
       const r1cs::term next[] = {{b.aux_var(i + 1), one}};
-      EXPECT_TRUE(b.add_constraint(x, x, next).ok());
+      EXPECT_THAT(b.add_constraint(x, x, next), IsOk());
     }
     const r1cs::term x3[] = {{b.aux_var(3), one}};
     const r1cs::term c1[] = {{r1cs::constraint_system_builder::one(), one}};
     const r1cs::term y[] = {{b.public_var(0), one}};
-    EXPECT_TRUE(b.add_constraint(x3, c1, y).ok());
+    EXPECT_THAT(b.add_constraint(x3, c1, y), IsOk());
     auto cs = std::move(b).build();
-    EXPECT_TRUE(cs.ok());
+    EXPECT_THAT(cs, IsOk());
     f.cs = std::move(cs).value();
     const ff::fr x0 = ff::fr::from_uint(3), x1 = x0 * x0, x2 = x1 * x1, x3v = x2 * x2;
     f.witness = {one, x3v, x0, x1, x2, x3v};
-    EXPECT_TRUE(r1cs::check_satisfied(f.cs, f.witness).ok());
+    EXPECT_THAT(r1cs::check_satisfied(f.cs, f.witness), IsOk());
     f.zkey = f.dir / "chain.zkey";
     testing::write_insecure_zkey(f.cs, 11, f.zkey);
     return f;
@@ -177,7 +178,7 @@ TEST_F(DaemonFaults, AnUnsatisfiedWitnessIsNotBlamedOnAConstraintThatHolds) {
   const status local = r1cs::check_satisfied(chain().cs, w);
   ASSERT_NE(local.message().find("constraint 1 "), std::string::npos) << local.to_string();
   auto bytes = formats::write_circom_wtns(w);
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_THAT(bytes, IsOk());
   pb::SubmitProofRequest sub;
   sub.set_key_id(key);
   sub.add_witnesses()->set_wtns(std::string(bytes->begin(), bytes->end()));

@@ -16,6 +16,7 @@
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::server::testing {
 namespace fs = std::filesystem;
@@ -25,13 +26,13 @@ using namespace std::chrono_literals;
 groth16::verifying_key write_insecure_zkey(const r1cs::constraint_system& cs, uint64_t seed, const fs::path& path) {
   auto pk = groth16::setup_insecure(cs, groth16::h_basis::odd_coset_lagrange,
                                     groth16::toxic_waste_from_seed_insecure(seed));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  EXPECT_THAT(pk, IsOk());
   if (!pk.ok()) return {};
   formats::snarkjs_zkey z;
   z.pk = std::move(pk).value();
   z.coefficients = formats::zkey_coefficients(cs);
   const status w = formats::write_snarkjs_zkey_file(z, path);
-  EXPECT_TRUE(w.ok()) << w.to_string();
+  EXPECT_THAT(w, IsOk());
   return z.pk.vk;
 }
 
@@ -113,17 +114,17 @@ void daemon_fixture::SetUp() {
 
 void daemon_fixture::start_daemon() {
   auto d = daemon::start(cfg_);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  ASSERT_THAT(d, IsOk());
   daemon_ = std::move(d).value();
   auto c = client::connect(unix_options(socket_));
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   client_ = std::make_unique<client>(std::move(c).value());
 }
 
 void daemon_fixture::TearDown() {
   if (!daemon_) return;
   daemon_->stop(false);
-  EXPECT_TRUE(daemon_->wait().ok());
+  EXPECT_THAT(daemon_->wait(), IsOk());
   daemon_.reset();
 }
 

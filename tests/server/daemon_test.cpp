@@ -26,6 +26,7 @@
 #include "server/daemon.hpp"
 #include "server/daemon_harness.hpp"
 #include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::server {
 namespace {
@@ -49,12 +50,12 @@ const fixture& shared_fixture() {
     f.dir = test::binary_temp_dir("server_test");  // holds a key and a token
     const fs::path src = test::source_dir() / "tests/fixtures/circom";
     auto r = formats::read_circom_r1cs_file(src / "mul.r1cs");
-    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_THAT(r, IsOk());
     f.zkey = f.dir / "mul.zkey";
     f.vk = write_insecure_zkey(r->cs, 7, f.zkey);
     f.wtns = src / "mul.wtns";
     auto w = formats::read_circom_wtns_file(f.wtns);
-    EXPECT_TRUE(w.ok());
+    EXPECT_THAT(w, IsOk());
     f.witness = *w;
     return f;
   }();
@@ -73,10 +74,10 @@ void verify_response(const pb::AwaitProofResponse& r) {
   ASSERT_EQ(r.state(), pb::JOB_STATE_SUCCEEDED) << r.error().message();
   ASSERT_EQ(r.proofs_size(), 1);
   auto proof = formats::read_snarkjs_proof_json(r.proofs(0).proof_json());
-  ASSERT_TRUE(proof.ok()) << proof.error().to_string();
+  ASSERT_THAT(proof, IsOk());
   auto pub = formats::read_snarkjs_public_json(r.proofs(0).public_json());
-  ASSERT_TRUE(pub.ok()) << pub.error().to_string();
-  EXPECT_TRUE(groth16::verify(shared_fixture().vk, *pub, *proof).ok());
+  ASSERT_THAT(pub, IsOk());
+  EXPECT_THAT(groth16::verify(shared_fixture().vk, *pub, *proof), IsOk());
   EXPECT_EQ(r.proofs(0).raw().size(), 192u);
 }
 
@@ -165,7 +166,7 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   std::vector<ff::fr> shorter = shared_fixture().witness;
   shorter.pop_back();
   auto bytes = formats::write_circom_wtns(shorter);
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_THAT(bytes, IsOk());
   s = prove(submit_request(key, std::string(bytes->begin(), bytes->end())), &resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
   // Relative witness path.
@@ -205,14 +206,14 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   pb::GetStatusResponse st;
   for (const char* token : {"", "wrong"}) {
     auto c = client::connect(tcp_opts(tcp, token, ""));
-    ASSERT_TRUE(c.ok());
+    ASSERT_THAT(c, IsOk());
     EXPECT_EQ(c->stub().GetStatus(c->context(10s).get(), {}, &st).error_code(), grpc::StatusCode::UNAUTHENTICATED);
     pb::SubmitProofResponse sr;
     EXPECT_EQ(c->stub().SubmitProof(c->context(10s).get(), submit_request(key), &sr).error_code(),
               grpc::StatusCode::UNAUTHENTICATED);
   }
   auto good = client::connect(tcp_opts(tcp, "", token_file_.string()));
-  ASSERT_TRUE(good.ok());
+  ASSERT_THAT(good, IsOk());
   EXPECT_TRUE(good->stub().GetStatus(good->context(10s).get(), {}, &st).ok());
 
   // Still serving.
@@ -291,9 +292,9 @@ TEST(WitnessByPath, FifoSwappedInAfterSubmitFailsWithoutHoldingTheWitnessThread)
   server_config cfg = cpu_daemon_config(sock);
   cfg.engine.witness_threads = 1;
   auto d = daemon::start(cfg);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  ASSERT_THAT(d, IsOk());
   auto c = client::connect(unix_options(sock));
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   const std::string key_id = register_key(*c, f.zkey);
   const std::string wtns = read_file(f.wtns);
 
@@ -369,7 +370,7 @@ TEST(ServeProcess, SigtermDrainsInFlightJobs) {
   const fs::path sock = temp_socket("drain");
   serve_child d(child_config(), sock);
   auto c = client::connect(unix_options(sock));
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
   const std::string key_id = register_key(*c, shared_fixture().zkey);
   const std::string wtns = read_file(shared_fixture().wtns);
@@ -522,7 +523,7 @@ TEST(ServeProcess, SighupReopensTheLogFileAndJobsCarryOn) {
   const fs::path sock = temp_socket("hup");
   serve_child d(config, sock);
   auto c = client::connect(unix_options(sock));
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
   awaited_jobs jobs;
   jobs.submit(*c, 8, 32);
@@ -552,7 +553,7 @@ TEST(ServeProcess, SecondSigtermAnswersEveryWaiterAndRemovesTheSocket) {
   const fs::path sock = temp_socket("term2");
   serve_child d(child_config(), sock);
   auto c = client::connect(unix_options(sock));
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
   awaited_jobs jobs;
   jobs.submit(*c, 16, 128);  // far more than a few seconds of work

@@ -1,6 +1,7 @@
 // server_config: the checked-in example loads and equals the defaults; each bad input is refused
 // with an error naming the key.
 #include "server/server_config.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ std::string source_dir() {
 
 TEST(ServerConfig, ExampleFileLoadsAndMatchesDefaults) {
   auto c = load_server_config(source_dir() + "/proofpipe.example.toml");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   const server_config d;
   EXPECT_EQ(c->server.socket, d.server.socket);
   EXPECT_EQ(c->server.socket_mode, 0660u);
@@ -41,7 +42,7 @@ TEST(ServerConfig, ClusterSection) {
       "[cluster]\ndatabase = \"postgresql:///pp?host=/run/postgresql\"\nnode = \"n1\"\nlease_s = 10\n"
       "shared_dir = \"/mnt/shared\"\ninline_witness_bytes = 0\nclaims = 3\npoll_ms = 20\n",
       "t");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_TRUE(c->cluster.enabled);
   EXPECT_EQ(c->cluster.database, "postgresql:///pp?host=/run/postgresql");
   EXPECT_EQ(c->cluster.node, "n1");
@@ -52,7 +53,7 @@ TEST(ServerConfig, ClusterSection) {
   EXPECT_EQ(c->cluster.poll_ms, 20u);
   // The node name defaults to the host name.
   auto h = parse_server_config("[cluster]\ndatabase = \"dbname=pp\"\n", "t");
-  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  ASSERT_THAT(h, IsOk());
   EXPECT_FALSE(h->cluster.node.empty());
   for (const auto& [text, key] : std::vector<std::pair<std::string, std::string>>{
            {"[cluster]\nnode = \"n\"\n", "cluster.database: required"},
@@ -60,15 +61,14 @@ TEST(ServerConfig, ClusterSection) {
            {"[cluster]\ndatabase = \"x\"\nshared_dir = \"rel\"\n", "cluster.shared_dir"},
            {"[cluster]\ndatabase = \"x\"\nleese_s = 5\n", "cluster.leese_s: unknown key"}}) {
     auto bad = parse_server_config(text, "t");
-    ASSERT_FALSE(bad.ok()) << text;
-    EXPECT_EQ(bad.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(bad, StatusIs(status_code::invalid_argument)) << text;
     EXPECT_NE(bad.error().message().find(key), std::string::npos) << bad.error().message();
   }
 }
 
 TEST(ServerConfig, EmptyTextGivesDefaults) {
   auto c = parse_server_config("", "empty");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->server.socket, "/run/proofpipe/proofpipe.sock");
 }
 
@@ -94,7 +94,7 @@ preload = true
 id = "b"
 zkey = "/k/b.zkey"
 )", "t");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->server.socket_mode, 0600u);
   EXPECT_EQ(c->server.listen, "127.0.0.1:0");
   EXPECT_DOUBLE_EQ(c->engine.key_memory_fraction, 0.25);
@@ -117,8 +117,7 @@ class BadConfig : public ::testing::TestWithParam<bad_case> {};
 TEST_P(BadConfig, IsRefusedNamingTheKey) {
   const bad_case& b = GetParam();
   auto c = parse_server_config(b.toml, "bad.toml");
-  ASSERT_FALSE(c.ok()) << b.name;
-  EXPECT_EQ(c.error().code(), status_code::invalid_argument) << c.error().to_string();
+  ASSERT_THAT(c, StatusIs(status_code::invalid_argument)) << b.name;
   EXPECT_NE(c.error().message().find(b.expect), std::string::npos) << c.error().message();
   EXPECT_NE(c.error().message().find("bad.toml"), std::string::npos) << c.error().message();
 }
@@ -161,8 +160,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ServerConfig, MissingFileIsNotFound) {
   auto c = load_server_config("/nonexistent/proofpipe.toml");
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().code(), status_code::not_found);
+  ASSERT_THAT(c, StatusIs(status_code::not_found));
 }
 
 }  // namespace
