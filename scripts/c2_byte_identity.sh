@@ -3,14 +3,20 @@
 # (tests/c2/c2_driver.c) linked against each in turn. The reference is built from its public source
 # outside this tree (never committed or vendored):
 #   scripts/c2_byte_identity.sh build REF_SRC WORK   here, after building c2_driver c2_fixture
-#       (release preset): REF_SRC holds supra_seal's c2/, sppark/ and blst/ (e.g. each extracted
-#       with `git archive`); WORK receives the reference's objects, c2_driver_ref (nvcc -arch=sm_90,
-#       static cudart) and WORK/c2.tar.xz: both drivers, c2_fixture, libproofpipe_c2.so and the
-#       shared libraries they need, and the commits used
+#       (PP_BUILD_DIR, default build/release; a CUDA build, e.g. build/cuda with
+#       -DCMAKE_CUDA_ARCHITECTURES=90, gives libproofpipe_c2 its GPU path, c2_fixture a GPU setup,
+#       and stages cuda_evaluation_test when built): REF_SRC holds supra_seal's c2/, sppark/ and
+#       blst/ (e.g. each extracted with `git archive`); WORK receives the reference's objects,
+#       c2_driver_ref (nvcc -arch=sm_90, static cudart) and WORK/c2.tar.xz: both drivers,
+#       c2_fixture, libproofpipe_c2.so and the shared libraries they need, and the commits used
 #   scripts/c2_byte_identity.sh device STAGE "LOG_N:CIRCUITS[:THREADS:REPEATS] ..."   on the GPU
 #       machine, logs under $OUT: per case, c2_fixture makes a PoRep-shaped circuit, its insecure
 #       bellperson parameters and (r, s); both drivers prove it; cmp compares the 384-byte proofs;
-#       c2_fixture verifies proofpipe's; THREADS x REPEATS timed calls follow when given.
+#       c2_fixture verifies proofpipe's; THREADS x REPEATS timed calls follow when given. Options
+#       (environment): PP_C2_TIMED="T R [T R]..." more timed (threads, repeats) rounds per driver;
+#       PP_C2_SINGLE=1 each driver first proves circuit 0 alone (compared too); PP_C2_BUDGET_MB=M
+#       proofpipe once more under engine.gpu_vram_max_mb = M (compared too); PP_C2_GPU_TEST=1 runs
+#       the staged cuda_evaluation_test first.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -40,6 +46,7 @@ build() {
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib"
   cp "$work/c2_driver_ref" "$bld/tests/c2/c2_driver" "$bld/tests/c2/c2_fixture" "$stage/bin/"
+  [ ! -f "$bld/tests/cuda/cuda_evaluation_test" ] || cp "$bld/tests/cuda/cuda_evaluation_test" "$stage/bin/"
   cp "$bld/src/c2/libproofpipe_c2.so" "$stage/lib/"
   cp "$here/scripts/c2_byte_identity.sh" "$work/symbols_ref.txt" "$work/symbols_pp.txt" "$stage/"
   for f in "$stage"/bin/* "$stage/lib/libproofpipe_c2.so"; do ldd "$f" | awk '/=> \//{print $3}'; done | sort -u |
@@ -66,10 +73,15 @@ device() {
     nproc
     cat "$stage/commits.txt" "$stage/symbols_ref.txt" "$stage/symbols_pp.txt"
   } >>"$log" 2>&1
+  if [ "${PP_C2_GPU_TEST:-0}" = 1 ] && [ -x "$stage/bin/cuda_evaluation_test" ]; then
+    timeout 240 "$stage/bin/cuda_evaluation_test" >"$OUT/cuda_evaluation_test.log" 2>&1
+    echo "RESULT cuda_evaluation_test: exit $?" >>"$log"
+  fi
   local work=/tmp/c2_cases
   for spec in $*; do
     IFS=: read -r log_n circuits threads repeats <<<"$spec"
     local dir="$work/$log_n"
+    local timed=(${threads:+$threads $repeats} ${PP_C2_TIMED:-})
     mkdir -p "$dir"
     echo "=== 2^$log_n, $circuits circuits per call" >>"$log"
     if [ ! -f "$dir/params.bin" ] || [ "$(cat "$dir/circuits" 2>/dev/null)" != "$circuits" ]; then
@@ -78,14 +90,33 @@ device() {
       echo "$circuits" >"$dir/circuits"
       echo "fixture: $((SECONDS - t0)) s" >>"$log"
     fi
-    echo "--- reference" >>"$log"
-    "$stage/bin/c2_driver_ref" "$dir" "$dir/ref.bin" ${threads:+"$threads" "$repeats"} >>"$log" 2>&1 || echo "reference FAILED" >>"$log"
-    echo "--- proofpipe" >>"$log"
-    "$stage/bin/c2_driver" "$dir" "$dir/pp.bin" ${threads:+"$threads" "$repeats"} >>"$log" 2>&1 || echo "proofpipe FAILED" >>"$log"
-    if cmp "$dir/ref.bin" "$dir/pp.bin" >>"$log" 2>&1; then
-      echo "RESULT 2^$log_n x$circuits: byte-identical ($(stat -c %s "$dir/pp.bin") bytes)" >>"$log"
-    else
-      echo "RESULT 2^$log_n x$circuits: DIFFERENT" >>"$log"
+    # name driver output [environment...]: one driver run, its proofs in $dir/output.bin (and
+    # $dir/output_1.bin, circuit 0 alone, with PP_C2_SINGLE=1).
+    run_driver() {
+      local name="$1" bin="$2" out="$3"
+      shift 3
+      echo "--- $name" >>"$log"
+      local single=()
+      [ "${PP_C2_SINGLE:-0}" = 1 ] && single=(C2_DRIVER_SINGLE="$dir/${out}_1.bin")
+      env "${single[@]}" "$@" "$stage/bin/$bin" "$dir" "$dir/$out.bin" "${timed[@]}" >>"$log" 2>&1 || echo "$name FAILED" >>"$log"
+    }
+    compare() {
+      local what="$1" a="$2" b="$3"
+      if cmp "$dir/$a" "$dir/$b" >>"$log" 2>&1; then
+        echo "RESULT 2^$log_n $what: byte-identical ($(stat -c %s "$dir/$b") bytes)" >>"$log"
+      else
+        echo "RESULT 2^$log_n $what: DIFFERENT" >>"$log"
+      fi
+    }
+    run_driver reference c2_driver_ref ref
+    run_driver proofpipe c2_driver pp
+    compare "x$circuits" ref.bin pp.bin
+    [ "${PP_C2_SINGLE:-0}" = 1 ] && compare "x1 (circuit 0 alone)" ref_1.bin pp_1.bin
+    if [ -n "${PP_C2_BUDGET_MB:-}" ]; then
+      printf '[engine]\ngpu_vram_max_mb = %s\n' "$PP_C2_BUDGET_MB" >"$dir/budget.toml"
+      run_driver "proofpipe, engine.gpu_vram_max_mb = $PP_C2_BUDGET_MB" c2_driver pp_budget \
+        PROOFPIPE_C2_CONFIG="$dir/budget.toml"
+      compare "x$circuits under gpu_vram_max_mb = $PP_C2_BUDGET_MB" ref.bin pp_budget.bin
     fi
     "$stage/bin/c2_fixture" verify "$dir" "$dir/pp.bin" >>"$log" 2>&1 && echo "proofpipe's proofs verify" >>"$log"
     cp "$dir/ref.bin" "$OUT/ref_${log_n}_x${circuits}.bin" 2>/dev/null

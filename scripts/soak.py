@@ -82,15 +82,14 @@ class daemon:
             time.sleep(0.1)
         raise SystemExit("soak: proofpipe serve did not come up; see " + self.stderr_path)
 
-    def rss_kib(self):
+    def rss_kib_and_threads(self):
+        """(VmRSS in KiB, thread count) of the daemon, or None when it is not there."""
         try:
             with open("/proc/%d/status" % self.proc.pid) as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+            return int(fields["VmRSS"].split()[0]), int(fields["Threads"])
+        except (OSError, KeyError, ValueError):
             return None
-        return None
 
 
 class tally:
@@ -274,6 +273,8 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--kinds", default=",".join(KINDS), help="job kinds to draw from (default: all)")
     ap.add_argument("--no-faults", action="store_true", help="no kill -9 and no SIGHUP (to study RSS alone)")
+    ap.add_argument("--retained", type=int, default=200,
+                    help="the daemon's max_retained_jobs: small enough to fill during the warm-up")
     ap.add_argument("--json", default=None, help="write the summary here too")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
@@ -304,7 +305,7 @@ def main():
         # grows after it is a leak, not the daemon remembering finished jobs.
         f.write('[server]\ndrain_timeout_s = 60\nmax_await_s = 120\n[log]\nlevel = "info"\nfile = "%s"\n'
                 '[engine]\nbackend = "cpu"\nhost_memory_mb = 2048\nhost_memory_margin_mb = 0\n'
-                'max_retained_jobs = 1000\ntrace_capacity = 256\n' % log)
+                'max_retained_jobs = %d\ntrace_capacity = 256\n' % (log, args.retained))
     d = daemon(binary, config, os.path.join(work, "soak.sock"), os.path.join(work, "serve.stderr"))
     ctx.daemon = d
     d.start()
@@ -314,7 +315,7 @@ def main():
     for c in clients:
         c.start()
 
-    rss = []  # (seconds since start, KiB, epoch)
+    rss = []  # (seconds since start, KiB, epoch, threads)
     events = []
     kill_at, hup_at = t0 + 0.25 * args.duration, t0 + 0.60 * args.duration
     killed = hupped = args.no_faults
@@ -349,9 +350,9 @@ def main():
                 if not alive:
                     d.start()
             hupped = True
-        k = d.rss_kib()
-        if k is not None:
-            rss.append((now - t0, k, d.epoch))
+        sample = d.rss_kib_and_threads()
+        if sample is not None:
+            rss.append((now - t0, sample[0], d.epoch, sample[1]))
         time.sleep(2)
 
     for c in clients:
@@ -369,7 +370,8 @@ def main():
     if stuck:
         ctx.tally.add("UNEXPECTED", "clients still running after the end: %s" % stuck)
 
-    last = [(t, k) for t, k, e in rss if e == d.epoch and restart_t is not None and t >= restart_t + warmup]
+    judged = [(t, k, n) for t, k, e, n in rss if e == d.epoch and restart_t is not None and t >= restart_t + warmup]
+    last = [(t, k) for t, k, _ in judged]
     summary = {
         "seed": seed, "duration_s": args.duration, "clients": args.clients,
         "jobs": sum(ctx.tally.counts.values()), "outcomes": dict(sorted(ctx.tally.counts.items())),
@@ -383,15 +385,19 @@ def main():
             "max": round(max(k for _, k in last) / 1024, 1) if last else None,
             "last": round(last[-1][1] / 1024, 1) if last else None,
             "slope_mib_per_min": round(slope_mib_per_min(last), 3),
-            "before_kill_max": round(max((k for _, k, e in rss if e == 1), default=0) / 1024, 1),
+            "slope_second_half_mib_per_min": round(slope_mib_per_min(last[len(last) // 2:]), 3),
+            "before_kill_max": round(max((k for _, k, e, _ in rss if e == 1), default=0) / 1024, 1),
+            "threads_min_max": [min((n for _, _, n in judged), default=0), max((n for _, _, n in judged), default=0)],
+            "samples_s_mib": [[round(t), round(k / 1024, 2)] for t, k in last],
         },
         "failures": ctx.tally.failures[:50],
     }
-    text = json.dumps(summary, indent=1)
-    print(text)
+    # The RSS samples go to --json only; on stdout they would bury the rest.
+    shown = dict(summary, rss_mib={k: v for k, v in summary["rss_mib"].items() if k != "samples_s_mib"})
+    print(json.dumps(shown, indent=1))
     if args.json:
         with open(args.json, "w") as f:
-            f.write(text + "\n")
+            f.write(json.dumps(summary, indent=1) + "\n")
     bad = ctx.tally.counts.get("UNEXPECTED", 0) + ctx.tally.counts.get("WRONG_PROOF", 0)
     if bad == 0:
         shutil.rmtree(work, ignore_errors=True)

@@ -1,9 +1,12 @@
 // The extern "C" entry points of proofpipe_c2.h. One process-wide context (configuration, key
-// budget, key store, SRS cache) made on first use: a C ABI has no other place to keep it. Nothing
-// throws across these functions: every error, allocation failures included, is a RustError.
+// budget, key store, SRS cache, the GPUs' provers) made on first use: a C ABI has no other place to
+// keep it. Nothing throws across these functions: every error, allocation failures included, is a
+// RustError. A call's circuits go to every GPU lane at once (one thread per lane, each taking the
+// next circuit); there is no process-wide lock, so two calling threads share the lanes.
 // The C++ declarations in proofpipe_c2.h take references; these definitions take the same
 // arguments as pointers (one ABI) so a null SRS from C is checked, not assumed away.
 #define PROOFPIPE_C2_POINTERS
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +14,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -21,7 +25,9 @@
 #include "c2/c2_config.hpp"
 #include "c2/proofpipe_c2.h"
 #include "c2/srs.hpp"
+#include "core/log.hpp"
 #include "core/status_macros.hpp"
+#include "engine/gpu_evaluation.hpp"
 #include "engine/key_store.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/evaluation_prover.hpp"
@@ -30,12 +36,36 @@ namespace pp::c2 {
 namespace {
 
 struct context {
-  explicit context(const c2_config& c) : config(c), budget(c.key_budget_bytes), store(budget), cache(store) {}
+  explicit context(const c2_config& c)
+      : config(c), budget(c.key_budget_bytes), store(budget), cache(store, [this](const groth16::proving_key& pk) {
+          release_key(pk);
+        }) {}
+  // The GPUs drop their copies of a key an SRS lets go of (the key store may free it next).
+  void release_key(const groth16::proving_key& pk) {
+    for (auto& g : gpus) g->forget(pk);
+  }
   c2_config config;
   engine::memory_budget budget;
   engine::key_store store;
-  srs_cache cache;  // destroyed first: its SRS objects lease from store
+  // Every GPU's prover from evaluations; empty: the CPU proves (prove_from_evaluations).
+  std::vector<std::unique_ptr<groth16::evaluation_backend>> gpus;
+  srs_cache cache;  // destroyed first: its SRS objects lease from store and release keys to gpus
 };
+
+// The GPUs engine.backend asks for: none for "cpu"; for "auto" the GPUs present, else none (the
+// CPU proves); for "cuda" the GPUs present, else the error every call then returns.
+status open_gpus(context& ctx) {
+  if (ctx.config.backend == "cpu") return ok_status();
+  auto g = engine::make_gpu_evaluation_backends(ctx.config.gpu);
+  if (g.ok()) {
+    ctx.gpus = std::move(g).value();
+    log::get("c2")->info("proving on {} GPU(s)", ctx.gpus.size());
+    return ok_status();
+  }
+  if (ctx.config.backend == "cuda") return std::move(g).take_status().with_context("engine.backend = \"cuda\"");
+  log::get("c2")->info("proving on the CPU: {}", g.error().message());
+  return ok_status();
+}
 
 // Made once; never destroyed (SRS handles may outlive static destruction in the caller's process).
 std::once_flag g_context_once;
@@ -50,7 +80,13 @@ result<context*> get_context() {
       g_context_status = std::move(cfg).take_status().with_context(std::string(config_env));
       return;
     }
-    g_context = new context(*cfg);
+    auto* ctx = new context(*cfg);
+    if (status st = open_gpus(*ctx); !st.ok()) {
+      g_context_status = std::move(st).with_context(std::string(config_env));
+      delete ctx;
+      return;
+    }
+    g_context = ctx;
   });
   if (g_context == nullptr) return g_context_status;
   return g_context;
@@ -93,7 +129,68 @@ status create(SRS* ret, const char* path, bool cache) {
                   std::string("open(\"") + path + "\") failed: " + std::strerror(e));
   }
   ::close(fd);
-  ret->ptr = cache ? ctx->cache.lookup(path) : new srs_object(ctx->store, path);
+  ret->ptr = cache ? ctx->cache.lookup(path)
+                  : new srs_object(ctx->store, path, [ctx](const groth16::proving_key& pk) { ctx->release_key(pk); });
+  return ok_status();
+}
+
+// One circuit on a GPU; on the CPU instead when the GPU cannot take it (unhealthy, or the key does
+// not fit it). Other errors (bad input, a proof that fails verification) are the circuit's.
+status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_request& req, groth16::proof& out) {
+  try {
+    auto r = gpu.prove(req);
+    if (r.ok()) {
+      out = *r;
+      return ok_status();
+    }
+    const status_code c = r.error().code();
+    if (c != status_code::unavailable && c != status_code::failed_precondition &&
+        c != status_code::resource_exhausted) {
+      return r.error();
+    }
+    log::get("c2")->warn("proving on the CPU instead: {}", r.error().message());
+    PP_ASSIGN_OR_RETURN(out, groth16::prove_from_evaluations(req));
+    return ok_status();
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("out of host memory");
+  } catch (const std::exception& e) {
+    return internal_error(e.what());
+  }
+}
+
+// Every circuit of a call, on the GPUs' lanes (one thread per lane, each taking the next circuit)
+// or, without GPUs, one after another on the CPU (which uses every core for one).
+status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& reqs, std::vector<groth16::proof>& out) {
+  const size_t n = reqs.size();
+  if (ctx.gpus.empty()) {
+    for (size_t i = 0; i < n; ++i) {
+      auto pi = groth16::prove_from_evaluations(reqs[i]);
+      if (!pi.ok()) return std::move(pi).take_status().with_context("provers[" + std::to_string(i) + "]");
+      out[i] = *pi;
+    }
+    return ok_status();
+  }
+  std::vector<groth16::evaluation_backend*> workers;  // one per lane, the GPUs interleaved
+  for (uint32_t lane = 0; workers.size() < n; ++lane) {
+    const size_t before = workers.size();
+    for (auto& g : ctx.gpus) {
+      if (lane < g->lanes() && workers.size() < n) workers.push_back(g.get());
+    }
+    if (workers.size() == before) break;
+  }
+  std::atomic<size_t> next{0};
+  std::vector<status> errors(n);
+  const auto work = [&](groth16::evaluation_backend* gpu) {
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) errors[i] = prove_one(*gpu, reqs[i], out[i]);
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(workers.size() - 1);
+  for (size_t w = 1; w < workers.size(); ++w) threads.emplace_back(work, workers[w]);
+  work(workers[0]);
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < n; ++i) {
+    if (!errors[i].ok()) return std::move(errors[i]).with_context("provers[" + std::to_string(i) + "]");
+  }
   return ok_status();
 }
 
@@ -107,6 +204,7 @@ status generate(const Assignment provers[], size_t num_circuits, const fr_t r_s[
     if (s_s == nullptr) return invalid_argument("s_s is null");
     if (proofs == nullptr) return invalid_argument("proofs is null");
   }
+  PP_ASSIGN_OR_RETURN(context* ctx, get_context());
   PP_ASSIGN_OR_RETURN(const std::shared_ptr<const groth16::proving_key> pk, obj->wait());
   std::vector<groth16::evaluation_request> reqs;
   reqs.reserve(num_circuits);
@@ -117,11 +215,7 @@ status generate(const Assignment provers[], size_t num_circuits, const fr_t r_s[
   }
   // Every proof is made (and verified) before any is written: a failed call leaves proofs[] as it was.
   std::vector<groth16::proof> out(num_circuits);
-  for (size_t i = 0; i < num_circuits; ++i) {
-    auto pi = groth16::prove_from_evaluations(reqs[i]);
-    if (!pi.ok()) return std::move(pi).take_status().with_context("provers[" + std::to_string(i) + "]");
-    out[i] = *pi;
-  }
+  PP_RETURN_IF_ERROR(prove_all(*ctx, reqs, out));
   if (num_circuits > 0) std::memcpy(proofs, out.data(), num_circuits * sizeof(groth16_proof));
   return ok_status();
 }

@@ -7,9 +7,6 @@ namespace pp::c2 {
 
 result<c2_config> c2_config_from(const server::server_config& sc) {
   const server::engine_section& e = sc.engine;
-  if (e.backend == "cuda") {
-    return invalid_argument("engine.backend: libproofpipe_c2 proves on the cpu backend; set \"auto\" or \"cpu\"");
-  }
   uint64_t host = e.host_memory_mb << 20;
   if (host == 0) {
     PP_ASSIGN_OR_RETURN(const engine::host_memory_limit lim,
@@ -18,6 +15,13 @@ result<c2_config> c2_config_from(const server::server_config& sc) {
   }
   c2_config c;
   c.key_budget_bytes = static_cast<uint64_t>(static_cast<double>(host) * e.key_memory_fraction);
+  c.backend = e.backend;
+  constexpr uint64_t mib = uint64_t{1} << 20;
+  c.gpu.ordinals = e.gpus;
+  c.gpu.vram_share = e.gpu_vram_share;
+  c.gpu.max_vram_bytes = e.gpu_vram_max_mb * mib;
+  c.gpu.staging_bytes = e.gpu_staging_mb * mib;
+  c.gpu.lanes = e.workers_per_device != 0 ? e.workers_per_device : c.gpu.lanes;
   return c;
 }
 

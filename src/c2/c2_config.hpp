@@ -1,11 +1,13 @@
 // c2_config: what libproofpipe_c2 takes from the daemon's TOML file (server/server_config.hpp), named
 // by the environment variable PROOFPIPE_C2_CONFIG (read once, at the ABI edge); defaults without it.
-// Used: engine.backend, engine.host_memory_mb, engine.host_memory_margin_mb, engine.key_memory_fraction.
+// Used: engine.backend, engine.host_memory_mb, engine.host_memory_margin_mb, engine.key_memory_fraction,
+// and for the GPUs engine.gpus, gpu_vram_share, gpu_vram_max_mb, gpu_staging_mb, workers_per_device.
 #pragma once
 #include <cstdint>
 #include <string>
 
 #include "core/result.hpp"
+#include "engine/gpu_device.hpp"
 #include "server/server_config.hpp"
 
 namespace pp::c2 {
@@ -17,11 +19,15 @@ struct c2_config {
   uint64_t key_budget_bytes = 0;
   // Always verify each proof before returning it: the ABI has no way to say otherwise.
   bool self_verify = true;
+  // engine.backend: "auto" (every GPU's lanes when a GPU is present, else the CPU), "cpu" or "cuda"
+  // (the GPUs; every call fails, saying why, when there are none).
+  std::string backend = "auto";
+  // The GPUs and their lanes (workers_per_device 0: 2 per GPU), as the daemon sizes them.
+  engine::gpu_device_options gpu;
 };
 
 // From the daemon's configuration: the key budget is key_memory_fraction of host_memory_mb (or of
-// the cgroup / MemTotal limit minus host_memory_margin_mb when 0). invalid_argument when
-// engine.backend asks for cuda: this library proves on the CPU backend.
+// the cgroup / MemTotal limit minus host_memory_margin_mb when 0).
 result<c2_config> c2_config_from(const server::server_config& sc);
 
 // c2_config_from(load_server_config(path)), or the defaults when path is empty.

@@ -12,6 +12,7 @@
 
 #include "core/status_macros.hpp"
 #include "ec/affine.hpp"
+#include "ec/subgroup.hpp"
 #include "formats/bellperson_params.hpp"
 
 namespace pp::c2 {
@@ -40,6 +41,16 @@ status check_on_curve(const char* name, std::span<const ec::affine<Curve>> point
                           "]: point not on the BLS12-381 curve");
 }
 
+// For an on-curve point.
+template <class Curve>
+status check_in_subgroup(const std::string& name, const ec::affine<Curve>& p) {
+  if (ec::is_in_subgroup(p)) return ok_status();
+  return invalid_argument("bellperson params " + name + ": point on the curve but not in the prime-order subgroup");
+}
+
+// The verifying key's points, which every proof is checked against, on the curve and in the
+// prime-order subgroup; the queries' points on the curve only (their subgroup checks would dominate
+// the read of a large file; a query point outside the subgroup gives a proof that fails the check).
 status check_key_points(const groth16::proving_key& pk) {
   const groth16::verifying_key& vk = pk.vk;
   const std::vector<ec::g1_affine> vk_g1 = {vk.alpha_g1, vk.beta_g1, vk.delta_g1};
@@ -47,6 +58,15 @@ status check_key_points(const groth16::proving_key& pk) {
   PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("vk (alpha_g1, beta_g1, delta_g1)", vk_g1));
   PP_RETURN_IF_ERROR(check_on_curve<ec::g2_curve>("vk (beta_g2, gamma_g2, delta_g2)", vk_g2));
   PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("vk.ic", vk.ic));
+  PP_RETURN_IF_ERROR(check_in_subgroup("vk.alpha_g1", vk.alpha_g1));
+  PP_RETURN_IF_ERROR(check_in_subgroup("vk.beta_g1", vk.beta_g1));
+  PP_RETURN_IF_ERROR(check_in_subgroup("vk.delta_g1", vk.delta_g1));
+  PP_RETURN_IF_ERROR(check_in_subgroup("vk.beta_g2", vk.beta_g2));
+  PP_RETURN_IF_ERROR(check_in_subgroup("vk.gamma_g2", vk.gamma_g2));
+  PP_RETURN_IF_ERROR(check_in_subgroup("vk.delta_g2", vk.delta_g2));
+  for (size_t i = 0; i < vk.ic.size(); ++i) {
+    PP_RETURN_IF_ERROR(check_in_subgroup("vk.ic[" + std::to_string(i) + "]", vk.ic[i]));
+  }
   PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("h", pk.h));
   PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("l", pk.l));
   PP_RETURN_IF_ERROR(check_on_curve<ec::g1_curve>("a", pk.a));
@@ -62,7 +82,8 @@ result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::str
   return std::make_shared<const groth16::proving_key>(std::move(pk));
 }
 
-srs_object::srs_object(engine::key_store& store, std::string path) : store_(store), path_(std::move(path)) {
+srs_object::srs_object(engine::key_store& store, std::string path, key_release_fn on_release)
+    : store_(store), path_(std::move(path)), on_release_(std::move(on_release)) {
   std::error_code ec;
   const uint64_t bytes = std::filesystem::file_size(path_, ec);
   engine::key_descriptor d;
@@ -92,9 +113,15 @@ srs_object::srs_object(engine::key_store& store, std::string path) : store_(stor
 
 srs_object::~srs_object() {
   loader_.join();
+  std::shared_ptr<const groth16::proving_key> key;
   {
     pp::mutex_lock lock(mu_);
-    key_.reset();
+    key = std::move(key_);
+  }
+  if (key != nullptr && on_release_) on_release_(*key);
+  key.reset();
+  {
+    pp::mutex_lock lock(mu_);
     lease_.reset();
   }
   // Frees the copy unless another SRS still leases it (then failed_precondition, as intended).
@@ -134,7 +161,7 @@ srs_object* srs_cache::lookup(const std::string& path) {
         dropped = entries_.back().second;
         entries_.pop_back();
       }
-      found = new srs_object(store_, path);
+      found = new srs_object(store_, path, on_release_);
       entries_.emplace_front(path, found);
     }
     found->retain();

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <string>
@@ -24,14 +25,19 @@ namespace pp::c2 {
 
 // Reads a parameters file as the key store's loader: bellperson_params without the subgroup checks
 // (they would dominate the read of a large file), then every point checked on its curve in
-// parallel. Errors name the vector, index and file.
+// parallel and the verifying key's points (alpha, beta, gamma, delta, ic) in the prime-order
+// subgroup. Errors name the vector, index and file.
 result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path);
+
+// Called with a loaded key just before an srs_object lets go of it (the GPUs drop their copies).
+using key_release_fn = std::function<void(const groth16::proving_key&)>;
 
 class srs_object {
  public:
   // Registers the path with the store (once per path) and starts the background load; the caller
-  // holds the one reference. store must outlive the object.
-  srs_object(engine::key_store& store, std::string path);
+  // holds the one reference. store must outlive the object; on_release (may be empty) runs in the
+  // destructor with the key, when it was loaded.
+  srs_object(engine::key_store& store, std::string path, key_release_fn on_release = {});
   ~srs_object();
   srs_object(const srs_object&) = delete;
   srs_object& operator=(const srs_object&) = delete;
@@ -47,6 +53,7 @@ class srs_object {
  private:
   engine::key_store& store_;
   const std::string path_;
+  const key_release_fn on_release_;
   std::atomic<uint64_t> refs_{1};
   pp::mutex mu_;  // guards the load's outcome below
   std::condition_variable done_cv_;
@@ -59,7 +66,7 @@ class srs_object {
 
 class srs_cache {
  public:
-  explicit srs_cache(engine::key_store& store) : store_(store) {}
+  srs_cache(engine::key_store& store, key_release_fn on_release) : store_(store), on_release_(std::move(on_release)) {}
   ~srs_cache();
   srs_cache(const srs_cache&) = delete;
   srs_cache& operator=(const srs_cache&) = delete;
@@ -73,6 +80,7 @@ class srs_cache {
 
  private:
   engine::key_store& store_;
+  const key_release_fn on_release_;  // given to every srs_object made here
   pp::mutex mu_;  // guards entries_
   std::list<std::pair<std::string, srs_object*>> entries_ PP_GUARDED_BY(mu_);  // most recently used first
 };

@@ -6,15 +6,37 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/version.hpp"
 
 namespace {
 
+// A refused command line: one line that names the command, says why and where the usage is, and
+// ends the output, so that the last line of a failed run is the reason (CLI11's default ends with
+// "Run with --help for more information.").
+std::string refusal(const CLI::App* app, const CLI::Error& e) {
+  std::string command = "proofpipe";
+  std::string why = e.what();
+  if (app->get_subcommands().empty() && !app->remaining().empty()) {
+    // CLI11 reports a misspelt subcommand as "A subcommand is required"; name the word instead.
+    why = "'" + app->remaining().front() + "' is not a subcommand";
+  }
+  for (const CLI::App* sub = app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    command += " " + sub->get_name();
+  }
+  return command + ": " + why + " (usage: " + command + " --help)\n";
+}
+
 int run(int argc, char** argv) {
-  CLI::App app{"proofpipe: Groth16 over BLS12-381 on CPUs and GPUs"};
+  CLI::App app{"proofpipe: Groth16 over BLS12-381 on CPUs and GPUs", "proofpipe"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", pp::cli::version_text, "print the version, the commit, the CUDA architectures "
+                                                             "built and the GPUs found, and exit");
+  app.failure_message(refusal);
   pp::cli::cli_state state;
   app.add_flag("-q,--quiet", state.quiet, "print no progress and no timing table");
   app.fallthrough();  // `proofpipe prove ... --quiet` works too
@@ -29,7 +51,11 @@ int run(int argc, char** argv) {
   pp::cli::add_await_command(app, state);
   pp::cli::add_status_command(app, state);
   pp::cli::add_cancel_command(app, state);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
   return state.exit_code;
 }
 

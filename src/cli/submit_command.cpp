@@ -12,6 +12,7 @@
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/connection_options.hpp"
+#include "cli/priority_option.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
 
@@ -39,9 +40,9 @@ int run_submit(const submit_args& a, bool quiet) {
   }
   pb::SubmitProofRequest req;
   req.set_key_id(rkr.key_id());
-  const std::string p = a.priority;
-  req.set_priority(p == "low" ? pb::PRIORITY_LOW : p == "high" ? pb::PRIORITY_HIGH
-                   : p == "critical" ? pb::PRIORITY_CRITICAL : pb::PRIORITY_NORMAL);
+  auto priority = parse_priority(a.priority);
+  if (!priority.ok()) return run.fail(priority.error().with_context("--priority"));
+  req.set_priority(*priority);
   req.set_idempotency_key(a.idempotency_key);
   for (const std::string& w : a.witnesses) {
     if (a.by_path) {
@@ -72,9 +73,7 @@ void add_submit_command(CLI::App& app, cli_state& state) {
   cmd->add_option("key", a->key, "proving key: snarkjs .zkey (the daemon reads it by its absolute path)")->required();
   cmd->add_option("witness", a->witnesses, "witness .wtns, one per partition")->required();
   cmd->add_option("--key-id", a->key_id, "register the key under this name (default: its absolute path)");
-  cmd->add_option("--priority", a->priority, "scheduling priority")
-      ->check(CLI::IsMember({"low", "normal", "high", "critical"}))
-      ->capture_default_str();
+  add_priority_option(*cmd, a->priority);
   cmd->add_option("--id", a->idempotency_key, "idempotency key: resubmitting with it returns the same job");
   cmd->add_flag("--by-path", a->by_path, "send witness paths for the daemon to read instead of their bytes");
   cmd->callback([&state, a] { state.exit_code = run_submit(*a, state.quiet); });

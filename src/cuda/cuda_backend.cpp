@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -86,7 +87,7 @@ key_footprint footprint_of(const key_shape& s, const key_plan& p) {
   return f;
 }
 
-// A lane held by start(): released on every path, handed back around a re-plan.
+// A lane held by start() or prove_evaluations(): released on every path, handed back around a re-plan.
 struct lane_hold {
   lane_pool& pool;
   uint32_t id;
@@ -94,6 +95,16 @@ struct lane_hold {
   ~lane_hold() {
     if (on) pool.release(id);
   }
+};
+
+// One of the region's workspaces, held for one partition.
+struct held_ws {
+  lane_pool& pool;
+  uint32_t id;
+  explicit held_ws(lane_pool& p) : pool(p), id(p.acquire()) {}
+  ~held_ws() { pool.release(id); }
+  held_ws(const held_ws&) = delete;
+  held_ws& operator=(const held_ws&) = delete;
 };
 
 }  // namespace
@@ -186,10 +197,19 @@ struct cuda_backend::impl {
     return pl;
   }
 
+  // What planning and placing need of a key: its fingerprint, its plan view (made on demand) and
+  // the upload of its tables at the offsets the plan gives (upload_key). A circuit's (key_for_circuit)
+  // or an evaluation request's (prove_evaluations: no matrices, gather lists from its densities).
+  struct key_source {
+    key_fingerprint id;
+    std::function<result<planned_key>()> shape;
+    std::function<status(key_entry&, const workspace_span&, uint64_t pin_budget)> upload;
+  };
+
   // Places the region plan's key i (uploads and pins it at its planned offset). Lanes running
   // partitions of other keys go on meanwhile: their memory is disjoint from it. Setup work,
   // synchronized, on lane 0's copy stream while mu keeps other key uploads out.
-  result<key_entry*> place_locked(size_t i, const proving_key& pk, const compact_r1cs& cm) PP_REQUIRES(mu) {
+  result<key_entry*> place_locked(size_t i, const key_source& src) PP_REQUIRES(mu) {
     auto k = std::make_unique<key_entry>();
     k->id = planned[i].id;
     k->shape = planned[i].shape;
@@ -201,33 +221,27 @@ struct cuda_backend::impl {
       pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0}
                                              : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
     }
-    if (status st = upload_key(*k, pk, cm, mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg), ws, pin_budget);
-        !st.ok()) {
-      return note(std::move(st));
-    }
+    if (status st = src.upload(*k, ws, pin_budget); !st.ok()) return note(std::move(st));
     keys.push_back(std::move(k));
     return keys.back().get();
   }
 
-  // The placed entry of (pk, cs), placing it when its plan allows without disturbing the placed
+  // The placed entry of src's key, placing it when its plan allows without disturbing the placed
   // keys: planned already, the first key, or one more guest at the region's end. nullptr (and
   // `replan` set to its shape) when the region must be planned again for it; failed_precondition
   // when it does not fit even alone.
-  result<key_entry*> find_or_place_locked(const proving_key& pk, const r1cs::constraint_system& cs,
-                                          std::optional<compact_r1cs>& built, const compact_r1cs* given,
-                                          std::optional<planned_key>& replan) PP_REQUIRES(mu) {
-    const key_fingerprint id = key_fingerprint::of(pk, cs);
+  result<key_entry*> find_or_place_locked(const key_source& src, std::optional<planned_key>& replan)
+      PP_REQUIRES(mu) {
+    const key_fingerprint& id = src.id;
     if (key_entry* k = find_locked(id); k != nullptr) {
       planned[size_t(planned_index_locked(id))].last_use = ++uses;
       return k;
     }
     if (const int i = planned_index_locked(id); i >= 0) {
-      PP_ASSIGN_OR_RETURN(const planned_key pl, shape_of(pk, cs, built, given));  // for `given`
-      (void)pl;
       planned[size_t(i)].last_use = ++uses;
-      return place_locked(size_t(i), pk, *given);
+      return place_locked(size_t(i), src);
     }
-    PP_ASSIGN_OR_RETURN(planned_key pl, shape_of(pk, cs, built, given));
+    PP_ASSIGN_OR_RETURN(planned_key pl, src.shape());
     pl.last_use = ++uses;
     const uint64_t capacity = mem->capacity();
     if (planned.empty()) {
@@ -239,13 +253,13 @@ struct cuda_backend::impl {
       region = std::move(r).value();
       planned.push_back(std::move(pl));
       free_ws = std::make_unique<lane_pool>(region.lanes);
-      return place_locked(0, pk, *given);
+      return place_locked(0, src);
     }
     region_plan more = region;
     if (add_guest(more, pl.shape, pl.options, capacity).ok()) {
       region = std::move(more);
       planned.push_back(std::move(pl));
-      return place_locked(planned.size() - 1, pk, *given);
+      return place_locked(planned.size() - 1, src);
     }
     if (auto alone = plan_key(pl.shape, pl.options, capacity, cfg.lanes); !alone.ok()) {
       return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, alone.error().message()) +
@@ -298,12 +312,10 @@ struct cuda_backend::impl {
     return st;
   }
 
-  // The placed entry of (pk, cs) for a caller holding lane hl (start) or none (prepare), planning
-  // the region again when needed (hl handed back meanwhile). Eviction waits for every lane, so the
-  // entry lives while the caller holds its lane.
-  result<key_entry*> key_for(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* given,
-                             lane_hold* hl, groth16::prove_timings* t) {
-    std::optional<compact_r1cs> built;
+  // The placed entry of src's key for a caller holding lane hl (start, prove_evaluations) or none
+  // (prepare), planning the region again when needed (hl handed back meanwhile). Eviction waits for
+  // every lane, so the entry lives while the caller holds its lane.
+  result<key_entry*> key_for(const key_source& src, lane_hold* hl, groth16::prove_timings* t) {
     for (int round = 0;; ++round) {
       std::optional<planned_key> replan;
       {
@@ -311,7 +323,7 @@ struct cuda_backend::impl {
         if (!healthy) return unavailable("cuda_backend: device unhealthy after " + last_error);
         const auto t0 = clock::now();
         const size_t placed = keys.size();
-        PP_ASSIGN_OR_RETURN(key_entry* k, find_or_place_locked(pk, cs, built, given, replan));
+        PP_ASSIGN_OR_RETURN(key_entry* k, find_or_place_locked(src, replan));
         if (k != nullptr) {
           if (t != nullptr && keys.size() != placed) t->add("key upload", clock::now() - t0);
           return k;
@@ -335,6 +347,65 @@ struct cuda_backend::impl {
       PP_RETURN_IF_ERROR(st);
       if (t != nullptr) t->add("key eviction (region planned again)", clock::now() - t0);
     }
+  }
+
+  // key_for with (pk, cs): cs's compact matrices are the caller's (given) or built here once.
+  result<key_entry*> key_for_circuit(const proving_key& pk, const r1cs::constraint_system& cs,
+                                     const compact_r1cs* given, lane_hold* hl, groth16::prove_timings* t) {
+    std::optional<compact_r1cs> built;
+    key_source src;
+    src.id = key_fingerprint::of(pk, cs);
+    src.shape = [&]() { return shape_of(pk, cs, built, given); };
+    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget) -> status {
+      if (given == nullptr) {  // planned before, by another call: its matrices are built here
+        PP_ASSIGN_OR_RETURN(const planned_key pl, shape_of(pk, cs, built, given));
+        (void)pl;
+      }
+      return upload_key(k, pk, given, gather_lists::of(pk), mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg), ws,
+                        pin_budget);
+    };
+    return key_for(src, hl, t);
+  }
+
+  // Every key forgotten once every lane is idle (the region is planned afresh on the next proof).
+  void forget_all() {
+    free_lanes->acquire_all();
+    {
+      pp::mutex_lock lock(mu);
+      keys.clear();
+      planned.clear();
+      region = {};
+      free_ws.reset();
+    }
+    free_lanes->release_all();
+  }
+
+  // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it
+  // running on the staging buffer and workspace the lane's next partition reuses: drains both
+  // streams, noting a CUDA error (the backend turns unhealthy). Returns st.
+  status fail_partition(lane& ln, status st) {
+    if (st.code() != status_code::internal) {
+      const cudaError_t e1 = cudaStreamSynchronize(ln.copy), e2 = cudaStreamSynchronize(ln.compute);
+      if (e1 != cudaSuccess || e2 != cudaSuccess) {
+        (void)note_locked(internal_error(std::string("CUDA error ") + cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
+                                         " while draining the streams after: " + st.message()));
+      }
+    }
+    return note_locked(std::move(st));
+  }
+
+  // A completed partition's copies and GPU interval.
+  void account(const partition_result& r) {
+    h2d.fetch_add(r.h2d_bytes, std::memory_order_relaxed);
+    pp::mutex_lock lock(busy_mu);
+    busy.add(r.compute_begin_ms, r.compute_end_ms);
+  }
+
+  // One of the region's workspaces for a caller holding a lane: a re-plan (which replaces the pool)
+  // waits for that lane.
+  lane_pool& workspace_pool() {
+    pp::mutex_lock lock(mu);
+    return *free_ws;
   }
 };
 
@@ -419,7 +490,7 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
 status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact) {
   try {
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
-    auto r = impl_->key_for(pk, cs, compact, nullptr, nullptr);
+    auto r = impl_->key_for_circuit(pk, cs, compact, nullptr, nullptr);
     return r.ok() ? ok_status() : r.error();
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::prepare: ") + e.what());
@@ -466,44 +537,58 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
     // The key, placed or planned (and placed) now; a key that does not fit the empty region even
     // streamed fails the request, the device itself stays in rotation.
-    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(pk, cs, nullptr, &hl, &p->timings));
-    // One of the region's workspaces: a re-plan (which replaces the pool) waits for this lane.
-    lane_pool* ws_pool = nullptr;
-    {
-      pp::mutex_lock lock(impl_->mu);
-      ws_pool = impl_->free_ws.get();
-    }
-    struct held_ws {
-      lane_pool& pool;
-      uint32_t id;
-      ~held_ws() { pool.release(id); }
-    } hw{*ws_pool, ws_pool->acquire()};
+    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for_circuit(pk, cs, nullptr, &hl, &p->timings));
+    held_ws hw{impl_->workspace_pool()};
     lane& ln = impl_->lanes[hl.id];
     auto r = run_partition(*k, k->ws[hw.id], ln, cs, req.witness, impl_->gclock, p->timings);
-    if (!r.ok()) {
-      status st = r.error();
-      // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it
-      // running on the staging buffer and workspace the lane's next partition reuses: drain both.
-      if (st.code() != status_code::internal) {
-        const cudaError_t e1 = cudaStreamSynchronize(ln.copy), e2 = cudaStreamSynchronize(ln.compute);
-        if (e1 != cudaSuccess || e2 != cudaSuccess) {
-          (void)impl_->note_locked(internal_error(std::string("CUDA error ") +
-                                                  cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
-                                                  " while draining the streams after: " + st.message()));
-        }
-      }
-      return impl_->note_locked(std::move(st));
-    }
+    if (!r.ok()) return impl_->fail_partition(ln, r.error());
     p->sums = r->sums;
-    impl_->h2d.fetch_add(r->h2d_bytes, std::memory_order_relaxed);
-    {
-      pp::mutex_lock lock(impl_->busy_mu);
-      impl_->busy.add(r->compute_begin_ms, r->compute_end_ms);
-    }
+    impl_->account(*r);
     return pending_ptr(std::move(p));
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::start: ") + e.what());
   }
+}
+
+result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation_request& req) {
+  try {
+    PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req));
+    groth16::prove_timings timings;
+    lane_hold hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
+    PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
+    impl::key_source src;
+    src.id = key_fingerprint::of_evaluations(req);
+    src.shape = [&, id = src.id]() -> result<impl::planned_key> {
+      impl::planned_key pl;
+      pl.id = id;
+      PP_ASSIGN_OR_RETURN(pl.shape, shape_evaluation_key(req, impl_->cfg.staging_bytes));
+      PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, impl_->cfg));
+      return pl;
+    };
+    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget) {
+      return upload_key(k, *req.pk, nullptr, gather_lists::of(req), impl_->mem->base(), impl_->lanes[0].copy,
+                        matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
+    };
+    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));
+    held_ws hw{impl_->workspace_pool()};
+    lane& ln = impl_->lanes[hl.id];
+    auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, impl_->gclock, timings);
+    if (!r.ok()) return impl_->fail_partition(ln, r.error());
+    impl_->account(*r);
+    return groth16::finish_from_sums(req, r->sums);
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
+  }
+}
+
+void cuda_backend::forget_key(const proving_key& pk) {
+  bool placed = false;
+  {
+    pp::mutex_lock lock(impl_->mu);
+    for (const auto& k : impl_->keys) placed |= k->id.pk == &pk;
+  }
+  // A key placed between the look and the eviction is placed from a live pk: forgetting it is harmless.
+  if (placed) impl_->forget_all();
 }
 
 result<prove_output> cuda_backend::finish(pending_ptr base) {

@@ -28,6 +28,7 @@
 
 #include "core/result.hpp"
 #include "groth16/backend.hpp"
+#include "groth16/evaluation_prover.hpp"
 
 namespace pp::cuda {
 
@@ -117,6 +118,10 @@ class cuda_backend final : public groth16::backend {
                                                          const r1cs::constraint_system& cs) const;
   // Forgets every resident key (the region is reused from its start). Not while a start() runs.
   void clear_keys();
+  // The caller is about to free pk: when a resident key was placed from it, every key is evicted
+  // once every lane is idle (the region starts over; other keys are placed again on their next
+  // proof). Safe while proofs run (they finish first); the caller must hold no lane.
+  void forget_key(const groth16::proving_key& pk);
 
   // start(): validates like cpu_backend, takes a free lane (waits for one), then packs the witness
   // into the lane's staging, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute
@@ -129,6 +134,14 @@ class cuda_backend final : public groth16::backend {
   // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
   // backend unhealthy: later calls fail with unavailable.
   result<groth16::pending_ptr> start(const groth16::prove_request& req) override;
+  // A proof from QAP evaluations (supraseal-c2's ABI, src/c2): checked as prove_from_evaluations
+  // does, then on a free lane (waits for one) as start() runs a partition, with the SpMV replaced by
+  // copies of req's a, b, c (partition_launch.hpp, run_evaluation_partition); finished and verified
+  // by groth16::finish_from_sums, so the bytes equal prove_from_evaluations'. The key is placed (and
+  // evicted, streamed) as start()'s are, once per (pk, densities): no matrices, the gather lists
+  // from req's densities. Up to `lanes` calls (and start()s) run at once.
+  result<groth16::proof> prove_evaluations(const groth16::evaluation_request& req);
+
   // Host assembly with (r, s) exactly as cpu_backend::finish, then the optional self-verification.
   // Touches no device state (runs on any thread, concurrently with start()).
   result<groth16::prove_output> finish(groth16::pending_ptr p) override;

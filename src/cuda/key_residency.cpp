@@ -29,6 +29,30 @@ std::vector<uint32_t> density_indices(const groth16::density_bitmap& d) {
   return idx;
 }
 
+bool bit(const groth16::density_bits& d, uint64_t i) { return (d.words[i >> 6] >> (i & 63)) & 1; }
+
+// Appends offset + i for each set bit i of d.
+void append_set(const groth16::density_bits& d, uint64_t offset, std::vector<uint32_t>& out) {
+  for (uint64_t i = 0; i < d.bits; ++i) {
+    if (bit(d, i)) out.push_back(uint32_t(offset + i));
+  }
+}
+
+// FNV-1a over the bit count and the words (bits past d.bits masked off).
+uint64_t hash_bits(uint64_t h, const groth16::density_bits& d) {
+  const auto mix = [&h](uint64_t x) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (x >> (8 * i)) & 0xff;
+      h *= 0x100000001b3ull;
+    }
+  };
+  mix(d.bits);
+  const uint64_t full = d.bits / 64;
+  for (uint64_t w = 0; w < full; ++w) mix(d.words[w]);
+  if (d.bits % 64 != 0) mix(d.words[full] & ((uint64_t{1} << (d.bits % 64)) - 1));
+  return h;
+}
+
 template <class T>
 status upload_vector(void* d, const std::vector<T>& v, cudaStream_t stream) {
   if (v.empty()) return ok_status();
@@ -52,6 +76,62 @@ key_fingerprint key_fingerprint::of(const groth16::proving_key& pk, const r1cs::
   if (!pk.l.empty()) f.l0 = pk.l.back();
   f.delta = pk.vk.delta_g1;
   return f;
+}
+
+key_fingerprint key_fingerprint::of_evaluations(const groth16::evaluation_request& req) {
+  const groth16::proving_key& pk = *req.pk;
+  key_fingerprint f;
+  f.pk = &pk;
+  f.n_vars = req.inputs.size() + req.aux.size();
+  f.domain = pk.domain_size;
+  f.nh = pk.h.size();
+  f.nl = pk.l.size();
+  f.basis = pk.basis;
+  if (!pk.h.empty()) f.h0 = pk.h.front();
+  if (!pk.l.empty()) f.l0 = pk.l.back();
+  f.delta = pk.vk.delta_g1;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const groth16::density_bits* d : {&req.a_aux, &req.b_inputs, &req.b_aux}) h = hash_bits(h, *d);
+  f.densities = h;
+  return f;
+}
+
+gather_lists gather_lists::of(const groth16::proving_key& pk) {
+  gather_lists g;
+  if (pk.a_density) g.a = density_indices(*pk.a_density);
+  if (pk.b_density) g.b = density_indices(*pk.b_density);
+  return g;
+}
+
+gather_lists gather_lists::of(const groth16::evaluation_request& req) {
+  gather_lists g;
+  const uint64_t ni = req.inputs.size();
+  g.a.reserve(req.pk->a.size());
+  for (uint64_t i = 0; i < ni; ++i) g.a.push_back(uint32_t(i));
+  append_set(req.a_aux, ni, g.a);
+  g.b.reserve(req.pk->b_g1.size());
+  append_set(req.b_inputs, 0, g.b);
+  append_set(req.b_aux, ni, g.b);
+  return g;
+}
+
+result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes) {
+  const groth16::proving_key& pk = *req.pk;
+  key_shape s;
+  s.n = pk.domain_size;
+  const int log_n = log2_exact(s.n);
+  if (log_n < 0) return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
+  s.nv = req.inputs.size() + req.aux.size();
+  if (s.nv > uint64_t{UINT32_MAX}) return invalid_argument("shape_evaluation_key: more than 2^32 variables");
+  s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
+  s.point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
+  PP_ASSIGN_OR_RETURN(s.qap_bytes, device_qap::workspace_bytes(log_n, pk.basis));
+  s.a_index_bytes = pk.a.size() * 4;
+  s.b_index_bytes = pk.b_g1.size() * 4;
+  // Only the aux values are packed (the inputs are copied as they are).
+  s.witness_ws_bytes = std::min(compact_witness_layout::make(req.aux.size(), req.aux.size()).bytes, staging_bytes);
+  s.h_in_turns = true;  // monomial (check_evaluation_request)
+  return s;
 }
 
 result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
@@ -106,9 +186,9 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
   return out;
 }
 
-status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
-                  cudaStream_t copy, uint64_t matrix_chunk_bytes, const workspace_span& lanes,
-                  uint64_t pin_budget) {
+status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
+                  const gather_lists& gather, void* d_region, cudaStream_t copy, uint64_t matrix_chunk_bytes,
+                  const workspace_span& lanes, uint64_t pin_budget) {
   // Pins [p, p + bytes) while the key stays inside pin_budget, else says why it does not.
   const auto pin = [&](const void* p, uint64_t bytes) -> result<pinned_range> {
     if (k.pinned_bytes + bytes > pin_budget) {
@@ -149,18 +229,19 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     }
   }
   PP_CUDA_TRY(cudaStreamSynchronize(copy));  // pageable sources: setup only
-  if (p.matrices_resident) {
-    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(compact, base + p.matrices_offset, s.matrices_bytes, copy));
-  } else {
-    PP_ASSIGN_OR_RETURN(k.matrix_chunks, make_spmv_chunking(compact, matrix_chunk_bytes));
+  // An evaluation key (compact null) has no SpMV.
+  if (compact != nullptr && p.matrices_resident) {
+    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(*compact, base + p.matrices_offset, s.matrices_bytes, copy));
+  } else if (compact != nullptr) {
+    PP_ASSIGN_OR_RETURN(k.matrix_chunks, make_spmv_chunking(*compact, matrix_chunk_bytes));
     if (k.matrix_chunks.slot_bytes > p.matrix_slot_bytes) {
       return internal_error("upload_key: matrix chunks of " + std::to_string(k.matrix_chunks.slot_bytes) +
                             " bytes, slots of " + std::to_string(p.matrix_slot_bytes));
     }
-    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs_tables(compact, k.matrix_chunks, base + p.matrices_offset,
+    PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs_tables(*compact, k.matrix_chunks, base + p.matrices_offset,
                                                        s.matrix_tables_bytes, copy));
     k.matrix_image.reset(new std::byte[k.matrix_chunks.image_bytes]);
-    fill_spmv_image(compact, k.matrix_chunks, k.matrix_image.get());
+    fill_spmv_image(*compact, k.matrix_chunks, k.matrix_image.get());
     result<pinned_range> pinned = pin(k.matrix_image.get(), k.matrix_chunks.image_bytes);
     if (pinned.ok()) {
       k.matrix_pin = std::move(pinned).value();
@@ -173,15 +254,20 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   PP_ASSIGN_OR_RETURN(k.qap,
                       device_qap::create(std::countr_zero(s.n), pk.basis, base + p.qap_offset, s.qap_bytes, copy));
   // The variable indices of a filtered A / B query (bellperson's density bitmaps).
-  const auto upload_density = [&](const auto& density, uint64_t offset, const uint32_t*& d_idx) -> status {
-    const std::vector<uint32_t> idx = density_indices(density);
+  const auto upload_list = [&](const std::vector<uint32_t>& idx, uint64_t offset, uint64_t room,
+                               const uint32_t*& d_idx) -> status {
+    if (idx.empty()) return ok_status();
+    if (idx.size() * 4 > room) {
+      return internal_error("upload_key: a gather list of " + std::to_string(idx.size()) + " indices, room for " +
+                            std::to_string(room / 4));
+    }
     PP_RETURN_IF_ERROR(upload_vector(base + offset, idx, copy));
-    PP_CUDA_TRY(cudaStreamSynchronize(copy));  // idx dies here
     d_idx = reinterpret_cast<const uint32_t*>(base + offset);
     return ok_status();
   };
-  if (pk.a_density) PP_RETURN_IF_ERROR(upload_density(*pk.a_density, p.a_index_offset, k.d_a_idx));
-  if (pk.b_density) PP_RETURN_IF_ERROR(upload_density(*pk.b_density, p.b_index_offset, k.d_b_idx));
+  PP_RETURN_IF_ERROR(upload_list(gather.a, p.a_index_offset, s.a_index_bytes, k.d_a_idx));
+  PP_RETURN_IF_ERROR(upload_list(gather.b, p.b_index_offset, s.b_index_bytes, k.d_b_idx));
+  PP_CUDA_TRY(cudaStreamSynchronize(copy));  // the caller's lists may die after this
   k.ws.resize(lanes.count);
   for (uint32_t i = 0; i < lanes.count; ++i) {
     char* const w = static_cast<char*>(d_region) + lanes.offset + uint64_t{i} * lanes.stride;

@@ -1,7 +1,9 @@
 // key_residency: one key on one CUDA backend (cuda_backend.hpp) as its plan placed it: the tables in
 // the device region (resident) or pinned in host memory (streamed), and the lanes' partition
 // workspaces. Sizing (shape_key, chunking_options) asks the MSM for its workspaces; placing
-// (upload_key) copies the resident tables once, at setup. Internal to the cuda layer.
+// (upload_key) copies the resident tables once, at setup. A key proves either circuits (with cs's
+// matrices for the SpMV) or QAP evaluations (no matrices; its density gather lists from the
+// request: shape_evaluation_key). Internal to the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -17,20 +19,35 @@
 #include "cuda/pinned_host.hpp"
 #include "cuda/spmv_device.hpp"
 #include "ec/affine.hpp"
+#include "groth16/evaluation_prover.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace pp::cuda {
 
-// What tells a cached key from a different one that reuses its address.
+// What tells a cached key from a different one that reuses its address. An evaluation key has no
+// cs; its densities' hash tells keys placed for different gather lists apart (a collision would give
+// wrong sums, which the proof's verification turns into an error).
 struct key_fingerprint {
   const groth16::proving_key* pk = nullptr;
   const r1cs::constraint_system* cs = nullptr;
   uint64_t n_vars = 0, domain = 0, nh = 0, nl = 0, constraints = 0;
   groth16::h_basis basis{};
   ec::g1_affine h0{}, l0{}, delta{};
+  uint64_t densities = 0;
   static key_fingerprint of(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  static key_fingerprint of_evaluations(const groth16::evaluation_request& req);
   bool operator==(const key_fingerprint& o) const = default;
+};
+
+// The variable indices (into the witness: inputs, then aux) of the filtered A and B queries, in their
+// points' order; empty for an unfiltered query (its scalars are the witness itself).
+struct gather_lists {
+  std::vector<uint32_t> a, b;
+  static gather_lists of(const groth16::proving_key& pk);  // pk's density bitmaps
+  // An evaluation request's densities: A = every input and the aux set in a_aux, B = the inputs set
+  // in b_inputs and the aux set in b_aux (bellperson's order).
+  static gather_lists of(const groth16::evaluation_request& req);
 };
 
 // The shape of (pk, cs) for the plan; compact: cs's compact matrices (sizes, and their row chunks of
@@ -42,6 +59,10 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
 // halving down to 2^10 / 2^9, none above max_g1_chunk (0: no cap), with the largest workspace of the
 // five MSMs of s at each.
 result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk);
+
+// The shape of an evaluation key (req checked by groth16::check_evaluation_request): no matrices, the
+// witness is the request's inputs and aux, A and B always gathered.
+result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes);
 
 // One partition workspace (device pointers into the region).
 struct partition_workspace {
@@ -86,12 +107,14 @@ struct workspace_span {
 };
 
 // Places k (its plan and base set) at d_region + k.base: copies the resident tables, the matrices
-// (or only their coefficient tables), the NTT tables and the index lists on `copy` and waits for it
-// (setup, pageable sources); pins the streamed tables and makes and pins the streamed matrices' image
-// (a warning and pageable streaming when pinning fails, or for what would take the key past
-// pin_budget bytes pinned); points the workspaces of `lanes` (region offsets; each at least
-// k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes: shape_key's.
-status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs& compact, void* d_region,
-                  cudaStream_t copy, uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget);
+// (or only their coefficient tables; none for an evaluation key: compact null), the NTT tables and
+// the gather lists on `copy` and waits for it (setup, pageable sources); pins the streamed tables and
+// makes and pins the streamed matrices' image (a warning and pageable streaming when pinning fails,
+// or for what would take the key past pin_budget bytes pinned); points the workspaces of `lanes`
+// (region offsets; each at least k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes:
+// shape_key's.
+status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
+                  const gather_lists& gather, void* d_region, cudaStream_t copy, uint64_t matrix_chunk_bytes,
+                  const workspace_span& lanes, uint64_t pin_budget);
 
 }  // namespace pp::cuda

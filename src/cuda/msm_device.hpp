@@ -4,9 +4,11 @@
 // msm::split_msm as group elements. Plain C++ header.
 //
 // Use: msm_workspace_bytes<Curve>(n) -> caller allocates -> msm<Curve>(...) any number of times on
-// any stream. Nothing allocates or synchronizes; the result lands in *h_result once the stream
-// reaches the end of the call (the caller synchronizes). n < 2^32: more points than the chunk limit
-// run as consecutive chunks on the one workspace (sized for one chunk), summed on the device.
+// any stream. Nothing allocates; only split_msm synchronizes (once, see there); the result lands in
+// *h_result once the stream reaches the end of the call (the caller synchronizes). n < 2^32: more
+// points than the chunk limit run as consecutive chunks on the one workspace (sized for one chunk,
+// plus 8 bytes per point for the split MSM's index lists when it selects over all n: msm_plan.hpp,
+// select_all), summed on the device.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -46,7 +48,10 @@ status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t 
 
 // Same result; scalars equal to 0 are skipped, points with scalar 1 are summed by a gather-and-add
 // tree, Pippenger runs on the other points (index lists compacted on the device). Workspace:
-// split_msm_workspace_bytes(n).
+// split_msm_workspace_bytes(n). When n < 2^31 takes at most msm_tuning::split_select_all_max_chunks
+// chunks, the lists cover all n points and the call waits for `stream` once (cudaStreamSynchronize,
+// after the selection) to read how many points Pippenger gets, so that its passes cover only those;
+// otherwise each chunk selects its own, without waiting.
 template <class Curve>
 status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
                  uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
@@ -69,7 +74,9 @@ struct msm_point_stream {
 };
 
 // msm / split_msm with the points in host memory (h_points), streamed through `points`' slots in
-// chunks of the config's chunk limit (the workspace is sized by the same config).
+// chunks of the config's chunk limit (the workspace is sized by the same config). Neither waits:
+// each chunk of split_msm_streamed selects its own points (its index lists use the first 8 bytes per
+// chunk point of the workspace's).
 template <class Curve>
 status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
                     uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,

@@ -40,6 +40,7 @@ msm_shape pass_shape(uint64_t len, int c, bool split, const msm_tuning& tuning) 
   const int seg_log = tuning.reduce_segment_log < c - 1 ? tuning.reduce_segment_log : c - 1;
   s.segment_len = uint32_t{1} << seg_log;
   s.segments_per_window = s.buckets_per_window / s.segment_len;
+  s.select_n = split ? len : 0;
   s.ones_partials = split ? (len > 0 ? ceil_div(len, tuning.ones_chunk) : 1) : 0;
   return s;
 }
@@ -75,6 +76,12 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64
   s.total = n;
   s.chunks = per > 0 ? ceil_div(n, per) : 1;
   s.last_n = n - (s.chunks - 1) * per;
+  s.forced_width = window_bits > 0;
+  if (split && n < (uint64_t{1} << 31) && s.chunks <= tuning.split_select_all_max_chunks) {
+    s.select_all = true;
+    s.select_n = n;
+    s.ones_partials = n > 0 ? ceil_div(n, tuning.ones_chunk) : 1;
+  }
   return s;
 }
 
@@ -83,7 +90,23 @@ msm_shape make_msm_chunk_shape(const msm_shape& s, uint64_t len, const msm_tunin
   c.total = s.total;
   c.chunks = s.chunks;
   c.last_n = s.last_n;
+  c.forced_width = s.forced_width;
   return c;
+}
+
+bool msm_pass_fits(const msm_shape& s, const msm_shape& p) {
+  return p.n <= s.n && p.entries <= s.entries && p.slots <= s.slots &&
+         uint64_t(p.windows) * p.buckets_per_window <= uint64_t(s.windows) * s.buckets_per_window &&
+         uint64_t(p.windows) * p.segments_per_window <= uint64_t(s.windows) * s.segments_per_window;
+}
+
+msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tuning& tuning) {
+  const uint64_t n = len < s.n ? len : s.n;
+  if (!s.forced_width) {
+    const msm_shape own = pass_shape(n, msm_window_bits(n), false, tuning);
+    if (msm_pass_fits(s, own)) return own;
+  }
+  return pass_shape(n, s.window_bits, false, tuning);
 }
 
 msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
@@ -118,7 +141,7 @@ msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_
   l.result = b.take(bucket_bytes);
   l.chunk_result = b.take(bucket_bytes);
   if (s.split) {
-    const uint64_t n = s.n > 0 ? s.n : 1;
+    const uint64_t n = s.select_n > 0 ? s.select_n : 1;
     l.idx_ones = b.take(4 * n);
     l.idx_others = b.take(4 * n);
     l.ones_partials[0] = b.take(bucket_bytes * s.ones_partials);

@@ -27,7 +27,14 @@ struct msm_shape {
   uint64_t slots = 0;                 // carry slots: 2 per accumulate thread
   uint32_t segment_len = 0;           // buckets per reduction thread (power of two, <= B)
   uint32_t segments_per_window = 0;   // B / segment_len
-  uint64_t ones_partials = 0;         // split: ceil(n / ones_chunk)
+  uint64_t ones_partials = 0;         // split: ceil(select_n / ones_chunk)
+  // Split with total < 2^31 (CUB's int item count) in at most tuning.split_select_all_max_chunks
+  // chunks: the index lists cover all total points at once and Pippenger runs only over the points
+  // whose scalar is neither 0 nor 1, in passes of at most n (msm_run.cuh, run_split_selected);
+  // otherwise (and in streamed MSMs) each chunk selects its own.
+  bool select_all = false;
+  uint64_t select_n = 0;              // split: points the index lists cover (total or n)
+  bool forced_width = false;          // window_bits came from the caller, not the table
 };
 
 // Byte offsets (256-aligned) of every array in the workspace.
@@ -62,6 +69,14 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64
 // The shape of one pass over len <= s.n points with s's window width (the last, shorter chunk);
 // every count fits the layout made for s.
 msm_shape make_msm_chunk_shape(const msm_shape& s, uint64_t len, const msm_tuning& tuning = msm_tuning_sm90);
+
+// The shape of one Pippenger pass of the selected split MSM over len <= s.n points: the table's width
+// for len when that pass fits s's layout (entries, buckets, carry slots, reduction segments), else
+// s's width (a forced width is always kept). CUB's temp sizes are the caller's to check.
+msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tuning& tuning = msm_tuning_sm90);
+
+// True when every count of pass fits the layout made for s.
+bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 
 // Lays out the workspace for a shape (sized for one chunk of n points), given the curve's bucket
 // (XYZZ) size and CUB's temp sizes (the larger of the full and the last chunk's).

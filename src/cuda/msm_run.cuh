@@ -53,7 +53,7 @@ result<cub_temp_bytes> query_cub_temp(const msm_shape& s) {
   if (s.split) {
     PP_CUDA_TRY(cub::DeviceSelect::If(nullptr, sel_idx, thrust::counting_iterator<uint32_t>(0),
                                       static_cast<uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
-                                      int(std::max<uint64_t>(s.n, 1)), scalar_is_one{nullptr}));
+                                      int(std::max<uint64_t>(s.select_n, 1)), scalar_is_one{nullptr}));
   }
   return cub_temp_bytes{sort_bytes, std::max({sel_keys, sel_vals, sel_idx})};
 }
@@ -188,46 +188,105 @@ status check_args(const msm_plan& plan, const void* d_points, const void* d_scal
   return ok_status();
 }
 
-// One split pass over the plan's n points: index lists (relative to d_points / d_scalars) of the
-// scalar-1 and the other non-zero points, the scalar-1 sum, then Pippenger on the others plus that
-// sum, written to *out.
+// Index lists (relative to d_points / d_scalars) of the scalar-1 and the other non-zero points among
+// the first n, into the workspace's idx_ones / idx_others with their counts at counts[2] / counts[3],
+// and the scalar-1 sum (gather chunks of mixed additions, then a pairwise tree). Returns where that
+// sum lies in the workspace, or nullptr when n = 0 (nothing is written then).
 template <class Curve>
-status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
-                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t n, const affine_t<Curve>* d_points,
+                                                 const ff::fr* d_scalars, void* ws, cudaStream_t stream,
+                                                 const msm_tuning& tuning) {
   using bucket = xyzz_t<Curve>;
+  if (n == 0) return static_cast<const bucket*>(nullptr);
   const msm_layout& l = plan.layout;
-  const uint64_t n = plan.shape.n;
   const int block = tuning.block_threads;
   uint32_t* counts = at<uint32_t>(ws, l.counts);
   uint32_t* idx_ones = at<uint32_t>(ws, l.idx_ones);
-  uint32_t* idx_others = at<uint32_t>(ws, l.idx_others);
-  const bucket* ones_sum = nullptr;
-  if (n > 0) {
-    // Index lists of the scalar-1 and the other non-zero points, in index order.
-    size_t sel_bytes = plan.select_temp_bytes;
-    void* sel_temp = at<void>(ws, l.select_temp);
-    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_ones,
-                                      counts + 2, int(n), scalar_is_one{d_scalars}, stream));
-    PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_others,
-                                      counts + 3, int(n), scalar_is_other{d_scalars}, stream));
-    // Sum of the scalar-1 points: chunks of mixed additions, then a pairwise tree.
-    uint64_t parts = plan.shape.ones_partials;
-    int p = 0;
-    gather_sum_kernel<Curve><<<blocks_for(parts, block), block, 0, stream>>>(
-        d_points, idx_ones, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
+  size_t sel_bytes = plan.select_temp_bytes;
+  void* sel_temp = at<void>(ws, l.select_temp);
+  PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_ones, counts + 2,
+                                    int(n), scalar_is_one{d_scalars}, stream));
+  PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0),
+                                    at<uint32_t>(ws, l.idx_others), counts + 3, int(n), scalar_is_other{d_scalars},
+                                    stream));
+  uint64_t parts = (n + tuning.ones_chunk - 1) / tuning.ones_chunk;
+  int p = 0;
+  gather_sum_kernel<Curve><<<blocks_for(parts, block), block, 0, stream>>>(
+      d_points, idx_ones, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
+  PP_CUDA_TRY(cudaGetLastError());
+  while (parts > 1) {
+    const uint64_t half = (parts + 1) / 2;
+    pair_sum_kernel<Curve><<<blocks_for(half, block), block, 0, stream>>>(at<bucket>(ws, l.ones_partials[p]), parts,
+                                                                          at<bucket>(ws, l.ones_partials[p ^ 1]));
     PP_CUDA_TRY(cudaGetLastError());
-    while (parts > 1) {
-      const uint64_t half = (parts + 1) / 2;
-      pair_sum_kernel<Curve><<<blocks_for(half, block), block, 0, stream>>>(at<bucket>(ws, l.ones_partials[p]), parts,
-                                                                            at<bucket>(ws, l.ones_partials[p ^ 1]));
-      PP_CUDA_TRY(cudaGetLastError());
-      p ^= 1;
-      parts = half;
-    }
-    ones_sum = at<bucket>(ws, l.ones_partials[p]);
+    p ^= 1;
+    parts = half;
   }
-  return run_pippenger<Curve>(plan, d_points, d_scalars, n > 0 ? idx_others : nullptr, n > 0 ? counts + 3 : nullptr,
-                              ws, ones_sum, out, stream);
+  return static_cast<const bucket*>(at<bucket>(ws, l.ones_partials[p]));
+}
+
+// One split pass over the plan's n points, for split MSMs whose chunks select their own points
+// (streamed points, or a shape without select_all): the index lists and the scalar-1 sum, then
+// Pippenger on the others (sized by the host's upper bound n, live count read on the device) plus
+// that sum, written to *out.
+template <class Curve>
+status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
+                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  const msm_layout& l = plan.layout;
+  const uint64_t n = plan.shape.n;
+  PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
+                      select_and_sum_ones<Curve>(plan, n, d_points, d_scalars, ws, stream, tuning));
+  uint32_t* counts = at<uint32_t>(ws, l.counts);
+  return run_pippenger<Curve>(plan, d_points, d_scalars, n > 0 ? at<uint32_t>(ws, l.idx_others) : nullptr,
+                              n > 0 ? counts + 3 : nullptr, ws, ones_sum, out, stream, tuning);
+}
+
+// The split MSM over all the plan's points at once (plan.shape.select_all, resident points): index
+// lists over all n and the scalar-1 sum, then the count of the other points is read back (the call's
+// one host synchronization) so that digits, sort and bucket reductions cover those points only, not
+// the ~90% of a witness that are 0 or 1: Pippenger over them in passes of at most shape.n points,
+// each at the table's width for its length where that fits the layout (make_msm_selected_pass), the
+// pass sums added on the device into the result slot.
+template <class Curve>
+status run_split_selected(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
+                          cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  using bucket = xyzz_t<Curve>;
+  const msm_shape& s = plan.shape;
+  const msm_layout& l = plan.layout;
+  PP_ASSIGN_OR_RETURN(const bucket* ones_sum,
+                      select_and_sum_ones<Curve>(plan, s.select_n, d_points, d_scalars, ws, stream, tuning));
+  uint32_t others = 0;
+  if (s.select_n > 0) {
+    PP_CUDA_TRY(cudaMemcpyAsync(&others, at<uint32_t>(ws, l.counts) + 3, sizeof(others), cudaMemcpyDeviceToHost,
+                                stream));
+    PP_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  if (others > s.select_n) {
+    return internal_error("GPU split MSM: " + std::to_string(others) + " selected of " + std::to_string(s.select_n));
+  }
+  const uint32_t* idx_others = at<uint32_t>(ws, l.idx_others);
+  bucket* result = at<bucket>(ws, l.result);
+  bucket* pass_result = at<bucket>(ws, l.chunk_result);
+  const uint64_t per = s.n > 0 ? s.n : 1;
+  const uint64_t passes = others == 0 ? 1 : (others + per - 1) / per;
+  for (uint64_t k = 0; k < passes; ++k) {
+    const uint64_t lo = k * per;
+    msm_plan pass = plan;
+    pass.shape = make_msm_selected_pass(s, others - lo < per ? others - lo : per, tuning);
+    PP_ASSIGN_OR_RETURN(const cub_temp_bytes temp, query_cub_temp<Curve>(pass.shape));
+    if (temp.sort > plan.sort_temp_bytes || temp.select > plan.select_temp_bytes) {
+      pass.shape = make_msm_chunk_shape(s, pass.shape.n, tuning);  // the plan's width: its temp sizes fit
+      pass.shape.split = false;
+    }
+    PP_RETURN_IF_ERROR(run_pippenger<Curve>(pass, d_points, d_scalars, idx_others + lo, nullptr, ws,
+                                            k == 0 ? ones_sum : nullptr, k == 0 ? result : pass_result, stream,
+                                            tuning));
+    if (k > 0) {
+      accumulate_kernel<Curve><<<1, 32, 0, stream>>>(result, pass_result);
+      PP_CUDA_TRY(cudaGetLastError());
+    }
+  }
+  return ok_status();
 }
 
 // Runs pass(chunk_plan, first point, out) over the plan's chunks in stream order on one workspace:
@@ -248,18 +307,24 @@ status run_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, const Pas
   return ok_status();
 }
 
-// The plan, the argument checks, pass(chunk plan, first point, out) over the chunks, then the
-// result's copy to the host: the shared body of msm and split_msm.
-template <class Curve, class Pass>
+// The plan, the argument checks, body(plan) (which leaves the MSM's sum in the plan's result slot),
+// then the result's copy to the host: the shared frame of msm, split_msm and the streamed ones.
+template <class Curve, class Body>
 status plan_and_run(uint64_t n, bool split, const msm_config& config, const void* d_points, const void* d_scalars,
-                    void* ws, uint64_t ws_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const Pass& pass) {
+                    void* ws, uint64_t ws_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const Body& body) {
   auto plan = make_plan<Curve>(n, split, config);
   if (!plan.ok()) return plan.error();
   PP_RETURN_IF_ERROR(check_args<Curve>(*plan, d_points, d_scalars, ws, ws_bytes, h_result));
-  PP_RETURN_IF_ERROR(run_chunks<Curve>(*plan, ws, stream, pass));
+  PP_RETURN_IF_ERROR(body(*plan));
   PP_CUDA_TRY(cudaMemcpyAsync(h_result, result_in_workspace<Curve>(*plan, ws), sizeof(ec::xyzz<Curve>),
                               cudaMemcpyDeviceToHost, stream));
   return ok_status();
+}
+
+// body for plan_and_run: pass(chunk plan, first point, out) over the plan's chunks.
+template <class Curve, class Pass>
+auto chunked(void* ws, cudaStream_t stream, const Pass& pass) {
+  return [=](const msm_plan& plan) { return run_chunks<Curve>(plan, ws, stream, pass); };
 }
 
 // One chunk of streamed points: the copy into the next slot on ps.copy (after the kernels that last
@@ -313,7 +378,7 @@ status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t 
                                 stream);
   };
   return plan_and_run<Curve>(n, false, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             pass);
+                             chunked<Curve>(d_workspace, stream, pass));
 }
 
 template <class Curve>
@@ -324,8 +389,12 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
   const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
     return run_split_pass<Curve>(cp, d_points + off, d_scalars + off, d_workspace, out, stream);
   };
+  const auto body = [&](const msm_plan& plan) {
+    return plan.shape.select_all ? run_split_selected<Curve>(plan, d_points, d_scalars, d_workspace, stream)
+                                 : run_chunks<Curve>(plan, d_workspace, stream, pass);
+  };
   return plan_and_run<Curve>(n, true, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             pass);
+                             body);
 }
 
 template <class Curve>
@@ -339,7 +408,7 @@ status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, 
     });
   };
   return plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             pass);
+                             chunked<Curve>(d_workspace, stream, pass));
 }
 
 template <class Curve>
@@ -353,7 +422,7 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_sca
     });
   };
   return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             pass);
+                             chunked<Curve>(d_workspace, stream, pass));
 }
 
 }  // namespace pp::cuda

@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/msm_device.hpp"
 #include "cuda/spmv_device.hpp"
@@ -89,6 +90,87 @@ struct msm_runner {
 
 uint64_t sums_staging_bytes() { return pad256(sizeof(device_sums)); }
 
+namespace {
+
+// The MSM phase of a partition whose h is in pw.d_scalars once the compute stream reaches its
+// current end (ev_h is recorded here), and the partition's timings from its events. The witness is in
+// pw.d_w (first_aux: where its aux values start); h2d: bytes the front copied.
+result<partition_result> msm_phase(const key_entry& k, const partition_workspace& pw, lane& ln, uint64_t first_aux,
+                                   uint64_t h2d, bool spmv, const gpu_clock& gclock, groth16::prove_timings& t) {
+  const key_shape& s = k.shape;
+  auto& events = ln.events;
+  const cudaStream_t compute = ln.compute;
+  auto* sums = reinterpret_cast<device_sums*>(ln.staging.data() + ln.staging.size() - sums_staging_bytes());
+  PP_RETURN_IF_ERROR(events[ev_h].record(compute));
+  // From here b and c are dead: the MSM workspace (and the streaming slots, unless they lie clear
+  // of the H step) overlay them. The scalars buffer holds h for the H MSM, then the gathered A
+  // scalars, then the gathered B scalars.
+  msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, pw.d_scalars, false, &sums->h));
+  PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_l, pw.d_w + first_aux, true, &sums->l));
+  PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
+  const fr* a_scalars = pw.d_w;
+  if (k.d_a_idx != nullptr) {
+    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_a_idx, s.points[table_a], compute));
+    a_scalars = pw.d_scalars;
+  }
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_a, a_scalars, true, &sums->a));
+  PP_RETURN_IF_ERROR(events[ev_msm_a].record(compute));
+  const fr* b_scalars = pw.d_w;
+  if (k.d_b_idx != nullptr) {
+    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_b_idx, s.points[table_b_g1], compute));
+    b_scalars = pw.d_scalars;
+  }
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_b_g1, b_scalars, true, &sums->b1));
+  PP_RETURN_IF_ERROR(events[ev_msm_b1].record(compute));
+  PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
+  PP_RETURN_IF_ERROR(r.end_stream());
+  PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
+  // Per-event wait (not the device): the sums are in pinned memory once the last event completes,
+  // and the lane (its staging, slots and workspace) is free again. The copy stream's last streamed
+  // chunk precedes the kernels that read it, so it is done too.
+  PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
+
+  partition_result out;
+  out.sums.h = ec::to_jacobian(sums->h);
+  out.sums.l = ec::to_jacobian(sums->l);
+  out.sums.a = ec::to_jacobian(sums->a);
+  out.sums.b1 = ec::to_jacobian(sums->b1);
+  out.sums.b2 = ec::to_jacobian(sums->b2);
+  out.h2d_bytes = h2d + r.ps.h2d_bytes;
+
+  // Timings and spans from the completed events.
+  std::array<float, ev_count> at{};  // ms since the origin event
+  for (int e = 0; e < ev_count; ++e) {
+    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
+  }
+  auto host_at = [&](float ms) {
+    return gclock.host_origin +
+           std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
+  };
+  t.add(ev_names[ev_uploaded], from_ms(at[ev_uploaded] - at[ev_start]));
+  t.spans.push_back({"upload", ln.copy_track, host_at(at[ev_start]), host_at(at[ev_uploaded])});
+  for (int e = ev_spmv; e < ev_count; ++e) {
+    if (e == ev_spmv && !spmv) continue;  // from evaluations: no SpMV
+    const int prev = e == ev_spmv ? ev_compute_begin : e - 1;
+    t.add(ev_names[e], from_ms(at[e] - at[prev]));
+    t.spans.push_back({std::string(ev_names[e] + 4), ln.compute_track, host_at(at[prev]), host_at(at[e])});
+  }
+  if (r.started) {
+    PP_RETURN_IF_ERROR(ln.stream_end.synchronize());  // its copies are done; the record itself may trail
+    PP_ASSIGN_OR_RETURN(const float b, cuda_event::elapsed_ms(*gclock.origin, ln.stream_begin));
+    PP_ASSIGN_OR_RETURN(const float e, cuda_event::elapsed_ms(*gclock.origin, ln.stream_end));
+    t.add("key stream h2d (copy stream, overlaps the MSMs)", from_ms(e - b));
+    t.spans.push_back({"key stream h2d", ln.copy_track, host_at(b), host_at(e)});
+  }
+  out.compute_begin_ms = at[ev_compute_begin];
+  out.compute_end_ms = at[ev_msm_b2];
+  return out;
+}
+
+}  // namespace
+
 result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
                                        const r1cs::constraint_system& cs, std::span<const fr> w,
                                        const gpu_clock& gclock, groth16::prove_timings& t) {
@@ -98,7 +180,6 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
   // Host: pack the witness into the lane's pinned staging (the MSM sums land in its tail).
   const std::span<std::byte> staging = ln.staging;
   const uint64_t tail = sums_staging_bytes();
-  auto* sums = reinterpret_cast<device_sums*>(staging.data() + staging.size() - tail);
   const auto t0 = clock::now();
   PP_ASSIGN_OR_RETURN(const compact_witness_layout layout, pack_witness(w, staging.first(staging.size() - tail)));
   t.add("pack witness (host)", clock::now() - t0);
@@ -153,71 +234,64 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
     PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
   }
-  PP_RETURN_IF_ERROR(events[ev_h].record(compute));
-  // From here b and c are dead: the MSM workspace (and the streaming slots, unless they lie clear
-  // of the H step) overlay them. The scalars buffer holds h for the H MSM, then the gathered A
-  // scalars, then the gathered B scalars.
-  msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, a, false, &sums->h));
-  PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_l, pw.d_w + 1 + cs.num_public(), true, &sums->l));
-  PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
-  const fr* a_scalars = pw.d_w;
-  if (k.d_a_idx != nullptr) {
-    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_a_idx, s.points[table_a], compute));
-    a_scalars = pw.d_scalars;
-  }
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_a, a_scalars, true, &sums->a));
-  PP_RETURN_IF_ERROR(events[ev_msm_a].record(compute));
-  const fr* b_scalars = pw.d_w;
-  if (k.d_b_idx != nullptr) {
-    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_b_idx, s.points[table_b_g1], compute));
-    b_scalars = pw.d_scalars;
-  }
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_b_g1, b_scalars, true, &sums->b1));
-  PP_RETURN_IF_ERROR(events[ev_msm_b1].record(compute));
-  PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
-  PP_RETURN_IF_ERROR(r.end_stream());
-  PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
-  // Per-event wait (not the device): the sums are in pinned memory once the last event completes,
-  // and the lane (its staging, slots and workspace) is free again. The copy stream's last streamed
-  // chunk precedes the kernels that read it, so it is done too.
-  PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
+  return msm_phase(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, gclock, t);
+}
 
-  partition_result out;
-  out.sums.h = ec::to_jacobian(sums->h);
-  out.sums.l = ec::to_jacobian(sums->l);
-  out.sums.a = ec::to_jacobian(sums->a);
-  out.sums.b1 = ec::to_jacobian(sums->b1);
-  out.sums.b2 = ec::to_jacobian(sums->b2);
-  out.h2d_bytes = layout.bytes + r.ps.h2d_bytes + rows.h2d_bytes;
-
-  // Timings and spans from the completed events.
-  std::array<float, ev_count> at{};  // ms since the origin event
-  for (int e = 0; e < ev_count; ++e) {
-    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
+result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                  const groth16::evaluation_request& req, const gpu_clock& gclock,
+                                                  groth16::prove_timings& t) {
+  const key_shape& s = k.shape;
+  auto& events = ln.events;
+  const cudaStream_t copy = ln.copy, compute = ln.compute;
+  const uint64_t inputs = req.inputs.size(), rows = req.a.size();
+  if (s.nv != inputs + req.aux.size() || rows > s.n) {
+    return invalid_argument("run_evaluation_partition: the request does not match the placed key");
   }
-  auto host_at = [&](float ms) {
-    return gclock.host_origin +
-           std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
+  // Host: pack the aux values into the lane's pinned staging (the MSM sums land in its tail).
+  const std::span<std::byte> staging = ln.staging;
+  const auto t0 = clock::now();
+  PP_ASSIGN_OR_RETURN(const compact_witness_layout layout,
+                      pack_witness(req.aux, staging.first(staging.size() - sums_staging_bytes())));
+  t.add("pack witness (host)", clock::now() - t0);
+
+  // Copy stream, in order: the witness (packed aux expanded behind the inputs), a, b, c, each
+  // zero-padded to the domain. The packed witness's workspace overlays b and c, which the stream
+  // order protects. a, b, c come from the caller's pageable memory: the host blocks in each copy
+  // while the compute stream transforms what arrived before (h_to_coset of a under b's copy, ...).
+  const auto upload = [&](fr* d, std::span<const fr> h) -> status {
+    PP_CUDA_TRY(cudaMemcpyAsync(d, h.data(), h.size_bytes(), cudaMemcpyHostToDevice, copy));
+    if (h.size() < s.n) PP_CUDA_TRY(cudaMemsetAsync(d + h.size(), 0, (s.n - h.size()) * sizeof(fr), copy));
+    return ok_status();
   };
-  t.add(ev_names[ev_uploaded], from_ms(at[ev_uploaded] - at[ev_start]));
-  t.spans.push_back({"upload", ln.copy_track, host_at(at[ev_start]), host_at(at[ev_uploaded])});
-  for (int e = ev_spmv; e < ev_count; ++e) {
-    const int prev = e == ev_spmv ? ev_compute_begin : e - 1;
-    t.add(ev_names[e], from_ms(at[e] - at[prev]));
-    t.spans.push_back({std::string(ev_names[e] + 4), ln.compute_track, host_at(at[prev]), host_at(at[e])});
+  PP_RETURN_IF_ERROR(events[ev_start].record(copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, pw.d_w + inputs, copy));
+  PP_CUDA_TRY(cudaMemcpyAsync(pw.d_w, req.inputs.data(), req.inputs.size_bytes(), cudaMemcpyHostToDevice, copy));
+  fr* const a = pw.d_scalars;
+  PP_RETURN_IF_ERROR(upload(a, req.a));
+  // The slot events order the compute stream after each copy here; the MSM phase's streaming
+  // records them afresh later (a wait takes the event's state when it is enqueued).
+  PP_RETURN_IF_ERROR(ln.slot_loaded[0].record(copy));
+  PP_RETURN_IF_ERROR(ln.slot_loaded[0].wait_on(compute));
+  PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
+  PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
+  PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
+  PP_RETURN_IF_ERROR(upload(pw.d_b, req.b));
+  PP_RETURN_IF_ERROR(ln.slot_loaded[1].record(copy));
+  PP_RETURN_IF_ERROR(ln.slot_loaded[1].wait_on(compute));
+  PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
+  PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
+  if (k.plan.h_in_turns) {
+    // c goes where b was: its copy waits for a∘b.
+    PP_RETURN_IF_ERROR(ln.slot_freed[0].record(compute));
+    PP_RETURN_IF_ERROR(ln.slot_freed[0].wait_on(copy));
   }
-  if (r.started) {
-    PP_RETURN_IF_ERROR(ln.stream_end.synchronize());  // its copies are done; the record itself may trail
-    PP_ASSIGN_OR_RETURN(const float b, cuda_event::elapsed_ms(*gclock.origin, ln.stream_begin));
-    PP_ASSIGN_OR_RETURN(const float e, cuda_event::elapsed_ms(*gclock.origin, ln.stream_end));
-    t.add("key stream h2d (copy stream, overlaps the MSMs)", from_ms(e - b));
-    t.spans.push_back({"key stream h2d", ln.copy_track, host_at(b), host_at(e)});
-  }
-  out.compute_begin_ms = at[ev_compute_begin];
-  out.compute_end_ms = at[ev_msm_b2];
-  return out;
+  PP_RETURN_IF_ERROR(upload(pw.d_c, req.c));
+  PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
+  PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
+  PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_c, compute));
+  PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_c, compute));
+  const uint64_t copied = layout.bytes + req.inputs.size_bytes() + 3 * s.n * sizeof(fr);
+  return msm_phase(k, pw, ln, inputs, copied, /*spmv=*/false, gclock, t);
 }
 
 }  // namespace pp::cuda

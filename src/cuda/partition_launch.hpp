@@ -3,8 +3,9 @@
 // on one of the region's workspaces, laid out for its key (key_residency.hpp): witness upload (copy
 // stream) -> SpMV -> H scalars -> the five MSMs (compute stream), the streamed tables' chunks copied
 // on the copy stream into the workspace's two slots while the chunk before runs; streamed matrices'
-// row chunks go the same way through the workspace's two matrix slots during the SpMV. Internal to
-// the cuda layer.
+// row chunks go the same way through the workspace's two matrix slots during the SpMV. From QAP
+// evaluations (run_evaluation_partition) the SpMV gives way to copies of the caller's a, b, c.
+// Internal to the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -19,6 +20,7 @@
 #include "cuda/key_residency.hpp"
 #include "ec/xyzz.hpp"
 #include "groth16/backend.hpp"
+#include "groth16/evaluation_prover.hpp"
 #include "groth16/proof_assembly.hpp"
 
 namespace pp::cuda {
@@ -60,6 +62,15 @@ struct partition_result {
 result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
                                        const r1cs::constraint_system& cs, std::span<const ff::fr> w,
                                        const gpu_clock& clock, groth16::prove_timings& t);
+
+// The same from a checked evaluation request (groth16::check_evaluation_request) on an evaluation key
+// (shape_evaluation_key): the aux values packed and uploaded behind the inputs, then a, b, c copied
+// from req's memory (zero-padded to the domain) on the copy stream, each transformed as soon as it
+// has arrived (b and c in turns when the plan says so), then the same MSMs. "gpu witness upload" is
+// the copy stream's whole upload, which overlaps the H transforms.
+result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                  const groth16::evaluation_request& req, const gpu_clock& clock,
+                                                  groth16::prove_timings& t);
 
 // Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
 uint64_t sums_staging_bytes();

@@ -62,7 +62,7 @@ struct mont_field {
   }
   PP_HD friend bool operator!=(const mont_field& a, const mont_field& b) { return !(a == b); }
 
-  PP_HD friend mont_field operator+(const mont_field& a, const mont_field& b) {
+  PP_HD_INLINE friend mont_field operator+(const mont_field& a, const mont_field& b) {
 #if PP_DEVICE_PASS
     mont_field r;
     device_path::mod_add<P>(r.l, a.l, b.l);
@@ -77,7 +77,7 @@ struct mont_field {
     return r;
 #endif
   }
-  PP_HD friend mont_field operator-(const mont_field& a, const mont_field& b) {
+  PP_HD_INLINE friend mont_field operator-(const mont_field& a, const mont_field& b) {
 #if PP_DEVICE_PASS
     mont_field r;
     device_path::mod_sub<P>(r.l, a.l, b.l);

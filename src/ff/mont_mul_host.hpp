@@ -196,7 +196,7 @@ inline void mont_mul_adx4(uint64_t* out, const uint64_t* a, const uint64_t* b) {
 
 // out = a * b / 2^(64N) mod m for a, b < m; out may alias a or b.
 template <class P>
-PP_HD void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+PP_HD_INLINE void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
 #if PP_MONT_MUL_ADX
   if constexpr (P::n64 == 6) {
     if (use_adx) {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/status_macros.hpp"
-#include "groth16/proof_assembly.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/pippenger.hpp"
@@ -114,8 +113,12 @@ result<proof> prove_from_evaluations(const evaluation_request& req) {
   sums.a = msm::split_msm<ec::g1_curve>(pk.a, a_scalars);
   sums.b1 = msm::split_msm<ec::g1_curve>(pk.b_g1, b_scalars);
   sums.b2 = msm::split_msm<ec::g2_curve>(pk.b_g2, b_scalars);
-  const proof pi = assemble(pk.vk, sums, req.rs);
-  const status v = verify_unchecked(pk.vk, req.inputs.subspan(1), pi);
+  return finish_from_sums(req, sums);
+}
+
+result<proof> finish_from_sums(const evaluation_request& req, const msm_sums& sums) {
+  const proof pi = assemble(req.pk->vk, sums, req.rs);
+  const status v = verify_unchecked(req.pk->vk, req.inputs.subspan(1), pi);
   if (!v.ok()) {
     return internal_error("proof failed verification against the key's verifying key (" + v.message() +
                           "): a, b, c are not A w, B w, C w of this witness, or the densities or key do not match it");

@@ -5,12 +5,14 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "core/result.hpp"
 #include "ff/fr.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
+#include "groth16/proof_assembly.hpp"
 
 namespace pp::groth16 {
 
@@ -41,5 +43,24 @@ result<proof> prove_from_evaluations(const evaluation_request& req);
 
 // The same checks alone (the ABI runs them on every circuit before proving any).
 status check_evaluation_request(const evaluation_request& req);
+
+// What follows the five MSMs, shared by every prover from evaluations: the proof assembled with
+// req.rs from the sums, then verified against req.pk->vk with inputs[1..] (internal when it fails:
+// such a proof is never returned).
+result<proof> finish_from_sums(const evaluation_request& req, const msm_sums& sums);
+
+// A prover from evaluations other than the CPU's prove_from_evaluations (engine/gpu_evaluation.hpp
+// makes one per GPU). prove() returns finish_from_sums' proof, so every backend gives the same bytes
+// for the same request; up to lanes() calls run at once, more wait for a lane.
+class evaluation_backend {
+ public:
+  virtual ~evaluation_backend() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  [[nodiscard]] virtual uint32_t lanes() const = 0;
+  virtual result<proof> prove(const evaluation_request& req) = 0;
+  // Drops whatever the backend keeps of pk (a device copy, pinned host ranges) because pk is about
+  // to be freed; waits for the proofs in flight.
+  virtual void forget(const proving_key& pk) = 0;
+};
 
 }  // namespace pp::groth16

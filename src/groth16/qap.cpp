@@ -1,6 +1,5 @@
-// qap_domain, evaluate_qap and compute_h. The 5^t transforms reuse poly's 7^t NTT plus one
-// permutation (see qap.hpp); the odd coset is reached, as in snarkjs, by scaling coefficient i by
-// omega_2n^i between the inverse and the forward transform.
+// qap_domain, evaluate_qap and compute_h. The odd coset is reached, as in snarkjs, by scaling
+// coefficient i by omega_2n^i between the inverse and the forward transform.
 #include "groth16/qap.hpp"
 
 #include <tbb/blocked_range.h>
@@ -11,7 +10,6 @@
 
 #include "core/status_macros.hpp"
 #include "poly/ntt.hpp"
-#include "poly/powers.hpp"
 #include "poly/quotient.hpp"
 #include "r1cs/spmv.hpp"
 #include "r1cs/witness.hpp"
@@ -21,19 +19,6 @@ namespace pp::groth16 {
 using ff::fr;
 
 namespace {
-
-// k with base^k == target in a cyclic group of order 2^log_n (Pohlig-Hellman, one bit at a time):
-// bit i of k is set when (target * base^-k_low)^(2^(log_n - 1 - i)) is -1 rather than 1.
-uint64_t discrete_log_2group(const fr& base, const fr& target, int log_n) {
-  uint64_t k = 0;
-  const fr base_inv = base.inverse();
-  for (int i = 0; i < log_n; ++i) {
-    fr t = target * base_inv.pow(k);
-    for (int j = 0; j < log_n - 1 - i; ++j) t = t.sqr();
-    if (!t.is_one()) k |= uint64_t{1} << i;
-  }
-  return k;
-}
 
 template <class F>
 void parallel_rows(std::size_t n, F&& f) {
@@ -45,14 +30,8 @@ void parallel_rows(std::size_t n, F&& f) {
 }  // namespace
 
 result<qap_domain> qap_domain::create(int log_n, ff::root_family family) {
-  PP_ASSIGN_OR_RETURN(poly::evaluation_domain base, poly::evaluation_domain::create(log_n));
-  const fr omega = ff::root_of_unity(log_n, family);
-  const uint64_t k = discrete_log_2group(base.omega(), omega, log_n);
-  if (base.omega().pow(k) != omega) {
-    return internal_error("qap_domain: omega of the chosen root family is not a power of the 7^t root (log_n = " +
-                          std::to_string(log_n) + ")");
-  }
-  return qap_domain(std::move(base), family, omega, k);
+  PP_ASSIGN_OR_RETURN(poly::evaluation_domain base, poly::evaluation_domain::create(log_n, family));
+  return qap_domain(std::move(base));
 }
 
 result<qap_domain> qap_domain::for_circuit(const r1cs::constraint_system& cs, ff::root_family family) {
@@ -67,34 +46,9 @@ result<qap_domain> qap_domain::for_circuit(const r1cs::constraint_system& cs, ff
   return create(log_n, family);
 }
 
-void qap_domain::permute_from_base(std::span<fr> a) const {
-  if (k_ == 1) return;
-  std::vector<fr> tmp(a.begin(), a.end());
-  const uint64_t mask = size() - 1;
-  parallel_rows(a.size(), [&](std::size_t j) { a[j] = tmp[(k_ * j) & mask]; });
-}
+status qap_domain::ntt(std::span<fr> a) const { return poly::ntt(base_, a, poly::ntt_order::nn); }
 
-void qap_domain::permute_to_base(std::span<fr> a) const {
-  if (k_ == 1) return;
-  std::vector<fr> tmp(a.begin(), a.end());
-  const uint64_t mask = size() - 1;
-  parallel_rows(a.size(), [&](std::size_t j) { a[(k_ * j) & mask] = tmp[j]; });
-}
-
-status qap_domain::ntt(std::span<fr> a) const {
-  PP_RETURN_IF_ERROR(poly::ntt(base_, a, poly::ntt_order::nn));
-  permute_from_base(a);
-  return ok_status();
-}
-
-status qap_domain::intt(std::span<fr> a) const {
-  if (a.size() != size()) {
-    return invalid_argument("qap_domain::intt: expected " + std::to_string(size()) + " values, got " +
-                            std::to_string(a.size()));
-  }
-  permute_to_base(a);
-  return poly::intt(base_, a, poly::ntt_order::nn);
-}
+status qap_domain::intt(std::span<fr> a) const { return poly::intt(base_, a, poly::ntt_order::nn); }
 
 void fill_scaled_lagrange_terms(std::span<fr> out, const fr& tau, const fr& x0, const fr& s, const fr& scale) {
   // 4096 terms per chunk: the chunk's pow and inversion (~100 + ~400 muls) stay near 1% of its ~5 muls
@@ -118,7 +72,7 @@ result<std::vector<fr>> qap_domain::lagrange_at(const fr& tau) const {
   const fr z = tau.pow(n) - fr::one();
   if (z.is_zero()) return invalid_argument("tau lies in the evaluation domain (tau^n = 1)");
   std::vector<fr> out(n);
-  fill_scaled_lagrange_terms(out, tau, fr::one(), omega_, z * fr::from_uint(n).inverse());
+  fill_scaled_lagrange_terms(out, tau, fr::one(), omega(), z * fr::from_uint(n).inverse());
   return out;
 }
 
@@ -159,14 +113,11 @@ result<std::size_t> compute_h(const qap_domain& d, h_basis basis, std::span<fr> 
     return static_cast<std::size_t>(n - 1);
   }
   // snarkjs (groth16_prove.js): c = a∘b, then each of a, b, c to the odd coset omega_2n<omega_n>:
-  // iNTT, coefficient i times omega_2n^i, NTT.
+  // iNTT, coefficient i times omega_2n^i, NTT (poly::evaluations_to_coset: two passes, one table).
   parallel_rows(n, [&](std::size_t i) { c[i] = a[i] * b[i]; });
   const fr shift = ff::root_of_unity(d.log_size() + 1, d.family());
-  for (std::span<fr> v : {a, b, c}) {
-    PP_RETURN_IF_ERROR(d.intt(v));
-    poly::distribute_powers(v, shift);
-    PP_RETURN_IF_ERROR(d.ntt(v));
-  }
+  const std::vector<fr> table = poly::bit_reversed_powers(d.base(), shift, d.base().size_inv());
+  for (std::span<fr> v : {a, b, c}) PP_RETURN_IF_ERROR(poly::evaluations_to_coset(d.base(), v, table));
   parallel_rows(n, [&](std::size_t i) { a[i] = a[i] * b[i] - c[i]; });
   return static_cast<std::size_t>(n);
 }

@@ -25,10 +25,8 @@ namespace pp::groth16 {
   return b == h_basis::odd_coset_lagrange ? ff::root_family::snarkjs5 : ff::root_family::generator7;
 }
 
-// The evaluation domain <omega_f> of size 2^log_n for a root family f, natural order throughout.
-// poly::evaluation_domain is built on the 7^t roots only; omega_5 = omega_7^k for an odd k (both
-// generate the one subgroup of order n), so a(omega_5^j) = a(omega_7^(k j mod n)) and a 5^t
-// transform is the 7^t transform followed (or, inverse, preceded) by the permutation j -> k j.
+// The evaluation domain <omega_f> of size 2^log_n for a root family f, natural order throughout:
+// poly::evaluation_domain built over f's roots, plus the Lagrange basis that setup needs.
 class qap_domain {
  public:
   static result<qap_domain> create(int log_n, ff::root_family family);
@@ -37,8 +35,8 @@ class qap_domain {
 
   [[nodiscard]] uint64_t size() const { return base_.size(); }
   [[nodiscard]] int log_size() const { return base_.log_size(); }
-  [[nodiscard]] ff::root_family family() const { return family_; }
-  [[nodiscard]] const ff::fr& omega() const { return omega_; }  // of the chosen family
+  [[nodiscard]] ff::root_family family() const { return base_.family(); }
+  [[nodiscard]] const ff::fr& omega() const { return base_.omega(); }  // of the chosen family
   [[nodiscard]] const poly::evaluation_domain& base() const { return base_; }
 
   // a[i] (coefficients) -> a(omega^j), natural order; a.size() == size().
@@ -52,15 +50,9 @@ class qap_domain {
   result<std::vector<ff::fr>> lagrange_at(const ff::fr& tau) const;
 
  private:
-  qap_domain(poly::evaluation_domain base, ff::root_family family, const ff::fr& omega, uint64_t k)
-      : base_(std::move(base)), family_(family), omega_(omega), k_(k) {}
-  void permute_from_base(std::span<ff::fr> a) const;  // a[j] <- a[k j mod n]
-  void permute_to_base(std::span<ff::fr> a) const;    // a[k j mod n] <- a[j]
+  explicit qap_domain(poly::evaluation_domain base) : base_(std::move(base)) {}
 
   poly::evaluation_domain base_;
-  ff::root_family family_;
-  ff::fr omega_;
-  uint64_t k_ = 1;  // omega = base omega^k
 };
 
 // out[j] = scale * x_j / (tau - x_j) with x_j = x0 * s^j, in parallel (one batch inversion per chunk).

@@ -52,7 +52,20 @@ inline void dit_butterfly(fr& u, fr& v, const fr& t) {
 struct plan {
   const evaluation_domain& d;
   const fr* scale;  // multiplies every element once (inside a leaf, while it is in cache); may be null
+  // Or, per element: a[i] *= scale_table[i - origin] (inside a leaf); may be null.
+  const fr* scale_table = nullptr;
+  const fr* origin = nullptr;  // a.data() of the whole transform
 };
+
+// Applies the plan's scaling to the block a[0, m).
+inline void scale_block(const plan& p, fr* a, uint64_t m) {
+  if (p.scale) {
+    for (uint64_t i = 0; i < m; ++i) a[i] *= *p.scale;
+  } else if (p.scale_table) {
+    const fr* t = p.scale_table + (a - p.origin);
+    for (uint64_t i = 0; i < m; ++i) a[i] *= t[i];
+  }
+}
 
 // All stages of a block of size 2^lm <= leaf size, in place, DIF order (natural -> bit-reversed).
 template <bool Inverse>
@@ -73,9 +86,7 @@ void leaf_dif(const plan& p, fr* a, int lm) {
       a[b] = s;
     }
   }
-  if (p.scale) {
-    for (uint64_t i = 0; i < m; ++i) a[i] *= *p.scale;
-  }
+  scale_block(p, a, m);
 }
 
 // All stages of a block of size 2^lm <= leaf size, in place, DIT order (bit-reversed -> natural).
@@ -84,9 +95,7 @@ void leaf_dit(const plan& p, fr* a, int lm) {
   const uint64_t m = uint64_t{1} << lm;
   const uint64_t leaf_n = p.d.leaf_size();
   const twiddle_view<Inverse> w{p.d.leaf_twiddles().data(), leaf_n / 2};
-  if (p.scale) {
-    for (uint64_t i = 0; i < m; ++i) a[i] *= *p.scale;
-  }
+  scale_block(p, a, m);
   if (m >= 2) {
     for (uint64_t b = 0; b < m; b += 2) {
       const fr s = a[b] + a[b + 1];
@@ -183,7 +192,7 @@ bool output_reversed(ntt_order o) { return o == ntt_order::nr || o == ntt_order:
 // The transform in any order, forward or inverse; scale (may be null) multiplies every element.
 template <bool Inverse>
 void transform(const evaluation_domain& d, std::span<fr> a, ntt_order order, const fr* scale) {
-  const plan p{d, scale};
+  const plan p{d, scale, nullptr, a.data()};
   const int lm = d.log_size();
   switch (order) {
     case ntt_order::nr:
@@ -204,6 +213,24 @@ void transform(const evaluation_domain& d, std::span<fr> a, ntt_order order, con
 }
 
 }  // namespace
+
+std::vector<fr> bit_reversed_powers(const evaluation_domain& d, const fr& s, const fr& c) {
+  std::vector<fr> t(d.size());
+  fill_powers(t, s, c);
+  bit_reverse_permute(t).ignore();  // the domain size: a power of two
+  return t;
+}
+
+status evaluations_to_coset(const evaluation_domain& d, std::span<fr> a, std::span<const fr> table) {
+  if (status s = check_size(d, a, "evaluations_to_coset"); !s.ok()) return s;
+  if (table.size() != d.size()) {
+    return invalid_argument("evaluations_to_coset: the shift table must have the domain size " +
+                            std::to_string(d.size()) + ", got " + std::to_string(table.size()));
+  }
+  dif<true>(plan{d, nullptr, table.data(), a.data()}, a.data(), d.log_size());
+  dit<false>(plan{d, nullptr, nullptr, a.data()}, a.data(), d.log_size());
+  return ok_status();
+}
 
 status ntt(const evaluation_domain& d, std::span<fr> a, ntt_order order) {
   if (status s = check_size(d, a, "ntt"); !s.ok()) return s;

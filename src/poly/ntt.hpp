@@ -3,6 +3,7 @@
 // work runs on the caller's oneTBB arena (wrap a call in tbb::task_arena to bound its threads).
 #pragma once
 #include <span>
+#include <vector>
 
 #include "core/status.hpp"
 #include "ff/fr.hpp"
@@ -35,5 +36,16 @@ status intt(const evaluation_domain& d, std::span<ff::fr> a, ntt_order order = n
 status coset_ntt(const evaluation_domain& d, std::span<ff::fr> a, ntt_order order = ntt_order::nn);
 // Coset evaluations -> coefficients: intt, then distribute_powers(a, g^-1) with 1/n folded in.
 status coset_intt(const evaluation_domain& d, std::span<ff::fr> a, ntt_order order = ntt_order::nn);
+
+// The table evaluations_to_coset reads: t[j] = c * s^bit_reverse_index(j, log n), the factor of
+// coefficient bit_reverse_index(j), which is where a bit-reversed-output inverse NTT leaves it.
+std::vector<ff::fr> bit_reversed_powers(const evaluation_domain& d, const ff::fr& s, const ff::fr& c);
+
+// Evaluations a(omega^i) -> a(s * omega^i) on the coset s<omega>, natural order in and out, in two
+// passes with no permutation: the inverse NTT natural -> bit-reversed, whose leaves also multiply
+// position j by table[j] while it is in cache, then the forward NTT bit-reversed -> natural.
+// table = bit_reversed_powers(d, s, d.size_inv()), built once for any number of vectors;
+// invalid_argument unless a and table have the domain size.
+status evaluations_to_coset(const evaluation_domain& d, std::span<ff::fr> a, std::span<const ff::fr> table);
 
 }  // namespace pp::poly

@@ -1,9 +1,11 @@
-/* c2_driver DIR OUT [THREADS [REPEATS]]: the byte-identity and timing driver for supraseal-c2's C ABI,
- * built once against libproofpipe_c2 (tests/c2) and once against the reference
- * (scripts/c2_byte_identity.sh). Loads the c2_fixture in DIR, create_SRS(DIR/params.bin, false),
- * one call with every circuit (it waits for the SRS; its proofs go to OUT), then REPEATS timed calls
- * from each of THREADS threads at once. Prints one line per timed call and the median seconds per
- * circuit. Exit 0 when every call succeeded. */
+/* c2_driver DIR OUT [THREADS REPEATS]...: the byte-identity and timing driver for supraseal-c2's C
+ * ABI, built once against libproofpipe_c2 (tests/c2) and once against the reference
+ * (scripts/c2_byte_identity.sh). Loads the c2_fixture in DIR, create_SRS(DIR/params.bin, false);
+ * with C2_DRIVER_SINGLE=PATH in the environment, first one call with circuit 0 alone (it waits for
+ * the SRS; its proof goes to PATH); then one call with every circuit (its proofs go to OUT); then,
+ * for each THREADS REPEATS pair in turn, REPEATS timed calls from each of THREADS threads at once.
+ * Prints one line per timed call and the median seconds per circuit. Exit 0 when every call
+ * succeeded. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +29,25 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int prove(const c2_fixture* f, SRS* srs, groth16_proof* out) {
-  RustError e = generate_groth16_proofs_c(f->provers, f->h.num_circuits, f->r_s, f->s_s, out, srs);
+static int prove_n(const c2_fixture* f, size_t n, SRS* srs, groth16_proof* out) {
+  RustError e = generate_groth16_proofs_c(f->provers, n, f->r_s, f->s_s, out, srs);
   if (e.code != 0) {
     fprintf(stderr, "generate_groth16_proofs_c: code %d: %s\n", e.code, e.message ? e.message : "(no message)");
     free(e.message);
     return -1;
   }
+  return 0;
+}
+
+static int prove(const c2_fixture* f, SRS* srs, groth16_proof* out) { return prove_n(f, f->h.num_circuits, srs, out); }
+
+static int write_proofs(const char* path, const groth16_proof* p, size_t n) {
+  FILE* out = fopen(path, "wb");
+  if (!out || fwrite(p, sizeof(groth16_proof), n, out) != n) {
+    perror(path);
+    return -1;
+  }
+  fclose(out);
   return 0;
 }
 
@@ -55,12 +69,10 @@ static int cmp_double(const void* a, const void* b) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: c2_driver DIR OUT [THREADS [REPEATS]]\n");
+  if (argc < 3 || argc % 2 == 0) {
+    fprintf(stderr, "usage: c2_driver DIR OUT [THREADS REPEATS]...\n");
     return 2;
   }
-  const int threads = argc > 3 ? atoi(argv[3]) : 1;
-  const int repeats = argc > 4 ? atoi(argv[4]) : 0;
   c2_fixture f;
   if (c2_fixture_load(argv[1], &f) != 0) return 2;
   const size_t n = f.h.num_circuits;
@@ -77,20 +89,24 @@ int main(int argc, char** argv) {
   }
   const double t_create = now() - t0;
   groth16_proof* proofs = (groth16_proof*)calloc(n, sizeof(groth16_proof));
+  const char* single = getenv("C2_DRIVER_SINGLE");
+  if (single != NULL && n > 0) {
+    t0 = now();
+    if (prove_n(&f, 1, &srs, proofs) != 0 || write_proofs(single, proofs, 1) != 0) return 1;
+    printf("2^%llu domain, circuit 0 alone: create_SRS %.3f s, call (waits for the SRS) %.3f s\n",
+           (unsigned long long)f.h.log_n, t_create, now() - t0);
+  }
   t0 = now();
   if (prove(&f, &srs, proofs) != 0) return 1;
   const double t_first = now() - t0;
-  FILE* out = fopen(argv[2], "wb");
-  if (!out || fwrite(proofs, sizeof(groth16_proof), n, out) != n) {
-    perror(argv[2]);
-    return 1;
-  }
-  fclose(out);
-  printf("2^%llu domain, %zu circuits per call: create_SRS %.3f s, first call (waits for the SRS) %.3f s\n",
-         (unsigned long long)f.h.log_n, n, t_create, t_first);
+  if (write_proofs(argv[2], proofs, n) != 0) return 1;
+  printf("2^%llu domain, %zu circuits per call: create_SRS %.3f s, first call with them all%s %.3f s\n",
+         (unsigned long long)f.h.log_n, n, t_create, single != NULL ? "" : " (waits for the SRS)", t_first);
 
   int failed = 0;
-  if (repeats > 0 && threads > 0) {
+  for (int arg = 3; arg + 1 < argc; arg += 2) {
+    const int threads = atoi(argv[arg]), repeats = atoi(argv[arg + 1]);
+    if (repeats <= 0 || threads <= 0) continue;
     worker* w = (worker*)calloc((size_t)threads, sizeof(worker));
     pthread_t* tid = (pthread_t*)calloc((size_t)threads, sizeof(pthread_t));
     double* all = (double*)calloc((size_t)threads * (size_t)repeats, sizeof(double));

@@ -57,7 +57,7 @@ static int c2_fixture_load(const char* dir, c2_fixture* f) {
   const size_t per_circuit = 3 * h->abc_size + h->inp_size + h->aux_size;
   f->provers = (Assignment*)calloc(h->num_circuits ? h->num_circuits : 1, sizeof(Assignment));
   for (uint64_t k = 0; k < h->num_circuits; ++k) {
-    const fr_t* d = data + k * per_circuit;
+    const fr_t* d = data;
     Assignment* p = &f->provers[k];
     p->a_aux_density = a_aux;
     p->a_aux_bit_len = h->aux_size;
@@ -77,7 +77,7 @@ static int c2_fixture_load(const char* dir, c2_fixture* f) {
     p->aux_assignment_data = d + 3 * h->abc_size + h->inp_size;
     p->aux_assignment_size = h->aux_size;
   }
-  f->r_s = data + h->num_circuits * per_circuit;
+  f->r_s = data + per_circuit;
   f->s_s = f->r_s + h->num_circuits;
   if ((const unsigned char*)(f->s_s + h->num_circuits) != f->bytes + size) {
     fprintf(stderr, "%s: size does not match its header\n", path);

@@ -1,99 +1,33 @@
 // The `proofpipe` binary under hostile and faulty input, run as a child process as a user would run
 // it: a header that claims 2^32 - 1 wires, an exception that reaches main, a key path that is not a
 // key, a witness path that is a directory or a FIFO, verify's exit codes, a readable token file.
-// PP_PROOFPIPE overrides the binary (to run these against another build). Every wait is bounded.
+// Every wait is bounded (cli/cli_process.hpp).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "cli/cli_process.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "r1cs/constraint_system_builder.hpp"
-#include "support/files.hpp"
-#include "support/status_matchers.hpp"
 
 namespace pp {
 namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-using test::read_file;
-using test::source_dir;
-
-std::string proofpipe() {
-  const char* v = std::getenv("PP_PROOFPIPE");
-  return v != nullptr ? v : (test::binary_dir() / "proofpipe").string();
-}
-
-struct outcome {
-  bool exited = false;  // false: killed by a signal (or by the time limit)
-  int code = -1;        // exit code, or the signal number
-  bool timed_out = false;
-  std::string out, err;
-};
-
-// Runs proofpipe with args (stdout and stderr to files), killing it after `limit`; `as_limit`
-// caps its address space (RLIMIT_AS) when non-zero.
-outcome run(const std::vector<std::string>& args, std::chrono::seconds limit = 120s, rlim_t as_limit = 0) {
-  static int n = 0;
-  const fs::path dir = fs::temp_directory_path();
-  const fs::path out_path = dir / ("pp_cli_out_" + std::to_string(::getpid()) + "_" + std::to_string(n));
-  const fs::path err_path = dir / ("pp_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-  const std::string bin = proofpipe();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(o, 1);
-    ::dup2(e, 2);
-    if (as_limit != 0) {
-      const rlimit rl{as_limit, as_limit};
-      ::setrlimit(RLIMIT_AS, &rl);
-    }
-    std::vector<char*> argv{const_cast<char*>(bin.c_str()), const_cast<char*>("--quiet")};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
-  }
-  outcome r;
-  int st = 0;
-  const auto until = std::chrono::steady_clock::now() + limit;
-  while (::waitpid(pid, &st, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > until) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &st, 0);
-      r.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(20ms);
-  }
-  r.exited = !r.timed_out && WIFEXITED(st);
-  r.code = r.exited ? WEXITSTATUS(st) : (WIFSIGNALED(st) ? WTERMSIG(st) : -1);
-  r.out = read_file(out_path);
-  r.err = read_file(err_path);
-  fs::remove(out_path);
-  fs::remove(err_path);
-  return r;
-}
-
-std::string describe(const outcome& r) {
-  return (r.timed_out ? std::string("timed out") : r.exited ? "exit " + std::to_string(r.code) : "signal " + std::to_string(r.code)) +
-         "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
+using cli_test::describe;
+using cli_test::outcome;
+using cli_test::run;
+using cli_test::slurp;
+using cli_test::source_dir;
 
 class CliFaults : public ::testing::Test {
  protected:
@@ -128,13 +62,13 @@ class CliFaults : public ::testing::Test {
 fs::path write_wide_r1cs(const fs::path& path, uint64_t wires) {
   r1cs::constraint_system_builder b(0, wires - 1);
   const r1cs::term t[] = {{b.aux_var(0), ff::fr::one()}};
-  EXPECT_THAT(b.add_constraint(t, t, t), IsOk());
+  EXPECT_TRUE(b.add_constraint(t, t, t).ok());
   auto cs = std::move(b).build();
-  EXPECT_THAT(cs, IsOk());
+  EXPECT_TRUE(cs.ok()) << cs.error().to_string();
   formats::circom_r1cs r;
   r.cs = std::move(cs).value();
   r.section_order = {2, 1};
-  EXPECT_THAT(formats::write_circom_r1cs_file(r, path), IsOk());
+  EXPECT_TRUE(formats::write_circom_r1cs_file(r, path).ok());
   return path;
 }
 
@@ -200,7 +134,7 @@ TEST_F(CliFaults, VerifyTellsAnInvalidProofFromAnUnreadableInput) {
   const outcome ok = run({"verify", vk_.string(), public_.string(), proof_.string()});
   EXPECT_TRUE(ok.exited && ok.code == 0) << describe(ok);
   // Another public value: a valid-looking input the proof does not match.
-  std::string pub = read_file(public_);
+  std::string pub = slurp(public_);
   const size_t digit = pub.find_first_of("0123456789");
   ASSERT_NE(digit, std::string::npos);
   pub[digit] = pub[digit] == '9' ? '8' : static_cast<char>(pub[digit] + 1);
@@ -232,29 +166,13 @@ TEST_F(CliFaults, AWorldReadableTokenFileIsAcceptedWithAWarning) {
   ::chmod(token.c_str(), 0644);
   const fs::path socket = fs::path("/tmp") / ("pp_cli_tok_" + std::to_string(::getpid()) + ".sock");
   const fs::path err_path = dir_ / "serve.err";
-  const std::string bin = proofpipe();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(e, 2);
-    ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", socket.c_str(), "--listen", "127.0.0.1:0", "--token-file",
-            token.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
+  cli_test::background serve({"serve", "--socket", socket.string(), "--listen", "127.0.0.1:0", "--token-file",
+                              token.string()},
+                             err_path);
   // Wait for the "serving" line, then stop it.
-  std::string log;
-  for (int i = 0; i < 600 && log.find("serving") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(100ms);
-    log = read_file(err_path);
-  }
-  ::kill(pid, SIGTERM);
-  int st = 0;
-  for (int i = 0; i < 300 && ::waitpid(pid, &st, WNOHANG) == 0; ++i) std::this_thread::sleep_for(100ms);
-  if (::waitpid(pid, &st, WNOHANG) == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &st, 0);
-  }
-  log = read_file(err_path);
+  static_cast<void>(serve.wait_for_stderr("serving"));
+  static_cast<void>(serve.stop());
+  const std::string log = slurp(err_path);
   std::error_code ec;
   fs::remove(socket, ec);
   ASSERT_NE(log.find("serving"), std::string::npos) << log;

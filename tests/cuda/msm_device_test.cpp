@@ -2,7 +2,8 @@
 // Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
 // against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
 // infinity points, repeated points, P and -P, one giant bucket, forced window widths; chunked runs
-// (tiny chunk limits, chunk sums equal, opposite or zero). Results are compared as affine points.
+// (tiny chunk limits, chunk sums equal, opposite or zero); the split MSM's selected passes at their
+// edges (no, one, a chunk limit of and all points with scalars other than 0 and 1). Results are compared as affine points.
 // Exits 77 without a GPU (gpu_test_main.cpp).
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "cuda/msm_device.hpp"
+#include "cuda/msm_tuning.hpp"
 #include "ec/ec.hpp"
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
@@ -236,13 +238,49 @@ TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
     const auto split = split_msm_workspace_bytes<C>(n);
     ASSERT_TRUE(plain.ok() && split.ok());
     EXPECT_LT(*plain, 12 * gib) << C::name << " n=" << n;
-    EXPECT_LT(*split, 12 * gib) << C::name << " n=" << n;
+    // Below 2^31 points the split MSM's index lists cover all n (8 bytes a point).
+    EXPECT_LT(*split, 12 * gib + (n < (uint64_t{1} << 31) ? 8 * n : 0)) << C::name << " n=" << n;
     std::printf("%s n=%llu: workspace plain %.2f GiB, split %.2f GiB\n", C::name, (unsigned long long)n,
                 double(*plain) / gib, double(*split) / gib);
   }
   const msm_config cfg{.max_chunk_points = 5000};
   EXPECT_EQ(*msm_workspace_bytes<C>(20000, cfg), *msm_workspace_bytes<C>(5000));
-  EXPECT_EQ(*split_msm_workspace_bytes<C>(20000, cfg), *split_msm_workspace_bytes<C>(5000));
+  // The split MSM adds its index lists over all 20000 points and their ones partials.
+  const uint64_t lists = 8 * 20000 + 2 * sizeof(ec::xyzz<C>) * (20000 / 64 + 1) + 4 * 256;
+  EXPECT_GT(*split_msm_workspace_bytes<C>(20000, cfg), *split_msm_workspace_bytes<C>(5000));
+  EXPECT_LE(*split_msm_workspace_bytes<C>(20000, cfg), *split_msm_workspace_bytes<C>(5000) + lists);
+}
+
+// The split MSM's selected passes at their edges, small chunk limits (n in the most chunks that
+// select over all points): no other point (all 0 and 1), exactly one, exactly a chunk limit of them
+// and one more (a second pass of one point), all of them (a pass per limit), against the host split
+// MSM; one chunk more takes the per-chunk selection, same result.
+TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
+  using C = TypeParam;
+  std::mt19937_64 rng(fresh_seed("selected split"));
+  const uint64_t limit = 1000, n = limit * msm_tuning_sm90.split_select_all_max_chunks;
+  const auto pts = edgy_points<C>(rng(), n);
+  const auto zero_one = [&](uint64_t others) {
+    std::vector<fr> sc(n);
+    for (uint64_t i = 0; i < n; ++i) sc[i] = rng() % 2 ? fr::one() : fr::zero();
+    for (uint64_t k = 0; k < others; ++k) sc[(k * 7919) % n] = random_scalar(rng);
+    return sc;
+  };
+  int bad = 0;
+  for (uint64_t others : {uint64_t{0}, uint64_t{1}, limit, limit + 1, n}) {
+    const auto sc = zero_one(others);
+    const auto want = ec::to_affine(msm::split_msm<C>(pts, sc));
+    for (uint64_t lim : {limit, uint64_t{0}, limit - 1}) {
+      if (!(gpu_msm<C>(pts, sc, path::split, 0, lim) == want)) {
+        ++bad;
+        std::printf("mismatch: %s others=%llu limit=%llu\n", C::name, (unsigned long long)others,
+                    (unsigned long long)lim);
+      }
+    }
+  }
+  const std::vector<fr> zeros(n, fr::zero());
+  EXPECT_TRUE(gpu_msm<C>(pts, zeros, path::split, 0, limit) == ec::affine<C>::infinity());
+  EXPECT_EQ(bad, 0);
 }
 
 TEST(gpu_msm_args, Errors) {

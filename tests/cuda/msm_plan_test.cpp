@@ -1,6 +1,6 @@
 // GPU MSM plan (src/cuda/msm_plan.hpp, msm_device.hpp): chunk counts and shapes, the workspace of
-// the PoRep sizes (2^27, 2^28 points) for G1 and G2 under the default chunk limits, and input
-// checks. Host only: the shape and layout need no device; msm_workspace_bytes also queries CUB's
+// the PoRep sizes (2^27, 2^28 points) for G1 and G2 under the default chunk limits, the passes of
+// the split MSM that selects over all points, and input checks. Host only: the shape and layout need no device; msm_workspace_bytes also queries CUB's
 // temp sizes, which some CUDA versions refuse without a device (those cases skip then).
 #include <gtest/gtest.h>
 
@@ -111,10 +111,77 @@ TEST(msm_plan, DefaultChunksBoundTheLayout) {
                   split ? "split" : "plain", (unsigned long long)s1->chunks, __builtin_ctzll(s1->n),
                   s1->window_bits, double(b1) / gib, (unsigned long long)s2->chunks, __builtin_ctzll(s2->n),
                   s2->window_bits, double(b2) / gib);
-      EXPECT_LT(b1, 12 * gib);
-      EXPECT_LT(b2, 12 * gib);
+      // The split MSM's index lists cover all n points (8 bytes each) beside one chunk's layout.
+      const uint64_t lists = split ? 8 * n : 0;
+      EXPECT_LT(b1, 12 * gib + lists);
+      EXPECT_LT(b2, 12 * gib + lists);
     }
   }
+}
+
+// The split MSM below 2^31 points in at most split_select_all_max_chunks chunks selects over all of
+// them (its index lists sized for n); past either limit each chunk selects its own.
+TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
+  const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->select_all);
+  EXPECT_EQ(s->select_n, uint64_t{1} << 27);
+  EXPECT_EQ(s->ones_partials, (uint64_t{1} << 27) / msm_tuning_sm90.ones_chunk);
+  const msm_plan p = make_msm_plan(*s, g1_bucket, 0, 0);
+  EXPECT_GE(p.layout.idx_others - p.layout.idx_ones, 4 * s->select_n);
+  const auto big = make_msm_shape(uint64_t{1} << 31, 0, true, uint64_t{1} << 25);
+  ASSERT_TRUE(big.ok());
+  EXPECT_FALSE(big->select_all);
+  EXPECT_EQ(big->select_n, uint64_t{1} << 25);
+  const auto plain = make_msm_shape(uint64_t{1} << 27, 0, false, uint64_t{1} << 25);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->select_all);
+  // Small chunks (a tight VRAM budget): one chunk's lists, so the workspace stays one chunk's.
+  const uint64_t most = msm_tuning_sm90.split_select_all_max_chunks;
+  const auto small = make_msm_shape(uint64_t{1} << 27, 0, true, (uint64_t{1} << 27) / (2 * most));
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(small->chunks, 2 * most);
+  EXPECT_FALSE(small->select_all);
+  EXPECT_EQ(small->select_n, small->n);
+  const auto edge = make_msm_shape(most * 1000, 0, true, 1000);
+  ASSERT_TRUE(edge.ok());
+  EXPECT_TRUE(edge->select_all);
+  const auto past = make_msm_shape(most * 1000 + 1, 0, true, 1000);
+  ASSERT_TRUE(past.ok());
+  EXPECT_FALSE(past->select_all);
+}
+
+// A pass of the selected split MSM over len points takes the table's width for len whenever it fits
+// the layout (a forced width always stays), and every pass fits the layout.
+TEST(msm_plan, SelectedPassesFitTheLayout) {
+  struct row {
+    uint64_t total, limit;
+    int forced;
+  };
+  const row rows[] = {{uint64_t{1} << 27, uint64_t{1} << 25, 0}, {uint64_t{1} << 27, uint64_t{1} << 24, 0},
+                      {50003, 1000, 0}, {50003, 777, 0}, {4097, 1, 0}, {5000, 1024, 13}, {1 << 20, 1 << 20, 0}};
+  for (const row& r : rows) {
+    const auto s = make_msm_shape(r.total, r.forced, true, r.limit);
+    ASSERT_TRUE(s.ok()) << s.error().to_string();
+    for (uint64_t len : {uint64_t{0}, uint64_t{1}, uint64_t{2}, s->n / 3, s->n / 2, s->n - 1, s->n, s->n + 5,
+                         uint64_t{13} << 20, uint64_t{3} << 20}) {
+      const msm_shape pass = make_msm_selected_pass(*s, len);
+      const uint64_t want_n = len < s->n ? len : s->n;
+      EXPECT_EQ(pass.n, want_n) << "total=" << r.total << " len=" << len;
+      EXPECT_TRUE(msm_pass_fits(*s, pass)) << "total=" << r.total << " len=" << len;
+      EXPECT_FALSE(pass.split);
+      if (r.forced != 0) {
+        EXPECT_EQ(pass.window_bits, r.forced);
+      } else if (pass.window_bits != msm_window_bits(want_n)) {
+        EXPECT_EQ(pass.window_bits, s->window_bits) << "total=" << r.total << " len=" << len;
+      }
+    }
+  }
+  // The PoRep L / A shape: ~13M others of 2^27 take the 2^24 width, ~3M the 2^22 width.
+  const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(make_msm_selected_pass(*s, 13000000).window_bits, msm_window_bits(13000000));
+  EXPECT_EQ(make_msm_selected_pass(*s, 3000000).window_bits, msm_window_bits(3000000));
 }
 
 template <class Curve>
@@ -127,7 +194,7 @@ void expect_workspace_bounded(uint64_t n) {
     ASSERT_THAT(bytes, IsOk());
     std::printf("%s n=%llu %s: workspace %.2f GiB\n", Curve::name, (unsigned long long)n, split ? "split" : "plain",
                 double(*bytes) / gib);
-    EXPECT_LT(*bytes, 12 * gib);
+    EXPECT_LT(*bytes, 12 * gib + (split && n < (uint64_t{1} << 31) ? 8 * n : 0));
   }
 }
 

@@ -1,5 +1,6 @@
 // bellperson parameters and 192-byte proofs: byte-for-byte round trips on random keys, filtering
-// of points at infinity, checked vs unchecked decoding, truncation and bad points.
+// of points at infinity, checked vs unchecked decoding, truncation and bad points (the first one
+// named when the parallel read meets several).
 #include "formats/bellperson_params.hpp"
 
 #include <gtest/gtest.h>
@@ -77,6 +78,51 @@ TEST(BellpersonParams, RoundTripByteForByte) {
       EXPECT_EQ(write_bellperson_params(*back).value(), bytes);
     }
   }
+}
+
+// Vectors of many decode tasks (the read is parallel): the round trip holds, and with several bad
+// points the error names the first one, as a sequential read would (checked and unchecked).
+TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  auto pk = random_key(rng, 2, 16, 8, 3, 16);
+  const std::size_t n_l = 20011;  // ~5 tasks of 4096 points, the last one short
+  const auto distinct = pk.l;
+  pk.l.clear();
+  for (std::size_t i = 0; i < n_l; ++i) pk.l.push_back(distinct[(i * 7) % distinct.size()]);
+  pk.n_vars = static_cast<uint32_t>(pk.vk.ic.size() + n_l);
+  pk.a_density = groth16::density_bitmap::all_clear(pk.n_vars);
+  pk.b_density = groth16::density_bitmap::all_clear(pk.n_vars);
+  const auto good = write_bellperson_params(pk).value();
+  const auto back = read_bellperson_params(good, {false});
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_TRUE(back->l == pk.l && back->h == pk.h && back->b_g2 == pk.b_g2);
+  const std::size_t l0 = vk_fixed + 4 + 2 * 96 + 4 + 7 * 96 + 4;  // l[0]: after ic (2) and h (7)
+  const auto point_at = [&](std::size_t i) { return l0 + i * 96; };
+  // A coordinate >= p (caught unchecked too) at l[17000] and l[4099]: the error names l[4099].
+  auto f = good;
+  for (std::size_t i : {std::size_t{17000}, std::size_t{4099}}) {
+    std::fill(f.begin() + point_at(i), f.begin() + point_at(i) + 48, 0xff);
+    f[point_at(i)] = 0x1f;
+  }
+  for (bool checked : {true, false}) {
+    const auto r = read_bellperson_params(f, {checked});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), status_code::invalid_argument) << r.error().to_string();
+    EXPECT_NE(r.error().message().find("l[4099] at offset " + std::to_string(point_at(4099))), std::string::npos)
+        << r.error().to_string();
+  }
+  // Points at infinity at l[20010] (the short last task) and l[4096] (a task's first): l[4096].
+  f = good;
+  for (std::size_t i : {std::size_t{20010}, std::size_t{4096}}) {
+    std::fill(f.begin() + point_at(i), f.begin() + point_at(i) + 96, 0);
+    f[point_at(i)] = 0x40;
+  }
+  const auto r = read_bellperson_params(f, {false});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("l[4096] at offset " + std::to_string(point_at(4096)) + ": point at infinity"),
+            std::string::npos)
+      << r.error().to_string();
 }
 
 TEST(BellpersonParams, UnfilteredKeyDropsInfinityFromAB) {

@@ -254,6 +254,28 @@ TEST(SnarkjsZkey, PointAndCoefficientErrors) {
   expect_error(f, status_code::data_loss, "nCoef 4 needs");
 }
 
+// The point checks run in parallel blocks; with two bad points in different blocks of a large H
+// section the error still names the first, and a section of only good points reads.
+TEST(SnarkjsZkey, ParallelPointCheckNamesTheFirstBadPoint) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  snarkjs_zkey z = random_zkey(rng, 4, 1, 2, 3);
+  const uint64_t domain = uint64_t{1} << 14;
+  z.pk.domain_size = domain;
+  z.pk.h.assign(domain, random_subgroup_point<ec::g1_curve>(rng));
+  z.pk.h[domain - 1] = ec::g1_affine::infinity();
+  const auto good = write_snarkjs_zkey(z).value();
+  const auto back = read_snarkjs_zkey(good);
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_TRUE(back->pk.h == z.pk.h);
+  const uint64_t h0 = section_offset(good, 9);
+  const uint64_t first = 4096 + rng.next() % 8192, second = first + 1 + rng.next() % (domain - 1 - first);
+  auto f = good;
+  for (uint64_t i : {second, first}) f[h0 + i * 96 + 50] ^= 1;  // y changes: off the curve
+  expect_error(f, status_code::invalid_argument,
+               "section 9 (H) point " + std::to_string(first) + " at offset " + std::to_string(h0 + first * 96));
+}
+
 TEST(SnarkjsZkey, SectionTableErrors) {
   test_rng rng;
   SCOPED_TRACE(rng.trace());

@@ -6,6 +6,7 @@
 #include <tbb/task_arena.h>
 
 #include "poly/bit_reverse.hpp"
+#include "poly/powers.hpp"
 #include "poly/random_fr.hpp"  // tests/poly
 #include "poly/reference_dft.hpp"
 #include "support/status_matchers.hpp"
@@ -209,6 +210,79 @@ TEST(Ntt, SnarkjsRootFamilyMatchesPointEvaluation) {
       EXPECT_EQ(run_natural(intt, d, y, o), x);
     }
   }
+}
+
+// evaluations_to_coset against its definition: interpolate (reference DFT), evaluate at s * omega^i.
+// Both root families, a random shift s each run, sizes from 1 through the leaf into the multi-pass path.
+TEST(EvaluationsToCoset, MatchesInterpolateThenEvaluate) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (const ff::root_family f : {ff::root_family::generator7, ff::root_family::snarkjs5}) {
+    for (int log_n : {0, 1, 2, 5, 8}) {
+      SCOPED_TRACE("log_n = " + std::to_string(log_n));
+      auto made = evaluation_domain::create(log_n, f);
+      ASSERT_TRUE(made.ok());
+      const evaluation_domain& d = *made;
+      const fr s = rng.next();
+      const std::vector<fr> evals = rng.vector(d.size());
+      std::vector<fr> coeffs = reference::dft(evals, d.omega_inv());
+      for (fr& e : coeffs) e *= d.size_inv();
+      std::vector<fr> got = evals;
+      ASSERT_TRUE(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())).ok());
+      for (uint64_t i = 0; i < d.size(); ++i) EXPECT_EQ(got[i], reference::evaluate(coeffs, s * d.element(i))) << i;
+    }
+  }
+}
+
+// Above the leaf size (top passes, table offsets per leaf): the same as the three-step route
+// intt, distribute_powers, ntt, and a few points against Horner evaluation.
+TEST(EvaluationsToCoset, LargeSizesMatchThreeStepRoute) {
+  testing::random_fr_source rng;
+  SCOPED_TRACE(rng.trace());
+  for (int log_n : {12, 13, 16}) {
+    SCOPED_TRACE("log_n = " + std::to_string(log_n));
+    auto made = evaluation_domain::create(log_n, ff::root_family::snarkjs5);
+    ASSERT_TRUE(made.ok());
+    const evaluation_domain& d = *made;
+    const fr s = rng.next();
+    const std::vector<fr> evals = rng.vector(d.size());
+    std::vector<fr> want = evals;
+    ASSERT_TRUE(intt(d, want).ok());
+    const std::vector<fr> coeffs = want;
+    distribute_powers(want, s);
+    ASSERT_TRUE(ntt(d, want).ok());
+    std::vector<fr> got = evals;
+    ASSERT_TRUE(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())).ok());
+    EXPECT_TRUE(got == want);
+    for (uint64_t k : {uint64_t{0}, d.size() - 1, rng.next_u64() % d.size()}) {
+      EXPECT_EQ(got[k], reference::evaluate(coeffs, s * d.element(k))) << "k = " << k;
+    }
+  }
+}
+
+TEST(EvaluationsToCoset, ZeroAndConstantInputs) {
+  const evaluation_domain d = make_domain(13);
+  const fr s = fr::from_uint(11);
+  const std::vector<fr> table = bit_reversed_powers(d, s, d.size_inv());
+  std::vector<fr> v(d.size(), fr::zero());
+  ASSERT_TRUE(evaluations_to_coset(d, v, table).ok());
+  for (const fr& e : v) ASSERT_TRUE(e.is_zero());
+  std::fill(v.begin(), v.end(), fr::from_uint(5));  // the constant 5 is 5 on every coset
+  ASSERT_TRUE(evaluations_to_coset(d, v, table).ok());
+  for (const fr& e : v) ASSERT_EQ(e, fr::from_uint(5));
+}
+
+TEST(EvaluationsToCoset, RejectsSizeMismatch) {
+  const evaluation_domain d = make_domain(3);
+  const std::vector<fr> table = bit_reversed_powers(d, fr::from_uint(3), d.size_inv());
+  std::vector<fr> short_v(4, fr::one());
+  EXPECT_EQ(evaluations_to_coset(d, short_v, table).code(), status_code::invalid_argument);
+  std::vector<fr> v(8, fr::one());
+  const std::vector<fr> before = v;
+  const status s = evaluations_to_coset(d, v, std::span<const fr>(table).first(4));
+  EXPECT_EQ(s.code(), status_code::invalid_argument);
+  EXPECT_NE(s.message().find("table"), std::string::npos) << s.message();
+  EXPECT_EQ(v, before);
 }
 
 }  // namespace

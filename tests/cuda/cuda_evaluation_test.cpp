@@ -1,0 +1,270 @@
+// cuda_backend::prove_evaluations (src/cuda/cuda_backend.hpp) against groth16::prove_from_evaluations
+// on the CPU as the oracle: for PoRep-shaped circuits of fresh random seeds, from a handful of
+// constraints past powers of two up to 2^16, the same request and (r, s) give the same 384 bytes;
+// also with two threads at once on two lanes, on a second key beside the first (and forget_key),
+// with keys streamed under tiny VRAM budgets (every table chunked; b and c in turns), and a budget
+// below the least plan refused. Requests the key does not match are errors, and evaluations that are not A w,
+// B w, C w give an error (the proof fails verification), never a proof. Exits 77 without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuda/cuda_backend.hpp"
+#include "groth16/evaluation_prover.hpp"
+#include "groth16/qap.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+using ff::fr;
+using groth16::h_basis;
+
+// Bits [from, from + count) of d, LSB first (bellperson's DensityTracker words).
+std::vector<uint64_t> bits_of(const groth16::density_bitmap& d, uint64_t from, uint64_t count) {
+  std::vector<uint64_t> w((count + 63) / 64, 0);
+  for (uint64_t i = 0; i < count; ++i) {
+    if (d.get(from + i)) w[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return w;
+}
+
+// A circuit, its monomial key and what a request points into (a, b, c unpadded, as bellperson
+// hands them over).
+struct fixture {
+  r1cs::synthetic_circuit circuit;
+  groth16::proving_key pk;
+  std::vector<fr> a, b, c;
+  std::vector<uint64_t> a_aux, b_inp, b_aux;
+
+  groth16::evaluation_request request(const groth16::blinding& rs) const {
+    const uint64_t n_inp = 1 + circuit.cs.num_public(), n_aux = circuit.cs.num_aux();
+    groth16::evaluation_request r;
+    r.pk = &pk;
+    r.a = a;
+    r.b = b;
+    r.c = c;
+    r.inputs = std::span<const fr>(circuit.w).subspan(0, n_inp);
+    r.aux = std::span<const fr>(circuit.w).subspan(n_inp);
+    r.a_aux = {a_aux, n_aux};
+    r.b_inputs = {b_inp, n_inp};
+    r.b_aux = {b_aux, n_aux};
+    r.rs = rs;
+    return r;
+  }
+};
+
+std::unique_ptr<fixture> make_fixture(uint64_t constraints, uint64_t seed) {
+  auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(constraints, seed));
+  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  if (!c.ok()) return nullptr;
+  auto f = std::make_unique<fixture>();
+  f->circuit = std::move(c).value();
+  const r1cs::constraint_system& cs = f->circuit.cs;
+  auto pk = groth16::setup_insecure(cs, h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed + 1));
+  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  if (!pk.ok()) return nullptr;
+  f->pk = std::move(pk).value();
+  auto d = groth16::qap_domain::for_circuit(cs, groth16::root_family_for(h_basis::monomial));
+  EXPECT_TRUE(d.ok());
+  if (!d.ok()) return nullptr;
+  std::vector<fr> a(d->size()), b(d->size()), c2(d->size());
+  EXPECT_TRUE(groth16::evaluate_qap(*d, cs, f->circuit.w, a, b, c2).ok());
+  const auto rows = static_cast<std::ptrdiff_t>(groth16::qap_rows(cs));
+  f->a.assign(a.begin(), a.begin() + rows);
+  f->b.assign(b.begin(), b.begin() + rows);
+  f->c.assign(c2.begin(), c2.begin() + rows);
+  const uint64_t n_inp = 1 + cs.num_public(), n_aux = cs.num_aux();
+  f->a_aux = bits_of(*f->pk.a_density, n_inp, n_aux);
+  f->b_inp = bits_of(*f->pk.b_density, 0, n_inp);
+  f->b_aux = bits_of(*f->pk.b_density, n_inp, n_aux);
+  return f;
+}
+
+groth16::blinding random_rs(uint64_t& state) { return {r1cs::random_fr(state), r1cs::random_fr(state)}; }
+
+uint64_t fresh_seed() {
+  const uint64_t s = (uint64_t{std::random_device{}()} << 32) | std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(s));
+  return s;
+}
+
+cuda_backend_config small_config() {
+  cuda_backend_config c;
+  c.vram_share = 0.8;
+  c.max_vram_bytes = uint64_t{8} << 30;
+  c.staging_bytes = uint64_t{64} << 20;
+  c.lanes = 2;
+  return c;
+}
+
+std::unique_ptr<cuda_backend> make_backend(const cuda_backend_config& cfg) {
+  auto r = cuda_backend::create(cfg);
+  EXPECT_TRUE(r.ok()) << r.error().to_string();
+  return r.ok() ? std::move(r).value() : nullptr;
+}
+
+// The GPU's proof of req and the CPU's, byte for byte.
+void expect_same_bytes(cuda_backend& gpu, const groth16::evaluation_request& req) {
+  const auto want = groth16::prove_from_evaluations(req);
+  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  const auto got = gpu.prove_evaluations(req);
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  static_assert(sizeof(groth16::proof) == 384);
+  EXPECT_EQ(std::memcmp(&*got, &*want, sizeof(groth16::proof)), 0) << "the GPU's proof differs from the CPU's";
+  EXPECT_TRUE(gpu.healthy()) << gpu.last_error();
+}
+
+TEST(CudaEvaluations, SmallAndPowerOfTwoSizesMatchCpu) {
+  uint64_t state = fresh_seed();
+  auto gpu = make_backend(small_config());
+  ASSERT_NE(gpu, nullptr);
+  // Constraint counts at the smallest sizes and past the porep generator's domain boundaries.
+  for (const uint64_t m : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{100}, uint64_t{1000},
+                           r1cs::synthetic_params::porep_constraints(12), r1cs::synthetic_params::porep_constraints(16)}) {
+    SCOPED_TRACE("constraints " + std::to_string(m));
+    auto f = make_fixture(m, state % 100000 + m);
+    ASSERT_NE(f, nullptr);
+    expect_same_bytes(*gpu, f->request(random_rs(state)));
+    expect_same_bytes(*gpu, f->request(random_rs(state)));  // the key resident now
+    gpu->clear_keys();  // the next fixture may reuse these addresses
+  }
+}
+
+TEST(CudaEvaluations, TwoThreadsAndTwoKeysAtOnce) {
+  uint64_t state = fresh_seed();
+  auto gpu = make_backend(small_config());
+  ASSERT_NE(gpu, nullptr);
+  auto f1 = make_fixture(3000, state % 1000 + 1);
+  auto f2 = make_fixture(5000, state % 1000 + 2);
+  ASSERT_NE(f1, nullptr);
+  ASSERT_NE(f2, nullptr);
+  std::vector<groth16::evaluation_request> reqs;
+  for (int i = 0; i < 6; ++i) reqs.push_back((i % 2 ? f2 : f1)->request(random_rs(state)));
+  std::vector<result<groth16::proof>> got(reqs.size(), internal_error("not run"));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t i = t; i < reqs.size(); i += 2) got[i] = gpu->prove_evaluations(reqs[i]);
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    SCOPED_TRACE("request " + std::to_string(i));
+    ASSERT_TRUE(got[i].ok()) << got[i].error().to_string();
+    const auto want = groth16::prove_from_evaluations(reqs[i]);
+    ASSERT_TRUE(want.ok());
+    EXPECT_EQ(std::memcmp(&*got[i], &*want, sizeof(groth16::proof)), 0);
+  }
+  EXPECT_GE(gpu->gpu_activity().partitions, reqs.size());
+  // Forgetting a key nobody placed changes nothing; forgetting a placed one empties the region, and
+  // the next proof places its key again.
+  const uint64_t used = gpu->used_bytes();
+  ASSERT_GT(used, 0u);
+  groth16::proving_key unplaced;
+  gpu->forget_key(unplaced);
+  EXPECT_EQ(gpu->used_bytes(), used);
+  gpu->forget_key(f1->pk);
+  EXPECT_EQ(gpu->used_bytes(), 0u);
+  expect_same_bytes(*gpu, f2->request(random_rs(state)));
+  EXPECT_GT(gpu->used_bytes(), 0u);
+}
+
+// The least budget a key needs, from the refusal of a one-granule (2 MiB) region (beside what the
+// backend keeps for the driver's mappings of pinned memory).
+uint64_t least_budget(const groth16::evaluation_request& req, cuda_backend_config cfg) {
+  cfg.max_vram_bytes = 1;
+  cfg.max_vram_bytes = pin_reserve_bytes(cfg) + (uint64_t{2} << 20);
+  auto be = make_backend(cfg);
+  if (be == nullptr) return 0;
+  const auto r = be->prove_evaluations(req);
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return 0;
+  EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
+  const std::string& m = r.error().message();
+  const size_t at = m.find("at least ");
+  EXPECT_NE(at, std::string::npos) << m;
+  return at == std::string::npos ? 0 : std::stoull(m.substr(at + 9));
+}
+
+TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
+  constexpr uint64_t granule = uint64_t{2} << 20;
+  uint64_t state = fresh_seed();
+  auto f = make_fixture(60000, state % 1000 + 5);
+  ASSERT_NE(f, nullptr);
+  const groth16::evaluation_request req = f->request(random_rs(state));
+  const auto want = groth16::prove_from_evaluations(req);
+  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  cuda_backend_config cfg = small_config();
+  cfg.max_chunk_points = 1024;
+  const uint64_t least = least_budget(req, cfg);
+  ASSERT_GT(least, 0u);
+  const uint64_t least_region = (least + granule - 1) / granule * granule;
+  // What a proof copies besides streamed points: a, b, c over the domain and at most the plain witness.
+  const uint64_t plain = (3 * f->pk.domain_size + req.inputs.size() + req.aux.size()) * sizeof(fr);
+  for (const uint64_t region : {least_region, least_region + granule, least_region + 4 * granule}) {
+    SCOPED_TRACE("region " + std::to_string(region));
+    cfg.max_vram_bytes = region;
+    auto be = make_backend(cfg);
+    ASSERT_NE(be, nullptr);
+    std::vector<result<groth16::proof>> got(2, internal_error("not run"));
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) threads.emplace_back([&, t] { got[t] = be->prove_evaluations(req); });
+    for (auto& th : threads) th.join();
+    for (const auto& g : got) {
+      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      EXPECT_EQ(std::memcmp(&*g, &*want, sizeof(groth16::proof)), 0) << "streamed proof differs from the CPU's";
+    }
+    EXPECT_LE(be->used_bytes(), region);
+    EXPECT_GT(be->h2d_bytes(), 2 * plain) << "nothing streamed: the test shows nothing";
+    EXPECT_TRUE(be->healthy()) << be->last_error();
+  }
+  if (least_region > granule) {
+    cfg.max_vram_bytes = least_region - granule;
+    auto be = make_backend(cfg);
+    ASSERT_NE(be, nullptr);
+    const auto r = be->prove_evaluations(req);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
+    EXPECT_TRUE(be->healthy());
+  }
+}
+
+TEST(CudaEvaluations, BadRequestsAreErrorsNeverProofs) {
+  uint64_t state = fresh_seed();
+  auto gpu = make_backend(small_config());
+  ASSERT_NE(gpu, nullptr);
+  auto f = make_fixture(2000, state % 1000 + 9);
+  ASSERT_NE(f, nullptr);
+  groth16::evaluation_request req = f->request(random_rs(state));
+  // A density whose popcount disagrees with the key's A points.
+  std::vector<uint64_t> more = f->a_aux;
+  for (uint64_t& w : more) w = ~w;
+  groth16::evaluation_request bad = req;
+  bad.a_aux.words = more;
+  auto r = gpu->prove_evaluations(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::invalid_argument) << r.error().to_string();
+  // Evaluations that are not A w: the proof fails verification, and is not returned.
+  std::vector<fr> a = f->a;
+  a[a.size() / 2] += fr::one();
+  bad = req;
+  bad.a = a;
+  r = gpu->prove_evaluations(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::internal) << r.error().to_string();
+  EXPECT_NE(r.error().message().find("verification"), std::string::npos) << r.error().message();
+  // The backend is still healthy and proves the good request.
+  EXPECT_TRUE(gpu->healthy()) << gpu->last_error();
+  expect_same_bytes(*gpu, req);
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
