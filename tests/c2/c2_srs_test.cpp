@@ -14,6 +14,7 @@
 #include "formats/bellperson_params.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::c2 {
 namespace {
@@ -21,8 +22,7 @@ namespace {
 class srs_file : public ::testing::Test {
  protected:
   void SetUp() override {
-    seed_ = (uint64_t{std::random_device{}()} << 32) | std::random_device{}();
-    std::printf("seed %llu\n", static_cast<unsigned long long>(seed_));
+    seed_ = pp::test::test_seed();
     auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(200, seed_));
     ASSERT_TRUE(c.ok()) << c.error().to_string();
     auto pk = groth16::setup_insecure(c->cs, groth16::h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed_));

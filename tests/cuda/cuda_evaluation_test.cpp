@@ -20,6 +20,7 @@
 #include "groth16/qap.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -90,12 +91,6 @@ std::unique_ptr<fixture> make_fixture(uint64_t constraints, uint64_t seed) {
 
 groth16::blinding random_rs(uint64_t& state) { return {r1cs::random_fr(state), r1cs::random_fr(state)}; }
 
-uint64_t fresh_seed() {
-  const uint64_t s = (uint64_t{std::random_device{}()} << 32) | std::random_device{}();
-  std::printf("seed %llu\n", static_cast<unsigned long long>(s));
-  return s;
-}
-
 cuda_backend_config small_config() {
   cuda_backend_config c;
   c.vram_share = 0.8;
@@ -123,7 +118,7 @@ void expect_same_bytes(cuda_backend& gpu, const groth16::evaluation_request& req
 }
 
 TEST(CudaEvaluations, SmallAndPowerOfTwoSizesMatchCpu) {
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto gpu = make_backend(small_config());
   ASSERT_NE(gpu, nullptr);
   // Constraint counts at the smallest sizes and past the porep generator's domain boundaries.
@@ -139,7 +134,7 @@ TEST(CudaEvaluations, SmallAndPowerOfTwoSizesMatchCpu) {
 }
 
 TEST(CudaEvaluations, TwoThreadsAndTwoKeysAtOnce) {
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto gpu = make_backend(small_config());
   ASSERT_NE(gpu, nullptr);
   auto f1 = make_fixture(3000, state % 1000 + 1);
@@ -196,7 +191,7 @@ uint64_t least_budget(const groth16::evaluation_request& req, cuda_backend_confi
 
 TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
   constexpr uint64_t granule = uint64_t{2} << 20;
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto f = make_fixture(60000, state % 1000 + 5);
   ASSERT_NE(f, nullptr);
   const groth16::evaluation_request req = f->request(random_rs(state));
@@ -238,7 +233,7 @@ TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
 }
 
 TEST(CudaEvaluations, BadRequestsAreErrorsNeverProofs) {
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto gpu = make_backend(small_config());
   ASSERT_NE(gpu, nullptr);
   auto f = make_fixture(2000, state % 1000 + 9);

@@ -257,7 +257,7 @@ TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
 // MSM; one chunk more takes the per-chunk selection, same result.
 TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("selected split"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000, n = limit * msm_tuning_sm90.split_select_all_max_chunks;
   const auto pts = edgy_points<C>(rng(), n);
   const auto zero_one = [&](uint64_t others) {
