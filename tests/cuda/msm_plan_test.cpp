@@ -123,31 +123,31 @@ TEST(msm_plan, DefaultChunksBoundTheLayout) {
 // them (its index lists sized for n); past either limit each chunk selects its own.
 TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
   const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   EXPECT_TRUE(s->select_all);
   EXPECT_EQ(s->select_n, uint64_t{1} << 27);
   EXPECT_EQ(s->ones_partials, (uint64_t{1} << 27) / msm_tuning_sm90.ones_chunk);
   const msm_plan p = make_msm_plan(*s, g1_bucket, 0, 0);
   EXPECT_GE(p.layout.idx_others - p.layout.idx_ones, 4 * s->select_n);
   const auto big = make_msm_shape(uint64_t{1} << 31, 0, true, uint64_t{1} << 25);
-  ASSERT_TRUE(big.ok());
+  ASSERT_THAT(big, IsOk());
   EXPECT_FALSE(big->select_all);
   EXPECT_EQ(big->select_n, uint64_t{1} << 25);
   const auto plain = make_msm_shape(uint64_t{1} << 27, 0, false, uint64_t{1} << 25);
-  ASSERT_TRUE(plain.ok());
+  ASSERT_THAT(plain, IsOk());
   EXPECT_FALSE(plain->select_all);
   // Small chunks (a tight VRAM budget): one chunk's lists, so the workspace stays one chunk's.
   const uint64_t most = msm_tuning_sm90.split_select_all_max_chunks;
   const auto small = make_msm_shape(uint64_t{1} << 27, 0, true, (uint64_t{1} << 27) / (2 * most));
-  ASSERT_TRUE(small.ok());
+  ASSERT_THAT(small, IsOk());
   EXPECT_EQ(small->chunks, 2 * most);
   EXPECT_FALSE(small->select_all);
   EXPECT_EQ(small->select_n, small->n);
   const auto edge = make_msm_shape(most * 1000, 0, true, 1000);
-  ASSERT_TRUE(edge.ok());
+  ASSERT_THAT(edge, IsOk());
   EXPECT_TRUE(edge->select_all);
   const auto past = make_msm_shape(most * 1000 + 1, 0, true, 1000);
-  ASSERT_TRUE(past.ok());
+  ASSERT_THAT(past, IsOk());
   EXPECT_FALSE(past->select_all);
 }
 
@@ -162,7 +162,7 @@ TEST(msm_plan, SelectedPassesFitTheLayout) {
                       {50003, 1000, 0}, {50003, 777, 0}, {4097, 1, 0}, {5000, 1024, 13}, {1 << 20, 1 << 20, 0}};
   for (const row& r : rows) {
     const auto s = make_msm_shape(r.total, r.forced, true, r.limit);
-    ASSERT_TRUE(s.ok()) << s.error().to_string();
+    ASSERT_THAT(s, IsOk());
     for (uint64_t len : {uint64_t{0}, uint64_t{1}, uint64_t{2}, s->n / 3, s->n / 2, s->n - 1, s->n, s->n + 5,
                          uint64_t{13} << 20, uint64_t{3} << 20}) {
       const msm_shape pass = make_msm_selected_pass(*s, len);
@@ -179,7 +179,7 @@ TEST(msm_plan, SelectedPassesFitTheLayout) {
   }
   // The PoRep L / A shape: ~13M others of 2^27 take the 2^24 width, ~3M the 2^22 width.
   const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(make_msm_selected_pass(*s, 13000000).window_bits, msm_window_bits(13000000));
   EXPECT_EQ(make_msm_selected_pass(*s, 3000000).window_bits, msm_window_bits(3000000));
 }

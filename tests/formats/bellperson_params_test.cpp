@@ -95,7 +95,7 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
   pk.b_density = groth16::density_bitmap::all_clear(pk.n_vars);
   const auto good = write_bellperson_params(pk).value();
   const auto back = read_bellperson_params(good, {false});
-  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(back->l == pk.l && back->h == pk.h && back->b_g2 == pk.b_g2);
   const std::size_t l0 = vk_fixed + 4 + 2 * 96 + 4 + 7 * 96 + 4;  // l[0]: after ic (2) and h (7)
   const auto point_at = [&](std::size_t i) { return l0 + i * 96; };
@@ -107,8 +107,7 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
   }
   for (bool checked : {true, false}) {
     const auto r = read_bellperson_params(f, {checked});
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code(), status_code::invalid_argument) << r.error().to_string();
+    ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
     EXPECT_NE(r.error().message().find("l[4099] at offset " + std::to_string(point_at(4099))), std::string::npos)
         << r.error().to_string();
   }
@@ -119,7 +118,7 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
     f[point_at(i)] = 0x40;
   }
   const auto r = read_bellperson_params(f, {false});
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_NE(r.error().message().find("l[4096] at offset " + std::to_string(point_at(4096)) + ": point at infinity"),
             std::string::npos)
       << r.error().to_string();

@@ -266,7 +266,7 @@ TEST(SnarkjsZkey, ParallelPointCheckNamesTheFirstBadPoint) {
   z.pk.h[domain - 1] = ec::g1_affine::infinity();
   const auto good = write_snarkjs_zkey(z).value();
   const auto back = read_snarkjs_zkey(good);
-  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(back->pk.h == z.pk.h);
   const uint64_t h0 = section_offset(good, 9);
   const uint64_t first = 4096 + rng.next() % 8192, second = first + 1 + rng.next() % (domain - 1 - first);

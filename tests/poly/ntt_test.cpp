@@ -221,14 +221,14 @@ TEST(EvaluationsToCoset, MatchesInterpolateThenEvaluate) {
     for (int log_n : {0, 1, 2, 5, 8}) {
       SCOPED_TRACE("log_n = " + std::to_string(log_n));
       auto made = evaluation_domain::create(log_n, f);
-      ASSERT_TRUE(made.ok());
+      ASSERT_THAT(made, IsOk());
       const evaluation_domain& d = *made;
       const fr s = rng.next();
       const std::vector<fr> evals = rng.vector(d.size());
       std::vector<fr> coeffs = reference::dft(evals, d.omega_inv());
       for (fr& e : coeffs) e *= d.size_inv();
       std::vector<fr> got = evals;
-      ASSERT_TRUE(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())).ok());
+      ASSERT_THAT(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())), IsOk());
       for (uint64_t i = 0; i < d.size(); ++i) EXPECT_EQ(got[i], reference::evaluate(coeffs, s * d.element(i))) << i;
     }
   }
@@ -242,17 +242,17 @@ TEST(EvaluationsToCoset, LargeSizesMatchThreeStepRoute) {
   for (int log_n : {12, 13, 16}) {
     SCOPED_TRACE("log_n = " + std::to_string(log_n));
     auto made = evaluation_domain::create(log_n, ff::root_family::snarkjs5);
-    ASSERT_TRUE(made.ok());
+    ASSERT_THAT(made, IsOk());
     const evaluation_domain& d = *made;
     const fr s = rng.next();
     const std::vector<fr> evals = rng.vector(d.size());
     std::vector<fr> want = evals;
-    ASSERT_TRUE(intt(d, want).ok());
+    ASSERT_THAT(intt(d, want), IsOk());
     const std::vector<fr> coeffs = want;
     distribute_powers(want, s);
-    ASSERT_TRUE(ntt(d, want).ok());
+    ASSERT_THAT(ntt(d, want), IsOk());
     std::vector<fr> got = evals;
-    ASSERT_TRUE(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())).ok());
+    ASSERT_THAT(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())), IsOk());
     EXPECT_TRUE(got == want);
     for (uint64_t k : {uint64_t{0}, d.size() - 1, rng.next_u64() % d.size()}) {
       EXPECT_EQ(got[k], reference::evaluate(coeffs, s * d.element(k))) << "k = " << k;
@@ -265,10 +265,10 @@ TEST(EvaluationsToCoset, ZeroAndConstantInputs) {
   const fr s = fr::from_uint(11);
   const std::vector<fr> table = bit_reversed_powers(d, s, d.size_inv());
   std::vector<fr> v(d.size(), fr::zero());
-  ASSERT_TRUE(evaluations_to_coset(d, v, table).ok());
+  ASSERT_THAT(evaluations_to_coset(d, v, table), IsOk());
   for (const fr& e : v) ASSERT_TRUE(e.is_zero());
   std::fill(v.begin(), v.end(), fr::from_uint(5));  // the constant 5 is 5 on every coset
-  ASSERT_TRUE(evaluations_to_coset(d, v, table).ok());
+  ASSERT_THAT(evaluations_to_coset(d, v, table), IsOk());
   for (const fr& e : v) ASSERT_EQ(e, fr::from_uint(5));
 }
 
