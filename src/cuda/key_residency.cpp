@@ -119,8 +119,10 @@ result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, u
   const groth16::proving_key& pk = *req.pk;
   key_shape s;
   s.n = pk.domain_size;
-  const int log_n = log2_exact(s.n);
-  if (log_n < 0) return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
+  if (!std::has_single_bit(s.n)) {
+    return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
+  }
+  const int log_n = std::countr_zero(s.n);
   s.nv = req.inputs.size() + req.aux.size();
   if (s.nv > uint64_t{UINT32_MAX}) return invalid_argument("shape_evaluation_key: more than 2^32 variables");
   s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
