@@ -27,7 +27,7 @@
 #include "c2/srs.hpp"
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
-#include "engine/gpu_evaluation.hpp"
+#include "devices/gpu_evaluation.hpp"
 #include "engine/key_store.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/evaluation_prover.hpp"
@@ -56,7 +56,7 @@ struct context {
 // CPU proves); for "cuda" the GPUs present, else the error every call then returns.
 status open_gpus(context& ctx) {
   if (ctx.config.backend == "cpu") return ok_status();
-  auto g = engine::make_gpu_evaluation_backends(ctx.config.gpu);
+  auto g = devices::make_gpu_evaluation_backends(ctx.config.gpu);
   if (g.ok()) {
     ctx.gpus = std::move(g).value();
     log::get("c2")->info("proving on {} GPU(s)", ctx.gpus.size());

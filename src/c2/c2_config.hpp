@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/result.hpp"
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 #include "server/server_config.hpp"
 
 namespace pp::c2 {
@@ -23,7 +23,7 @@ struct c2_config {
   // (the GPUs; every call fails, saying why, when there are none).
   std::string backend = "auto";
   // The GPUs and their lanes (workers_per_device 0: 2 per GPU), as the daemon sizes them.
-  engine::gpu_device_options gpu;
+  devices::gpu_device_options gpu;
 };
 
 // From the daemon's configuration: the key budget is key_memory_fraction of host_memory_mb (or of

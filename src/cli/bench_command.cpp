@@ -17,6 +17,7 @@
 #include "core/status_macros.hpp"
 #include "cli/commands.hpp"
 #include "engine/engine.hpp"
+#include "devices/gpu_devices.hpp"
 #include "engine/device_choice.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
@@ -53,7 +54,7 @@ double median_ms(std::vector<double> v) {
 int run_bench(const bench_args& a, bool quiet) {
   command_run run("bench", quiet);
   engine::engine_config cfg;
-  engine::gpu_device_options g;
+  devices::gpu_device_options g;
   g.vram_share = a.gpu_vram_share;
   g.ordinals = a.gpus;
   auto chosen = engine::choose_devices(a.backend, a.workers, g, cfg);
@@ -67,7 +68,7 @@ int run_bench(const bench_args& a, bool quiet) {
   // reserves VRAM).
   std::unique_ptr<groth16::fixed_base_multiplier> gpu_points;
   if (gpus && a.zkey.empty()) {
-    auto m = engine::make_gpu_fixed_base_multiplier(a.gpus.empty() ? 0 : a.gpus.front());
+    auto m = devices::make_gpu_fixed_base_multiplier(a.gpus.empty() ? 0 : a.gpus.front());
     if (!m.ok()) return run.fail(m.error());
     gpu_points = std::move(m).value();
   }

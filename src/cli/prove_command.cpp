@@ -9,7 +9,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
@@ -86,19 +86,19 @@ int run_prove(const prove_args& a, bool quiet) {
   }
 
   groth16::cpu_backend cpu;
-  engine::device_ptr gpu;  // one GPU device with one lane, when asked for
+  devices::device_ptr gpu;  // one GPU device with one lane, when asked for
   if (a.backend != "cpu") {
-    auto count = engine::gpu_count();
+    auto count = devices::gpu_count();
     if (!count.ok()) return run.fail(count.error());
     if (*count > 0) {
-      engine::gpu_device_options g;
+      devices::gpu_device_options g;
       g.lanes = 1;
       g.ordinals = {0};
-      auto devs = engine::make_gpu_devices(g);
+      auto devs = devices::make_gpu_devices(g);
       if (!devs.ok()) return run.fail(devs.error());
       gpu = std::move(devs->front());
     } else if (a.backend == "cuda") {
-      return run.fail(engine::gpu_support_built() ? "--backend cuda: no GPU is present"
+      return run.fail(devices::gpu_support_built() ? "--backend cuda: no GPU is present"
                                                   : "--backend cuda: this build has no CUDA backend");
     }
   }

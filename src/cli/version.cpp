@@ -4,7 +4,7 @@
 #include "cli/version.hpp"
 
 #include "cli/build_commit.hpp"
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 
 namespace pp::cli {
 
@@ -13,11 +13,11 @@ std::string version_text() {
   text += std::string("commit: ") + PP_BUILD_COMMIT + "\n";
   const std::string archs = PP_CUDA_ARCHITECTURES;
   text += "CUDA architectures: " + (archs.empty() ? std::string("none (built without the CUDA backend)") : archs) + "\n";
-  if (!engine::gpu_support_built()) {
+  if (!devices::gpu_support_built()) {
     text += "GPUs: none (this build has no CUDA backend)";
     return text;
   }
-  const result<int> n = engine::gpu_count();
+  const result<int> n = devices::gpu_count();
   if (!n.ok()) {
     text += "GPUs: none found (" + n.error().message() + ")";
   } else if (*n == 0) {

@@ -94,6 +94,11 @@ class cuda_backend final : public groth16::backend {
   cuda_backend& operator=(const cuda_backend&) = delete;
 
   [[nodiscard]] std::string_view name() const override { return "cuda"; }
+  // The witness (32 B per variable) and the host assembly's few points: packing goes into the lane's
+  // pinned staging and everything else into the VRAM region, both taken once at creation.
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t) const override {
+    return (32 * num_variables + (uint64_t{1} << 20) + 4095) / 4096 * 4096;
+  }
 
   // What prepare() would take for (pk, cs) in an empty region of cfg.max_vram_bytes (0: unlimited)
   // with cfg's lanes and staging size; invalid_argument when they do not match, resource_exhausted

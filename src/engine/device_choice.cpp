@@ -6,16 +6,17 @@
 
 namespace pp::engine {
 
-result<bool> choose_devices(std::string_view backend, uint32_t workers, gpu_device_options gpu, engine_config& cfg) {
+result<bool> choose_devices(std::string_view backend, uint32_t workers, devices::gpu_device_options gpu,
+                            engine_config& cfg) {
   if (backend != "cpu" && backend != "cuda" && backend != "auto") {
     return invalid_argument("backend: expected cpu, cuda or auto, got \"" + std::string(backend) + "\"");
   }
   bool gpus = false;
   if (backend != "cpu") {
-    PP_ASSIGN_OR_RETURN(const int count, gpu_count());
+    PP_ASSIGN_OR_RETURN(const int count, devices::gpu_count());
     if (backend == "cuda" && count == 0) {
       return failed_precondition(std::string("backend \"cuda\" but ") +
-                                 (gpu_support_built() ? "no GPU is present" : "this build has no CUDA backend") +
+                                 (devices::gpu_support_built() ? "no GPU is present" : "this build has no CUDA backend") +
                                  "; use \"auto\" or \"cpu\"");
     }
     gpus = count > 0;
@@ -23,7 +24,7 @@ result<bool> choose_devices(std::string_view backend, uint32_t workers, gpu_devi
   cfg.workers_per_device = workers != 0 ? workers : gpus ? 2 : 1;
   if (gpus) {
     gpu.lanes = cfg.workers_per_device;
-    cfg.make_devices = [gpu] { return make_gpu_devices(gpu); };
+    cfg.make_devices = [gpu] { return devices::make_gpu_devices(gpu); };
   }
   return gpus;
 }

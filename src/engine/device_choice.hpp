@@ -9,11 +9,12 @@
 
 #include "core/result.hpp"
 #include "engine/engine_config.hpp"
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 
 namespace pp::engine {
 
 // Sets cfg.make_devices (GPUs) and cfg.workers_per_device; returns whether GPUs were chosen.
-result<bool> choose_devices(std::string_view backend, uint32_t workers, gpu_device_options gpu, engine_config& cfg);
+result<bool> choose_devices(std::string_view backend, uint32_t workers, devices::gpu_device_options gpu,
+                            engine_config& cfg);
 
 }  // namespace pp::engine

@@ -4,7 +4,7 @@
 
 namespace pp::engine {
 
-device_slot::device_slot(device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock)
+device_slot::device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock)
     : device_(std::move(dev)),
       name_(device_->name()),
       workers_(workers),

@@ -11,7 +11,7 @@
 #include "core/mutex.hpp"
 #include "core/thread_annotations.hpp"
 #include "engine/busy_meter.hpp"
-#include "engine/device.hpp"
+#include "devices/device.hpp"
 #include "engine/job_queue.hpp"
 #include "engine/scheduler_policy.hpp"
 
@@ -19,11 +19,11 @@ namespace pp::engine {
 
 class device_slot {
  public:
-  device_slot(device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock);
+  device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock);
   device_slot(const device_slot&) = delete;
   device_slot& operator=(const device_slot&) = delete;
 
-  [[nodiscard]] device& dev() { return *device_; }
+  [[nodiscard]] devices::device& dev() { return *device_; }
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] std::string kind() const { return std::string(device_->kind()); }
   [[nodiscard]] uint32_t workers() const { return workers_; }
@@ -58,7 +58,7 @@ class device_slot {
   static constexpr size_t recent_keys_kept = 4;
 
  private:
-  const device_ptr device_;
+  const devices::device_ptr device_;
   const std::string name_;
   const uint32_t workers_;
   const size_t queue_depth_;

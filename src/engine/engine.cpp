@@ -1,7 +1,7 @@
-// engine.cpp: wires the engine's components (job_tracker, job_queues, memory_budgets, key_store,
-// scheduler_policy, device_slots, partition_store, engine_metrics, trace_recorder) into the stage
-// pipeline described in engine.hpp. The policies live in those components; this file moves
-// partitions between them.
+// engine.cpp: wires the engine's components (job_tracker, memory_budgets, key_store, device_slots,
+// partition_router, device_workers, engine_metrics, trace_recorder) into the stage pipeline
+// described in engine.hpp, and runs the witness and finish stages. The policies live in those
+// components: the router moves partitions between queues, the device workers run and retry them.
 #include "engine/engine.hpp"
 
 #include <algorithm>
@@ -18,11 +18,13 @@
 #include "core/trace_span.hpp"
 #include "engine/contain_exceptions.hpp"
 #include "engine/device_slot.hpp"
+#include "engine/device_worker.hpp"
 #include "engine/engine_metrics.hpp"
 #include "engine/host_memory_limit.hpp"
 #include "engine/job_tracker.hpp"
 #include "engine/key_catalog.hpp"
-#include "engine/partition_store.hpp"
+#include "engine/partition_router.hpp"
+#include "engine/partition_work.hpp"
 #include "engine/witness_file.hpp"
 #include "formats/mapped_file.hpp"
 #include "r1cs/witness.hpp"
@@ -54,39 +56,15 @@ int64_t now_ns() {
   return std::chrono::duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
-// How often a blocked stage looks at its job's cancel flag and the stop flag.
-constexpr auto poll_interval = std::chrono::milliseconds(20);
-
-// A partition's state between stages (owned by partition_store while its task is queued).
-struct partition_work {
-  std::string key_id;
-  witness_source source;
-  steady_clock::time_point enqueued = steady_clock::now();  // entered its current queue
-  // witness stage
-  key_lease lease;
-  const loaded_key* key = nullptr;
-  memory_reservation memory;
-  std::shared_ptr<const std::vector<ff::fr>> witness;
-  // device stage
-  device_slot* device = nullptr;
-  groth16::pending_ptr pending;
-  uint32_t attempts = 0;
-  std::vector<stage_timing> stages;
-};
-
 // What the engine knows about a registered key beyond the key_store.
 struct key_record {
   uint64_t num_variables = 0;  // 0 until the circuit has been seen
   uint64_t partition_bytes = 0;
 };
 
-bool is_request_error(const status& s) {
-  return s.code() == status_code::invalid_argument || s.code() == status_code::failed_precondition;
-}
-
 class engine_impl final : public engine {
  public:
-  engine_impl(engine_config config, uint64_t host_bytes, std::vector<device_ptr> devices,
+  engine_impl(engine_config config, uint64_t host_bytes, std::vector<device_ptr> devs,
               std::unique_ptr<engine_metrics> metrics)
       : config_(std::move(config)),
         keys_budget_(static_cast<uint64_t>(static_cast<double>(host_bytes) * config_.key_memory_fraction)),
@@ -95,20 +73,24 @@ class engine_impl final : public engine {
         trace_(config_.trace_capacity),
         metrics_(std::move(metrics)),
         tracker_([this](job_id id, job_state s) { on_terminal(id, s); }),
-        intake_(config_.intake_capacity),
-        ready_(config_.ready_capacity),
-        finish_(config_.finish_capacity) {
-    for (auto& d : devices) {
-      slots_.push_back(std::make_unique<device_slot>(std::move(d), config_.workers_per_device,
-                                                     config_.device_queue_depth, now_ns));
+        slots_(make_slots(std::move(devs), config_)),
+        router_({config_.intake_capacity, config_.ready_capacity, config_.finish_capacity}, slot_pointers(slots_),
+                {.fail = [this](const partition_task& t, pp::status e) { fail(t, std::move(e)); },
+                 .cancel_job = [this](job_id id, pp::status e) { tracker_.cancel(id, std::move(e)).ignore(); }}) {
+    for (auto& s : slots_) {
+      device_workers_.push_back(std::make_unique<device_worker>(
+          *s, router_, trace_, *metrics_, device_worker::options{config_.self_verify, config_.max_attempts},
+          [this](const partition_task& t, pp::status e) { fail(t, std::move(e)); }));
     }
     for (uint32_t i = 0; i < config_.witness_threads; ++i) {
       threads_.emplace_back([this, i] { witness_loop("witness-" + std::to_string(i)); });
     }
-    dispatcher_ = std::thread([this] { dispatch_loop(); });
-    for (auto& s : slots_) {
-      for (uint32_t w = 0; w < s->workers(); ++w) {
-        device_threads_.emplace_back([this, slot = s.get(), w] { device_loop(*slot, slot->name() + "/w" + std::to_string(w)); });
+    dispatcher_ = std::thread([this] { router_.run_placement(); });
+    for (size_t d = 0; d < slots_.size(); ++d) {
+      for (uint32_t w = 0; w < slots_[d]->workers(); ++w) {
+        device_threads_.emplace_back([this, d, w] {
+          device_workers_[d]->loop(slots_[d]->name() + "/w" + std::to_string(w));
+        });
       }
     }
     for (uint32_t i = 0; i < config_.finish_threads; ++i) {
@@ -179,16 +161,14 @@ class engine_impl final : public engine {
       w->key_id = req.key_id;
       w->source = std::move(req.witnesses[t.partition]);
       const job_id id = t.job;
-      const uint32_t part = t.partition;
-      work_.put(id, part, std::move(w));
-      const pp::status s = intake_.push(std::move(t), until);
+      const pp::status s = router_.admit(std::move(t), std::move(w), until);
       if (!s.ok()) {
         const pp::status why = s.code() == status_code::deadline_exceeded
-                                   ? resource_exhausted("submit: intake queue full (" + std::to_string(intake_.capacity()) +
+                                   ? resource_exhausted("submit: intake queue full (" + std::to_string(router_.intake().capacity()) +
                                                         " partitions) for " + std::to_string(config_.submit_wait.count()) + " ms")
                                    : s;
         tracker_.cancel(id, why).ignore();
-        purge_job(id);
+        router_.purge(id);
         tracker_.forget(id).ignore();
         return why;
       }
@@ -216,7 +196,7 @@ class engine_impl final : public engine {
 
   pp::status cancel(job_id id) override {
     PP_RETURN_IF_ERROR(tracker_.cancel(id));
-    purge_job(id);
+    router_.purge(id);
     return ok_status();
   }
 
@@ -230,9 +210,9 @@ class engine_impl final : public engine {
       reader_lock life(lifecycle_mu_);
       s.accepting = accepting_;
     }
-    s.queues.push_back({"intake", intake_.size(), intake_.capacity()});
-    s.queues.push_back({"ready", ready_.size(), ready_.capacity()});
-    s.queues.push_back({"finish", finish_.size(), finish_.capacity()});
+    s.queues.push_back({"intake", router_.intake().size(), router_.intake().capacity()});
+    s.queues.push_back({"ready", router_.ready().size(), router_.ready().capacity()});
+    s.queues.push_back({"finish", router_.finish().size(), router_.finish().capacity()});
     for (const auto& slot : slots_) {
       s.queues.push_back({"device:" + slot->name(), slot->inbox().size(), slot->inbox().capacity()});
       const auto snap = slot->read();
@@ -325,14 +305,10 @@ class engine_impl final : public engine {
     }
     for (job_id id : left) {
       const auto s = tracker_.cancel(id, unavailable("job " + std::to_string(id) + ": engine shut down before it finished"));
-      if (s.ok()) purge_job(id);
+      if (s.ok()) router_.purge(id);
     }
     stopping_ = true;
-    intake_.close();
-    ready_.close();
-    finish_.close();
-    for (auto& s : slots_) s->inbox().close();
-    dispatch_cv_.notify_all();
+    router_.close();
     for (auto& t : threads_) t.join();
     dispatcher_.join();
     for (auto& t : device_threads_) t.join();
@@ -343,13 +319,27 @@ class engine_impl final : public engine {
  private:
   // ---- helpers ----
 
-  // A partition's host memory: the configured figure, else the largest any device needs for it
-  // (a CPU partition holds its MSM scratch on the host, a GPU partition only its witness).
+  static std::vector<std::unique_ptr<device_slot>> make_slots(std::vector<device_ptr> devs, const engine_config& c) {
+    std::vector<std::unique_ptr<device_slot>> out;
+    for (auto& d : devs) {
+      out.push_back(std::make_unique<device_slot>(std::move(d), c.workers_per_device, c.device_queue_depth, now_ns));
+    }
+    return out;
+  }
+
+  static std::vector<device_slot*> slot_pointers(const std::vector<std::unique_ptr<device_slot>>& slots) {
+    std::vector<device_slot*> out;
+    for (const auto& s : slots) out.push_back(s.get());
+    return out;
+  }
+
+  // A partition's host memory: the configured figure, else the largest any device's backend needs
+  // for it (a CPU partition holds its MSM scratch on the host, a GPU partition only its witness).
   key_record record_for(const groth16::proving_key& pk, const r1cs::constraint_system& cs) const {
     if (config_.partition_bytes) return {cs.num_variables(), config_.partition_bytes};
     uint64_t bytes = 0;
     for (const auto& slot : slots_) {
-      bytes = std::max(bytes, slot->dev().host_bytes_per_partition(cs.num_variables(), pk.domain_size));
+      bytes = std::max(bytes, slot->dev().backend().host_bytes_per_partition(cs.num_variables(), pk.domain_size));
     }
     return {cs.num_variables(), bytes};
   }
@@ -396,63 +386,18 @@ class engine_impl final : public engine {
     for (job_id old : drop) tracker_.forget(old).ignore();
   }
 
-  // Removes the job's queued tasks everywhere and frees their parked state.
-  void purge_job(job_id id) {
-    intake_.cancel(id);
-    ready_.cancel(id);
-    for (auto& s : slots_) {
-      for (size_t n = s->inbox().cancel(id); n > 0; --n) s->unplaced();
-    }
-    finish_.cancel(id);
-    work_.erase_job(id);
-    dispatch_cv_.notify_all();
-  }
-
-  // Parks the work, then queues the task (blocking while the queue is full: backpressure). A witness
-  // thread blocked here with lower-priority work still serves CRITICAL tasks from the intake queue
-  // (their push never waits), so a CRITICAL job reaches a device at the next partition boundary
-  // even when NORMAL work fills every queue. `track` is the calling witness thread's, else empty.
-  void forward(job_queue& q, partition_task task, std::unique_ptr<partition_work> w, const std::string& track = {}) {
-    const job_id id = task.job;
-    const uint32_t part = task.partition;
-    const bool serve_critical = !track.empty() && task.prio != priority::critical;
-    w->enqueued = steady_clock::now();
-    work_.put(id, part, std::move(w));
-    while (true) {
-      const pp::status s = q.push(task, serve_critical ? deadline_in(poll_interval) : no_deadline());
-      if (s.ok()) break;
-      if (s.code() != status_code::deadline_exceeded) {
-        work_.erase_job(id);  // cancelled or shutting down: the job is (being) ended elsewhere
-        return;
-      }
-      serve_critical_intake(track);
-    }
-    if (&q == &ready_) dispatch_cv_.notify_all();
-  }
-
-  // Runs the witness stage for CRITICAL tasks waiting at the head of the intake queue.
-  void serve_critical_intake(const std::string& track) {
-    while (true) {
-      const auto head = intake_.peek(1);
-      if (head.empty() || head.front().prio != priority::critical) return;
-      auto t = intake_.take(head.front().job, head.front().partition);
-      if (!t) return;
-      run_witness_contained(std::move(*t), track);
-    }
-  }
-
   void fail(const partition_task& t, pp::status error) { fail(t.job, t.partition, std::move(error)); }
   void fail(job_id job, uint32_t partition, pp::status error) {
     metrics_->partition_ended("failed");
     tracker_.complete_partition(job, partition, std::move(error)).ignore();
-    purge_job(job);
+    router_.purge(job);
   }
 
   static nanoseconds since(steady_clock::time_point t) { return steady_clock::now() - t; }
 
   result<key_lease> lease_key(const std::string& id, const cancel_token& cancel) {
     while (true) {
-      auto l = key_store_.acquire(id, host_key_tier, deadline_in(poll_interval));
+      auto l = key_store_.acquire(id, host_key_tier, deadline_in(stage_poll_interval));
       if (l.ok() || l.error().code() != status_code::deadline_exceeded) return l;
       if (cancel.cancelled() || stopping_) return pp::cancelled("cancelled while waiting for key '" + id + "'");
     }
@@ -460,7 +405,7 @@ class engine_impl final : public engine {
 
   result<memory_reservation> reserve_partition(uint64_t bytes, const cancel_token& cancel) {
     while (true) {
-      auto r = parts_budget_.reserve(bytes, deadline_in(poll_interval));
+      auto r = parts_budget_.reserve(bytes, deadline_in(stage_poll_interval));
       if (r.ok() || r.error().code() != status_code::deadline_exceeded) return r;
       if (cancel.cancelled() || stopping_) return pp::cancelled("cancelled while waiting for host memory");
     }
@@ -470,7 +415,7 @@ class engine_impl final : public engine {
 
   void witness_loop(const std::string& track) {
     while (true) {
-      auto t = intake_.pop(no_deadline());
+      auto t = router_.intake().pop(no_deadline());
       if (!t.ok()) return;  // closed and drained
       run_witness_contained(std::move(t).value(), track);
     }
@@ -488,7 +433,7 @@ class engine_impl final : public engine {
   }
 
   void run_witness(partition_task t, const std::string& track) {
-    auto w = work_.claim(t.job, t.partition);
+    auto w = router_.claim(t);
     if (!w || t.cancel.cancelled() || !tracker_.begin_partition(t.job)) return;
     const nanoseconds queued = since(w->enqueued);
     const auto t0 = steady_clock::now();
@@ -543,117 +488,9 @@ class engine_impl final : public engine {
     const nanoseconds ran = since(t0);
     metrics_->observe_stage("witness", std::chrono::duration<double>(ran).count());
     w->stages.push_back({"witness", queued, ran});
-    forward(ready_, std::move(t), std::move(w), track);
-  }
-
-  void dispatch_loop() {
-    mutex_lock lock(dispatch_mu_);
-    while (!stopping_) {
-      if (dispatch_one()) continue;
-      lock.wait_for(dispatch_cv_, poll_interval);
-    }
-  }
-
-  // Places one ready task on a device (scheduler_policy); false when nothing can move now.
-  bool dispatch_one() {
-    const auto tasks = ready_.peek(64);
-    if (tasks.empty()) return false;
-    std::vector<task_view> tv;
-    tv.reserve(tasks.size());
-    for (const auto& t : tasks) tv.push_back({t.prio, t.seq, t.key_id});
-    std::vector<std::vector<std::string>> keys(slots_.size());
-    std::vector<device_view> dv;
-    bool any_healthy = false;
-    for (size_t i = 0; i < slots_.size(); ++i) {
-      dv.push_back(slots_[i]->view(keys[i]));
-      any_healthy = any_healthy || dv.back().healthy;
-    }
-    if (!any_healthy) {  // nothing left to run on: fail what is ready rather than hold it forever
-      for (const auto& t : tasks) {
-        if (auto taken = ready_.take(t.job, t.partition)) {
-          fail(*taken, unavailable("no healthy device left to run job " + std::to_string(t.job) + " partition " +
-                                   std::to_string(t.partition)));
-        }
-      }
-      return false;
-    }
-    const auto p = choose_placement(tv, dv);
-    if (!p) return false;
-    auto taken = ready_.take(tasks[p->task].job, tasks[p->task].partition);
-    if (!taken) return true;  // cancelled meanwhile: look again
-    device_slot& slot = *slots_[p->device];
-    slot.placed();
-    const job_id id = taken->job;
-    if (!slot.inbox().push(std::move(*taken), deadline_in(std::chrono::seconds(1))).ok()) {
-      slot.unplaced();
-      work_.erase_job(id);
-      if (!stopping_) tracker_.cancel(id, internal_error("dispatcher could not queue job " + std::to_string(id) + " on " + slot.name())).ignore();
-    }
-    return true;
-  }
-
-  void device_loop(device_slot& slot, const std::string& track) {
-    while (true) {
-      auto t = slot.inbox().pop(no_deadline());
-      if (!t.ok()) return;
-      run_device(slot, std::move(t).value(), track);
-      dispatch_cv_.notify_all();
-    }
-  }
-
-  void run_device(device_slot& slot, partition_task t, const std::string& track) {
-    auto w = work_.claim(t.job, t.partition);
-    if (!w || t.cancel.cancelled()) {
-      slot.unplaced();
-      return;
-    }
-    if (!slot.healthy()) {  // left rotation after this task was placed: route it elsewhere
-      slot.unplaced();
-      forward(ready_, std::move(t), std::move(w));
-      return;
-    }
-    slot.started();
-    const nanoseconds queued = since(w->enqueued);
-    const auto t0 = steady_clock::now();
-    ++w->attempts;
-    result<groth16::pending_ptr> p = internal_error("unset");
-    {
-      trace_span span(trace_, "device", track);
-      span.arg("job", static_cast<double>(t.job)).arg("partition", t.partition).arg("attempt", w->attempts);
-      slot.meter().begin();
-      if (slot.take_injected_failure()) {
-        p = unavailable("device " + slot.name() + ": injected device failure");
-      } else {
-        groth16::prove_request req;
-        req.pk = w->key->pk.get();
-        req.cs = w->key->cs.get();
-        req.witness = *w->witness;
-        req.options.self_verify = config_.self_verify;
-        p = contain_exceptions("device " + slot.name(), [&] { return slot.dev().backend().start(req); });
-      }
-      slot.meter().end();
-    }
-    const nanoseconds ran = since(t0);
-    if (p.ok()) {
-      slot.ended(true, t.key_id);
-      metrics_->observe_stage("device", std::chrono::duration<double>(ran).count());
-      w->stages.push_back({"device", queued, ran});
-      w->device = &slot;
-      w->pending = std::move(p).value();
-      forward(finish_, std::move(t), std::move(w));
-      return;
-    }
-    slot.ended(false, t.key_id);
-    const pp::status err = p.error().with_context("on device " + slot.name());
-    if (is_request_error(p.error())) return fail(t, err);
-    // A device fault: out of rotation; retry the partition on another device.
-    slot.mark_faulty(err.to_string());
-    metrics_->partition_ended("device_fault");
-    if (w->attempts >= config_.max_attempts) {
-      return fail(t, err.with_context("after " + std::to_string(w->attempts) + " attempts"));
-    }
-    metrics_->retried();
-    forward(ready_, std::move(t), std::move(w));
+    // While the ready queue is full this thread serves CRITICAL tasks waiting in the intake.
+    const partition_router::serve_fn serve = [&](partition_task c) { run_witness_contained(std::move(c), track); };
+    router_.forward(router_.ready(), std::move(t), std::move(w), &serve);
   }
 
   // The backend's off-thread intervals (a GPU lane's upload and kernels) on tracks under the
@@ -679,14 +516,14 @@ class engine_impl final : public engine {
 
   void finish_loop(const std::string& track) {
     while (true) {
-      auto t = finish_.pop(no_deadline());
+      auto t = router_.finish().pop(no_deadline());
       if (!t.ok()) return;
       run_finish(std::move(t).value(), track);
     }
   }
 
   void run_finish(partition_task t, const std::string& track) {
-    auto w = work_.claim(t.job, t.partition);
+    auto w = router_.claim(t);
     if (!w || t.cancel.cancelled()) return;
     const nanoseconds queued = since(w->enqueued);
     const auto t0 = steady_clock::now();
@@ -737,11 +574,9 @@ class engine_impl final : public engine {
   bool drain_cut_short_ PP_GUARDED_BY(jobs_mu_) = false;    // shutdown({.drain = false}) during a drain
 
   job_tracker<partition_result> tracker_;
-  job_queue intake_;
-  job_queue ready_;
-  job_queue finish_;
   std::vector<std::unique_ptr<device_slot>> slots_;
-  partition_store<partition_work> work_;  // holds leases and reservations: after key_store, budgets
+  partition_router router_;  // parks leases and reservations: after key_store, budgets; before slots die
+  std::vector<std::unique_ptr<device_worker>> device_workers_;
 
   // Held shared by submit() from its check of accepting_ to its last push, exclusively by
   // shutdown() to stop accepting: no job slips in after shutdown() has listed the active ones.
@@ -749,11 +584,6 @@ class engine_impl final : public engine {
   bool accepting_ PP_GUARDED_BY(lifecycle_mu_) = true;
   bool stopped_ PP_GUARDED_BY(lifecycle_mu_) = false;
   std::atomic<bool> stopping_{false};
-
-  // Guards no data: only the dispatcher thread sleeps on dispatch_cv_, and a notify that comes
-  // while it is not waiting costs at most one poll_interval.
-  mutex dispatch_mu_;
-  std::condition_variable dispatch_cv_;
 
   std::vector<std::thread> threads_;
   std::thread dispatcher_;
@@ -771,22 +601,22 @@ result<std::unique_ptr<engine>> engine::create(engine_config config) {
     host_bytes = lim.usable;
   }
   if (host_bytes < 2) return resource_exhausted("engine: host memory budget of " + std::to_string(host_bytes) + " bytes");
-  std::vector<device_ptr> devices;
+  std::vector<device_ptr> devs;
   if (config.make_devices) {
-    PP_ASSIGN_OR_RETURN(devices, config.make_devices());
+    PP_ASSIGN_OR_RETURN(devs, config.make_devices());
   } else {
-    for (uint32_t i = 0; i < config.cpu_devices; ++i) devices.push_back(make_cpu_device("cpu" + std::to_string(i)));
+    for (uint32_t i = 0; i < config.cpu_devices; ++i) devs.push_back(devices::make_cpu_device("cpu" + std::to_string(i)));
   }
-  if (devices.empty()) return invalid_argument("engine config: no devices");
+  if (devs.empty()) return invalid_argument("engine config: no devices");
   std::set<std::string> names;
-  for (const auto& d : devices) {
+  for (const auto& d : devs) {
     if (!d) return invalid_argument("engine config: make_devices returned a null device");
     if (!names.insert(std::string(d->name())).second) {
       return invalid_argument("engine config: two devices named '" + std::string(d->name()) + "'");
     }
   }
   PP_ASSIGN_OR_RETURN(auto metrics, engine_metrics::create());
-  return std::unique_ptr<engine>(new engine_impl(std::move(config), host_bytes, std::move(devices), std::move(metrics)));
+  return std::unique_ptr<engine>(new engine_impl(std::move(config), host_bytes, std::move(devs), std::move(metrics)));
 }
 
 }  // namespace pp::engine

@@ -8,9 +8,14 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "engine/device.hpp"
+#include "devices/device.hpp"
 
 namespace pp::engine {
+
+// The engine runs partitions on the devices layer's devices (src/devices/device.hpp); its config and
+// its users name them as the engine's.
+using devices::device;
+using devices::device_ptr;
 
 struct engine_config {
   // Devices. make_devices empty: `cpu_devices` CPU devices "cpu0".."cpuN-1". The CUDA backend (or a
@@ -36,8 +41,8 @@ struct engine_config {
   uint64_t host_memory_margin = uint64_t{2} << 30;
   double key_memory_fraction = 0.5;
   // Host bytes one in-flight partition holds (witness, and on the CPU a/b/c, H, MSM scratch). 0: the
-  // largest any device needs (device::host_bytes_per_partition): CPU 32 B x (variables + 8 x domain
-  // size) + 224 B x variables, GPU 32 B x variables + 1 MiB.
+  // largest any device's backend needs (groth16::backend::host_bytes_per_partition): CPU 32 B x
+  // (variables + 8 x domain size) + 224 B x variables, GPU 32 B x variables + 1 MiB.
   uint64_t partition_bytes = 0;
 
   // Proving.

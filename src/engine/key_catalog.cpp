@@ -5,7 +5,6 @@
 #include <type_traits>
 
 #include "core/status_macros.hpp"
-#include "ec/affine.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/key_circuit.hpp"
@@ -59,15 +58,6 @@ result<key_handle> load_bellperson(const std::filesystem::path& params, const st
 uint64_t key_bytes(const groth16::proving_key& pk, const r1cs::constraint_system& cs) {
   return vec_bytes(pk.a) + vec_bytes(pk.b_g1) + vec_bytes(pk.b_g2) + vec_bytes(pk.l) + vec_bytes(pk.h) +
          vec_bytes(pk.vk.ic) + matrix_bytes(cs.a()) + matrix_bytes(cs.b()) + matrix_bytes(cs.c()) + 4096;
-}
-
-uint64_t estimate_partition_bytes(uint64_t num_variables, uint64_t domain_size) {
-  // The CPU prover's split MSM gathers the points whose scalar is not 0 (and their canonical
-  // scalars): for B_G2, up to one G2 point + 32 B per variable. Measured (engine_rss_test), that
-  // gather is the largest scratch of start() once the variables outnumber the domain rows.
-  const uint64_t msm_gather = num_variables * (sizeof(ec::g2_affine) + 32);
-  const uint64_t raw = 32 * (num_variables + 8 * domain_size) + msm_gather;
-  return (raw + 4095) / 4096 * 4096;
 }
 
 result<key_descriptor> describe_key(const std::string& id, const key_source& source) {

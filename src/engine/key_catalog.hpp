@@ -1,6 +1,6 @@
 // key_catalog: turns an engine key_source (zkey file, bellperson params + r1cs, in-memory) into a
 // key_store descriptor: a loader that yields a loaded_key (the proving key and its circuit in host
-// memory) and the bytes it will be charged. Also the per-partition memory estimate of a circuit.
+// memory) and the bytes it will be charged.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -21,10 +21,6 @@ inline constexpr key_tier host_key_tier = key_tier::pinned;
 
 // Bytes a key and circuit occupy in memory (point vectors, matrices), computed exactly.
 uint64_t key_bytes(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
-// Bytes one in-flight partition holds: 32 B x (variables + 8 x domain) (witness; a, b, c and their
-// cosets; H) + (G2 affine point + 32 B) x variables (the split MSM's gather of B_G2 points and
-// scalars, worst case), rounded up to 4 KiB.
-uint64_t estimate_partition_bytes(uint64_t num_variables, uint64_t domain_size);
 
 // The descriptor for key_store::add. Files are checked to exist now (not_found with the path) and
 // charged 1.25 x their size until loaded; memory sources are checked with

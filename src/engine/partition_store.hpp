@@ -2,7 +2,7 @@
 // lease, pending proof) while its task sits in a queue. A stage put()s the state, then pushes the
 // task; the next stage claim()s it after popping. Cancelling a job erases whatever is parked
 // (releasing memory and leases at once); a stage that claims nothing skips the task. A stage must
-// put() before pushing so a cancel that comes in between finds the state (see engine.cpp).
+// put() before pushing so a cancel that comes in between finds the state (see partition_router.cpp).
 #pragma once
 #include <cstdint>
 #include <map>

@@ -49,7 +49,7 @@ status check_evaluation_request(const evaluation_request& req);
 // such a proof is never returned).
 result<proof> finish_from_sums(const evaluation_request& req, const msm_sums& sums);
 
-// A prover from evaluations other than the CPU's prove_from_evaluations (engine/gpu_evaluation.hpp
+// A prover from evaluations other than the CPU's prove_from_evaluations (devices/gpu_evaluation.hpp
 // makes one per GPU). prove() returns finish_from_sums' proof, so every backend gives the same bytes
 // for the same request; up to lanes() calls run at once, more wait for a lane.
 class evaluation_backend {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/status_macros.hpp"
+#include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
 #include "groth16/proof_assembly.hpp"
@@ -112,6 +113,15 @@ status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_s
                             std::to_string(cs.num_public() + 1));
   }
   return ok_status();
+}
+
+uint64_t cpu_backend::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
+  // The split MSM gathers the points whose scalar is not 0 (and their canonical scalars): for B_G2,
+  // up to one G2 point + 32 B per variable. Measured (tests/engine/engine_rss_test.cpp), that gather
+  // is the largest scratch of start() once the variables outnumber the domain rows.
+  const uint64_t msm_gather = num_variables * (sizeof(ec::g2_affine) + 32);
+  const uint64_t raw = 32 * (num_variables + 8 * domain_size) + msm_gather;
+  return (raw + 4095) / 4096 * 4096;
 }
 
 result<pending_ptr> cpu_backend::start(const prove_request& req) {

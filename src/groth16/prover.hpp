@@ -13,6 +13,9 @@ class cpu_backend final : public backend {
   [[nodiscard]] std::string_view name() const override { return "cpu"; }
   result<pending_ptr> start(const prove_request& req) override;
   result<prove_output> finish(pending_ptr p) override;
+  // 32 B x (variables + 8 x domain) (witness; a, b, c and their cosets; H) + (G2 affine point + 32 B)
+  // x variables (the split MSM's gather of B_G2 points and scalars, worst case), rounded up to 4 KiB.
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const override;
 };
 
 // Key/circuit consistency: variable and public counts, domain large enough for the QAP rows, and

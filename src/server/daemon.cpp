@@ -14,6 +14,7 @@
 
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
+#include "devices/gpu_devices.hpp"
 #include "engine/device_choice.hpp"
 #include "server/client.hpp"
 
@@ -50,7 +51,7 @@ status clear_stale_socket(const std::string& path) {
 
 result<engine::engine_config> make_engine_config(const engine_section& e) {
   engine::engine_config c;
-  engine::gpu_device_options g;
+  devices::gpu_device_options g;
   g.ordinals = e.gpus;
   g.vram_share = e.gpu_vram_share;
   g.max_vram_bytes = e.gpu_vram_max_mb * mib;

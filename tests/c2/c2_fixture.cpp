@@ -19,7 +19,7 @@
 #include "ec/affine.hpp"
 #include "formats/bellperson_params.hpp"
 #include "groth16/qap.hpp"
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
@@ -58,7 +58,7 @@ int make(const std::string& dir, int log_n, uint64_t circuits, uint64_t seed) {
   // The points on a GPU when there is one (seconds at 2^24 instead of minutes); every multiplier
   // gives the same key.
   const auto tw = groth16::toxic_waste_from_seed_insecure(seed);
-  auto gpu = engine::make_gpu_fixed_base_multiplier(0);
+  auto gpu = devices::make_gpu_fixed_base_multiplier(0);
   auto pk = gpu.ok() ? groth16::setup_insecure(cs, groth16::h_basis::monomial, tw, **gpu)
                      : groth16::setup_insecure(cs, groth16::h_basis::monomial, tw);
   if (!pk.ok()) return fail(pk.error().to_string());

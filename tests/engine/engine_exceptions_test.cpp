@@ -51,6 +51,9 @@ class throwing_backend final : public groth16::backend {
     if (!in_start_ && !thrown_.exchange(true)) throw std::runtime_error("finish exploded");
     return inner_.finish(std::move(p));
   }
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const override {
+    return inner_.host_bytes_per_partition(num_variables, domain_size);
+  }
 
  private:
   const bool in_start_;

@@ -39,6 +39,7 @@
 #include "engine/engine.hpp"
 #include "engine/key_catalog.hpp"
 #include "formats/circom_wtns.hpp"
+#include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
@@ -123,7 +124,7 @@ int run_child(const std::filesystem::path& dir, uint64_t budget_partitions) {
   auto cs = std::move(built->cs);
   const groth16::verifying_key vk = key->vk;
   const uint64_t kbytes = key_bytes(*key, *cs);
-  const uint64_t part_bytes = estimate_partition_bytes(cs->num_variables(), key->domain_size);
+  const uint64_t part_bytes = groth16::cpu_backend().host_bytes_per_partition(cs->num_variables(), key->domain_size);
 
   // Keys get exactly the key (+1 MiB); partitions budget_partitions estimates (+4 KiB so rounding
   // of key_memory_fraction never costs a partition).

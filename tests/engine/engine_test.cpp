@@ -120,6 +120,9 @@ class gated_backend final : public groth16::backend {
     return inner_.start(req);
   }
   result<groth16::prove_output> finish(groth16::pending_ptr p) override { return inner_.finish(std::move(p)); }
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const override {
+    return inner_.host_bytes_per_partition(num_variables, domain_size);
+  }
 
  private:
   gate& gate_;
@@ -405,12 +408,15 @@ TEST(busy_meter, counts_union_of_busy_intervals) {
 }
 
 
-// A device that reports its own host memory per partition (as a GPU does: its work is in VRAM) and
-// returns off-thread spans (as a GPU lane's kernels): the engine reserves the device's figure and
+// A backend that reports its own host memory per partition (as a GPU does: its work is in VRAM) and
+// returns off-thread spans (as a GPU lane's kernels): the engine reserves the backend's figure and
 // puts the spans into the trace under the device's name.
 class vram_backend final : public groth16::backend {
  public:
   [[nodiscard]] std::string_view name() const override { return "vram"; }
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t) const override {
+    return 32 * num_variables + 4096;
+  }
   result<groth16::pending_ptr> start(const groth16::prove_request& req) override { return inner_.start(req); }
   result<groth16::prove_output> finish(groth16::pending_ptr p) override {
     auto out = inner_.finish(std::move(p));
@@ -430,9 +436,6 @@ class vram_device final : public device {
   [[nodiscard]] std::string_view name() const override { return "vram0"; }
   [[nodiscard]] std::string_view kind() const override { return "fake"; }
   [[nodiscard]] groth16::backend& backend() override { return backend_; }
-  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t) const override {
-    return 32 * num_variables + 4096;
-  }
 
  private:
   vram_backend backend_;
@@ -444,7 +447,7 @@ TEST(engine, partition_memory_and_spans_come_from_the_devices) {
     auto e = make_engine(small_config());  // CPU devices: the CPU backend's estimate
     ASSERT_THAT(e->preload_key("tiny"), IsOk());
     EXPECT_EQ(e->status().memory.bytes_per_partition_hint,
-              estimate_partition_bytes(nv, tiny_circuit().pk->domain_size));
+              groth16::cpu_backend().host_bytes_per_partition(nv, tiny_circuit().pk->domain_size));
   }
   engine_config c = small_config();
   c.make_devices = []() -> result<std::vector<device_ptr>> {

@@ -1,20 +1,20 @@
-// gpu_device: one engine device per GPU, backed by cuda::cuda_backend (DESIGN.md §4). The device's
-// workers are the backend's lanes: each lane has its own streams, pinned staging and partition
-// workspace, reserved once at creation, so two workers share a GPU without any device-global call
-// (no cudaMalloc, cudaFree or device synchronization after creation) and one partition's upload
-// overlaps another's kernels. Built without CUDA, gpu_count() is 0 and make_gpu_devices refuses.
+// gpu_devices: the GPU device factories, one device per GPU backed by cuda::cuda_backend
+// (docs/engine.md, "GPU lanes"). A device's workers are the backend's lanes: each lane has its own
+// streams, pinned staging and partition workspace, reserved once at creation, so two workers share a
+// GPU without any device-global call (no cudaMalloc, cudaFree or device synchronization after
+// creation) and one partition's upload overlaps another's kernels. Built without CUDA, gpu_count() is 0 and make_gpu_devices refuses.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "core/result.hpp"
-#include "engine/device.hpp"
+#include "devices/device.hpp"
 #include "groth16/fixed_base_multiplier.hpp"
 
-namespace pp::engine {
+namespace pp::devices {
 
 struct gpu_device_options {
-  uint32_t lanes = 2;              // workers per GPU (engine_config::workers_per_device)
+  uint32_t lanes = 2;              // workers per GPU (the engine's workers_per_device)
   double vram_share = 0.9;         // of each GPU's free memory at creation, taken as one region
   uint64_t max_vram_bytes = 0;     // cap on that region (0: none)
   uint64_t staging_bytes = uint64_t{512} << 20;  // pinned host staging per lane (packed witness)
@@ -32,4 +32,4 @@ result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& optio
 // demos that build big keys; unavailable as make_gpu_devices.
 result<std::unique_ptr<groth16::fixed_base_multiplier>> make_gpu_fixed_base_multiplier(int ordinal);
 
-}  // namespace pp::engine
+}  // namespace pp::devices

@@ -1,7 +1,7 @@
-// gpu_device (gpu_device.hpp) in a build without the CUDA backend (nvcc was not found).
-#include "engine/gpu_device.hpp"
+// gpu_devices (gpu_devices.hpp) in a build without the CUDA backend (nvcc was not found).
+#include "devices/gpu_devices.hpp"
 
-namespace pp::engine {
+namespace pp::devices {
 
 bool gpu_support_built() { return false; }
 
@@ -15,4 +15,4 @@ result<std::unique_ptr<groth16::fixed_base_multiplier>> make_gpu_fixed_base_mult
   return unavailable("this build of proofpipe has no CUDA backend (nvcc was not found when it was configured)");
 }
 
-}  // namespace pp::engine
+}  // namespace pp::devices

@@ -1,10 +1,9 @@
-// device: what the engine runs partitions on. A device names itself, says how many workers may call
-// its backend's start() at once, and owns a groth16::backend. The CPU is a device (cpu_device, the
-// CPU backend); the CUDA backend plugs in through the same interface (one device per GPU, its
-// arena reserved once at creation, DESIGN.md §4). Tests use fake devices whose backends fail or
-// block on demand.
+// device: what the engine runs partitions on (src/engine/engine.hpp). A device names itself and
+// owns a groth16::backend, which says what one partition holds in host memory. The CPU is a device
+// (the CPU backend); each GPU is one (gpu_devices.hpp, the CUDA backend with its region reserved at
+// creation). This layer sits between the backends (groth16, cuda) and the engine; tests use fake
+// devices whose backends fail or block on demand.
 #pragma once
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,7 +11,7 @@
 
 #include "groth16/backend.hpp"
 
-namespace pp::engine {
+namespace pp::devices {
 
 class device {
  public:
@@ -28,10 +27,6 @@ class device {
   // the span of its partitions), when it has one; otherwise the engine reports the share of time
   // with at least one worker inside start().
   [[nodiscard]] virtual std::optional<double> measured_busy_fraction() const { return std::nullopt; }
-  // Host memory one in-flight partition of a circuit holds on this device, witness included (the
-  // engine reserves the largest over its devices). Default: the CPU backend's
-  // (estimate_partition_bytes); a GPU does its work in VRAM reserved at creation.
-  [[nodiscard]] virtual uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const;
 };
 
 using device_ptr = std::unique_ptr<device>;
@@ -39,4 +34,4 @@ using device_ptr = std::unique_ptr<device>;
 // A CPU device backed by groth16::cpu_backend, named `name`.
 device_ptr make_cpu_device(std::string name);
 
-}  // namespace pp::engine
+}  // namespace pp::devices

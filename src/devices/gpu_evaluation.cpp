@@ -1,5 +1,5 @@
 // gpu_evaluation.hpp on the CUDA backend: each GPU device's cuda_backend, proving from evaluations.
-#include "engine/gpu_evaluation.hpp"
+#include "devices/gpu_evaluation.hpp"
 
 #include <string>
 #include <utility>
@@ -7,7 +7,7 @@
 #include "core/status_macros.hpp"
 #include "cuda/cuda_backend.hpp"
 
-namespace pp::engine {
+namespace pp::devices {
 namespace {
 
 class gpu_evaluation_backend final : public groth16::evaluation_backend {
@@ -41,4 +41,4 @@ result<std::vector<std::unique_ptr<groth16::evaluation_backend>>> make_gpu_evalu
   return out;
 }
 
-}  // namespace pp::engine
+}  // namespace pp::devices

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 #include "groth16/evaluation_prover.hpp"
 
-namespace pp::engine {
+namespace pp::devices {
 
 result<std::vector<std::unique_ptr<groth16::evaluation_backend>>> make_gpu_evaluation_backends(
     const gpu_device_options& options);
 
-}  // namespace pp::engine
+}  // namespace pp::devices

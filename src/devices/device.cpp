@@ -1,14 +1,9 @@
-#include "engine/device.hpp"
+// The CPU device (device.hpp): groth16::cpu_backend under a name.
+#include "devices/device.hpp"
 
-#include "engine/key_catalog.hpp"
 #include "groth16/prover.hpp"
 
-namespace pp::engine {
-
-uint64_t device::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
-  return estimate_partition_bytes(num_variables, domain_size);
-}
-
+namespace pp::devices {
 namespace {
 
 class cpu_device final : public device {
@@ -27,4 +22,4 @@ class cpu_device final : public device {
 
 device_ptr make_cpu_device(std::string name) { return std::make_unique<cpu_device>(std::move(name)); }
 
-}  // namespace pp::engine
+}  // namespace pp::devices

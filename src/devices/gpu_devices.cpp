@@ -1,6 +1,6 @@
-// gpu_device (gpu_device.hpp) on the CUDA backend: a device per GPU whose busy fraction is the
+// gpu_devices (gpu_devices.hpp) on the CUDA backend: a device per GPU whose busy fraction is the
 // backend's CUDA-event measure (union of the lanes' kernel intervals), not time spent in start().
-#include "engine/gpu_device.hpp"
+#include "devices/gpu_devices.hpp"
 
 #include <memory>
 #include <string>
@@ -10,7 +10,7 @@
 #include "cuda/device_info.hpp"
 #include "cuda/fixed_base_device.hpp"
 
-namespace pp::engine {
+namespace pp::devices {
 namespace {
 
 class gpu_device final : public device {
@@ -23,11 +23,6 @@ class gpu_device final : public device {
     const auto a = be_->gpu_activity();
     if (a.partitions == 0) return 0.0;
     return a.busy_fraction();
-  }
-  // The witness (32 B per variable) and the host assembly's few points: packing goes into the lane's
-  // pinned staging and everything else into the VRAM region, both taken once at creation.
-  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t) const override {
-    return (32 * num_variables + (uint64_t{1} << 20) + 4095) / 4096 * 4096;
   }
 
  private:
@@ -76,4 +71,4 @@ result<std::unique_ptr<groth16::fixed_base_multiplier>> make_gpu_fixed_base_mult
   return std::unique_ptr<groth16::fixed_base_multiplier>(std::move(m).value());
 }
 
-}  // namespace pp::engine
+}  // namespace pp::devices

@@ -1,0 +1,32 @@
+// device (src/devices/device.hpp): the CPU device is the CPU backend under its name, and reports
+// that backend's host memory per partition, checked against the sizes written out by hand.
+#include "devices/device.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pp::devices {
+namespace {
+
+TEST(cpu_device, is_the_cpu_backend_under_its_name) {
+  const device_ptr d = make_cpu_device("cpu3");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->name(), "cpu3");
+  EXPECT_EQ(d->kind(), "cpu");
+  EXPECT_EQ(d->backend().name(), "cpu");
+  EXPECT_FALSE(d->measured_busy_fraction().has_value()) << "the engine measures a CPU device itself";
+}
+
+TEST(cpu_device, host_bytes_per_partition_counts_witness_evaluations_and_msm_gather) {
+  const device_ptr d = make_cpu_device("cpu0");
+  // 1000 variables, domain 1024: 32 x (1000 + 8 x 1024) = 294144 (witness; a, b, c, cosets, H) plus
+  // 1000 x (192 + 32) = 224000 (B_G2 gather) = 518144, rounded up to 4 KiB: 127 x 4096 = 520192.
+  EXPECT_EQ(d->backend().host_bytes_per_partition(1000, 1024), 520192u);
+  // Exactly a multiple of 4 KiB stays as it is: 0 variables, domain 16: 32 x 128 = 4096.
+  EXPECT_EQ(d->backend().host_bytes_per_partition(0, 16), 4096u);
+  // Grows with the variables and with the domain.
+  EXPECT_LT(d->backend().host_bytes_per_partition(1000, 1024), d->backend().host_bytes_per_partition(2000, 1024));
+  EXPECT_LT(d->backend().host_bytes_per_partition(1000, 1024), d->backend().host_bytes_per_partition(1000, 2048));
+}
+
+}  // namespace
+}  // namespace pp::devices
