@@ -41,7 +41,8 @@ function(pp_layer name)
   add_library(pp::${name} ALIAS pp_${name})
 endfunction()
 
-# pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest; it exits 77
+# pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest, linked with
+# tests/support (seeds, status matchers, generators: tests/support/README.md); it exits 77
 # (skipped) when every test in it skipped (tests/support/gtest_main.cpp). CUSTOM_MAIN: SOURCES bring
 # their own main(). Label tsan: the test runs threads against each other, so the tsan preset builds it
 # (target tsan_targets) and runs it under ThreadSanitizer.
@@ -52,7 +53,7 @@ function(pp_test name)
   else()
     add_executable(${name} ${A_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/gtest_main.cpp)
   endif()
-  target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest)
+  target_link_libraries(${name} PRIVATE ${A_DEPS} pp::gtest_support)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   if(NOT A_LABELS)
     set(A_LABELS unit)
@@ -69,9 +70,10 @@ function(pp_test name)
     SKIP_RETURN_CODE 77)
 endfunction()
 
-# pp_bench(NAME SOURCES... DEPS ...): a Google Benchmark binary.
+# pp_bench(NAME SOURCES... DEPS ...): a Google Benchmark binary, linked with pp::test_support (seeds
+# and generators shared with the tests).
 function(pp_bench name)
   cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${A_SOURCES})
-  target_link_libraries(${name} PRIVATE ${A_DEPS} benchmark::benchmark)
+  target_link_libraries(${name} PRIVATE ${A_DEPS} pp::test_support benchmark::benchmark)
 endfunction()

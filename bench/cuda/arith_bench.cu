@@ -19,6 +19,7 @@
 #include "ec/xyzz.hpp"
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "support/seed.hpp"
 
 namespace pp::cuda::bench {
 namespace {
@@ -220,10 +221,7 @@ status run() {
   }
   PP_ASSIGN_OR_RETURN(const device_info dev, query_device(0));
   std::printf("device %s\n", to_string(dev).c_str());
-  std::random_device rd;
-  const uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
-  std::printf("seed 0x%016llx\n", static_cast<unsigned long long>(seed));
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(pp::test::run_seed());
   std::vector<row> rows;
   PP_RETURN_IF_ERROR((field_case<ff::fp, 1, false>("fp_mul", 256, 4000, dev, rng, rows)));
   PP_RETURN_IF_ERROR((field_case<ff::fp, 2, false>("fp_mul", 256, 2000, dev, rng, rows)));

@@ -18,6 +18,7 @@
 #include "bench_fail_fast.hpp"
 #include "cuda/msm_device.hpp"
 #include "msm_points.hpp"
+#include "support/seed.hpp"
 
 namespace {
 
@@ -142,9 +143,8 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::random_device rd;
-  const uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
-  std::printf("device %s, %d SMs; seed 0x%016llx\n", prop.name, prop.multiProcessorCount, (unsigned long long)seed);
+  const uint64_t seed = pp::test::run_seed();
+  std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   bool quick = false;
   std::vector<int> g1_sizes, g2_sizes;
   for (int i = 1; i < argc; ++i) {

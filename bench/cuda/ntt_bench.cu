@@ -14,6 +14,7 @@
 
 #include "bench_fail_fast.hpp"
 #include "cuda/ntt_device.hpp"
+#include "support/seed.hpp"
 
 namespace {
 
@@ -47,24 +48,6 @@ double reference_ms(int log_n) {
   }
 }
 
-const char* kind_name(ntt_kind k) {
-  switch (k) {
-    case ntt_kind::forward: return "ntt";
-    case ntt_kind::inverse: return "intt";
-    case ntt_kind::coset_forward: return "coset_ntt";
-    case ntt_kind::coset_inverse: return "coset_intt";
-  }
-  return "?";
-}
-const char* order_name(ntt_order o) {
-  switch (o) {
-    case ntt_order::nn: return "nn";
-    case ntt_order::nr: return "nr";
-    case ntt_order::rn: return "rn";
-    case ntt_order::rr: return "rr";
-  }
-  return "?";
-}
 
 struct row {
   int log_n;
@@ -81,9 +64,7 @@ struct row {
 
 int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 27;
-  std::random_device rd;
-  uint64_t seed = (uint64_t(rd()) << 32) ^ rd();
-  std::printf("[seed] ntt_bench: 0x%016llx\n", static_cast<unsigned long long>(seed));
+  uint64_t seed = pp::test::run_seed();
   cudaDeviceProp prop{};
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
@@ -178,8 +159,8 @@ int main(int argc, char** argv) {
     if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.2f", ref / med);
     char refs[32] = "-";
     if (ref > 0) std::snprintf(refs, sizeof refs, "%.3f", ref);
-    std::printf("2^%-4d %-11s %-6s %-5s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, kind_name(r.kind),
-                r.into ? "nn-oop" : order_name(r.order), tile.c_str(), pp::cuda::to_string(*plan).c_str(), med, ms.front(), refs, ratio);
+    std::printf("2^%-4d %-11s %-6s %-5s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, ntt_kind_name(r.kind),
+                r.into ? "nn-oop" : ntt_order_name(r.order), tile.c_str(), pp::cuda::to_string(*plan).c_str(), med, ms.front(), refs, ratio);
     std::fflush(stdout);
   }
   BENCH_CHECK(cudaFree(d_tables));

@@ -72,6 +72,27 @@ struct options {
   double pageable_gib = -1;         // --pageable-gib: this budget once more with pinning off
 };
 
+// Per-run milliseconds of each prover step, the steps in the order first seen.
+struct step_times {
+  std::map<std::string, std::vector<double>> ms;
+  std::vector<std::string> order;
+
+  void add(const std::string& step, double v) {
+    if (!ms.count(step)) order.push_back(step);
+    ms[step].push_back(v);
+  }
+  // Every step of one proof; the GPU steps' ("gpu ...") total in ms.
+  double add_steps(const pp::groth16::prove_timings& t) {
+    double gpu = 0;
+    for (const auto& st : t.steps) {
+      const double v = std::chrono::duration<double, std::milli>(st.elapsed).count();
+      add(st.name, v);
+      if (st.name.rfind("gpu ", 0) == 0) gpu += v;
+    }
+    return gpu;
+  }
+};
+
 // A key of the right shape with random points: timing only, proofs do not verify.
 pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_basis basis, uint64_t n) {
   using namespace pp;
@@ -96,29 +117,57 @@ pp::groth16::proving_key random_key(const pp::r1cs::constraint_system& cs, h_bas
   return pk;
 }
 
+// The PoRep-shaped circuit of 2^log_n constraints and its key: the insecure setup with the GPU
+// multiplier, or random points under --random-key. Each step's seconds go to stderr.
+struct bench_circuit {
+  pp::r1cs::synthetic_circuit c;
+  pp::groth16::proving_key pk;
+  double circuit_s = 0, key_s = 0;
+
+  // The witness with a fixed (r, s), self-verified when the key is real (not --random-key).
+  pp::groth16::prove_request request(bool real) const {
+    pp::groth16::prove_request req;
+    req.pk = &pk;
+    req.cs = &c.cs;
+    req.witness = c.w;
+    req.rs = pp::groth16::blinding{pp::ff::fr::from_uint(1234567), pp::ff::fr::from_uint(7654321)};
+    req.options.self_verify = real;
+    return req;
+  }
+};
+
+bench_circuit make_bench_circuit(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
+  using namespace pp;
+  bench_circuit b;
+  auto t0 = clock_type::now();
+  b.c = take(r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)),
+             "make_synthetic");
+  b.circuit_s = secs(t0);
+  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, b.circuit_s);
+  t0 = clock_type::now();
+  b.pk = o.random_key ? random_key(b.c.cs, o.basis, uint64_t{1} << log_n)
+                      : take(groth16::setup_insecure(b.c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
+                             "setup_insecure");
+  b.key_s = secs(t0);
+  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, b.key_s);
+  return b;
+}
+
 void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fixed_base_device& points) {
   using namespace pp;
   const uint64_t n = uint64_t{1} << log_n;
   const int runs = o.runs;
   const std::string tag = "2_" + std::to_string(log_n);
-  auto t0 = clock_type::now();
-  const r1cs::synthetic_circuit c =
-      take(r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)), "make_synthetic");
-  const double t_circuit = secs(t0);
-  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, t_circuit);
-  t0 = clock_type::now();
+  const bench_circuit b = make_bench_circuit(log_n, o, points);
+  const r1cs::synthetic_circuit& c = b.c;
+  const groth16::proving_key& pk = b.pk;
+  const double t_circuit = b.circuit_s, t_key = b.key_s;
   const bool real = !o.random_key;
-  const groth16::proving_key pk =
-      real ? take(groth16::setup_insecure(c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
-                  "setup_insecure")
-           : random_key(c.cs, o.basis, n);
-  const double t_key = secs(t0);
-  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, t_key);
   if (pk.domain_size != n) {
     std::fprintf(stderr, "domain 2^%d expected, the key has %llu\n", log_n, (unsigned long long)pk.domain_size);
     std::exit(1);
   }
-  t0 = clock_type::now();
+  auto t0 = clock_type::now();
   if (status st = be.prepare(pk, c.cs); !st.ok()) {
     std::fprintf(stderr, "prepare: %s\n", st.to_string().c_str());
     std::exit(1);
@@ -139,14 +188,8 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
   std::printf("result key_%s_vram_gib %.3f\n", tag.c_str(), fp.resident_bytes() / gib);
   std::printf("key upload (compaction, points, matrices, tables): %.2f s\n", t_upload);
 
-  groth16::prove_request req;
-  req.pk = &pk;
-  req.cs = &c.cs;
-  req.witness = c.w;
-  req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
-  req.options.self_verify = real;
-  std::map<std::string, std::vector<double>> ms;  // step -> per-run milliseconds
-  std::vector<std::string> order;
+  const groth16::prove_request req = b.request(real);
+  step_times times;
   groth16::proof last{};
   for (int i = 0; i < runs + 1; ++i) {
     const auto s0 = clock_type::now();
@@ -157,28 +200,19 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
     const double t_finish = secs(f0) * 1e3;
     last = out.pi;
     if (i == 0) continue;  // warm-up
-    double gpu = 0;
-    for (const auto& s : out.timings.steps) {
-      const double v = std::chrono::duration<double, std::milli>(s.elapsed).count();
-      if (!ms.count(s.name)) order.push_back(s.name);
-      ms[s.name].push_back(v);
-      if (s.name.rfind("gpu ", 0) == 0) gpu += v;
-    }
-    for (const char* k : {"= gpu total (events)", "= start() wall", "= finish() wall"}) {
-      if (!ms.count(k)) order.push_back(k);
-    }
-    ms["= gpu total (events)"].push_back(gpu);
-    ms["= start() wall"].push_back(t_start);
-    ms["= finish() wall"].push_back(t_finish);
+    const double gpu = times.add_steps(out.timings);
+    times.add("= gpu total (events)", gpu);
+    times.add("= start() wall", t_start);
+    times.add("= finish() wall", t_finish);
   }
   std::printf("%-26s %10s %10s %10s   (ms over %d warm runs)\n", "step", "median", "min", "max", runs);
-  for (const auto& k : order) {
-    auto v = ms[k];
+  for (const auto& k : times.order) {
+    auto v = times.ms[k];
     std::sort(v.begin(), v.end());
     std::printf("%-26s %10.2f %10.2f %10.2f\n", k.c_str(), v[v.size() / 2], v.front(), v.back());
   }
   {
-    auto v = ms["= gpu total (events)"];
+    auto v = times.ms["= gpu total (events)"];
     std::sort(v.begin(), v.end());
     std::printf("result partition_%s_s %.4f\n", tag.c_str(), v[v.size() / 2] / 1e3);
   }
@@ -455,20 +489,11 @@ void bench_pageable(int log_n, const options& o, const pp::groth16::proving_key&
 // One backend per budget on one key: see the file comment.
 void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& points) {
   using namespace pp;
-  const uint64_t n = uint64_t{1} << log_n;
-  auto t0 = clock_type::now();
-  const r1cs::synthetic_circuit c = take(
-      r1cs::make_synthetic(r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(log_n), 42)),
-      "make_synthetic");
-  std::fprintf(stderr, "2^%d: circuit in %.1f s\n", log_n, secs(t0));
-  t0 = clock_type::now();
+  const bench_circuit b = make_bench_circuit(log_n, o, points);
+  const r1cs::synthetic_circuit& c = b.c;
+  const groth16::proving_key& pk = b.pk;
   const bool real = !o.random_key;
-  const groth16::proving_key pk =
-      real ? take(groth16::setup_insecure(c.cs, o.basis, groth16::toxic_waste_from_seed_insecure(9), points),
-                  "setup_insecure")
-           : random_key(c.cs, o.basis, n);
-  std::fprintf(stderr, "2^%d: key in %.1f s\n", log_n, secs(t0));
-  t0 = clock_type::now();
+  auto t0 = clock_type::now();
   const cuda::compact_r1cs compact = take(cuda::make_compact_r1cs(c.cs), "make_compact_r1cs");
   const double t_compact = secs(t0);
   // The key's point tables pinned once for every budget (each backend adds a hold).
@@ -497,12 +522,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
               key_point_bytes / gib, compact.device_bytes() / gib, t_compact, t_pin);
   std::printf("result matrices_2_%d_gib %.3f\n", log_n, compact.device_bytes() / gib);
 
-  groth16::prove_request req;
-  req.pk = &pk;
-  req.cs = &c.cs;
-  req.witness = c.w;
-  req.rs = groth16::blinding{fr::from_uint(1234567), fr::from_uint(7654321)};
-  req.options.self_verify = real;
+  const groth16::prove_request req = b.request(real);
   std::optional<groth16::proof> reference;  // the unlimited budget's proof
   double unlimited_s = 0;
   std::map<double, double> part_s_of;  // budget -> GPU time per partition
@@ -520,8 +540,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     const auto fp = take(be->resident_footprint(pk, c.cs), "resident_footprint");
     std::printf("budget %s at 2^%d: region %.2f GiB, plan used %.2f GiB: %s; prepare %.1f s\n", label.c_str(), log_n,
                 be->capacity_bytes() / gib, be->used_bytes() / gib, fp.plan.c_str(), t_prepare);
-    std::map<std::string, std::vector<double>> ms;
-    std::vector<std::string> order;
+    step_times times;
     std::vector<double> gpu_s, overlap;
     groth16::proof last{};
     bool same = true;
@@ -531,14 +550,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
       if (reference && !(out.pi == *reference)) same = false;
       last = out.pi;
       if (i == 0) continue;  // warm-up
-      double gpu = 0;
-      for (const auto& st : out.timings.steps) {
-        const double v = std::chrono::duration<double, std::milli>(st.elapsed).count();
-        if (!ms.count(st.name)) order.push_back(st.name);
-        ms[st.name].push_back(v);
-        if (st.name.rfind("gpu ", 0) == 0) gpu += v;
-      }
-      gpu_s.push_back(gpu / 1e3);
+      gpu_s.push_back(times.add_steps(out.timings) / 1e3);
       if (const double ov = copy_overlap(out.timings); ov >= 0) overlap.push_back(ov);
     }
     const double h2d_per = double(be->h2d_bytes() - h2d0) / (o.runs + 1);
@@ -546,7 +558,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
       reference = last;
       same = true;
     }
-    for (const auto& k : order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(ms[k]));
+    for (const auto& k : times.order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(times.ms[k]));
     const double part_s = median(gpu_s);
     if (b <= 0) unlimited_s = part_s;
     part_s_of[b] = part_s;

@@ -10,16 +10,11 @@
 #include "ec/batch_to_affine.hpp"
 #include "ec/ec.hpp"
 #include "msm/msm.hpp"
+#include "support/scalars.hpp"
 
 namespace {
 
 using namespace pp;
-
-ff::fr random_scalar(std::mt19937_64& rng) {
-  uint64_t v[4] = {rng(), rng(), rng(), rng() & 0x3fffffffffffffffull};
-  uint64_t w[4] = {rng(), rng(), rng(), rng() & 0x3fffffffffffffffull};
-  return ff::fr::from_canonical_unchecked(v) * ff::fr::from_canonical_unchecked(w);
-}
 
 // Points as a random walk over four random multiples of the generator (cheap to make in bulk).
 template <class Curve>
@@ -30,7 +25,7 @@ const std::vector<ec::affine<Curve>>& points(int log_n) {
   std::mt19937_64 rng(42 + log_n);
   const auto g = ec::generator<Curve>();
   ec::affine<Curve> bases[4];
-  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, random_scalar(rng)));
+  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, test::random_scalar(rng)));
   const std::size_t n = std::size_t{1} << log_n;
   std::vector<ec::jacobian<Curve>> walk(n);
   auto acc = ec::to_jacobian(g);
@@ -45,26 +40,18 @@ const std::vector<ff::fr>& dense_scalars(int log_n) {
   auto& out = cache[log_n];
   if (out.empty()) {
     std::mt19937_64 rng(7 + log_n);
-    out.resize(std::size_t{1} << log_n);
-    for (auto& s : out) s = random_scalar(rng);
+    out = test::random_scalars(rng, std::size_t{1} << log_n);
   }
   return out;
 }
 
-// Witness-like: 45% zero, 45% one, 8% small, 2% full-size (PoRep witnesses are mostly 0/1).
+// Witness-like (support/scalars.hpp: PoRep witnesses are mostly 0/1).
 const std::vector<ff::fr>& witness_scalars(int log_n) {
   static std::map<int, std::vector<ff::fr>> cache;
   auto& out = cache[log_n];
   if (out.empty()) {
     std::mt19937_64 rng(9 + log_n);
-    out.resize(std::size_t{1} << log_n);
-    for (auto& s : out) {
-      const uint64_t u = rng() % 100;
-      s = u < 45 ? ff::fr::zero()
-          : u < 90 ? ff::fr::one()
-          : u < 98 ? ff::fr::from_uint(2 + rng() % 65534)
-                   : random_scalar(rng);
-    }
+    out = test::witness_scalars(rng, std::size_t{1} << log_n);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/connection_options.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
@@ -73,9 +74,7 @@ int run_await(const await_args& a, bool quiet) {
 void add_await_command(CLI::App& app, cli_state& state) {
   auto a = std::make_shared<await_args>();
   auto* cmd = app.add_subcommand("await", "wait for a job on a running daemon and write its proof");
-  cmd->add_option("--socket", a->conn.socket, "the daemon's unix socket")->capture_default_str();
-  cmd->add_option("--connect", a->conn.target, "the daemon's TCP HOST:PORT instead");
-  cmd->add_option("--token-file", a->conn.token_file, "bearer token file (TCP)");
+  add_connection_options(*cmd, a->conn);
   cmd->add_option("job", a->job, "job id (from proofpipe submit)")->required();
   cmd->add_option("proof", a->proof, "proof output: proof.json")->required();
   cmd->add_option("public", a->pub, "public signals output: public.json")->required();

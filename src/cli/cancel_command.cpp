@@ -6,6 +6,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/connection_options.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
 
@@ -37,9 +38,7 @@ int run_cancel(const cancel_args& a, bool quiet) {
 void add_cancel_command(CLI::App& app, cli_state& state) {
   auto a = std::make_shared<cancel_args>();
   auto* cmd = app.add_subcommand("cancel", "cancel a job on a running daemon");
-  cmd->add_option("--socket", a->conn.socket, "the daemon's unix socket")->capture_default_str();
-  cmd->add_option("--connect", a->conn.target, "the daemon's TCP HOST:PORT instead");
-  cmd->add_option("--token-file", a->conn.token_file, "bearer token file (TCP)");
+  add_connection_options(*cmd, a->conn);
   cmd->add_option("job", a->job, "job id")->required();
   cmd->callback([&state, a] { state.exit_code = run_cancel(*a, state.quiet); });
 }

@@ -9,6 +9,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/connection_options.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
 
@@ -89,9 +90,7 @@ int run_status(const status_args& a, bool quiet) {
 void add_status_command(CLI::App& app, cli_state& state) {
   auto a = std::make_shared<status_args>();
   auto* cmd = app.add_subcommand("status", "show a running daemon's status (JSON) or its metrics");
-  cmd->add_option("--socket", a->conn.socket, "the daemon's unix socket")->capture_default_str();
-  cmd->add_option("--connect", a->conn.target, "the daemon's TCP HOST:PORT instead");
-  cmd->add_option("--token-file", a->conn.token_file, "bearer token file (TCP)");
+  add_connection_options(*cmd, a->conn);
   auto* metrics = cmd->add_flag("--metrics", a->metrics, "print the Prometheus metrics text instead");
   cmd->add_flag("--cluster", a->cluster, "on a cluster node: every node, its devices and claims, the queue by priority")
       ->excludes(metrics);

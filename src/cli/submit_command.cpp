@@ -11,6 +11,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/connection_options.hpp"
 #include "cli/priority_option.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
@@ -68,9 +69,7 @@ int run_submit(const submit_args& a, bool quiet) {
 void add_submit_command(CLI::App& app, cli_state& state) {
   auto a = std::make_shared<submit_args>();
   auto* cmd = app.add_subcommand("submit", "queue a proof on a running daemon; prints the job id");
-  cmd->add_option("--socket", a->conn.socket, "the daemon's unix socket")->capture_default_str();
-  cmd->add_option("--connect", a->conn.target, "the daemon's TCP HOST:PORT instead");
-  cmd->add_option("--token-file", a->conn.token_file, "bearer token file (TCP)");
+  add_connection_options(*cmd, a->conn);
   cmd->add_option("key", a->key, "proving key: snarkjs .zkey (the daemon reads it by its absolute path)")->required();
   cmd->add_option("witness", a->witnesses, "witness .wtns, one per partition")->required();
   cmd->add_option("--key-id", a->key_id, "register the key under this name (default: its absolute path)");

@@ -2,6 +2,7 @@
 #include "cuda/key_residency.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "core/cuda_try.hpp"
@@ -57,12 +58,6 @@ status upload_vector(void* d, const std::vector<T>& v, cudaStream_t stream) {
   if (v.empty()) return ok_status();
   PP_CUDA_TRY(cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
   return ok_status();
-}
-
-int log2_exact(uint64_t n) {
-  int k = 0;
-  while ((uint64_t{1} << k) < n) ++k;
-  return (uint64_t{1} << k) == n ? k : -1;
 }
 
 }  // namespace
@@ -124,8 +119,10 @@ result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, u
   const groth16::proving_key& pk = *req.pk;
   key_shape s;
   s.n = pk.domain_size;
-  const int log_n = log2_exact(s.n);
-  if (log_n < 0) return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
+  if (!std::has_single_bit(s.n)) {
+    return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
+  }
+  const int log_n = std::countr_zero(s.n);
   s.nv = req.inputs.size() + req.aux.size();
   if (s.nv > uint64_t{UINT32_MAX}) return invalid_argument("shape_evaluation_key: more than 2^32 variables");
   s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
@@ -143,7 +140,10 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
                             const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes) {
   key_shape s;
   s.n = pk.domain_size;
-  const int log_n = log2_exact(s.n);
+  if (!std::has_single_bit(s.n)) {
+    return invalid_argument("proving key domain size " + std::to_string(s.n) + " is not a power of two");
+  }
+  const int log_n = std::countr_zero(s.n);
   s.nv = cs.num_variables();
   s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
   s.point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
@@ -253,7 +253,8 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
                              k.matrix_chunks.image_bytes, pinned.error().message());
     }
   }
-  PP_ASSIGN_OR_RETURN(k.qap, device_qap::create(log2_exact(s.n), pk.basis, base + p.qap_offset, s.qap_bytes, copy));
+  PP_ASSIGN_OR_RETURN(k.qap,
+                      device_qap::create(std::countr_zero(s.n), pk.basis, base + p.qap_offset, s.qap_bytes, copy));
   // The variable indices of a filtered A / B query (bellperson's density bitmaps).
   const auto upload_list = [&](const std::vector<uint32_t>& idx, uint64_t offset, uint64_t room,
                                const uint32_t*& d_idx) -> status {

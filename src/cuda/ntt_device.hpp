@@ -58,6 +58,18 @@ class device_ntt_domain {
 
 enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
 
+// The host function each kind mirrors ("ntt", "intt", "coset_ntt", "coset_intt"): for messages,
+// test traces and benchmark tables.
+constexpr const char* ntt_kind_name(ntt_kind k) {
+  switch (k) {
+    case ntt_kind::forward: return "ntt";
+    case ntt_kind::inverse: return "intt";
+    case ntt_kind::coset_forward: return "coset_ntt";
+    case ntt_kind::coset_inverse: return "coset_intt";
+  }
+  return "?";
+}
+
 // d_a: dd.size() elements of device memory, transformed in place. The transform needs no workspace.
 status ntt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);
 status intt(const device_ntt_domain& dd, ff::fr* d_a, poly::ntt_order order, cudaStream_t stream);

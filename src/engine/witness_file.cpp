@@ -15,21 +15,13 @@
 #include <utility>
 
 #include "formats/circom_wtns.hpp"
+#include "formats/mapped_file.hpp"
 
 namespace pp::engine {
 namespace {
 
 // One chunk between two looks at the stop flag: ~10 ms of page-cache reads.
 constexpr uint64_t chunk_bytes = uint64_t{16} << 20;
-
-const char* file_kind(mode_t m) {
-  if (S_ISDIR(m)) return "a directory";
-  if (S_ISFIFO(m)) return "a FIFO";
-  if (S_ISCHR(m)) return "a character device";
-  if (S_ISBLK(m)) return "a block device";
-  if (S_ISSOCK(m)) return "a socket";
-  return "not a plain file";
-}
 
 }  // namespace
 
@@ -56,7 +48,7 @@ result<witness_file> witness_file::open(const std::filesystem::path& path, uint6
   struct stat st {};
   if (::fstat(fd, &st) != 0) return invalid_argument(name + ": fstat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) {
-    return invalid_argument(name + " is " + file_kind(st.st_mode) + ", not a regular file");
+    return invalid_argument(name + " " + formats::file_type_words(st.st_mode) + ", not a regular file");
   }
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) {

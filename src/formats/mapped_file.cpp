@@ -22,17 +22,17 @@ status os_error(const std::filesystem::path& path, const char* op, int err) {
   return unavailable(std::move(m));
 }
 
+}  // namespace
+
 std::string file_type_words(mode_t mode) {
   if (S_ISREG(mode)) return {};
   if (S_ISDIR(mode)) return "is a directory";
-  if (S_ISFIFO(mode)) return "is a FIFO (named pipe)";
+  if (S_ISFIFO(mode)) return "is a FIFO";
   if (S_ISSOCK(mode)) return "is a socket";
   if (S_ISCHR(mode)) return "is a character device";
   if (S_ISBLK(mode)) return "is a block device";
   return "is of an unsupported file type";
 }
-
-}  // namespace
 
 std::string describe_if_not_regular(const std::filesystem::path& path) {
   struct stat st {};

@@ -1,6 +1,8 @@
 // A read-only memory map of a whole file, so multi-GiB .r1cs/.wtns files are parsed in place
 // through the same span API the fuzzers use, without a second copy in memory.
 #pragma once
+#include <sys/types.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -31,9 +33,13 @@ class mapped_file {
   std::size_t size_ = 0;
 };
 
-// What a path is when it is not a regular file: "is a directory", "is a FIFO (named pipe)", "is a
-// socket", "is a character device", "is a block device"; "does not exist"; the OS reason when stat
-// fails otherwise; empty for a regular file (symlinks followed). For messages.
+// What a file of this st_mode is when it is not a regular file: "is a directory", "is a FIFO", "is a
+// socket", "is a character device", "is a block device", "is of an unsupported file type"; empty for
+// a regular file. For messages ("<path> is a FIFO, not a regular file").
+std::string file_type_words(mode_t mode);
+
+// What a path is when it is not a regular file: file_type_words of its mode (symlinks followed);
+// "does not exist"; the OS reason when stat fails otherwise; empty for a regular file. For messages.
 std::string describe_if_not_regular(const std::filesystem::path& path);
 
 // Writes bytes to path through a temporary file and a rename, so readers never see half a file.

@@ -6,6 +6,7 @@
 // the dense h scalars (Pippenger).
 #include "groth16/prover.hpp"
 
+#include <bit>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -78,12 +79,6 @@ status check_density(const char* what, const std::optional<density_bitmap>& d, u
   return ok_status();
 }
 
-int log2_exact(uint64_t n) {
-  int k = 0;
-  while ((uint64_t{1} << k) < n) ++k;
-  return (uint64_t{1} << k) == n ? k : -1;
-}
-
 }  // namespace
 
 status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs) {
@@ -95,7 +90,7 @@ status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_s
     return invalid_argument("proving key has " + std::to_string(pk.n_public()) + " public inputs, the circuit has " +
                             std::to_string(cs.num_public()));
   }
-  if (log2_exact(pk.domain_size) < 0) {
+  if (!std::has_single_bit(pk.domain_size)) {
     return invalid_argument("proving key domain size " + std::to_string(pk.domain_size) + " is not a power of two");
   }
   if (pk.domain_size < qap_rows(cs)) {
@@ -147,7 +142,7 @@ result<pending_ptr> cpu_backend::start(const prove_request& req) {
     PP_RETURN_IF_ERROR(timed(t, "satisfaction check", [&] { return r1cs::check_satisfied(cs, w); }));
   }
   PP_ASSIGN_OR_RETURN(const qap_domain d, timed(t, "domain", [&] {
-                        return qap_domain::create(log2_exact(pk.domain_size), root_family_for(pk.basis));
+                        return qap_domain::create(std::countr_zero(pk.domain_size), root_family_for(pk.basis));
                       }));
   const uint64_t n = d.size();
   std::vector<fr> a(n), b(n), c(n);

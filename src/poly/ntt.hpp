@@ -17,6 +17,17 @@ namespace pp::poly {
 // intt rn) round-trips with no permutation at all.
 enum class ntt_order { nn, nr, rn, rr };
 
+// "nn", "nr", "rn" or "rr": for messages, test traces and benchmark tables.
+constexpr const char* ntt_order_name(ntt_order o) {
+  switch (o) {
+    case ntt_order::nn: return "nn";
+    case ntt_order::nr: return "nr";
+    case ntt_order::rn: return "rn";
+    case ntt_order::rr: return "rr";
+  }
+  return "?";
+}
+
 // a[i] (coefficients) -> a(omega^i) (evaluations). a.size() must equal d.size().
 status ntt(const evaluation_domain& d, std::span<ff::fr> a, ntt_order order = ntt_order::nn);
 // Evaluations on <omega> -> coefficients (the inverse of ntt, including the 1/n factor).

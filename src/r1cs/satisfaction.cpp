@@ -10,31 +10,13 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "ff/field_bytes.hpp"
 #include "r1cs/spmv.hpp"
 #include "r1cs/witness.hpp"
 
 namespace pp::r1cs {
 
-namespace {
-
 using ff::fr;
-
-std::string hex(const fr& x) {
-  uint64_t c[fr::n64];
-  x.to_canonical(c);
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out = "0x";
-  bool started = false;
-  for (int i = fr::n64 * 16 - 1; i >= 0; --i) {
-    const unsigned d = static_cast<unsigned>(c[i / 16] >> (4 * (i % 16))) & 0xf;
-    if (d == 0 && !started && i != 0) continue;
-    started = true;
-    out += digits[d];
-  }
-  return out;
-}
-
-}  // namespace
 
 status check_satisfied(const constraint_system& cs, std::span<const fr> w) {
   if (status s = check_witness(cs, w); !s.ok()) return s;
@@ -60,7 +42,7 @@ status check_satisfied(const constraint_system& cs, std::span<const fr> w) {
   const fr b = row_dot<false>(cs.b(), i, w.data());
   const fr c = row_dot<false>(cs.c(), i, w.data());
   return invalid_argument("constraint " + std::to_string(i) + " is not satisfied: <A,w>*<B,w> != <C,w> (<A,w> = " +
-                          hex(a) + ", <B,w> = " + hex(b) + ", <C,w> = " + hex(c) + ")");
+                          ff::to_hex(a) + ", <B,w> = " + ff::to_hex(b) + ", <C,w> = " + ff::to_hex(c) + ")");
 }
 
 }  // namespace pp::r1cs

@@ -1,6 +1,7 @@
 // c2_config_from / load_c2_config: the key budget and the GPU options from the daemon's engine
 // section, a missing file named.
 #include "c2/c2_config.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,16 +10,16 @@ namespace {
 
 TEST(c2_config, key_budget_is_the_key_share_of_host_memory) {
   auto sc = server::parse_server_config("[engine]\nhost_memory_mb = 1000\nkey_memory_fraction = 0.25\n", "test");
-  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  ASSERT_THAT(sc, IsOk());
   auto c = c2_config_from(*sc);
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->key_budget_bytes, (uint64_t{1000} << 20) / 4);
   EXPECT_TRUE(c->self_verify);
 }
 
 TEST(c2_config, defaults_size_the_budget_from_the_machine) {
   auto c = load_c2_config("");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_GT(c->key_budget_bytes, 0u);
 }
 
@@ -27,9 +28,9 @@ TEST(c2_config, gpu_options_come_from_the_engine_section) {
       "[engine]\nbackend = \"cuda\"\ngpus = [1]\ngpu_vram_max_mb = 24576\ngpu_vram_share = 0.5\n"
       "gpu_staging_mb = 64\nworkers_per_device = 3\n",
       "test");
-  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  ASSERT_THAT(sc, IsOk());
   auto c = c2_config_from(*sc);
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->backend, "cuda");
   EXPECT_EQ(c->gpu.ordinals, std::vector<int>{1});
   EXPECT_EQ(c->gpu.max_vram_bytes, uint64_t{24} << 30);
@@ -40,7 +41,7 @@ TEST(c2_config, gpu_options_come_from_the_engine_section) {
 
 TEST(c2_config, defaults_are_auto_with_two_lanes_per_gpu) {
   auto c = load_c2_config("");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->backend, "auto");
   EXPECT_EQ(c->gpu.lanes, 2u);
   EXPECT_TRUE(c->gpu.ordinals.empty());
@@ -48,8 +49,7 @@ TEST(c2_config, defaults_are_auto_with_two_lanes_per_gpu) {
 
 TEST(c2_config, missing_file_is_not_found) {
   auto c = load_c2_config("/nonexistent/proofpipe.toml");
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().code(), status_code::not_found);
+  ASSERT_THAT(c, StatusIs(status_code::not_found));
 }
 
 }  // namespace

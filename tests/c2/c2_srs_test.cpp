@@ -14,6 +14,8 @@
 #include "formats/bellperson_params.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::c2 {
 namespace {
@@ -21,12 +23,11 @@ namespace {
 class srs_file : public ::testing::Test {
  protected:
   void SetUp() override {
-    seed_ = (uint64_t{std::random_device{}()} << 32) | std::random_device{}();
-    std::printf("seed %llu\n", static_cast<unsigned long long>(seed_));
+    seed_ = pp::test::test_seed();
     auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(200, seed_));
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    ASSERT_THAT(c, IsOk());
     auto pk = groth16::setup_insecure(c->cs, groth16::h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed_));
-    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
+    ASSERT_THAT(pk, IsOk());
     pk_ = std::move(pk).value();
     // Points at infinity (variables in no constraint) cannot be written to a bellperson file; these
     // tests only read the file back, so any curve point stands in for them.
@@ -68,15 +69,14 @@ class srs_file : public ::testing::Test {
 
 void expect_refused(const result<std::shared_ptr<const groth16::proving_key>>& r, const std::string& field,
                     const std::string& why) {
-  ASSERT_FALSE(r.ok()) << field << " was accepted";
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument) << r.error().to_string();
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument)) << field << " was accepted";
   EXPECT_NE(r.error().message().find(field), std::string::npos) << r.error().message();
   EXPECT_NE(r.error().message().find(why), std::string::npos) << r.error().message();
 }
 
 TEST_F(srs_file, reads_back_what_proofpipe_wrote) {
   const auto r = round_trip(pk_);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_TRUE((*r)->vk.delta_g1 == pk_.vk.delta_g1);
   EXPECT_EQ((*r)->h.size(), pk_.h.size());
 }

@@ -17,6 +17,7 @@
 #include "cli/cli_process.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "r1cs/constraint_system_builder.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp {
 namespace {
@@ -62,13 +63,13 @@ class CliFaults : public ::testing::Test {
 fs::path write_wide_r1cs(const fs::path& path, uint64_t wires) {
   r1cs::constraint_system_builder b(0, wires - 1);
   const r1cs::term t[] = {{b.aux_var(0), ff::fr::one()}};
-  EXPECT_TRUE(b.add_constraint(t, t, t).ok());
+  EXPECT_THAT(b.add_constraint(t, t, t), IsOk());
   auto cs = std::move(b).build();
-  EXPECT_TRUE(cs.ok()) << cs.error().to_string();
+  EXPECT_THAT(cs, IsOk());
   formats::circom_r1cs r;
   r.cs = std::move(cs).value();
   r.section_order = {2, 1};
-  EXPECT_TRUE(formats::write_circom_r1cs_file(r, path).ok());
+  EXPECT_THAT(formats::write_circom_r1cs_file(r, path), IsOk());
   return path;
 }
 

@@ -8,40 +8,34 @@
 // --gtest_also_run_disabled_tests).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "cluster/pg_instance.hpp"
 #include "formats/circom_wtns.hpp"
-#include "formats/key_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "formats/snarkjs_zkey.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
 #include "server/client.hpp"
+#include "server/daemon_harness.hpp"
+#include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cluster {
 namespace {
 namespace fs = std::filesystem;
 namespace pb = proofpipe::v1;
 using namespace std::chrono_literals;
-
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v ? v : fallback;
-}
 
 // A synthetic circuit's key (insecure, seeded) and a satisfying witness as .wtns bytes.
 struct circuit_fixture {
@@ -59,22 +53,16 @@ circuit_fixture make_circuit(const fs::path& dir, uint64_t constraints) {
   p.num_public = 2;
   p.seed = 11;
   auto c = r1cs::make_synthetic(p);
-  EXPECT_TRUE(c.ok()) << c.error().to_string();
-  auto pk = groth16::setup_insecure(c->cs, groth16::h_basis::odd_coset_lagrange, groth16::toxic_waste_from_seed_insecure(5));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
-  formats::snarkjs_zkey z;
-  z.pk = *pk;
-  z.coefficients = formats::zkey_coefficients(c->cs);
+  EXPECT_THAT(c, IsOk());
   f.zkey = dir / ("synthetic_" + std::to_string(constraints) + ".zkey");
-  EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, f.zkey).ok());
-  f.vk = pk->vk;
+  f.vk = server::testing::write_insecure_zkey(c->cs, 5, f.zkey);
   auto good = formats::write_circom_wtns(c->w);
-  EXPECT_TRUE(good.ok());
+  EXPECT_THAT(good, IsOk());
   f.wtns.assign(good->begin(), good->end());
   r1cs::witness bad = c->w;
   for (size_t i = 1 + p.num_public; i < bad.size(); ++i) bad[i] = bad[i] + ff::fr::one();
   auto b = formats::write_circom_wtns(bad);
-  EXPECT_TRUE(b.ok());
+  EXPECT_THAT(b, IsOk());
   f.bad_wtns.assign(b->begin(), b->end());
   return f;
 }
@@ -83,7 +71,7 @@ circuit_fixture make_circuit(const fs::path& dir, uint64_t constraints) {
 struct node_proc {
   std::string name;
   fs::path config, socket, log;
-  pid_t pid = 0;
+  std::unique_ptr<server::testing::serve_child> proc;  // null until started
   bool terminated = false;  // SIGTERM sent (a second one would stop it at once, not drain)
 };
 
@@ -91,15 +79,12 @@ class cluster_harness {
  public:
   cluster_harness(const fs::path& dir, std::string conninfo, const fs::path& zkey)
       : dir_(dir), conninfo_(std::move(conninfo)), zkey_(zkey) {}
-  ~cluster_harness() {
-    for (auto& n : nodes_) kill_now(n);
-  }
 
   // inline_bytes: that node stores larger witnesses in the shared directory.
   node_proc& add(const std::string& name, uint64_t inline_bytes) {
     node_proc n;
     n.name = name;
-    n.socket = fs::path("/tmp") / ("pp_cl_" + std::to_string(::getpid()) + "_" + name + ".sock");
+    n.socket = server::testing::temp_socket(name);
     n.config = dir_ / (name + ".toml");
     n.log = dir_ / (name + ".log");
     std::ofstream cfg(n.config);
@@ -109,64 +94,40 @@ class cluster_harness {
         << "[cluster]\ndatabase = \"" << conninfo_ << "\"\nnode = \"" << name << "\"\nlease_s = 3\n"
         << "shared_dir = \"" << (dir_ / "shared").string() << "\"\ninline_witness_bytes = " << inline_bytes << "\npoll_ms = 50\n"
         << "[[keys]]\nid = \"synthetic\"\nzkey = \"" << zkey_.string() << "\"\npreload = true\n";
-    nodes_.push_back(n);
+    nodes_.push_back(std::move(n));
     return nodes_.back();
   }
 
   void start(node_proc& n) {
-    const std::string bin = env_or("PP_BINARY_DIR", ".") + std::string("/proofpipe");
     n.terminated = false;
-    n.pid = ::fork();
-    if (n.pid == 0) {
-      const int fd = ::open(n.log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      ::execl(bin.c_str(), bin.c_str(), "serve", "--config", n.config.c_str(), static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
+    n.proc = std::make_unique<server::testing::serve_child>(n.config, fs::path{}, n.log);
   }
 
   // Waits until the node answers GetStatus.
   ::testing::AssertionResult ready(const node_proc& n) {
-    for (int i = 0; i < 600; ++i) {
-      auto c = server::client::connect(opts(n));
-      pb::GetStatusResponse s;
-      if (c.ok() && c->stub().GetStatus(c->context(2s).get(), {}, &s).ok()) return ::testing::AssertionSuccess();
-      int st = 0;
-      if (::waitpid(n.pid, &st, WNOHANG) == n.pid) return ::testing::AssertionFailure() << n.name << " exited; log: " << log_of(n);
-      std::this_thread::sleep_for(100ms);
-    }
-    return ::testing::AssertionFailure() << n.name << " not ready after 60 s; log: " << log_of(n);
+    auto c = server::client::connect(opts(n));
+    if (!c.ok()) return ::testing::AssertionFailure() << n.name << ": " << c.error().to_string();
+    ::testing::AssertionResult r = n.proc->ready(*c, 60s);
+    if (!r) r << " (" << n.name << "); log: " << log_of(n);
+    return r;
   }
 
-  void kill_now(node_proc& n) {
-    if (n.pid <= 0) return;
-    ::kill(n.pid, SIGKILL);
-    ::waitpid(n.pid, nullptr, 0);
-    n.pid = 0;
-  }
+  void kill_now(node_proc& n) { n.proc->kill_now(); }
 
   // SIGTERM (drain) to every node at once.
   void drain_all() {
     for (auto& n : nodes_) {
-      if (n.pid > 0 && !n.terminated) ::kill(n.pid, SIGTERM);
+      if (!n.terminated) n.proc->signal(SIGTERM);
       n.terminated = true;
     }
   }
-  // SIGTERM (drain) and the exit status.
+  // SIGTERM (drain) and the exit status; -2 when it had to be killed after 90 s.
   int stop(node_proc& n) {
-    if (n.pid <= 0) return -1;
-    if (!n.terminated) ::kill(n.pid, SIGTERM);
+    if (!n.terminated) n.proc->signal(SIGTERM);
     n.terminated = true;
-    int st = 0;
-    for (int i = 0; i < 900; ++i) {
-      if (::waitpid(n.pid, &st, WNOHANG) == n.pid) {
-        n.pid = 0;
-        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-      }
-      std::this_thread::sleep_for(100ms);
-    }
-    kill_now(n);
+    const int st = n.proc->wait_exit(90s);
+    if (st >= 0) return st;
+    n.proc->kill_now();
     return -2;
   }
 
@@ -175,12 +136,7 @@ class cluster_harness {
     o.socket = n.socket.string();
     return o;
   }
-  static std::string log_of(const node_proc& n) {
-    std::ifstream in(n.log);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-  }
+  static std::string log_of(const node_proc& n) { return pp::test::read_file(n.log); }
 
   std::vector<node_proc>& nodes() { return nodes_; }
 
@@ -289,7 +245,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
 
   // `status --cluster` and /metrics while work is running.
   {
-    const std::string cmd = env_or("PP_BINARY_DIR", ".") + std::string("/proofpipe status --cluster --socket ") +
+    const std::string cmd = (pp::test::binary_dir() / "proofpipe").string() + " status --cluster --socket " +
                             h.nodes()[0].socket.string();
     FILE* p = ::popen(cmd.c_str(), "r");
     ASSERT_NE(p, nullptr);
@@ -323,7 +279,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
       auto proof = formats::read_snarkjs_proof_json(p.proof_json());
       auto pub = formats::read_snarkjs_public_json(p.public_json());
       ASSERT_TRUE(proof.ok() && pub.ok());
-      EXPECT_TRUE(groth16::verify(fx.vk, *pub, *proof).ok()) << "job " << id << " on " << p.device();
+      EXPECT_THAT(groth16::verify(fx.vk, *pub, *proof), IsOk()) << "job " << id << " on " << p.device();
     }
   };
   verify_all(await(critical.job_id(), 0), critical.job_id());
@@ -377,8 +333,10 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
 // Proving-dominated throughput: one node with a third of the jobs, then three nodes with all of
 // them (on one machine they share its cores), and the database time per partition.
 TEST_F(ClusterDaemons, DISABLED_ThroughputOneVsThreeNodes) {
-  const uint64_t constraints = uint64_t{1} << std::stoi(env_or("PP_CLUSTER_BENCH_LOG", "16"));
-  const int jobs = std::stoi(env_or("PP_CLUSTER_BENCH_JOBS", "12"));
+  const char* log_n = std::getenv("PP_CLUSTER_BENCH_LOG");
+  const char* jobs_env = std::getenv("PP_CLUSTER_BENCH_JOBS");
+  const uint64_t constraints = uint64_t{1} << std::stoi(log_n != nullptr ? log_n : "16");
+  const int jobs = std::stoi(jobs_env != nullptr ? jobs_env : "12");
   const circuit_fixture fx = make_circuit(dir_, constraints);
   auto run = [&](int nodes, int njobs, const std::string& db_name) {
     const std::string conninfo = test::shared_pg()->create_database(db_name);

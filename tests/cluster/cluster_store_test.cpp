@@ -20,9 +20,12 @@
 #include "cluster/partition_claimer.hpp"
 #include "cluster/schema.hpp"
 #include "cluster/pg_instance.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cluster {
 namespace {
+
+using ::testing::Not;
 using namespace std::chrono_literals;
 
 test::pg_instance* server() { return test::shared_pg().get(); }
@@ -52,7 +55,7 @@ class ClusterStore : public ::testing::Test {
       }
       return out;
     });
-    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_THAT(r, IsOk());
     return r.ok() ? r->id : 0;
   }
 
@@ -107,7 +110,7 @@ TEST_F(ClusterStore, ClaimsInPriorityThenJobThenPartitionOrder) {
   EXPECT_EQ(c->num_partitions, 1u);
   ASSERT_TRUE(c->witness.is_inline);
   auto bytes = witness_store::get(c->witness);
-  ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+  ASSERT_THAT(bytes, IsOk());
   EXPECT_EQ(std::string(bytes->begin(), bytes->end()), "w" + std::to_string(other_key) + "/0");
 }
 
@@ -305,19 +308,18 @@ TEST_F(ClusterStore, IdempotencyKeysMapToOneJob) {
     ADD_FAILURE() << "witnesses stored for a deduplicated job";
     return std::vector<stored_witness>{};
   });
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->id, a);
   EXPECT_TRUE(r->deduplicated);
   new_job conflict{"k", 1, "idem-1", 3, "other-node"};
   auto bad = insert_job(*conn_, conflict, [](uint64_t) -> result<std::vector<stored_witness>> { return std::vector<stored_witness>{}; });
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().code(), status_code::already_exists);
+  ASSERT_THAT(bad, StatusIs(status_code::already_exists));
   EXPECT_EQ(scalar("SELECT count(*) FROM pp_jobs"), 1);
   // A witness store error aborts the submission: no job row stays behind.
   auto aborted = insert_job(*conn_, new_job{"k", 1, "", 1, "n"}, [](uint64_t) -> result<std::vector<stored_witness>> {
     return failed_precondition("no shared_dir");
   });
-  ASSERT_FALSE(aborted.ok());
+  ASSERT_THAT(aborted, Not(IsOk()));
   EXPECT_EQ(scalar("SELECT count(*) FROM pp_jobs"), 1);
 }
 
@@ -374,14 +376,14 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
   witness_store store(dir, 16);
   const std::string small = "0123456789abcdef", large = std::string(1000, 'x');
   auto a = store.put(7, 0, std::span(reinterpret_cast<const uint8_t*>(small.data()), small.size()));
-  ASSERT_TRUE(a.ok());
+  ASSERT_THAT(a, IsOk());
   EXPECT_TRUE(a->is_inline);
   auto b = store.put(7, 1, std::span(reinterpret_cast<const uint8_t*>(large.data()), large.size()));
-  ASSERT_TRUE(b.ok()) << b.error().to_string();
+  ASSERT_THAT(b, IsOk());
   EXPECT_FALSE(b->is_inline);
   EXPECT_EQ(b->path, (dir / "7" / "1.wtns").string());
   auto back = witness_store::get(*b);
-  ASSERT_TRUE(back.ok());
+  ASSERT_THAT(back, IsOk());
   EXPECT_EQ(std::string(back->begin(), back->end()), large);
   // A corrupted file (same size) is data_loss, as is a missing one.
   {
@@ -396,8 +398,7 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
   // Too large and nowhere to put it.
   witness_store no_dir("", 16);
   auto c = no_dir.put(8, 0, std::span(reinterpret_cast<const uint8_t*>(large.data()), large.size()));
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().code(), status_code::failed_precondition);
+  ASSERT_THAT(c, StatusIs(status_code::failed_precondition));
   std::filesystem::remove_all(dir);
   // SHA-256 of "abc" (FIPS 180-2, appendix B.1).
   const std::string abc = "abc";

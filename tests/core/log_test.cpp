@@ -1,6 +1,7 @@
 // pp::log: level/format parsing, and that init() redirects loggers already handed out, in text
 // and in JSON lines that a JSON parser accepts.
 #include "core/log.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -29,7 +30,7 @@ class LogFile : public ::testing::Test {
   }
   void TearDown() override {
     // Points the loggers back at stderr so the file can go.
-    EXPECT_TRUE(init(level::info).ok());
+    EXPECT_THAT(init(level::info), IsOk());
     std::filesystem::remove_all(dir_);
   }
   std::filesystem::path dir_;
@@ -43,7 +44,7 @@ TEST(LogLevel, ParsesEveryName) {
   };
   for (const auto& [text, want] : cases) {
     const result<level> got = parse_level(text);
-    ASSERT_TRUE(got.ok()) << text;
+    ASSERT_THAT(got, IsOk()) << text;
     EXPECT_EQ(*got, want) << text;
   }
 }
@@ -51,7 +52,7 @@ TEST(LogLevel, ParsesEveryName) {
 TEST(LogLevel, NameRoundTrips) {
   for (level l : {level::trace, level::debug, level::info, level::warn, level::error, level::off}) {
     const result<level> back = parse_level(level_name(l));
-    ASSERT_TRUE(back.ok());
+    ASSERT_THAT(back, IsOk());
     EXPECT_EQ(*back, l);
   }
 }
@@ -59,8 +60,7 @@ TEST(LogLevel, NameRoundTrips) {
 TEST(LogLevel, RejectsUnknownWithClearMessage) {
   for (const char* bad : {"verbose", "", "inf", "critical", " info"}) {
     const result<level> got = parse_level(bad);
-    ASSERT_FALSE(got.ok()) << bad;
-    EXPECT_EQ(got.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(got, StatusIs(status_code::invalid_argument)) << bad;
     EXPECT_NE(got.error().message().find("expected one of trace, debug, info, warn, error, off; got \"" +
                                          std::string(bad) + "\""),
               std::string::npos)
@@ -69,12 +69,11 @@ TEST(LogLevel, RejectsUnknownWithClearMessage) {
 }
 
 TEST(LogFormat, Parses) {
-  ASSERT_TRUE(parse_format("json").ok());
+  ASSERT_THAT(parse_format("json"), IsOk());
   EXPECT_EQ(*parse_format("JSON"), format::json);
   EXPECT_EQ(*parse_format("text"), format::text);
   const result<format> bad = parse_format("xml");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(bad, StatusIs(status_code::invalid_argument));
   EXPECT_NE(bad.error().message().find("got \"xml\""), std::string::npos);
 }
 
@@ -86,7 +85,7 @@ TEST(LogGet, SameComponentSameLogger) {
 
 TEST_F(LogFile, TextToFileFiltersByLevel) {
   auto engine = get("engine-text");  // fetched before init: must follow the new sinks
-  ASSERT_TRUE(init(options{level::info, dir_ / "text.log", format::text, false}).ok());
+  ASSERT_THAT(init(options{level::info, dir_ / "text.log", format::text, false}), IsOk());
   engine->debug("hidden {}", 1);
   engine->info("job {} queued", 7);
   get("msm-text")->warn("slow bucket");
@@ -101,7 +100,7 @@ TEST_F(LogFile, TextToFileFiltersByLevel) {
 }
 
 TEST_F(LogFile, JsonLinesParse) {
-  ASSERT_TRUE(init(options{level::debug, dir_ / "json.log", format::json, false}).ok());
+  ASSERT_THAT(init(options{level::debug, dir_ / "json.log", format::json, false}), IsOk());
   get("engine-json")->debug("path \"C:\\tmp\"\tand\nnewline");
   get("engine-json")->error("device {} lost", 1);
   get("engine-json")->trace("below level");
@@ -121,7 +120,7 @@ TEST_F(LogFile, JsonLinesParse) {
 }
 
 TEST_F(LogFile, OffSilencesEverything) {
-  ASSERT_TRUE(init(options{level::off, dir_ / "off.log", format::text, false}).ok());
+  ASSERT_THAT(init(options{level::off, dir_ / "off.log", format::text, false}), IsOk());
   get("quiet")->error("not written");
   flush();
   EXPECT_TRUE(read_lines(dir_ / "off.log").empty());
@@ -129,8 +128,7 @@ TEST_F(LogFile, OffSilencesEverything) {
 
 TEST(LogInit, UnopenableFileIsAnErrorAndKeepsOldSinks) {
   const status s = init(options{level::info, std::filesystem::path("/dev/null/not-a-dir/x.log"), format::text, false});
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.code(), status_code::unavailable);
+  ASSERT_THAT(s, StatusIs(status_code::unavailable));
   EXPECT_NE(s.message().find("log file"), std::string::npos) << s.message();
 }
 

@@ -1,5 +1,6 @@
 // result<T>: holds a value or a non-ok status; move-only values work.
 #include "core/result.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,19 +13,18 @@ namespace {
 
 TEST(Result, HoldsValue) {
   result<std::string> r = std::string("proof");
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r.value(), "proof");
   EXPECT_EQ(*r, "proof");
   EXPECT_EQ(r->size(), 5u);
-  EXPECT_TRUE(r.error().ok());
+  EXPECT_THAT(r.error(), IsOk());
   r->append("!");
   EXPECT_EQ(*r, "proof!");
 }
 
 TEST(Result, HoldsError) {
   const result<int> r = not_found("key abc");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::not_found);
+  ASSERT_THAT(r, StatusIs(status_code::not_found));
   EXPECT_EQ(r.error().message(), "key abc");
 }
 
@@ -35,12 +35,12 @@ TEST(Result, TakeStatus) {
   EXPECT_EQ(s.message(), "boom");
 
   result<int> good = 3;
-  EXPECT_TRUE(std::move(good).take_status().ok());
+  EXPECT_THAT(std::move(good).take_status(), IsOk());
 }
 
 TEST(Result, MoveOnlyValue) {
   result<std::unique_ptr<int>> r = std::make_unique<int>(42);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   const std::unique_ptr<int> p = std::move(r).value();
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(*p, 42);
@@ -48,7 +48,7 @@ TEST(Result, MoveOnlyValue) {
 
 TEST(Result, ValueOfContainer) {
   const result<std::vector<int>> r = std::vector<int>{1, 2, 3};
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->size(), 3u);
   EXPECT_EQ((*r)[2], 3);
 }
@@ -71,7 +71,7 @@ TEST(ResultDeathTest, ValueOnAnErrorAbortsWithTheStatus) {
 
 TEST(Result, ValueUncheckedReadsAHeldValue) {
   result<int> r = 7;
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r.value_unchecked(), 7);
 }
 

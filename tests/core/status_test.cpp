@@ -7,6 +7,7 @@
 
 #include "core/result.hpp"
 #include "core/status_macros.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp {
 namespace {
@@ -58,10 +59,10 @@ TEST(Status, HelpersSetCodeAndMessage) {
 
 TEST(Status, DefaultIsOk) {
   const status s;
-  EXPECT_TRUE(s.ok());
+  EXPECT_THAT(s, IsOk());
   EXPECT_EQ(s.code(), status_code::ok);
   EXPECT_EQ(s.to_string(), "OK");
-  EXPECT_TRUE(ok_status().ok());
+  EXPECT_THAT(ok_status(), IsOk());
   EXPECT_EQ(s, ok_status());
 }
 
@@ -83,7 +84,7 @@ TEST(Status, WithContextPrefixesMessageAndKeepsCode) {
 
 TEST(Status, WithContextLeavesOkAlone) {
   const status s = ok_status().with_context("anything");
-  EXPECT_TRUE(s.ok());
+  EXPECT_THAT(s, IsOk());
   EXPECT_EQ(s.message(), "");
 }
 
@@ -100,7 +101,7 @@ status two_steps(bool fail_first, bool fail_second, int& reached) {
 
 TEST(StatusMacros, ReturnIfErrorPropagates) {
   int reached = -1;
-  EXPECT_TRUE(two_steps(false, false, reached).ok());
+  EXPECT_THAT(two_steps(false, false, reached), IsOk());
   EXPECT_EQ(reached, 2);
 
   status s = two_steps(true, false, reached);
@@ -130,16 +131,15 @@ status check_digit(char c, int& out) {
 
 TEST(StatusMacros, AssignOrReturnPropagatesValuesAndErrors) {
   const result<int> sum = add_digits('3', '4');
-  ASSERT_TRUE(sum.ok());
+  ASSERT_THAT(sum, IsOk());
   EXPECT_EQ(*sum, 7);
 
   const result<int> bad = add_digits('3', 'x');
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(bad, StatusIs(status_code::invalid_argument));
   EXPECT_EQ(bad.error().message(), "expected a digit, got 'x'");
 
   int out = -1;
-  EXPECT_TRUE(check_digit('5', out).ok());
+  EXPECT_THAT(check_digit('5', out), IsOk());
   EXPECT_EQ(out, 5);
   EXPECT_EQ(check_digit('?', out).code(), status_code::invalid_argument);
   EXPECT_EQ(out, 5);

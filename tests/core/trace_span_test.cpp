@@ -1,6 +1,7 @@
 // trace_span and trace_recorder: nesting, threads, the bounded ring, Chrome Trace JSON (checked
 // with nlohmann-json) and summaries. A fake clock drives time; no test depends on real timings.
 #include "core/trace_span.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@
 
 namespace pp {
 namespace {
+
+using ::testing::Not;
 
 // Each read advances time by one microsecond, so every span has a known, positive length.
 struct fake_clock {
@@ -219,14 +222,14 @@ TEST(TraceRecorder, WriteChromeJsonToFile) {
   trace_recorder rec(4);
   rec.record(make_event("a", "t", 0, 3));
   const auto path = std::filesystem::temp_directory_path() / ("pp_trace_" + std::to_string(::getpid()) + ".json");
-  ASSERT_TRUE(rec.write_chrome_json(path).ok());
+  ASSERT_THAT(rec.write_chrome_json(path), IsOk());
   std::ifstream f(path);
   const auto doc = nlohmann::json::parse(f);
   EXPECT_EQ(complete_events(doc).size(), 1u);
   std::filesystem::remove(path);
 
   const status bad = rec.write_chrome_json("/dev/null/no/such/dir/trace.json");
-  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(bad, Not(IsOk()));
   EXPECT_NE(bad.message().find("trace.json"), std::string::npos);
 }
 

@@ -16,13 +16,18 @@
 #include <vector>
 
 #include "cuda/cuda_backend.hpp"
+#include "cuda/device_memory.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 using groth16::h_basis;
@@ -56,6 +61,21 @@ struct instance {
   groth16::proving_key pk;
 };
 
+// The synthetic circuit sp and an insecure key for it (toxic waste from toxic_seed); null after a
+// failed expectation.
+std::unique_ptr<instance> make_instance(const r1cs::synthetic_params& sp, h_basis basis, uint64_t toxic_seed) {
+  auto c = r1cs::make_synthetic(sp);
+  EXPECT_THAT(c, IsOk());
+  if (!c.ok()) return nullptr;
+  auto inst = std::make_unique<instance>();
+  inst->circuit = std::move(c).value();
+  auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(toxic_seed));
+  EXPECT_THAT(pk, IsOk());
+  if (!pk.ok()) return nullptr;
+  inst->pk = std::move(pk).value();
+  return inst;
+}
+
 std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_t num_aux, h_basis basis,
                                         uint64_t seed) {
   r1cs::synthetic_params sp;
@@ -63,42 +83,53 @@ std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_
   sp.num_public = num_public;
   sp.num_aux = num_aux;
   sp.seed = seed;
-  auto c = r1cs::make_synthetic(sp);
-  EXPECT_TRUE(c.ok()) << c.error().to_string();
-  if (!c.ok()) return nullptr;
-  auto inst = std::make_unique<instance>();
-  inst->circuit = std::move(c).value();
-  auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed * 7 + 1));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
-  if (!pk.ok()) return nullptr;
-  inst->pk = std::move(pk).value();
-  return inst;
+  return make_instance(sp, basis, seed * 7 + 1);
 }
+
+// Regions are whole granules (device_memory.hpp).
+constexpr uint64_t granule = device_memory::granularity;
+uint64_t round_up_to_granule(uint64_t bytes) { return (bytes + granule - 1) / granule * granule; }
 
 groth16::blinding fixed_rs(uint64_t seed) {
   uint64_t st = seed * 0x9e3779b97f4a7c15ull + 3;
   return {r1cs::random_fr(st), r1cs::random_fr(st)};
 }
 
-// Proves with both backends and the same (r, s): identical proofs, both verify.
-void expect_same_proof(const instance& in, uint64_t seed, const char* what) {
-  SCOPED_TRACE(what);
+// A request for in's circuit and witness with fixed_rs(rs_seed).
+groth16::prove_request request_for(const instance& in, uint64_t rs_seed) {
   groth16::prove_request req;
   req.pk = &in.pk;
   req.cs = &in.circuit.cs;
   req.witness = in.circuit.w;
-  req.rs = fixed_rs(seed);
+  req.rs = fixed_rs(rs_seed);
+  return req;
+}
+
+// The same request proved by two threads at once (two lanes sharing the backend).
+std::vector<result<groth16::prove_output>> prove_on_two_threads(groth16::backend& be,
+                                                                const groth16::prove_request& req) {
+  std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(be, req); });
+  for (auto& th : pool) th.join();
+  return got;
+}
+
+// Proves with both backends and the same (r, s): identical proofs, both verify.
+void expect_same_proof(const instance& in, uint64_t seed, const char* what) {
+  SCOPED_TRACE(what);
+  const groth16::prove_request req = request_for(in, seed);
   groth16::cpu_backend cpu;
   const auto want = groth16::prove(cpu, req);
-  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_THAT(want, IsOk());
   const auto got = groth16::prove(gpu(), req);  // self_verify on (the default)
-  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  ASSERT_THAT(got, IsOk());
   EXPECT_TRUE(got->pi.a == want->pi.a) << "pi_A differs";
   EXPECT_TRUE(got->pi.b == want->pi.b) << "pi_B differs";
   EXPECT_TRUE(got->pi.c == want->pi.c) << "pi_C differs";
   const auto inputs = std::span<const fr>(in.circuit.w).subspan(1, in.circuit.cs.num_public());
   const status v = groth16::verify(in.pk.vk, inputs, got->pi);
-  EXPECT_TRUE(v.ok()) << v.to_string();
+  EXPECT_THAT(v, IsOk());
   EXPECT_TRUE(gpu().healthy()) << gpu().last_error();
 }
 
@@ -127,7 +158,7 @@ TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
   expect_same_proof(*in, 2, "second proof (resident key)");
   EXPECT_EQ(gpu().used_bytes(), used) << "the resident key was uploaded again";
   const auto fp = cuda_backend::footprint(in->pk, in->circuit.cs, gpu_config());
-  ASSERT_TRUE(fp.ok()) << fp.error().to_string();
+  ASSERT_THAT(fp, IsOk());
   EXPECT_EQ(fp->total_bytes(), used);
   EXPECT_GT(fp->msm_workspace_bytes, 0u);
   EXPECT_EQ(fp->lanes, 3u);
@@ -138,8 +169,7 @@ TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
 // with the same (r, s), the lanes' GPU intervals come back as spans, and the activity counts them.
 TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
   const h_basis basis = GetParam();
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
+  const uint64_t seed0 = pp::test::test_seed();
   auto in1 = make_instance(3000, 3, 3100, basis, seed0 % 1000 + 1);
   auto in2 = make_instance(1000, 1, 1500, basis, seed0 % 1000 + 2);
   ASSERT_NE(in1, nullptr);
@@ -170,14 +200,14 @@ TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
   for (auto& th : pool) th.join();
   groth16::cpu_backend cpu;
   for (const outcome& o : out) {
-    ASSERT_TRUE(o.got.ok()) << o.got.error().to_string();
+    ASSERT_THAT(o.got, IsOk());
     groth16::prove_request req;
     req.pk = &o.in->pk;
     req.cs = &o.in->circuit.cs;
     req.witness = o.in->circuit.w;
     req.rs = o.rs;
     const auto want = groth16::prove(cpu, req);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
+    ASSERT_THAT(want, IsOk());
     EXPECT_TRUE(o.got->pi.a == want->pi.a && o.got->pi.b == want->pi.b && o.got->pi.c == want->pi.c);
     // Upload on a copy track, then the compute steps in order, each inside the partition.
     const auto& spans = o.got->timings.spans;
@@ -239,9 +269,8 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
   const auto fb = cuda_backend::footprint(b->pk, b->circuit.cs, cfg);
   const auto fbig = cuda_backend::footprint(big->pk, big->circuit.cs, cfg);
   ASSERT_TRUE(fa.ok() && fb.ok() && fbig.ok());
-  constexpr uint64_t granule = uint64_t{2} << 20;
   const uint64_t larger = std::max(fa->total_bytes(), fb->total_bytes());
-  cfg.max_vram_bytes = (larger + granule - 1) / granule * granule + granule + pin_reserve_bytes(cfg);
+  cfg.max_vram_bytes = round_up_to_granule(larger) + granule + pin_reserve_bytes(cfg);
   const uint64_t region = cfg.max_vram_bytes - pin_reserve_bytes(cfg);
   std::printf("keys %llu and %llu bytes, region %llu, big key %llu\n", (unsigned long long)fa->total_bytes(),
               (unsigned long long)fb->total_bytes(), (unsigned long long)region,
@@ -249,16 +278,12 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
   ASSERT_GT(fa->total_bytes() + fb->total_bytes(), region) << "both keys fit: the test shows nothing";
   ASSERT_GT(fbig->total_bytes(), region);
   auto be = cuda_backend::create(cfg);
-  ASSERT_TRUE(be.ok()) << be.error().to_string();
+  ASSERT_THAT(be, IsOk());
   groth16::cpu_backend cpu;
   int round = 0;
   bool replanned_for_b = false;
   for (const instance* in : {a.get(), b.get(), a.get(), b.get(), a.get()}) {
-    groth16::prove_request req;
-    req.pk = &in->pk;
-    req.cs = &in->circuit.cs;
-    req.witness = in->circuit.w;
-    req.rs = fixed_rs(100 + round++);
+    const groth16::prove_request req = request_for(*in, 100 + round++);
     const auto want = groth16::prove(cpu, req);
     const auto got = groth16::prove(**be, req);
     ASSERT_TRUE(want.ok() && got.ok()) << (got.ok() ? "" : got.error().to_string());
@@ -282,17 +307,13 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
               replanned_for_b ? "planned again for B" : "B beside A");
   EXPECT_NE(fpa->shared_workspaces, fpb->shared_workspaces) << "one key hosts the workspaces";
   EXPECT_LE((*be)->used_bytes(), (*be)->capacity_bytes());
-  groth16::prove_request req;
-  req.pk = &big->pk;
-  req.cs = &big->circuit.cs;
-  req.witness = big->circuit.w;
-  req.rs = fixed_rs(200);
+  const groth16::prove_request req = request_for(*big, 200);
   const auto want = groth16::prove(cpu, req);
   const auto got = groth16::prove(**be, req);
   ASSERT_TRUE(want.ok() && got.ok()) << (got.ok() ? "" : got.error().to_string());
   EXPECT_TRUE(got->pi == want->pi);
   const auto fp = (*be)->resident_footprint(big->pk, big->circuit.cs);
-  ASSERT_TRUE(fp.ok());
+  ASSERT_THAT(fp, IsOk());
   EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
   EXPECT_LE((*be)->used_bytes(), (*be)->capacity_bytes());
   // After the big key, A and B again: planned with it or again without it, re-placed at their
@@ -324,11 +345,20 @@ TEST(CudaBackend, KeysShareTheRegionWithoutThrash) {
   EXPECT_TRUE((*be)->healthy());
 }
 
+// gpu_config() with two lanes and MSM chunks of at most max_chunk_points, for keys streamed under
+// small budgets.
+cuda_backend_config streaming_config(uint32_t max_chunk_points) {
+  cuda_backend_config cfg = gpu_config();
+  cfg.lanes = 2;
+  cfg.max_chunk_points = max_chunk_points;
+  return cfg;
+}
+
 // The least budget plan_key names in its refusal ("... at least N bytes ...").
 uint64_t least_budget(const instance& in, cuda_backend_config cfg) {
   cfg.max_vram_bytes = 1;
   const auto fp = cuda_backend::footprint(in.pk, in.circuit.cs, cfg);
-  EXPECT_FALSE(fp.ok());
+  EXPECT_THAT(fp, Not(IsOk()));
   if (fp.ok()) return 0;
   EXPECT_EQ(fp.error().code(), status_code::resource_exhausted);
   const std::string& m = fp.error().message();
@@ -342,54 +372,38 @@ uint64_t least_budget(const instance& in, cuda_backend_config cfg) {
 // enough for two lanes of the streaming plan, with chunks of 2^10 points: every proof equals the
 // CPU's with the same (r, s) and verifies; the copies show up as h2d bytes and a copy-track span.
 TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
-  constexpr uint64_t granule = uint64_t{2} << 20;
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
+  const uint64_t seed0 = pp::test::test_seed();
   for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
     SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
-    auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 5));
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
-    instance in;
-    in.circuit = std::move(c).value();
-    auto pk = groth16::setup_insecure(in.circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed0 + 1));
-    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
-    in.pk = std::move(pk).value();
-    cuda_backend_config cfg = gpu_config();
-    cfg.lanes = 2;
-    cfg.max_chunk_points = 1024;
+    const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 5), basis, seed0 + 1);
+    ASSERT_NE(inst, nullptr);
+    const instance& in = *inst;
+    cuda_backend_config cfg = streaming_config(1024);
     const uint64_t least = least_budget(in, cfg);
     ASSERT_GT(least, 0u);
     const auto full = cuda_backend::footprint(in.pk, in.circuit.cs, gpu_config());
-    ASSERT_TRUE(full.ok());
+    ASSERT_THAT(full, IsOk());
     std::printf("least budget %llu bytes; unlimited plan %llu bytes\n", (unsigned long long)least,
                 (unsigned long long)full->total_bytes());
-    groth16::prove_request req;
-    req.pk = &in.pk;
-    req.cs = &in.circuit.cs;
-    req.witness = in.circuit.w;
-    req.rs = fixed_rs(seed0);
+    const groth16::prove_request req = request_for(in, seed0);
     groth16::cpu_backend cpu;
     const auto want = groth16::prove(cpu, req);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
-    const uint64_t least_region = (least + granule - 1) / granule * granule;
+    ASSERT_THAT(want, IsOk());
+    const uint64_t least_region = round_up_to_granule(least);
     for (const uint64_t region : {least_region, least_region + granule, least_region + 4 * granule}) {
       SCOPED_TRACE("region " + std::to_string(region));
       cfg.max_vram_bytes = region;
       auto be = cuda_backend::create(cfg);
-      ASSERT_TRUE(be.ok()) << be.error().to_string();
+      ASSERT_THAT(be, IsOk());
       ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
       const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
-      ASSERT_TRUE(fp.ok());
+      ASSERT_THAT(fp, IsOk());
       std::printf("region %llu: %s\n", (unsigned long long)region, fp->plan.c_str());
       EXPECT_GT(fp->streamed_bytes, 0u) << "nothing streamed: the test shows nothing";
       EXPECT_LE((*be)->used_bytes(), region);
       // Two threads at once when the plan has two lanes.
-      std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
-      std::vector<std::thread> pool;
-      for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(**be, req); });
-      for (auto& th : pool) th.join();
-      for (const auto& g : got) {
-        ASSERT_TRUE(g.ok()) << g.error().to_string();
+      for (const auto& g : prove_on_two_threads(**be, req)) {
+        ASSERT_THAT(g, IsOk());
         EXPECT_TRUE(g->pi == want->pi) << "streamed proof differs from the CPU proof";
         bool copy_span = false;
         for (const auto& sp : g->timings.spans) copy_span |= sp.name == "key stream h2d";
@@ -402,10 +416,9 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
     if (least_region > granule) {
       cfg.max_vram_bytes = least_region - granule;
       auto be = cuda_backend::create(cfg);
-      ASSERT_TRUE(be.ok()) << be.error().to_string();
+      ASSERT_THAT(be, IsOk());
       const auto r = (*be)->start(req);
-      ASSERT_FALSE(r.ok());
-      EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
+      ASSERT_THAT(r, StatusIs(status_code::failed_precondition));
       EXPECT_NE(r.error().message().find("at least " + std::to_string(least)), std::string::npos)
           << r.error().message();
       EXPECT_TRUE((*be)->healthy());
@@ -417,24 +430,14 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
 // the CPU's proof too; the region plus the pinned mappings' reserve stay inside the budget, and
 // nothing beyond max_pinned_bytes is pinned.
 TEST(CudaBackend, PageableStreamingMatchesCpu) {
-  constexpr uint64_t granule = uint64_t{2} << 20;
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
-  auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 9));
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
-  instance in;
-  in.circuit = std::move(c).value();
-  auto pk = groth16::setup_insecure(in.circuit.cs, h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed0));
-  ASSERT_TRUE(pk.ok()) << pk.error().to_string();
-  in.pk = std::move(pk).value();
-  groth16::prove_request req;
-  req.pk = &in.pk;
-  req.cs = &in.circuit.cs;
-  req.witness = in.circuit.w;
-  req.rs = fixed_rs(seed0 + 4);
+  const uint64_t seed0 = pp::test::test_seed();
+  const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 9), h_basis::monomial, seed0);
+  ASSERT_NE(inst, nullptr);
+  const instance& in = *inst;
+  const groth16::prove_request req = request_for(in, seed0 + 4);
   groth16::cpu_backend cpu;
   const auto want = groth16::prove(cpu, req);
-  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_THAT(want, IsOk());
   for (const bool pin_streamed : {true, false}) {
     SCOPED_TRACE(pin_streamed ? "max_pinned_bytes 4096" : "pin_streamed false");
     cuda_backend_config cfg = gpu_config();
@@ -444,16 +447,16 @@ TEST(CudaBackend, PageableStreamingMatchesCpu) {
     cfg.max_pinned_bytes = 4096;  // less than any table: nothing is pinned
     const uint64_t least = least_budget(in, cfg);
     ASSERT_GT(least, 0u);
-    cfg.max_vram_bytes = (least + granule - 1) / granule * granule;
+    cfg.max_vram_bytes = round_up_to_granule(least);
     auto be = cuda_backend::create(cfg);
-    ASSERT_TRUE(be.ok()) << be.error().to_string();
+    ASSERT_THAT(be, IsOk());
     EXPECT_EQ(pin_reserve_bytes(cfg), granule);
     EXPECT_LE((*be)->capacity_bytes() + pin_reserve_bytes(cfg), cfg.max_vram_bytes);
     const auto got = groth16::prove(**be, req);
-    ASSERT_TRUE(got.ok()) << got.error().to_string();
+    ASSERT_THAT(got, IsOk());
     EXPECT_TRUE(got->pi == want->pi) << "proof streamed from pageable memory differs from the CPU proof";
     const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
-    ASSERT_TRUE(fp.ok());
+    ASSERT_THAT(fp, IsOk());
     EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
     EXPECT_EQ((*be)->pinned_bytes(), 0u);
     EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
@@ -466,47 +469,31 @@ TEST(CudaBackend, PageableStreamingMatchesCpu) {
 // both H bases (b and c in turns, and a, b, c at once); two threads sharing the one workspace. The
 // proof is the CPU's, bit for bit.
 TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
-  constexpr uint64_t granule = uint64_t{2} << 20;
-  const uint64_t seed0 = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed0);
+  const uint64_t seed0 = pp::test::test_seed();
   for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
     SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
-    auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7));
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
-    instance in;
-    in.circuit = std::move(c).value();
-    auto pk = groth16::setup_insecure(in.circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(seed0 + 2));
-    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
-    in.pk = std::move(pk).value();
-    cuda_backend_config cfg = gpu_config();
-    cfg.lanes = 2;
-    cfg.max_chunk_points = 1 << 14;
+    const auto inst = make_instance(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7), basis, seed0 + 2);
+    ASSERT_NE(inst, nullptr);
+    const instance& in = *inst;
+    cuda_backend_config cfg = streaming_config(1 << 14);
     cfg.max_matrix_chunk_bytes = 64 << 10;
     const uint64_t least = least_budget(in, cfg);
     ASSERT_GT(least, 0u);
-    cfg.max_vram_bytes = (least + granule - 1) / granule * granule;
+    cfg.max_vram_bytes = round_up_to_granule(least);
     auto be = cuda_backend::create(cfg);
-    ASSERT_TRUE(be.ok()) << be.error().to_string();
+    ASSERT_THAT(be, IsOk());
     ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
     const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
-    ASSERT_TRUE(fp.ok());
+    ASSERT_THAT(fp, IsOk());
     std::printf("region %llu: %s\n", (unsigned long long)cfg.max_vram_bytes, fp->plan.c_str());
     ASSERT_TRUE(fp->matrices_streamed) << "matrices resident: the test shows nothing";
     EXPECT_LE((*be)->used_bytes(), cfg.max_vram_bytes);
-    groth16::prove_request req;
-    req.pk = &in.pk;
-    req.cs = &in.circuit.cs;
-    req.witness = in.circuit.w;
-    req.rs = fixed_rs(seed0 + 3);
+    const groth16::prove_request req = request_for(in, seed0 + 3);
     groth16::cpu_backend cpu;
     const auto want = groth16::prove(cpu, req);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
-    std::vector<result<groth16::prove_output>> got(2, internal_error("not run"));
-    std::vector<std::thread> pool;
-    for (int t = 0; t < 2; ++t) pool.emplace_back([&, t] { got[t] = groth16::prove(**be, req); });
-    for (auto& th : pool) th.join();
-    for (const auto& g : got) {
-      ASSERT_TRUE(g.ok()) << g.error().to_string();
+    ASSERT_THAT(want, IsOk());
+    for (const auto& g : prove_on_two_threads(**be, req)) {
+      ASSERT_THAT(g, IsOk());
       EXPECT_TRUE(g->pi == want->pi) << "proof with streamed matrices differs from the CPU proof";
     }
     EXPECT_GE((*be)->h2d_bytes(), 2 * fp->streamed_bytes);
@@ -523,20 +510,18 @@ TEST(CudaBackend, RejectsBadRequests) {
   const std::vector<fr> short_w(in->circuit.w.begin(), in->circuit.w.end() - 1);
   req.witness = short_w;
   auto r = gpu().start(req);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
   req.pk = nullptr;
-  EXPECT_FALSE(gpu().start(req).ok());
+  EXPECT_THAT(gpu().start(req), Not(IsOk()));
 
   // A pending from another backend is refused.
   req.pk = &in->pk;
   req.witness = in->circuit.w;
   groth16::cpu_backend cpu;
   auto p = cpu.start(req);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   auto f = gpu().finish(std::move(p).value());
-  ASSERT_FALSE(f.ok());
-  EXPECT_EQ(f.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(f, StatusIs(status_code::invalid_argument));
   EXPECT_TRUE(gpu().healthy());
   gpu().clear_keys();
 }

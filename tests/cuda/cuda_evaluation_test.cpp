@@ -20,9 +20,13 @@
 #include "groth16/qap.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 using groth16::h_basis;
@@ -63,20 +67,20 @@ struct fixture {
 
 std::unique_ptr<fixture> make_fixture(uint64_t constraints, uint64_t seed) {
   auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(constraints, seed));
-  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_THAT(c, IsOk());
   if (!c.ok()) return nullptr;
   auto f = std::make_unique<fixture>();
   f->circuit = std::move(c).value();
   const r1cs::constraint_system& cs = f->circuit.cs;
   auto pk = groth16::setup_insecure(cs, h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed + 1));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  EXPECT_THAT(pk, IsOk());
   if (!pk.ok()) return nullptr;
   f->pk = std::move(pk).value();
   auto d = groth16::qap_domain::for_circuit(cs, groth16::root_family_for(h_basis::monomial));
-  EXPECT_TRUE(d.ok());
+  EXPECT_THAT(d, IsOk());
   if (!d.ok()) return nullptr;
   std::vector<fr> a(d->size()), b(d->size()), c2(d->size());
-  EXPECT_TRUE(groth16::evaluate_qap(*d, cs, f->circuit.w, a, b, c2).ok());
+  EXPECT_THAT(groth16::evaluate_qap(*d, cs, f->circuit.w, a, b, c2), IsOk());
   const auto rows = static_cast<std::ptrdiff_t>(groth16::qap_rows(cs));
   f->a.assign(a.begin(), a.begin() + rows);
   f->b.assign(b.begin(), b.begin() + rows);
@@ -90,12 +94,6 @@ std::unique_ptr<fixture> make_fixture(uint64_t constraints, uint64_t seed) {
 
 groth16::blinding random_rs(uint64_t& state) { return {r1cs::random_fr(state), r1cs::random_fr(state)}; }
 
-uint64_t fresh_seed() {
-  const uint64_t s = (uint64_t{std::random_device{}()} << 32) | std::random_device{}();
-  std::printf("seed %llu\n", static_cast<unsigned long long>(s));
-  return s;
-}
-
 cuda_backend_config small_config() {
   cuda_backend_config c;
   c.vram_share = 0.8;
@@ -107,23 +105,23 @@ cuda_backend_config small_config() {
 
 std::unique_ptr<cuda_backend> make_backend(const cuda_backend_config& cfg) {
   auto r = cuda_backend::create(cfg);
-  EXPECT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_THAT(r, IsOk());
   return r.ok() ? std::move(r).value() : nullptr;
 }
 
 // The GPU's proof of req and the CPU's, byte for byte.
 void expect_same_bytes(cuda_backend& gpu, const groth16::evaluation_request& req) {
   const auto want = groth16::prove_from_evaluations(req);
-  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_THAT(want, IsOk());
   const auto got = gpu.prove_evaluations(req);
-  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  ASSERT_THAT(got, IsOk());
   static_assert(sizeof(groth16::proof) == 384);
   EXPECT_EQ(std::memcmp(&*got, &*want, sizeof(groth16::proof)), 0) << "the GPU's proof differs from the CPU's";
   EXPECT_TRUE(gpu.healthy()) << gpu.last_error();
 }
 
 TEST(CudaEvaluations, SmallAndPowerOfTwoSizesMatchCpu) {
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto gpu = make_backend(small_config());
   ASSERT_NE(gpu, nullptr);
   // Constraint counts at the smallest sizes and past the porep generator's domain boundaries.
@@ -139,7 +137,7 @@ TEST(CudaEvaluations, SmallAndPowerOfTwoSizesMatchCpu) {
 }
 
 TEST(CudaEvaluations, TwoThreadsAndTwoKeysAtOnce) {
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto gpu = make_backend(small_config());
   ASSERT_NE(gpu, nullptr);
   auto f1 = make_fixture(3000, state % 1000 + 1);
@@ -158,9 +156,9 @@ TEST(CudaEvaluations, TwoThreadsAndTwoKeysAtOnce) {
   for (auto& th : threads) th.join();
   for (size_t i = 0; i < reqs.size(); ++i) {
     SCOPED_TRACE("request " + std::to_string(i));
-    ASSERT_TRUE(got[i].ok()) << got[i].error().to_string();
+    ASSERT_THAT(got[i], IsOk());
     const auto want = groth16::prove_from_evaluations(reqs[i]);
-    ASSERT_TRUE(want.ok());
+    ASSERT_THAT(want, IsOk());
     EXPECT_EQ(std::memcmp(&*got[i], &*want, sizeof(groth16::proof)), 0);
   }
   EXPECT_GE(gpu->gpu_activity().partitions, reqs.size());
@@ -185,7 +183,7 @@ uint64_t least_budget(const groth16::evaluation_request& req, cuda_backend_confi
   auto be = make_backend(cfg);
   if (be == nullptr) return 0;
   const auto r = be->prove_evaluations(req);
-  EXPECT_FALSE(r.ok());
+  EXPECT_THAT(r, Not(IsOk()));
   if (r.ok()) return 0;
   EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
   const std::string& m = r.error().message();
@@ -196,12 +194,12 @@ uint64_t least_budget(const groth16::evaluation_request& req, cuda_backend_confi
 
 TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
   constexpr uint64_t granule = uint64_t{2} << 20;
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto f = make_fixture(60000, state % 1000 + 5);
   ASSERT_NE(f, nullptr);
   const groth16::evaluation_request req = f->request(random_rs(state));
   const auto want = groth16::prove_from_evaluations(req);
-  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_THAT(want, IsOk());
   cuda_backend_config cfg = small_config();
   cfg.max_chunk_points = 1024;
   const uint64_t least = least_budget(req, cfg);
@@ -219,7 +217,7 @@ TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
     for (int t = 0; t < 2; ++t) threads.emplace_back([&, t] { got[t] = be->prove_evaluations(req); });
     for (auto& th : threads) th.join();
     for (const auto& g : got) {
-      ASSERT_TRUE(g.ok()) << g.error().to_string();
+      ASSERT_THAT(g, IsOk());
       EXPECT_EQ(std::memcmp(&*g, &*want, sizeof(groth16::proof)), 0) << "streamed proof differs from the CPU's";
     }
     EXPECT_LE(be->used_bytes(), region);
@@ -231,14 +229,13 @@ TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
     auto be = make_backend(cfg);
     ASSERT_NE(be, nullptr);
     const auto r = be->prove_evaluations(req);
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code(), status_code::failed_precondition) << r.error().to_string();
+    ASSERT_THAT(r, StatusIs(status_code::failed_precondition));
     EXPECT_TRUE(be->healthy());
   }
 }
 
 TEST(CudaEvaluations, BadRequestsAreErrorsNeverProofs) {
-  uint64_t state = fresh_seed();
+  uint64_t state = pp::test::test_seed();
   auto gpu = make_backend(small_config());
   ASSERT_NE(gpu, nullptr);
   auto f = make_fixture(2000, state % 1000 + 9);
@@ -250,16 +247,14 @@ TEST(CudaEvaluations, BadRequestsAreErrorsNeverProofs) {
   groth16::evaluation_request bad = req;
   bad.a_aux.words = more;
   auto r = gpu->prove_evaluations(bad);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument) << r.error().to_string();
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
   // Evaluations that are not A w: the proof fails verification, and is not returned.
   std::vector<fr> a = f->a;
   a[a.size() / 2] += fr::one();
   bad = req;
   bad.a = a;
   r = gpu->prove_evaluations(bad);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::internal) << r.error().to_string();
+  ASSERT_THAT(r, StatusIs(status_code::internal));
   EXPECT_NE(r.error().message().find("verification"), std::string::npos) << r.error().message();
   // The backend is still healthy and proves the good request.
   EXPECT_TRUE(gpu->healthy()) << gpu->last_error();

@@ -9,6 +9,7 @@
 #include "device_ops.hpp"
 #include "ec/batch_to_affine.hpp"
 #include "gpu_test_util.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -76,7 +77,7 @@ void check_curve_op(int64_t n_random) {
   using B = typename D::b_t;
   using C = typename A::curve;
   using F = typename C::field;
-  std::mt19937_64 rng(fresh_seed(D::name));
+  std::mt19937_64 rng(pp::test::test_seed());
   const auto pa = random_points<C>(rng, n_random);
   const auto pb = random_points<C>(rng, n_random);
   std::vector<F> za(n_random), zb(n_random);
@@ -111,7 +112,7 @@ void check_curve_op(int64_t n_random) {
     for (int64_t i = lo; i < hi; ++i) want[i] = D::apply(a[i], b[i]);
   });
   const status s = run_on_device<O>(a.data(), b.data(), got.data(), n);
-  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(count_mismatches(D::name, want, got), 0) << "of " << n << " inputs (projective limbs)";
 
   // The same results as affine points (host conversion), as the backend's users will see them.

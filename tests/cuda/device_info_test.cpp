@@ -1,23 +1,26 @@
 // device_info on a real GPU: the runtime's answers are sane and errors come back as values.
 #include "cuda/device_info.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
 namespace pp::cuda {
 namespace {
 
+using ::testing::Not;
+
 TEST(DeviceInfo, CountIsPositiveHere) {
   const auto n = device_count();
-  ASSERT_TRUE(n.ok()) << n.error().to_string();
+  ASSERT_THAT(n, IsOk());
   ASSERT_GT(*n, 0);  // gpu_test_main exits 77 before this when there is none
 }
 
 TEST(DeviceInfo, EveryDeviceReportsSaneProperties) {
   const auto n = device_count();
-  ASSERT_TRUE(n.ok());
+  ASSERT_THAT(n, IsOk());
   for (int i = 0; i < *n; ++i) {
     const auto d = query_device(i);
-    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    ASSERT_THAT(d, IsOk());
     EXPECT_EQ(d->ordinal, i);
     EXPECT_FALSE(d->name.empty());
     EXPECT_GT(d->sm_count, 0);
@@ -31,11 +34,10 @@ TEST(DeviceInfo, EveryDeviceReportsSaneProperties) {
 
 TEST(DeviceInfo, OrdinalOutOfRangeIsInvalidArgument) {
   const auto n = device_count();
-  ASSERT_TRUE(n.ok());
+  ASSERT_THAT(n, IsOk());
   const auto d = query_device(*n);
-  ASSERT_FALSE(d.ok());
-  EXPECT_EQ(d.error().code(), status_code::invalid_argument);
-  EXPECT_FALSE(query_device(-1).ok());
+  ASSERT_THAT(d, StatusIs(status_code::invalid_argument));
+  EXPECT_THAT(query_device(-1), Not(IsOk()));
 }
 
 }  // namespace

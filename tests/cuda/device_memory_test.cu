@@ -12,6 +12,7 @@
 
 #include "cuda/cuda_event.hpp"
 #include "cuda/device_memory.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -23,14 +24,14 @@ TEST(DeviceMemory, ReservesOneCappedRegionAndStaging) {
   cfg.staging_buffers = 2;
   cfg.staging_bytes = 1 << 20;
   auto m = device_memory::create(cfg);
-  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  ASSERT_THAT(m, IsOk());
   EXPECT_EQ((*m)->capacity(), uint64_t{64} << 20);
   EXPECT_EQ(reinterpret_cast<uintptr_t>((*m)->base()) % 256, 0u);
   ASSERT_EQ((*m)->staging_count(), 2u);
   EXPECT_EQ((*m)->staging(1).size(), 1u << 20);
 
   auto r = (*m)->region(1 << 20, 4096);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(static_cast<std::byte*>(*r) - static_cast<std::byte*>((*m)->base()), 1 << 20);
   EXPECT_FALSE((*m)->region((*m)->capacity() - 10, 11).ok());
   EXPECT_FALSE((*m)->region(~uint64_t{0}, 1).ok());
@@ -70,9 +71,9 @@ __global__ void spin_kernel(unsigned long long cycles, int* flag) {
 
 TEST(CudaEvent, RecordQueryWait) {
   auto e = cuda_event::create();
-  ASSERT_TRUE(e.ok());
+  ASSERT_THAT(e, IsOk());
   auto q0 = e->query();
-  ASSERT_TRUE(q0.ok());
+  ASSERT_THAT(q0, IsOk());
   EXPECT_TRUE(*q0);  // nothing recorded yet
   cudaStream_t s1, s2;
   ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
@@ -81,18 +82,18 @@ TEST(CudaEvent, RecordQueryWait) {
   ASSERT_EQ(cudaMalloc(&d_flag, 2 * sizeof(int)), cudaSuccess);
   ASSERT_EQ(cudaMemset(d_flag, 0, 2 * sizeof(int)), cudaSuccess);
   spin_kernel<<<1, 1, 0, s1>>>(200'000'000ull, d_flag);  // ~0.1 s
-  ASSERT_TRUE(e->record(s1).ok());
+  ASSERT_THAT(e->record(s1), IsOk());
   auto q1 = e->query();
-  ASSERT_TRUE(q1.ok());
+  ASSERT_THAT(q1, IsOk());
   EXPECT_FALSE(*q1);
   // s2 waits for the event, then copies the flag: it must see 1.
-  ASSERT_TRUE(e->wait_on(s2).ok());
+  ASSERT_THAT(e->wait_on(s2), IsOk());
   ASSERT_EQ(cudaMemcpyAsync(d_flag + 1, d_flag, sizeof(int), cudaMemcpyDeviceToDevice, s2), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
   int h[2] = {};
   ASSERT_EQ(cudaMemcpy(h, d_flag, sizeof(h), cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(h[1], 1);
-  ASSERT_TRUE(e->synchronize().ok());
+  ASSERT_THAT(e->synchronize(), IsOk());
   EXPECT_TRUE(*e->query());
   cudaFree(d_flag);
   cudaStreamDestroy(s1);

@@ -4,6 +4,7 @@
 
 #include "device_ops.hpp"
 #include "gpu_test_util.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -14,7 +15,7 @@ template <op O>
 void check_field_op(int64_t n_random) {
   using D = op_def<O>;
   using F = typename D::a_t;
-  std::mt19937_64 rng(fresh_seed(D::name));
+  std::mt19937_64 rng(pp::test::test_seed());
   const std::vector<F> edges = edge_elements<F>();
   std::vector<F> a, b;
   a.reserve(edges.size() * edges.size() + n_random);
@@ -35,7 +36,7 @@ void check_field_op(int64_t n_random) {
     for (int64_t i = lo; i < hi; ++i) want[i] = D::apply(a[i], b[i]);
   });
   const status s = run_on_device<O>(a.data(), b.data(), got.data(), n);
-  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(count_mismatches(D::name, want, got), 0) << "of " << n << " inputs";
   testing::Test::RecordProperty("inputs", std::to_string(n));
 }

@@ -17,6 +17,7 @@
 #include "groth16/fixed_base.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -57,7 +58,7 @@ status device_mul(fixed_base_device& dev, const ec::affine<Curve>& base, std::sp
 
 std::unique_ptr<fixed_base_device> make_device(uint64_t chunk) {
   auto d = fixed_base_device::create({.device = 0, .chunk = chunk});
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
+  EXPECT_THAT(d, IsOk()) << (d.ok() ? "" : d.error().to_string());
   return d.ok() ? std::move(*d) : nullptr;
 }
 
@@ -70,7 +71,7 @@ TYPED_TEST_SUITE(gpu_fixed_base_test, curves);
 // alternating (each switch re-uploads the table).
 TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("fixed base sizes"));
+  std::mt19937_64 rng(pp::test::test_seed());
   constexpr uint64_t chunk = 64;
   auto dev = make_device(chunk);
   ASSERT_TRUE(dev);
@@ -86,7 +87,7 @@ TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
     const std::vector<ec::affine<C>> want = tables[b].mul_batch(k);
     std::vector<ec::affine<C>> got(n, ec::generator<C>());
     const status st = device_mul<C>(*dev, bases[b], k, got);
-    ASSERT_TRUE(st.ok()) << st.to_string();
+    ASSERT_THAT(st, IsOk());
     EXPECT_EQ(count_mismatches(C::name, want, got), 0) << "n = " << n << ", base " << b;
   }
   // The first window-zero scalar gives the stored infinity.
@@ -99,7 +100,7 @@ TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
 // Many chunks of a mid-size chunk: the two slots alternate for tens of rounds.
 TYPED_TEST(gpu_fixed_base_test, ManyChunks) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("fixed base many chunks"));
+  std::mt19937_64 rng(pp::test::test_seed());
   auto dev = make_device(uint64_t{1} << 12);
   ASSERT_TRUE(dev);
   const uint64_t n = (uint64_t{1} << 16) + 3;
@@ -108,7 +109,7 @@ TYPED_TEST(gpu_fixed_base_test, ManyChunks) {
   const std::vector<ec::affine<C>> want = table.mul_batch(k);
   std::vector<ec::affine<C>> got(n);
   const status st = device_mul<C>(*dev, ec::generator<C>(), k, got);
-  ASSERT_TRUE(st.ok()) << st.to_string();
+  ASSERT_THAT(st, IsOk());
   EXPECT_EQ(count_mismatches(C::name, want, got), 0);
 }
 
@@ -119,10 +120,10 @@ TEST(gpu_fixed_base, Refusals) {
   std::vector<fr> k(3, fr::one());
   std::vector<ec::g1_affine> out(2);
   EXPECT_EQ(dev->mul_g1(ec::generator<ec::g1_curve>(), k, out).code(), status_code::invalid_argument);
-  EXPECT_TRUE(dev->mul_g1(ec::generator<ec::g1_curve>(), {}, {}).ok());
+  EXPECT_THAT(dev->mul_g1(ec::generator<ec::g1_curve>(), {}, {}), IsOk());
   // Still usable after a refusal.
   out.resize(3);
-  ASSERT_TRUE(dev->mul_g1(ec::generator<ec::g1_curve>(), k, out).ok());
+  ASSERT_THAT(dev->mul_g1(ec::generator<ec::g1_curve>(), k, out), IsOk());
   EXPECT_TRUE(out[2] == ec::generator<ec::g1_curve>());
 }
 
@@ -151,22 +152,22 @@ void expect_same_key(const groth16::proving_key& want, const groth16::proving_ke
 
 // A whole key: 3000 constraints (n = 4096) with a chunk that splits every query.
 TEST(gpu_fixed_base, SetupInsecureMatchesHost) {
-  const uint64_t seed = fresh_seed("setup_insecure");
+  const uint64_t seed = pp::test::test_seed();
   r1cs::synthetic_params p;
   p.num_constraints = 3000;
   p.num_public = 3;
   p.num_aux = 3500;
   p.seed = seed;
   auto circuit = r1cs::make_synthetic(p);
-  ASSERT_TRUE(circuit.ok()) << circuit.error().to_string();
+  ASSERT_THAT(circuit, IsOk());
   const groth16::toxic_waste_insecure tw = groth16::toxic_waste_from_seed_insecure(seed ^ 0x5eed);
   auto dev = make_device(1000);
   ASSERT_TRUE(dev);
   for (groth16::h_basis basis : {groth16::h_basis::odd_coset_lagrange, groth16::h_basis::monomial}) {
     auto want = groth16::setup_insecure(circuit->cs, basis, tw);
     auto got = groth16::setup_insecure(circuit->cs, basis, tw, *dev);
-    ASSERT_TRUE(want.ok()) << want.error().to_string();
-    ASSERT_TRUE(got.ok()) << got.error().to_string();
+    ASSERT_THAT(want, IsOk());
+    ASSERT_THAT(got, IsOk());
     expect_same_key(*want, *got);
   }
 }

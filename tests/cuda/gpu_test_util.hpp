@@ -1,4 +1,4 @@
-// Helpers shared by the GPU tests: a fresh printed seed per run, random field elements (uniform
+// Helpers shared by the GPU tests (seeds: support/test_seed.hpp): random field elements (uniform
 // and carry-heavy limb patterns), edge values, a host parallel_for, and limb-by-limb comparison.
 #pragma once
 #include <gtest/gtest.h>
@@ -14,22 +14,9 @@
 
 #include "ff/fp2.hpp"
 #include "ff/fr.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
-
-// A fresh seed per test (std::random_device), printed and recorded; PP_TEST_SEED replays one.
-inline uint64_t fresh_seed(const char* what) {
-  uint64_t seed;
-  if (const char* s = std::getenv("PP_TEST_SEED")) {
-    seed = std::strtoull(s, nullptr, 0);
-  } else {
-    std::random_device rd;
-    seed = (uint64_t(rd()) << 32) ^ rd();
-  }
-  std::printf("[seed] %s: PP_TEST_SEED=0x%016llx\n", what, static_cast<unsigned long long>(seed));
-  testing::Test::RecordProperty("seed", std::to_string(seed));
-  return seed;
-}
 
 // f(begin, end) over [0, n) split across the host's cores.
 template <class F>

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/interval_union.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -46,12 +47,6 @@ std::vector<iv> lanes(std::mt19937_64& rng, int per_lane) {
   return v;
 }
 
-uint64_t seed() {
-  static const uint64_t s = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
-
 TEST(IntervalUnion, EmptyAndSingle) {
   interval_union u;
   EXPECT_EQ(u.read().count, 0u);
@@ -66,7 +61,7 @@ TEST(IntervalUnion, EmptyAndSingle) {
 }
 
 TEST(IntervalUnion, EndOrderedArrivalsAreExact) {
-  std::mt19937_64 rng(seed());
+  std::mt19937_64 rng(pp::test::test_seed());
   for (int round = 0; round < 20; ++round) {
     auto v = lanes(rng, 500);
     std::sort(v.begin(), v.end(), [](const iv& a, const iv& b) { return a.second < b.second; });
@@ -84,7 +79,7 @@ TEST(IntervalUnion, EndOrderedArrivalsAreExact) {
 }
 
 TEST(IntervalUnion, ArbitraryOrderNeverOverCounts) {
-  std::mt19937_64 rng(seed() + 1);
+  std::mt19937_64 rng(pp::test::test_seed());
   auto v = lanes(rng, 300);
   std::shuffle(v.begin(), v.end(), rng);
   interval_union u(2);

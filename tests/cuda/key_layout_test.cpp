@@ -18,9 +18,13 @@
 #include <vector>
 
 #include "cuda/key_layout.hpp"
+#include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 constexpr uint64_t gib = uint64_t{1} << 30;
 
@@ -161,7 +165,7 @@ TEST(KeyLayout, UnlimitedKeepsEverythingResident) {
   const key_shape s = porep27();
   const auto opts = options_for();
   const auto p = plan_key(s, opts, ~uint64_t{0}, 2);
-  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  ASSERT_THAT(p, IsOk());
   EXPECT_FALSE(p->streams());
   EXPECT_TRUE(p->matrices_resident);
   EXPECT_EQ(p->lanes, 2u);
@@ -175,18 +179,18 @@ TEST(KeyLayout, LanesAreWhatFits) {
   const key_shape s = porep27();
   const auto opts = options_for();
   const auto one = plan_key(s, opts, ~uint64_t{0}, 1);
-  ASSERT_TRUE(one.ok());
+  ASSERT_THAT(one, IsOk());
   const uint64_t one_lane = one->total_bytes();
   // Room for two and a half lanes: two of four asked for.
   const uint64_t budget = one_lane + one->lane.bytes + one->lane.bytes / 2;
   const auto p = plan_key(s, opts, budget, 4);
-  ASSERT_TRUE(p.ok());
+  ASSERT_THAT(p, IsOk());
   EXPECT_FALSE(p->streams());
   EXPECT_EQ(p->lanes, 2u);
   check_plan(s, *p, budget);
   // max_lanes 0 is taken as 1.
   const auto z = plan_key(s, opts, ~uint64_t{0}, 0);
-  ASSERT_TRUE(z.ok());
+  ASSERT_THAT(z, IsOk());
   EXPECT_EQ(z->lanes, 1u);
 }
 
@@ -197,7 +201,7 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
   for (uint64_t b : {48, 32, 24, 16}) {
     const uint64_t budget = b * gib;
     const auto p = plan_key(s, opts, budget, 2);
-    ASSERT_TRUE(p.ok()) << b << " GiB: " << p.error().to_string();
+    ASSERT_THAT(p, IsOk()) << b << " GiB: " << p.error().to_string();
     std::printf("%3llu GiB: %s\n", (unsigned long long)b, p->to_string(s).c_str());
     EXPECT_TRUE(p->streams()) << b << " GiB";
     check_plan(s, *p, budget);
@@ -214,7 +218,7 @@ TEST(KeyLayout, Porep27FitsSixteenGiBWithStreamedMatrices) {
   key_shape s = porep27();
   const auto opts = options_for();
   const auto p = plan_key(s, opts, 16 * gib, 2);
-  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  ASSERT_THAT(p, IsOk());
   std::printf("16 GiB: %s, total %.2f GiB\n", p->to_string(s).c_str(), double(p->total_bytes()) / gib);
   EXPECT_FALSE(p->matrices_resident);
   EXPECT_EQ(p->lanes, 1u);
@@ -225,7 +229,7 @@ TEST(KeyLayout, Porep27FitsSixteenGiBWithStreamedMatrices) {
   // Without the matrices streamed it does not fit (the least budget is above 16 GiB).
   s.matrix_slot_bytes = 0;
   const auto q = plan_key(s, opts, 16 * gib, 2);
-  ASSERT_FALSE(q.ok());
+  ASSERT_THAT(q, Not(IsOk()));
   EXPECT_NE(q.error().message().find("at least"), std::string::npos);
 }
 
@@ -233,18 +237,17 @@ TEST(KeyLayout, TooSmallIsRefusedNamingTheMinimum) {
   const key_shape s = porep27();
   const auto opts = options_for();
   const auto p = plan_key(s, opts, 4 * gib, 2);
-  ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
+  ASSERT_THAT(p, StatusIs(status_code::resource_exhausted));
   EXPECT_NE(p.error().message().find("at least"), std::string::npos) << p.error().message();
   // The minimum it names is enough (and one byte less is not).
   const std::string& m = p.error().message();
   const uint64_t least = std::stoull(m.substr(m.find("at least ") + 9));
   EXPECT_EQ(least, least_plan_bytes(s, opts));
   const auto q = plan_key(s, opts, least, 2);
-  ASSERT_TRUE(q.ok()) << q.error().to_string();
+  ASSERT_THAT(q, IsOk());
   check_plan(s, *q, least);
-  EXPECT_FALSE(plan_key(s, opts, least - 1, 2).ok());
-  EXPECT_FALSE(plan_key(s, {}, ~uint64_t{0}, 1).ok());
+  EXPECT_THAT(plan_key(s, opts, least - 1, 2), Not(IsOk()));
+  EXPECT_THAT(plan_key(s, {}, ~uint64_t{0}, 1), Not(IsOk()));
 }
 
 // b and c in turns (monomial keys) lower the least budget by one domain-sized buffer or more.
@@ -253,7 +256,7 @@ TEST(KeyLayout, HInTurnsLowersTheMinimum) {
   const auto opts = options_for();
   auto least = [&](const key_shape& k) {
     const auto p = plan_key(k, opts, 1, 1);
-    EXPECT_FALSE(p.ok());
+    EXPECT_THAT(p, Not(IsOk()));
     const std::string& m = p.error().message();
     return std::stoull(m.substr(m.find("at least ") + 9));
   };
@@ -265,21 +268,19 @@ TEST(KeyLayout, HInTurnsLowersTheMinimum) {
               double(two) / gib);
   EXPECT_LT(two + s.n * 32, three + 1);
   const auto p = plan_key(s, opts, two, 2);
-  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  ASSERT_THAT(p, IsOk());
   EXPECT_TRUE(p->h_in_turns);
   check_plan(s, *p, two);
   // An unlimited budget keeps today's path: a, b, c at once.
   const auto u = plan_key(s, opts, ~uint64_t{0}, 2);
-  ASSERT_TRUE(u.ok());
+  ASSERT_THAT(u, IsOk());
   EXPECT_FALSE(u->h_in_turns);
 }
 
 // Random small shapes and budgets: whatever comes back is inside its budget and well laid out; a
 // refusal only when the all-streamed plan with the smallest chunking does not fit.
 TEST(KeyLayout, RandomShapes) {
-  const uint64_t seed = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed);
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng = pp::test::seeded_rng();
   for (int i = 0; i < 2000; ++i) {
     key_shape s;
     const int log_n = int(rng() % 20) + 1;
@@ -299,7 +300,7 @@ TEST(KeyLayout, RandomShapes) {
     std::vector<msm_chunking> opts;
     for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) opts.push_back({c, c / 2, 80 * c + 4096});
     const auto full = plan_key(s, opts, ~uint64_t{0}, 3);
-    ASSERT_TRUE(full.ok());
+    ASSERT_THAT(full, IsOk());
     const uint64_t budget = rng() % (full->total_bytes() + 1);
     const auto p = plan_key(s, opts, budget, 3);
     if (p.ok()) {
@@ -325,7 +326,7 @@ TEST(KeyLayout, RandomShapes) {
 // The least budget plan_key names for s.
 uint64_t least_budget(const key_shape& s, std::span<const msm_chunking> opts) {
   const auto p = plan_key(s, opts, 1, 1);
-  EXPECT_FALSE(p.ok());
+  EXPECT_THAT(p, Not(IsOk()));
   if (p.ok()) return 1;
   const std::string& m = p.error().message();
   return std::stoull(m.substr(m.find("at least ") + 9));
@@ -367,7 +368,7 @@ TEST(KeyLayout, TwoKeysShareTwentyFourGiB) {
   const std::vector<key_shape> shapes = {porep27(), porep_scaled(24)};
   const std::vector<std::vector<msm_chunking>> opts = {options_for(), options_for()};
   const auto r = plan_region(shapes, opts, 24 * gib, 2);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->host, 0u);
   std::printf("24 GiB, host 2^27: %s\n24 GiB, guest 2^24: %s; region %.2f GiB\n",
               r->keys[0].to_string(shapes[0]).c_str(), r->keys[1].to_string(shapes[1]).c_str(),
@@ -375,17 +376,17 @@ TEST(KeyLayout, TwoKeysShareTwentyFourGiB) {
   check_region(shapes, *r, 24 * gib);
   const std::vector<key_shape> flipped = {shapes[1], shapes[0]};
   const auto f = plan_region(flipped, opts, 24 * gib, 2);
-  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  ASSERT_THAT(f, IsOk());
   EXPECT_EQ(f->host, 1u);
   check_region(flipped, *f, 24 * gib);
   EXPECT_EQ(f->bytes, r->bytes);
 
   const auto u = plan_region(shapes, opts, ~uint64_t{0}, 2);
-  ASSERT_TRUE(u.ok());
+  ASSERT_THAT(u, IsOk());
   check_region(shapes, *u, ~uint64_t{0});
   EXPECT_FALSE(u->keys[1].streams());
   const auto alone = plan_key(shapes[0], opts[0], ~uint64_t{0}, 2);
-  ASSERT_TRUE(alone.ok());
+  ASSERT_THAT(alone, IsOk());
   EXPECT_EQ(u->keys[0].total_bytes(), alone->total_bytes());
 }
 
@@ -407,16 +408,16 @@ TEST(KeyLayout, RegionOfOneKeyIsPlanKeyAndGuestsAppend) {
   }
   const key_shape small = porep_scaled(24);
   auto u = plan_region(one, opts, ~uint64_t{0}, 2);
-  ASSERT_TRUE(u.ok());
+  ASSERT_THAT(u, IsOk());
   const uint64_t before = u->bytes;
-  ASSERT_TRUE(add_guest(*u, small, options_for(), ~uint64_t{0}).ok());
+  ASSERT_THAT(add_guest(*u, small, options_for(), ~uint64_t{0}), IsOk());
   const std::vector<key_shape> both = {porep27(), small};
   check_region(both, *u, ~uint64_t{0});
   EXPECT_EQ(u->base[1], before);
   // At the key's least budget nothing is left beside it.
   const uint64_t least = least_budget(one[0], opts[0]);
   auto t = plan_region(one, opts, least, 2);
-  ASSERT_TRUE(t.ok());
+  ASSERT_THAT(t, IsOk());
   const status st = add_guest(*t, small, options_for(), least);
   EXPECT_EQ(st.code(), status_code::resource_exhausted) << st.to_string();
   EXPECT_EQ(t->keys.size(), 1u);
@@ -428,22 +429,19 @@ TEST(KeyLayout, KeysThatDoNotFitTogetherNameTheirLeast) {
   const std::vector<key_shape> shapes = {porep27(), porep27()};
   const std::vector<std::vector<msm_chunking>> opts = {options_for(), options_for()};
   const auto r = plan_region(shapes, opts, least_budget(shapes[0], opts[0]) + gib, 2);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::resource_exhausted);
+  ASSERT_THAT(r, StatusIs(status_code::resource_exhausted));
   const std::string& m = r.error().message();
   ASSERT_NE(m.find("at least "), std::string::npos) << m;
   const uint64_t least = std::stoull(m.substr(m.find("at least ") + 9));
   const auto q = plan_region(shapes, opts, least, 2);
-  ASSERT_TRUE(q.ok()) << q.error().to_string();
+  ASSERT_THAT(q, IsOk());
   check_region(shapes, *q, least);
-  EXPECT_FALSE(plan_region(shapes, {}, ~uint64_t{0}, 1).ok());
+  EXPECT_THAT(plan_region(shapes, {}, ~uint64_t{0}, 1), Not(IsOk()));
 }
 
 // Random sets of two or three small keys under random budgets: whatever comes back is well laid out.
 TEST(KeyLayout, RandomRegions) {
-  const uint64_t seed = std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)seed);
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng = pp::test::seeded_rng();
   int planned = 0;
   for (int i = 0; i < 500; ++i) {
     std::vector<key_shape> shapes;
@@ -456,7 +454,7 @@ TEST(KeyLayout, RandomRegions) {
       opts.push_back(options_for(uint64_t{1} << (rng() % 6 + 12)));
     }
     const auto full = plan_region(shapes, opts, ~uint64_t{0}, 3);
-    ASSERT_TRUE(full.ok()) << full.error().to_string();
+    ASSERT_THAT(full, IsOk());
     const uint64_t budget = rng() % (full->bytes + 1);
     const auto r = plan_region(shapes, opts, budget, 3);
     if (r.ok()) {

@@ -18,6 +18,7 @@
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
 #include "msm_points.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -43,7 +44,7 @@ ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const st
   const uint64_t n = points.size();
   const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
   auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
-  EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().to_string());
+  EXPECT_THAT(bytes, IsOk()) << (bytes.ok() ? "" : bytes.error().to_string());
   if (!bytes.ok()) return ec::affine<Curve>::infinity();
   device_buffer d_points(n * sizeof(ec::affine<Curve>)), d_scalars(n * sizeof(fr)), ws(*bytes);
   EXPECT_TRUE(d_points.p && d_scalars.p && ws.p);
@@ -55,7 +56,7 @@ ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const st
   const auto* sc = static_cast<const fr*>(d_scalars.p);
   const status st = p == path::plain ? msm<Curve>(pts, sc, n, ws.p, *bytes, &out, nullptr, cfg)
                                      : split_msm<Curve>(pts, sc, n, ws.p, *bytes, &out, nullptr, cfg);
-  EXPECT_TRUE(st.ok()) << st.to_string();
+  EXPECT_THAT(st, IsOk());
   EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
   return ec::to_affine(out);
 }
@@ -86,7 +87,7 @@ TYPED_TEST_SUITE(gpu_msm_test, curves);
 // Small sizes against the naive double-and-add reference, both paths, random and witness scalars.
 TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("small sizes"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 255, 256, 257};
   int bad = 0;
   for (uint64_t n : sizes) {
@@ -111,7 +112,7 @@ TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
 // Every window width on one input, including c = 1 (one bucket) and wide, nearly empty windows.
 TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("window widths"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = 300;
   const auto pts = edgy_points<C>(rng(), n);
   auto sc = random_scalars(rng, n);
@@ -129,7 +130,7 @@ TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
 // run spans thousands of accumulation chunks and several carry passes.
 TYPED_TEST(gpu_msm_test, GiantBucket) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("giant bucket"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = (uint64_t{1} << 16) + 3;
   const auto p = random_points<C>(rng(), 1)[0];
   const std::vector<ec::affine<C>> pts(n, p);
@@ -146,7 +147,7 @@ TYPED_TEST(gpu_msm_test, GiantBucket) {
 // Large sizes against the host Pippenger / split MSM on the same inputs.
 TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("large sizes"));
+  std::mt19937_64 rng(pp::test::test_seed());
   std::vector<uint64_t> sizes = {uint64_t{1} << 16, (uint64_t{1} << 17) + 1, (uint64_t{1} << 18) - 1,
                                  uint64_t{1} << 20};
   for (uint64_t n : sizes) {
@@ -168,7 +169,7 @@ TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
 // chunk), both paths, against the host Pippenger / split MSM on the same inputs.
 TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("chunked"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {1, 2, 3, 1000, 1001, 4097, 50003};
   int bad = 0;
   for (uint64_t n : sizes) {
@@ -197,7 +198,7 @@ TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
 // sums (infinity), an all-zero chunk and an all-infinity chunk (adding infinity), a forced width.
 TYPED_TEST(gpu_msm_test, ChunkSumsEqualOppositeAndZero) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("chunk sums"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000;
   const auto base = random_points<C>(rng(), limit);
   const auto base_sc = random_scalars(rng, limit);
@@ -256,7 +257,7 @@ TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
 // MSM; one chunk more takes the per-chunk selection, same result.
 TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
   using C = TypeParam;
-  std::mt19937_64 rng(fresh_seed("selected split"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000, n = limit * msm_tuning_sm90.split_select_all_max_chunks;
   const auto pts = edgy_points<C>(rng(), n);
   const auto zero_one = [&](uint64_t others) {

@@ -10,9 +10,12 @@
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_plan.hpp"
 #include "ec/ec.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 constexpr uint64_t gib = uint64_t{1} << 30;
 constexpr uint64_t g1_bucket = sizeof(ec::xyzz<ec::g1_curve>);
@@ -44,7 +47,7 @@ TEST(msm_plan, ChunkCounts) {
   for (const row& r : rows) {
     for (bool split : {false, true}) {
       const auto s = make_msm_shape(r.n, 0, split, r.limit);
-      ASSERT_TRUE(s.ok()) << "n=" << r.n << ": " << s.error().to_string();
+      ASSERT_THAT(s, IsOk()) << "n=" << r.n << ": " << s.error().to_string();
       EXPECT_EQ(s->total, r.n);
       EXPECT_EQ(s->chunks, r.chunks) << "n=" << r.n << " limit=" << r.limit;
       EXPECT_EQ(s->n, r.per) << "n=" << r.n << " limit=" << r.limit;
@@ -64,7 +67,7 @@ TEST(msm_plan, ChunkCounts) {
 
 TEST(msm_plan, ForcedWindowAppliesToEveryChunk) {
   const auto s = make_msm_shape(5000, 13, true, 1024);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->window_bits, 13);
   EXPECT_EQ(s->chunks, 5u);
   EXPECT_EQ(make_msm_chunk_shape(*s, s->last_n).window_bits, 13);
@@ -74,24 +77,24 @@ TEST(msm_plan, ForcedWindowAppliesToEveryChunk) {
 TEST(msm_plan, ForcedNarrowWidthShortensChunks) {
   const uint64_t n = uint64_t{1} << 27;
   const auto s = make_msm_shape(n, 2, false, uint64_t{1} << 25);
-  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->windows, 128);
   EXPECT_EQ(s->n, ((uint64_t{1} << 31) - 1) / 128);
   EXPECT_LT(s->entries, uint64_t{1} << 31);
   EXPECT_EQ((s->chunks - 1) * s->n + s->last_n, n);
   const auto wide = make_msm_shape(n, 16, false, uint64_t{1} << 25);
-  ASSERT_TRUE(wide.ok());
+  ASSERT_THAT(wide, IsOk());
   EXPECT_EQ(wide->n, uint64_t{1} << 25);  // 16 x 2^25 fits: the limit stands
 }
 
 TEST(msm_plan, InputChecks) {
-  EXPECT_FALSE(make_msm_shape(uint64_t{1} << 32, 0, false, uint64_t{1} << 25).ok());
-  EXPECT_FALSE(make_msm_shape(16, 0, false, 0).ok());
-  EXPECT_FALSE(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 31).ok());  // n per chunk
-  EXPECT_FALSE(make_msm_shape(uint64_t{1} << 28, 0, false, uint64_t{1} << 28).ok());  // W * n
-  EXPECT_FALSE(make_msm_shape(16, msm_max_window_bits + 1, false, 16).ok());
-  EXPECT_TRUE(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 25).ok());
-  EXPECT_TRUE(make_msm_shape((uint64_t{1} << 32) - 1, 0, true, uint64_t{1} << 24).ok());
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 32, 0, false, uint64_t{1} << 25), Not(IsOk()));
+  EXPECT_THAT(make_msm_shape(16, 0, false, 0), Not(IsOk()));
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 31), Not(IsOk()));  // n per chunk
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 28, 0, false, uint64_t{1} << 28), Not(IsOk()));  // W * n
+  EXPECT_THAT(make_msm_shape(16, msm_max_window_bits + 1, false, 16), Not(IsOk()));
+  EXPECT_THAT(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 25), IsOk());
+  EXPECT_THAT(make_msm_shape((uint64_t{1} << 32) - 1, 0, true, uint64_t{1} << 24), IsOk());
 }
 
 // The layout without CUB's temp storage (a few MiB at these sizes) under the default limits.
@@ -120,31 +123,31 @@ TEST(msm_plan, DefaultChunksBoundTheLayout) {
 // them (its index lists sized for n); past either limit each chunk selects its own.
 TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
   const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   EXPECT_TRUE(s->select_all);
   EXPECT_EQ(s->select_n, uint64_t{1} << 27);
   EXPECT_EQ(s->ones_partials, (uint64_t{1} << 27) / msm_tuning_sm90.ones_chunk);
   const msm_plan p = make_msm_plan(*s, g1_bucket, 0, 0);
   EXPECT_GE(p.layout.idx_others - p.layout.idx_ones, 4 * s->select_n);
   const auto big = make_msm_shape(uint64_t{1} << 31, 0, true, uint64_t{1} << 25);
-  ASSERT_TRUE(big.ok());
+  ASSERT_THAT(big, IsOk());
   EXPECT_FALSE(big->select_all);
   EXPECT_EQ(big->select_n, uint64_t{1} << 25);
   const auto plain = make_msm_shape(uint64_t{1} << 27, 0, false, uint64_t{1} << 25);
-  ASSERT_TRUE(plain.ok());
+  ASSERT_THAT(plain, IsOk());
   EXPECT_FALSE(plain->select_all);
   // Small chunks (a tight VRAM budget): one chunk's lists, so the workspace stays one chunk's.
   const uint64_t most = msm_tuning_sm90.split_select_all_max_chunks;
   const auto small = make_msm_shape(uint64_t{1} << 27, 0, true, (uint64_t{1} << 27) / (2 * most));
-  ASSERT_TRUE(small.ok());
+  ASSERT_THAT(small, IsOk());
   EXPECT_EQ(small->chunks, 2 * most);
   EXPECT_FALSE(small->select_all);
   EXPECT_EQ(small->select_n, small->n);
   const auto edge = make_msm_shape(most * 1000, 0, true, 1000);
-  ASSERT_TRUE(edge.ok());
+  ASSERT_THAT(edge, IsOk());
   EXPECT_TRUE(edge->select_all);
   const auto past = make_msm_shape(most * 1000 + 1, 0, true, 1000);
-  ASSERT_TRUE(past.ok());
+  ASSERT_THAT(past, IsOk());
   EXPECT_FALSE(past->select_all);
 }
 
@@ -159,7 +162,7 @@ TEST(msm_plan, SelectedPassesFitTheLayout) {
                       {50003, 1000, 0}, {50003, 777, 0}, {4097, 1, 0}, {5000, 1024, 13}, {1 << 20, 1 << 20, 0}};
   for (const row& r : rows) {
     const auto s = make_msm_shape(r.total, r.forced, true, r.limit);
-    ASSERT_TRUE(s.ok()) << s.error().to_string();
+    ASSERT_THAT(s, IsOk());
     for (uint64_t len : {uint64_t{0}, uint64_t{1}, uint64_t{2}, s->n / 3, s->n / 2, s->n - 1, s->n, s->n + 5,
                          uint64_t{13} << 20, uint64_t{3} << 20}) {
       const msm_shape pass = make_msm_selected_pass(*s, len);
@@ -176,7 +179,7 @@ TEST(msm_plan, SelectedPassesFitTheLayout) {
   }
   // The PoRep L / A shape: ~13M others of 2^27 take the 2^24 width, ~3M the 2^22 width.
   const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
-  ASSERT_TRUE(s.ok());
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(make_msm_selected_pass(*s, 13000000).window_bits, msm_window_bits(13000000));
   EXPECT_EQ(make_msm_selected_pass(*s, 3000000).window_bits, msm_window_bits(3000000));
 }
@@ -188,7 +191,7 @@ void expect_workspace_bounded(uint64_t n) {
     if (!bytes.ok() && bytes.error().to_string().find("CUDA") != std::string::npos) {
       GTEST_SKIP() << "CUB's size query needs a device here: " << bytes.error().to_string();
     }
-    ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+    ASSERT_THAT(bytes, IsOk());
     std::printf("%s n=%llu %s: workspace %.2f GiB\n", Curve::name, (unsigned long long)n, split ? "split" : "plain",
                 double(*bytes) / gib);
     EXPECT_LT(*bytes, 12 * gib + (split && n < (uint64_t{1} << 31) ? 8 * n : 0));

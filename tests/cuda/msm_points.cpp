@@ -9,28 +9,6 @@
 
 namespace pp::cuda::test {
 
-ff::fr random_scalar(std::mt19937_64& rng) {
-  for (;;) {
-    uint64_t v[4] = {rng(), rng(), rng(), rng() >> 1};
-    if (ff::limbs::cmp<4>(v, ff::fr::params::modulus) < 0) return ff::fr::from_montgomery(v);
-  }
-}
-
-std::vector<ff::fr> random_scalars(std::mt19937_64& rng, uint64_t n) {
-  std::vector<ff::fr> s(n);
-  for (auto& x : s) x = random_scalar(rng);
-  return s;
-}
-
-std::vector<ff::fr> witness_scalars(std::mt19937_64& rng, uint64_t n) {
-  std::vector<ff::fr> s(n);
-  for (auto& x : s) {
-    const uint64_t r = rng() % 100;
-    x = r < 45 ? ff::fr::zero() : r < 90 ? ff::fr::one() : random_scalar(rng);
-  }
-  return s;
-}
-
 template <class Curve>
 std::vector<ec::affine<Curve>> random_points(uint64_t seed, uint64_t n) {
   std::mt19937_64 rng(seed);

@@ -14,6 +14,7 @@
 #include "cuda/ntt_device.hpp"
 #include "gpu_test_util.hpp"
 #include "poly/ntt.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -34,24 +35,6 @@ struct device_buffer {
 constexpr ntt_order kOrders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
 constexpr ntt_kind kKinds[] = {ntt_kind::forward, ntt_kind::inverse, ntt_kind::coset_forward, ntt_kind::coset_inverse};
 
-const char* name(ntt_order o) {
-  switch (o) {
-    case ntt_order::nn: return "nn";
-    case ntt_order::nr: return "nr";
-    case ntt_order::rn: return "rn";
-    case ntt_order::rr: return "rr";
-  }
-  return "?";
-}
-const char* name(ntt_kind k) {
-  switch (k) {
-    case ntt_kind::forward: return "ntt";
-    case ntt_kind::inverse: return "intt";
-    case ntt_kind::coset_forward: return "coset_ntt";
-    case ntt_kind::coset_inverse: return "coset_intt";
-  }
-  return "?";
-}
 
 status host_transform(const poly::evaluation_domain& d, std::vector<fr>& a, ntt_kind k, ntt_order o) {
   switch (k) {
@@ -87,7 +70,7 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
                    const std::vector<ntt_order>& orders, const ntt_tuning* tuning = nullptr,
                    uint64_t max_shared_bytes = 0) {
   auto d = poly::evaluation_domain::create(log_n, family);
-  EXPECT_TRUE(d.ok());
+  EXPECT_THAT(d, IsOk());
   if (!d.ok()) return 1;
   const uint64_t n = d->size();
   const uint64_t ws = device_ntt_domain::workspace_bytes(*d);
@@ -97,7 +80,7 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
   EXPECT_NE(out.p, nullptr);
   if (!tables.p || !data.p || !out.p) return 1;
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr, max_shared_bytes);
-  EXPECT_TRUE(dd.ok()) << dd.error().to_string();
+  EXPECT_THAT(dd, IsOk());
   if (!dd.ok()) return 1;
   if (max_shared_bytes != 0) EXPECT_LE(dd->max_shared_bytes(), max_shared_bytes);
   fr* d_a = static_cast<fr*>(data.p);
@@ -112,15 +95,15 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       });
       want = in;
       const status hs = host_transform(*d, want, k, o);
-      EXPECT_TRUE(hs.ok()) << hs.to_string();
+      EXPECT_THAT(hs, IsOk());
       // Poison the output side first: every element must be written by the transform.
       EXPECT_EQ(cudaMemset(d_a, 0xff, n * sizeof(fr)), cudaSuccess);
       EXPECT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
       const status ds = device_transform(*dd, d_a, k, o, nullptr, tuning);
-      EXPECT_TRUE(ds.ok()) << ds.to_string();
+      EXPECT_THAT(ds, IsOk());
       EXPECT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
-      const std::string what = std::string(name(k)) + " " + name(o) + " 2^" + std::to_string(log_n) +
-                               (family == ff::root_family::snarkjs5 ? " snarkjs5" : " generator7");
+      const std::string what = std::string(ntt_kind_name(k)) + " " + poly::ntt_order_name(o) + " 2^" +
+                               std::to_string(log_n) + (family == ff::root_family::snarkjs5 ? " snarkjs5" : " generator7");
       const int64_t bad = count_mismatches(what.c_str(), want, got);
       EXPECT_EQ(bad, 0) << what;
       bad_total += bad;
@@ -135,7 +118,7 @@ int64_t check_size(int log_n, ff::root_family family, std::mt19937_64& rng, cons
       } else {
         is = ntt_into(*dd, d_a, d_out, k, nullptr);
       }
-      EXPECT_TRUE(is.ok()) << is.to_string();
+      EXPECT_THAT(is, IsOk());
       EXPECT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
       const int64_t bad_into = count_mismatches((what + " into").c_str(), want, got);
       EXPECT_EQ(bad_into, 0) << what << " into";
@@ -150,7 +133,7 @@ std::vector<ntt_order> all_orders() { return {std::begin(kOrders), std::end(kOrd
 
 void check_all_sizes(ff::root_family family, const char* what, const ntt_tuning* tuning = nullptr,
                      uint64_t max_shared_bytes = 0) {
-  std::mt19937_64 rng(fresh_seed(what));
+  std::mt19937_64 rng(pp::test::test_seed());
   int cases = 0;
   for (int log_n = 0; log_n <= 20; ++log_n) {
     const int64_t bad = check_size(log_n, family, rng, all_kinds(), all_orders(), tuning, max_shared_bytes);
@@ -175,7 +158,7 @@ constexpr uint64_t kSharedBytes99KiB = 99 * 1024;
 TEST(DeviceNtt, SharedMemoryOf99KiBAllSizesKindsOrders) {
   const ntt_tuning t{.tile_log = 12, .min_columns_log = 2, .elements_log = 3};
   auto p = make_ntt_plan(20, t, kSharedBytes99KiB);
-  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  ASSERT_THAT(p, IsOk());
   std::printf("99 KiB plan: %s (%llu bytes per block)\n", to_string(*p).c_str(),
               static_cast<unsigned long long>(shared_bytes(*p)));
   check_all_sizes(ff::root_family::generator7, "ntt 99 KiB tile 2^12 tuning", &t, kSharedBytes99KiB);
@@ -185,15 +168,15 @@ TEST(DeviceNtt, SharedMemoryOf99KiBAllSizesKindsOrders) {
 // A plan whose tiles need more shared memory than the domain allows is refused, not launched.
 TEST(DeviceNtt, PlanBeyondTheDomainsSharedMemory) {
   auto d = poly::evaluation_domain::create(14);
-  ASSERT_TRUE(d.ok());
+  ASSERT_THAT(d, IsOk());
   const uint64_t n = d->size(), ws = device_ntt_domain::workspace_bytes(*d);
   device_buffer tables(ws), data(n * sizeof(fr)), out(n * sizeof(fr));
   ASSERT_TRUE(tables.p && data.p && out.p);
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr, kSharedBytes99KiB);
-  ASSERT_TRUE(dd.ok()) << dd.error().to_string();
+  ASSERT_THAT(dd, IsOk());
   EXPECT_EQ(dd->max_shared_bytes(), kSharedBytes99KiB);
   auto big = make_ntt_plan(14, ntt_tuning{.tile_log = 12, .min_columns_log = 2, .elements_log = 3});
-  ASSERT_TRUE(big.ok());
+  ASSERT_THAT(big, IsOk());
   ASSERT_GT(shared_bytes(*big), kSharedBytes99KiB);
   fr* d_a = static_cast<fr*>(data.p);
   EXPECT_EQ(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *big, nullptr).code(), status_code::invalid_argument);
@@ -201,19 +184,19 @@ TEST(DeviceNtt, PlanBeyondTheDomainsSharedMemory) {
             status_code::invalid_argument);
   // The device's own figure (227 KiB on sm_90) takes the 2^12 tile.
   auto full = device_ntt_domain::create(*d, tables.p, ws, nullptr);
-  ASSERT_TRUE(full.ok());
+  ASSERT_THAT(full, IsOk());
   EXPECT_GE(full->max_shared_bytes(), kSharedBytes99KiB);
   std::printf("device dynamic shared memory per block (opt-in): %llu bytes\n",
               static_cast<unsigned long long>(full->max_shared_bytes()));
   if (full->max_shared_bytes() >= shared_bytes(*big)) {
-    EXPECT_TRUE(run_ntt(*full, d_a, ntt_kind::forward, ntt_order::nn, *big, nullptr).ok());
+    EXPECT_THAT(run_ntt(*full, d_a, ntt_kind::forward, ntt_order::nn, *big, nullptr), IsOk());
   }
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 // 2^24: four passes' worth of strided stages; forward nn and coset inverse nn, in place and into.
 TEST(DeviceNtt, Size24) {
-  std::mt19937_64 rng(fresh_seed("ntt 2^24"));
+  std::mt19937_64 rng(pp::test::test_seed());
   EXPECT_EQ(check_size(24, ff::root_family::generator7, rng, {ntt_kind::forward, ntt_kind::coset_inverse},
                        {ntt_order::nn}),
             0);
@@ -231,37 +214,37 @@ std::vector<std::pair<int, int>> tile_shapes() {
 
 // nr then rn round-trips with no permutation; every tile shape the tuning allows gives the same result.
 TEST(DeviceNtt, RoundTripAndPlans) {
-  std::mt19937_64 rng(fresh_seed("ntt round trip"));
+  std::mt19937_64 rng(pp::test::test_seed());
   const int log_n = 18;
   auto d = poly::evaluation_domain::create(log_n);
-  ASSERT_TRUE(d.ok());
+  ASSERT_THAT(d, IsOk());
   const uint64_t n = d->size(), ws = device_ntt_domain::workspace_bytes(*d);
   device_buffer tables(ws), data(n * sizeof(fr)), out(n * sizeof(fr));
   ASSERT_TRUE(tables.p && data.p && out.p);
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
-  ASSERT_TRUE(dd.ok());
+  ASSERT_THAT(dd, IsOk());
   fr* d_a = static_cast<fr*>(data.p);
   fr* d_out = static_cast<fr*>(out.p);
   std::vector<fr> in(n), got(n), ref;
   for (auto& x : in) x = random_element<fr>(rng);
   ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
-  ASSERT_TRUE(coset_ntt(*dd, d_a, ntt_order::nr, nullptr).ok());
-  ASSERT_TRUE(coset_intt(*dd, d_a, ntt_order::rn, nullptr).ok());
+  ASSERT_THAT(coset_ntt(*dd, d_a, ntt_order::nr, nullptr), IsOk());
+  ASSERT_THAT(coset_intt(*dd, d_a, ntt_order::rn, nullptr), IsOk());
   ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(count_mismatches("coset round trip", in, got), 0);
 
   ref = in;
-  ASSERT_TRUE(poly::ntt(*d, ref, ntt_order::nn).ok());
+  ASSERT_THAT(poly::ntt(*d, ref, ntt_order::nn), IsOk());
   for (const auto& [et, tile_log] : tile_shapes()) {
     auto plan = make_ntt_plan(log_n, ntt_tuning{.tile_log = tile_log, .min_columns_log = 0, .elements_log = et});
-    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    ASSERT_THAT(plan, IsOk());
     ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
-    ASSERT_TRUE(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *plan, nullptr).ok());
+    ASSERT_THAT(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *plan, nullptr), IsOk());
     ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
     EXPECT_EQ(count_mismatches(to_string(*plan).c_str(), ref, got), 0) << to_string(*plan);
     ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
     ASSERT_EQ(cudaMemset(d_out, 0xff, n * sizeof(fr)), cudaSuccess);
-    ASSERT_TRUE(run_ntt_into(*dd, d_a, d_out, ntt_kind::forward, *plan, nullptr).ok());
+    ASSERT_THAT(run_ntt_into(*dd, d_a, d_out, ntt_kind::forward, *plan, nullptr), IsOk());
     ASSERT_EQ(cudaMemcpy(got.data(), d_out, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
     EXPECT_EQ(count_mismatches((to_string(*plan) + " into").c_str(), ref, got), 0) << to_string(*plan) << " into";
   }
@@ -269,21 +252,21 @@ TEST(DeviceNtt, RoundTripAndPlans) {
 
 TEST(DeviceNtt, ArgumentErrors) {
   auto d = poly::evaluation_domain::create(10);
-  ASSERT_TRUE(d.ok());
+  ASSERT_THAT(d, IsOk());
   const uint64_t ws = device_ntt_domain::workspace_bytes(*d);
   device_buffer tables(ws);
   ASSERT_TRUE(tables.p);
   EXPECT_EQ(device_ntt_domain::create(*d, tables.p, ws - 1, nullptr).error().code(), status_code::invalid_argument);
   EXPECT_EQ(device_ntt_domain::create(*d, nullptr, ws, nullptr).error().code(), status_code::invalid_argument);
   auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
-  ASSERT_TRUE(dd.ok());
+  ASSERT_THAT(dd, IsOk());
   EXPECT_EQ(ntt(*dd, nullptr, ntt_order::nn, nullptr).code(), status_code::invalid_argument);
   device_buffer data(2 * d->size() * sizeof(fr));
   ASSERT_TRUE(data.p);
   fr* d_a = static_cast<fr*>(data.p);
   EXPECT_EQ(ntt_into(*dd, d_a, nullptr, ntt_kind::forward, nullptr).code(), status_code::invalid_argument);
   EXPECT_EQ(ntt_into(*dd, d_a, d_a + 1, ntt_kind::forward, nullptr).code(), status_code::invalid_argument);
-  EXPECT_TRUE(ntt_into(*dd, d_a, d_a + d->size(), ntt_kind::forward, nullptr).ok());
+  EXPECT_THAT(ntt_into(*dd, d_a, d_a + d->size(), ntt_kind::forward, nullptr), IsOk());
   EXPECT_EQ(make_ntt_plan(29).error().code(), status_code::invalid_argument);
   EXPECT_EQ(make_ntt_plan(20, ntt_tuning{.tile_log = 11, .min_columns_log = 1, .elements_log = 2}).error().code(),
             status_code::invalid_argument);

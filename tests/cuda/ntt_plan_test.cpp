@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cuda/ntt_plan.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -109,12 +110,12 @@ TEST(NttPlan, EverySizeInside99KiB) {
   constexpr uint64_t limit = 99 * 1024;
   const ntt_tuning t12{.tile_log = 12, .min_columns_log = 2, .elements_log = 3};
   auto unclamped = make_ntt_plan(20, t12);
-  ASSERT_TRUE(unclamped.ok());
+  ASSERT_THAT(unclamped, IsOk());
   EXPECT_EQ(shared_bytes(*unclamped), 128u * 1024) << "without a limit the 2^12 tile stays";
   for (const ntt_tuning& t : {t12, ntt_tuning_sm90}) {
     for (int log_n = 0; log_n <= 28; ++log_n) {
       auto p = make_ntt_plan(log_n, t, limit);
-      ASSERT_TRUE(p.ok()) << log_n << ": " << p.error().to_string();
+      ASSERT_THAT(p, IsOk()) << log_n << ": " << p.error().to_string();
       EXPECT_LE(shared_bytes(*p), limit) << to_string(*p);
       expect_valid(*p, log_n, clamped(t, limit));
       if (t.tile_log == 12 && log_n >= 11) {
@@ -128,21 +129,20 @@ TEST(NttPlan, EverySizeInside99KiB) {
 // Less shared memory than the smallest tile of the kernel: a clear error, except for the sizes the
 // one-thread kernel takes.
 TEST(NttPlan, SharedMemoryTooSmall) {
-  for (int log_n = 0; log_n < 3; ++log_n) EXPECT_TRUE(make_ntt_plan(log_n, ntt_tuning_sm90, 64).ok());
+  for (int log_n = 0; log_n < 3; ++log_n) EXPECT_THAT(make_ntt_plan(log_n, ntt_tuning_sm90, 64), IsOk());
   auto p = make_ntt_plan(10, ntt_tuning_sm90, ntt_tile_bytes(ntt_tuning_sm90.elements_log + 1) - 1);
-  ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
+  ASSERT_THAT(p, StatusIs(status_code::resource_exhausted));
   EXPECT_NE(p.error().message().find("shared memory"), std::string::npos) << p.error().message();
-  EXPECT_TRUE(make_ntt_plan(10, ntt_tuning_sm90, ntt_tile_bytes(ntt_tuning_sm90.elements_log + 1)).ok());
+  EXPECT_THAT(make_ntt_plan(10, ntt_tuning_sm90, ntt_tile_bytes(ntt_tuning_sm90.elements_log + 1)), IsOk());
 }
 
 TEST(NttPlan, DefaultAtPoRepSizes) {
   auto p27 = make_ntt_plan(27);
-  ASSERT_TRUE(p27.ok());
+  ASSERT_THAT(p27, IsOk());
   EXPECT_EQ(to_string(*p27), "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1");
   for (int log_n = 0; log_n <= 28; ++log_n) {
     auto p = make_ntt_plan(log_n);
-    ASSERT_TRUE(p.ok()) << log_n << ": " << p.error().to_string();
+    ASSERT_THAT(p, IsOk()) << log_n << ": " << p.error().to_string();
     expect_valid(*p, log_n, ntt_tuning_sm90);
   }
 }
@@ -160,8 +160,8 @@ TEST(NttPlan, ArgumentErrors) {
   };
   for (const ntt_tuning& t : bad) {
     auto p = make_ntt_plan(20, t);
-    ASSERT_FALSE(p.ok()) << t.tile_log << " " << t.min_columns_log << " " << t.elements_log;
-    EXPECT_EQ(p.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(p, StatusIs(status_code::invalid_argument))
+        << t.tile_log << " " << t.min_columns_log << " " << t.elements_log;
   }
 }
 

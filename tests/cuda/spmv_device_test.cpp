@@ -24,6 +24,7 @@
 #include "gpu_test_util.hpp"
 #include "r1cs/spmv.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -53,7 +54,7 @@ struct bump {
   template <class T = void>
   T* take(uint64_t bytes) {
     auto r = memory().region(next, bytes);
-    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_THAT(r, IsOk());
     next += (bytes + 255) / 256 * 256;
     return r.ok() ? static_cast<T*>(*r) : nullptr;
   }
@@ -90,7 +91,7 @@ r1cs::constraint_system random_system(uint64_t rows, std::mt19937_64& rng) {
     }
   }
   auto cs = r1cs::constraint_system::make(num_public, num_aux, std::move(m[0]), std::move(m[1]), std::move(m[2]));
-  EXPECT_TRUE(cs.ok());
+  EXPECT_THAT(cs, IsOk());
   return std::move(cs).value();
 }
 
@@ -121,16 +122,16 @@ struct check_stats {
 // buffers. Returns the number of mismatching values.
 int64_t check_streamed(const compact_r1cs& compact, const fr* d_w, std::array<const std::vector<fr>*, 3> want,
                        uint64_t n, cudaStream_t s, bump& mem) {
-  static std::mt19937_64 rng(fresh_seed("SpmvDevice streamed chunk sizes"));
+  static std::mt19937_64 rng(pp::test::test_seed());
   // At most ~2000 chunks per matrix set, so that the 2^24 system does not take a million launches.
   const uint64_t chunk = std::max(uint64_t{512} << (rng() % 14), compact.device_bytes() / 2048);
   auto k = make_spmv_chunking(compact, chunk);
-  EXPECT_TRUE(k.ok()) << k.error().to_string();
+  EXPECT_THAT(k, IsOk());
   if (!k.ok()) return 1;
   std::vector<std::byte> image(k->image_bytes);
   fill_spmv_image(compact, *k, image.data());
   auto dm = upload_r1cs_tables(compact, *k, mem.take(std::max<uint64_t>(k->tables_bytes, 256)), k->tables_bytes, s);
-  EXPECT_TRUE(dm.ok()) << dm.error().to_string();
+  EXPECT_THAT(dm, IsOk());
   if (!dm.ok()) return 1;
   cudaStream_t copy;
   EXPECT_EQ(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), cudaSuccess);
@@ -148,7 +149,7 @@ int64_t check_streamed(const compact_r1cs& compact, const fr* d_w, std::array<co
   for (int which = 0; which < 3; ++which) {
     EXPECT_EQ(cudaMemsetAsync(d_out, 0xff, n * sizeof(fr), s), cudaSuccess);
     const status st = spmv_one_streamed(*dm, which, d_w, d_out, n, s, rs);
-    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_THAT(st, IsOk());
     EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
     bad += count_mismatches("streamed", *want[which], download(d_out, n));
   }
@@ -172,12 +173,12 @@ int64_t check_system(const r1cs::constraint_system& cs, const std::vector<std::v
   EXPECT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   int64_t bad = 0;
   auto compact = make_compact_r1cs(cs);
-  EXPECT_TRUE(compact.ok()) << compact.error().to_string();
+  EXPECT_THAT(compact, IsOk());
   if (!compact.ok()) return 1;
   bump mem;
   const uint64_t mbytes = compact->device_bytes();
   auto dm = upload_r1cs(*compact, mem.take(mbytes), mbytes, s);
-  EXPECT_TRUE(dm.ok()) << dm.error().to_string();
+  EXPECT_THAT(dm, IsOk());
   if (!dm.ok()) return 1;
   const uint64_t vars = cs.num_variables();
   fr* d_w = mem.take<fr>(vars * sizeof(fr));
@@ -190,20 +191,20 @@ int64_t check_system(const r1cs::constraint_system& cs, const std::vector<std::v
   }
   for (const auto& w : ws) {
     auto layout = pack_witness(w, staging);
-    EXPECT_TRUE(layout.ok()) << layout.error().to_string();
+    EXPECT_THAT(layout, IsOk());
     if (!layout.ok()) return 1;
     EXPECT_EQ(layout->num_other, count_other_values(w));
     void* d_ws = mem.take(layout->bytes);
     EXPECT_EQ(cudaMemsetAsync(d_w, 0xa5, vars * sizeof(fr), s), cudaSuccess);
-    EXPECT_TRUE(upload_witness(*layout, staging.data(), d_ws, d_w, s).ok());
+    EXPECT_THAT(upload_witness(*layout, staging.data(), d_ws, d_w, s), IsOk());
     for (auto* p : d_abc) EXPECT_EQ(cudaMemsetAsync(p, 0xff, n * sizeof(fr), s), cudaSuccess);
     const status st = spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s);
-    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_THAT(st, IsOk());
     EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
     EXPECT_EQ(cudaGetLastError(), cudaSuccess);
     bad += count_mismatches("witness", w, download(d_w, vars));
     std::vector<fr> a(n), b(n), c(n);
-    EXPECT_TRUE(r1cs::evaluate_abc(cs, w, a, b, c).ok());
+    EXPECT_THAT(r1cs::evaluate_abc(cs, w, a, b, c), IsOk());
     bad += count_mismatches("a", a, download(d_abc[0], n));
     bad += count_mismatches("b", b, download(d_abc[1], n));
     bad += count_mismatches("c", c, download(d_abc[2], n));
@@ -229,7 +230,7 @@ std::vector<uint64_t> sizes_up_to(int max_log) {
 }
 
 TEST(SpmvDevice, RandomSystemsMatchCpu) {
-  std::mt19937_64 rng(fresh_seed("SpmvDevice.RandomSystemsMatchCpu"));
+  std::mt19937_64 rng(pp::test::test_seed());
   for (uint64_t rows : sizes_up_to(20)) {
     const auto cs = random_system(rows, rng);
     std::vector<std::vector<fr>> ws = {random_witness(cs.num_variables(), rng),
@@ -241,7 +242,7 @@ TEST(SpmvDevice, RandomSystemsMatchCpu) {
 }
 
 TEST(SpmvDevice, SyntheticPoRepLikeMatchesCpu) {
-  const uint64_t seed = fresh_seed("SpmvDevice.SyntheticPoRepLikeMatchesCpu");
+  const uint64_t seed = pp::test::test_seed();
   for (uint64_t rows : sizes_up_to(20)) {
     r1cs::synthetic_params p;
     p.num_constraints = rows;
@@ -249,7 +250,7 @@ TEST(SpmvDevice, SyntheticPoRepLikeMatchesCpu) {
     p.num_aux = rows;
     p.seed = seed + rows;
     auto sc = r1cs::make_synthetic(p);
-    ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+    ASSERT_THAT(sc, IsOk());
     check_stats st;
     EXPECT_EQ(check_system(sc->cs, {sc->w}, std::bit_ceil(rows), &st), 0) << "rows " << rows;
     if (rows == (uint64_t{1} << 20)) {
@@ -261,7 +262,7 @@ TEST(SpmvDevice, SyntheticPoRepLikeMatchesCpu) {
 }
 
 TEST(SpmvDevice, Synthetic2Pow24MatchesCpu) {
-  const uint64_t seed = fresh_seed("SpmvDevice.Synthetic2Pow24MatchesCpu");
+  const uint64_t seed = pp::test::test_seed();
   r1cs::synthetic_params p;
   p.num_constraints = uint64_t{1} << 24;
   p.num_public = 16;
@@ -269,7 +270,7 @@ TEST(SpmvDevice, Synthetic2Pow24MatchesCpu) {
   p.seed = seed;
   const auto t0 = std::chrono::steady_clock::now();
   auto sc = r1cs::make_synthetic(p);
-  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  ASSERT_THAT(sc, IsOk());
   std::printf("generated 2^24 in %.1f s\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   check_stats st;
@@ -282,7 +283,7 @@ TEST(SpmvDevice, Synthetic2Pow24MatchesCpu) {
 // spmv_one alone: the matrices in a random order, each into one poisoned buffer of n >= m values,
 // against the CPU (the padding rows must come back zero) and against spmv_abc on the same witness.
 TEST(SpmvDevice, SpmvOneMatchesCpu) {
-  std::mt19937_64 rng(fresh_seed("SpmvDevice.SpmvOneMatchesCpu"));
+  std::mt19937_64 rng(pp::test::test_seed());
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   std::vector<r1cs::constraint_system> systems;
@@ -291,33 +292,33 @@ TEST(SpmvDevice, SpmvOneMatchesCpu) {
     systems.push_back(random_system(rows, rng));
   }
   auto syn = r1cs::make_synthetic(r1cs::synthetic_params::porep((uint64_t{1} << 16) - 3, rng()));
-  ASSERT_TRUE(syn.ok()) << syn.error().to_string();
+  ASSERT_THAT(syn, IsOk());
   systems.push_back(syn->cs);
   for (const auto& cs : systems) {
     const uint64_t m = cs.num_constraints();
     const uint64_t n = std::bit_ceil(std::max<uint64_t>(m, 1)) + (rng() % 2 ? 0 : 7);  // padding rows too
     const std::vector<fr> w = random_witness(cs.num_variables(), rng);
     std::vector<fr> want[3] = {std::vector<fr>(n), std::vector<fr>(n), std::vector<fr>(n)};
-    ASSERT_TRUE(r1cs::evaluate_abc(cs, w, want[0], want[1], want[2]).ok());
+    ASSERT_THAT(r1cs::evaluate_abc(cs, w, want[0], want[1], want[2]), IsOk());
     auto compact = make_compact_r1cs(cs);
-    ASSERT_TRUE(compact.ok()) << compact.error().to_string();
+    ASSERT_THAT(compact, IsOk());
     bump mem;
     const uint64_t mbytes = compact->device_bytes();
     auto dm = upload_r1cs(*compact, mem.take(std::max<uint64_t>(mbytes, 256)), mbytes, s);
-    ASSERT_TRUE(dm.ok()) << dm.error().to_string();
+    ASSERT_THAT(dm, IsOk());
     fr* d_w = mem.take<fr>(std::max<uint64_t>(w.size(), 1) * sizeof(fr));
     ASSERT_EQ(cudaMemcpyAsync(d_w, w.data(), w.size() * sizeof(fr), cudaMemcpyHostToDevice, s), cudaSuccess);
     fr* d_out = mem.take<fr>(n * sizeof(fr));
     fr* d_abc[3];
     for (auto& p : d_abc) p = mem.take<fr>(n * sizeof(fr));
     for (auto* p : d_abc) ASSERT_EQ(cudaMemsetAsync(p, 0xff, n * sizeof(fr), s), cudaSuccess);
-    ASSERT_TRUE(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s).ok());
+    ASSERT_THAT(spmv_abc(*dm, d_w, d_abc[0], d_abc[1], d_abc[2], n, s), IsOk());
     std::array<int, 3> order = {0, 1, 2};
     std::shuffle(order.begin(), order.end(), rng);
     for (const int which : order) {
       ASSERT_EQ(cudaMemsetAsync(d_out, 0xff, n * sizeof(fr), s), cudaSuccess);
       const status st = spmv_one(*dm, which, d_w, d_out, n, s);
-      ASSERT_TRUE(st.ok()) << st.to_string();
+      ASSERT_THAT(st, IsOk());
       ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
       const std::vector<fr> got = download(d_out, n);
       EXPECT_EQ(count_mismatches("spmv_one vs cpu", want[which], got), 0) << "m = " << m << ", matrix " << which;
@@ -327,10 +328,10 @@ TEST(SpmvDevice, SpmvOneMatchesCpu) {
   }
   // Argument errors: a matrix index out of range, n below the constraints, a null output.
   auto compact = make_compact_r1cs(systems[4]);
-  ASSERT_TRUE(compact.ok());
+  ASSERT_THAT(compact, IsOk());
   bump mem;
   auto dm = upload_r1cs(*compact, mem.take(compact->device_bytes()), compact->device_bytes(), s);
-  ASSERT_TRUE(dm.ok());
+  ASSERT_THAT(dm, IsOk());
   fr* d = mem.take<fr>(512 * sizeof(fr));
   EXPECT_EQ(spmv_one(*dm, 3, d, d, 512, s).code(), status_code::invalid_argument);
   EXPECT_EQ(spmv_one(*dm, -1, d, d, 512, s).code(), status_code::invalid_argument);
@@ -345,10 +346,10 @@ TEST(SpmvDevice, EmptySystemAndArgumentErrors) {
   r1cs::constraint_system empty;
   EXPECT_EQ(check_system(empty, {{fr::one()}}, 8), 0);
   auto compact = make_compact_r1cs(empty);
-  ASSERT_TRUE(compact.ok());
+  ASSERT_THAT(compact, IsOk());
   bump mem;
   auto dm = upload_r1cs(*compact, mem.take(compact->device_bytes()), compact->device_bytes(), nullptr);
-  ASSERT_TRUE(dm.ok());
+  ASSERT_THAT(dm, IsOk());
   fr* d = mem.take<fr>(64 * sizeof(fr));
   dm->num_constraints = 16;  // as for a system of 16 rows
   EXPECT_EQ(spmv_abc(*dm, d, d, d, d, 15, nullptr).code(), status_code::invalid_argument);

@@ -11,17 +11,13 @@
 
 #include "cuda/spmv_matrix.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
 
 using ff::fr;
-
-uint64_t seed() {
-  static const uint64_t s = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
 
 // Decodes c row by row and compares with m's non-zero entries.
 void expect_round_trip(const r1cs::csr_matrix& m, const compact_csr& c) {
@@ -79,7 +75,7 @@ r1cs::csr_matrix random_matrix(std::size_t rows, uint64_t num_vars, std::mt19937
 TEST(CompactCsr, EmptyAndTiny) {
   r1cs::csr_matrix empty;
   auto c = make_compact_csr(empty);
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->rows, 0u);
   EXPECT_TRUE(c->words.empty());
   expect_round_trip(empty, *c);
@@ -89,28 +85,28 @@ TEST(CompactCsr, EmptyAndTiny) {
   one_row.coeffs = {fr::one(), -fr::one(), fr::zero(), fr::from_uint(7), fr::from_uint(7)};
   one_row.row_ptr = {0, 5};
   c = make_compact_csr(one_row);
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->table.size(), 1u);
   EXPECT_EQ(c->words.size(), 6u);
   expect_round_trip(one_row, *c);
 }
 
 TEST(CompactCsr, RandomMatricesRoundTrip) {
-  std::mt19937_64 rng(seed());
+  std::mt19937_64 rng(pp::test::test_seed());
   for (std::size_t rows : {1u, 2u, 3u, 1000u, 65535u, 65536u, 65537u, 300000u}) {
     SCOPED_TRACE(rows);
     const auto m = random_matrix(rows, 1 + rng() % 100000, rng);
     auto c = make_compact_csr(m);
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    ASSERT_THAT(c, IsOk());
     expect_round_trip(m, *c);
   }
 }
 
 TEST(CompactCsr, PoRepShapedSystem) {
-  auto sc = r1cs::make_synthetic(r1cs::synthetic_params::porep(200000, seed()));
-  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  auto sc = r1cs::make_synthetic(r1cs::synthetic_params::porep(200000, pp::test::test_seed()));
+  ASSERT_THAT(sc, IsOk());
   auto c = make_compact_r1cs(sc->cs);
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   expect_round_trip(sc->cs.a(), c->m[0]);
   expect_round_trip(sc->cs.b(), c->m[1]);
   expect_round_trip(sc->cs.c(), c->m[2]);
@@ -122,7 +118,7 @@ TEST(CompactCsr, PoRepShapedSystem) {
 // and its words as the device slot will; an empty matrix still gets one (empty) chunk.
 void expect_chunks_cover(const compact_r1cs& c, uint64_t max_bytes) {
   auto k = make_spmv_chunking(c, max_bytes);
-  ASSERT_TRUE(k.ok()) << k.error().to_string();
+  ASSERT_THAT(k, IsOk());
   std::vector<std::byte> image(k->image_bytes);
   fill_spmv_image(c, *k, image.data());
   uint64_t next_row[3] = {0, 0, 0}, at = 0, tables = 0;
@@ -157,14 +153,14 @@ void expect_chunks_cover(const compact_r1cs& c, uint64_t max_bytes) {
 }
 
 TEST(CompactCsr, RowChunksCoverEveryRow) {
-  std::mt19937_64 rng(seed());
+  std::mt19937_64 rng(pp::test::test_seed());
   compact_r1cs empty;
   expect_chunks_cover(empty, 512);
   EXPECT_EQ(make_spmv_chunking(empty, 511).error().code(), status_code::invalid_argument);
   auto sc = r1cs::make_synthetic(r1cs::synthetic_params::porep(50000, rng()));
-  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  ASSERT_THAT(sc, IsOk());
   auto c = make_compact_r1cs(sc->cs);
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   for (uint64_t bytes : {uint64_t{512}, uint64_t{4096} + rng() % 100000, uint64_t{1} << 30}) {
     SCOPED_TRACE(bytes);
     expect_chunks_cover(*c, bytes);
@@ -178,7 +174,7 @@ TEST(CompactCsr, RowChunksCoverEveryRow) {
   }
   m.row_ptr.push_back(m.cols.size());
   auto wc = make_compact_csr(m);
-  ASSERT_TRUE(wc.ok());
+  ASSERT_THAT(wc, IsOk());
   wide.num_constraints = wc->rows;
   wide.m[0] = std::move(wc).value();
   expect_chunks_cover(wide, 512);
@@ -190,8 +186,7 @@ TEST(CompactCsr, RefusesWideColumns) {
   m.coeffs = {fr::one()};
   m.row_ptr = {0, 1};
   auto c = make_compact_csr(m);
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(c, StatusIs(status_code::invalid_argument));
   EXPECT_NE(c.error().message().find("30 bits"), std::string::npos) << c.error().message();
 }
 

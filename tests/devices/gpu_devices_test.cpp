@@ -1,15 +1,18 @@
 // gpu_devices (src/devices/gpu_devices.hpp): where no GPU can be used (no driver, no device, or a
 // build without the CUDA backend) every factory refuses with a status instead of a device.
 #include "devices/gpu_devices.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
 namespace pp::devices {
 namespace {
 
+using ::testing::Not;
+
 TEST(gpu_devices, count_is_zero_in_a_build_without_cuda) {
   auto n = gpu_count();
-  ASSERT_TRUE(n.ok()) << n.error().to_string();
+  ASSERT_THAT(n, IsOk());
   EXPECT_GE(*n, 0);
   if (!gpu_support_built()) {
     EXPECT_EQ(*n, 0);
@@ -18,13 +21,12 @@ TEST(gpu_devices, count_is_zero_in_a_build_without_cuda) {
 
 TEST(gpu_devices, factories_refuse_where_they_cannot_run) {
   auto n = gpu_count();
-  ASSERT_TRUE(n.ok()) << n.error().to_string();
+  ASSERT_THAT(n, IsOk());
   if (*n > 0) GTEST_SKIP() << "a GPU is present: make_gpu_devices would take its memory";
   auto d = make_gpu_devices({});
-  ASSERT_FALSE(d.ok());
-  EXPECT_EQ(d.error().code(), status_code::unavailable);
+  ASSERT_THAT(d, StatusIs(status_code::unavailable));
   auto m = make_gpu_fixed_base_multiplier(0);
-  ASSERT_FALSE(m.ok());
+  ASSERT_THAT(m, Not(IsOk()));
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Shared helpers for the ec tests: a per-run random seed, random field elements, scalars and
+// Shared helpers for the ec tests: per-test seeds, random field elements, scalars and
 // points (in the subgroup, or merely on the curve by lifting random x without cofactor clearing).
 #pragma once
 #include <gtest/gtest.h>
@@ -8,17 +8,12 @@
 #include <string>
 
 #include "ec/ec.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::ec::testing {
 
-// Fresh each run; print the seed with SCOPED_TRACE(rng.trace()) so a failure can be replayed.
-struct test_rng {
-  uint64_t seed;
-  std::mt19937_64 gen;
-  test_rng() : seed((uint64_t{std::random_device{}()} << 32) | std::random_device{}()), gen(seed) {}
-  std::string trace() const { return "seed = " + std::to_string(seed); }
-  uint64_t next() { return gen(); }
-};
+// Fresh each run; SCOPED_TRACE(rng.trace()) prints how to replay a failure (support/test_seed.hpp).
+using pp::test::test_rng;
 
 // Uniform below the modulus by rejection on the top limb's bit length.
 template <class F>

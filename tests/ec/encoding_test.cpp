@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "ec_test_util.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::ec {
 namespace {
+
+using ::testing::Not;
 
 using testing::random_curve_point;
 using testing::random_subgroup_point;
@@ -61,8 +64,8 @@ TYPED_TEST(encoding_test, round_trip_random_points) {
       EXPECT_EQ(u[0] & 0xe0, 0x00);
       auto dc = this->dec_comp(c);
       auto du = this->dec_unc(u);
-      ASSERT_TRUE(dc.ok()) << dc.error().to_string();
-      ASSERT_TRUE(du.ok()) << du.error().to_string();
+      ASSERT_THAT(dc, IsOk());
+      ASSERT_THAT(du, IsOk());
       EXPECT_EQ(*dc, q);
       EXPECT_EQ(*du, q);
       // x bytes agree between the two forms; only the flags differ.
@@ -85,8 +88,8 @@ TYPED_TEST(encoding_test, infinity) {
   EXPECT_EQ(this->unc(affine<C>::infinity()), u);
   auto dc = this->dec_comp(c);
   auto du = this->dec_unc(u);
-  ASSERT_TRUE(dc.ok()) << dc.error().to_string();
-  ASSERT_TRUE(du.ok()) << du.error().to_string();
+  ASSERT_THAT(dc, IsOk());
+  ASSERT_THAT(du, IsOk());
   EXPECT_TRUE(is_infinity(*dc));
   EXPECT_TRUE(is_infinity(*du));
 }
@@ -144,7 +147,7 @@ TYPED_TEST(encoding_test, rejections_each_have_their_own_message) {
   expect(this->message(this->dec_unc(b)), pre_u, "infinity flag (0x40) is set but the coordinate bytes are not all zero");
   b = c;
   b[0] |= 0x40;  // infinity flag on a real point's bytes
-  EXPECT_FALSE(this->dec_comp(b).ok());
+  EXPECT_THAT(this->dec_comp(b), Not(IsOk()));
 
   // Sign flag on an uncompressed encoding.
   b = u;
@@ -186,8 +189,8 @@ TYPED_TEST(encoding_test, rejections_each_have_their_own_message) {
   expect(this->message(this->dec_unc(this->unc(q))), pre_u, "point is not in the prime-order subgroup");
   auto qc = decode_compressed_unchecked<C>(this->comp(q));
   auto qu = decode_uncompressed_unchecked<C>(this->unc(q));
-  ASSERT_TRUE(qc.ok());
-  ASSERT_TRUE(qu.ok());
+  ASSERT_THAT(qc, IsOk());
+  ASSERT_THAT(qu, IsOk());
   EXPECT_EQ(*qc, q);
   EXPECT_EQ(*qu, q);
   // The unchecked uncompressed decoder skips the curve check too, but not the format checks.

@@ -17,6 +17,7 @@
 #include "ec/encoding.hpp"
 #include "ec_test_util.hpp"
 #include "ff/field_bytes.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::ec {
 namespace {
@@ -130,8 +131,8 @@ TYPED_TEST(oracle_test, scalar_multiples_and_sums_match_noble) {
     EXPECT_EQ(to_hex(encode_uncompressed(ours[i])), nu);
     auto dc = decode_compressed<C>(from_hex(nc));
     auto du = decode_uncompressed<C>(from_hex(nu));
-    ASSERT_TRUE(dc.ok()) << dc.error().to_string();
-    ASSERT_TRUE(du.ok()) << du.error().to_string();
+    ASSERT_THAT(dc, IsOk());
+    ASSERT_THAT(du, IsOk());
     EXPECT_EQ(*dc, ours[i]);
     EXPECT_EQ(*du, ours[i]);
   }

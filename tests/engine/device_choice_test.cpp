@@ -4,32 +4,33 @@
 #include <gtest/gtest.h>
 
 #include "engine/device_choice.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
 
 int gpus_here() {
   auto n = devices::gpu_count();
-  EXPECT_TRUE(n.ok()) << n.error().to_string();
+  EXPECT_THAT(n, IsOk());
   return n.ok() ? *n : 0;
 }
 
 TEST(device_choice, cpu_backend_takes_cpu_devices_with_one_worker_by_default) {
   engine_config c;
   auto r = choose_devices("cpu", 0, {}, c);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_FALSE(*r);
   EXPECT_EQ(c.workers_per_device, 1u);
   EXPECT_FALSE(c.make_devices);
   engine_config c3;
-  ASSERT_TRUE(choose_devices("cpu", 3, {}, c3).ok());
+  ASSERT_THAT(choose_devices("cpu", 3, {}, c3), IsOk());
   EXPECT_EQ(c3.workers_per_device, 3u);
 }
 
 TEST(device_choice, auto_takes_the_gpus_when_there_are_any) {
   engine_config c;
   auto r = choose_devices("auto", 0, {}, c);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   const bool gpus = gpus_here() > 0;
   EXPECT_EQ(*r, gpus);
   EXPECT_EQ(c.workers_per_device, gpus ? 2u : 1u);
@@ -40,13 +41,12 @@ TEST(device_choice, cuda_without_a_gpu_is_a_precise_error) {
   engine_config c;
   auto r = choose_devices("cuda", 0, {}, c);
   if (gpus_here() > 0) {
-    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ASSERT_THAT(r, IsOk());
     EXPECT_TRUE(*r);
     EXPECT_EQ(c.workers_per_device, 2u);
     return;
   }
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::failed_precondition);
+  ASSERT_THAT(r, StatusIs(status_code::failed_precondition));
   const std::string want = devices::gpu_support_built() ? "no GPU is present" : "this build has no CUDA backend";
   EXPECT_NE(r.error().message().find(want), std::string::npos) << r.error().message();
   EXPECT_FALSE(c.make_devices) << "a failed choice must not leave a device factory behind";
@@ -55,8 +55,7 @@ TEST(device_choice, cuda_without_a_gpu_is_a_precise_error) {
 TEST(device_choice, unknown_backend_is_refused) {
   engine_config c;
   auto r = choose_devices("opencl", 0, {}, c);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
   EXPECT_NE(r.error().message().find("opencl"), std::string::npos);
 }
 

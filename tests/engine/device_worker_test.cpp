@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fake_device.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -59,7 +60,7 @@ struct worker_rig {
     auto taken = router->ready().take(job, 0);
     EXPECT_TRUE(taken.has_value());
     slot->placed();
-    EXPECT_TRUE(slot->inbox().push(*taken, no_deadline()).ok());
+    EXPECT_THAT(slot->inbox().push(*taken, no_deadline()), IsOk());
     return *taken;
   }
 

@@ -10,6 +10,7 @@
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -27,10 +28,10 @@ const circuit& tiny() {
     p.num_public = 1;
     p.num_aux = 48;
     auto sc = r1cs::make_synthetic(p);
-    EXPECT_TRUE(sc.ok());
+    EXPECT_THAT(sc, IsOk());
     auto pk = groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
                                       groth16::toxic_waste_from_seed_insecure(5));
-    EXPECT_TRUE(pk.ok());
+    EXPECT_THAT(pk, IsOk());
     return circuit{std::make_shared<const groth16::proving_key>(std::move(pk).value()),
                    std::make_shared<const r1cs::constraint_system>(sc->cs), sc->w};
   }();
@@ -77,9 +78,9 @@ job_result run_one(engine& e) {
   r.key_id = "tiny";
   r.witnesses.push_back(witness_source::memory(tiny().witness));
   auto id = e.submit(std::move(r));
-  EXPECT_TRUE(id.ok()) << id.error().to_string();
+  EXPECT_THAT(id, IsOk());
   auto out = e.await(*id, deadline_in(std::chrono::seconds(60)));
-  EXPECT_TRUE(out.ok()) << out.error().to_string();
+  EXPECT_THAT(out, IsOk());
   return std::move(out).value();
 }
 
@@ -92,9 +93,9 @@ std::unique_ptr<engine> make(bool in_start) {
     return v;
   };
   auto e = engine::create(std::move(c));
-  EXPECT_TRUE(e.ok()) << e.error().to_string();
+  EXPECT_THAT(e, IsOk());
   auto out = std::move(e).value();
-  EXPECT_TRUE(out->register_key("tiny", memory_key_source{tiny().pk, tiny().cs}).ok());
+  EXPECT_THAT(out->register_key("tiny", memory_key_source{tiny().pk, tiny().cs}), IsOk());
   return out;
 }
 
@@ -116,7 +117,7 @@ TEST(engine_exceptions, throwing_finish_fails_the_job_and_the_engine_keeps_servi
   const job_result next = run_one(*e);
   ASSERT_EQ(next.state, job_state::succeeded) << next.error.to_string();
   ASSERT_EQ(next.partitions.size(), 1u);
-  EXPECT_TRUE(groth16::verify(tiny().pk->vk, next.partitions[0].public_inputs, next.partitions[0].proof).ok());
+  EXPECT_THAT(groth16::verify(tiny().pk->vk, next.partitions[0].public_inputs, next.partitions[0].proof), IsOk());
 }
 
 }  // namespace

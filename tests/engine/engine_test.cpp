@@ -21,6 +21,7 @@
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -41,10 +42,10 @@ const fixture_circuit& tiny_circuit() {
     p.num_aux = 96;
     p.seed = 7;
     auto sc = r1cs::make_synthetic(p);
-    EXPECT_TRUE(sc.ok());
+    EXPECT_THAT(sc, IsOk());
     auto pk = groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
                                       groth16::toxic_waste_from_seed_insecure(3));
-    EXPECT_TRUE(pk.ok());
+    EXPECT_THAT(pk, IsOk());
     return fixture_circuit{std::make_shared<const groth16::proving_key>(std::move(pk).value()),
                            std::make_shared<const r1cs::constraint_system>(sc->cs), sc->w};
   }();
@@ -65,7 +66,7 @@ submit_request tiny_job(uint32_t partitions, priority prio = priority::normal, s
 void expect_verifies(const job_result& r) {
   ASSERT_EQ(r.state, job_state::succeeded) << r.error.to_string();
   for (const partition_result& p : r.partitions) {
-    EXPECT_TRUE(groth16::verify(tiny_circuit().pk->vk, p.public_inputs, p.proof).ok());
+    EXPECT_THAT(groth16::verify(tiny_circuit().pk->vk, p.public_inputs, p.proof), IsOk());
     ASSERT_EQ(p.stages.size(), 3u);
     EXPECT_EQ(p.stages[0].stage, "witness");
     EXPECT_EQ(p.stages[1].stage, "device");
@@ -83,9 +84,9 @@ engine_config small_config() {
 
 std::unique_ptr<engine> make_engine(engine_config c) {
   auto e = engine::create(std::move(c));
-  EXPECT_TRUE(e.ok()) << e.error().to_string();
+  EXPECT_THAT(e, IsOk());
   auto out = std::move(e).value();
-  EXPECT_TRUE(out->register_key("tiny", tiny_key()).ok());
+  EXPECT_THAT(out->register_key("tiny", tiny_key()), IsOk());
   return out;
 }
 
@@ -155,9 +156,9 @@ engine_config gated_config(gate& g) {
 TEST(engine, proves_and_every_proof_verifies) {
   auto e = make_engine(small_config());
   auto id = e->submit(tiny_job(3));
-  ASSERT_TRUE(id.ok()) << id.error().to_string();
+  ASSERT_THAT(id, IsOk());
   auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   expect_verifies(*r);
   EXPECT_EQ(r->partitions.size(), 3u);
   // Terminal bookkeeping runs just after the awaiter wakes (outside the tracker's lock).
@@ -169,7 +170,7 @@ TEST(engine, proves_and_every_proof_verifies) {
     EXPECT_NE(metrics.find(m), std::string::npos) << m << "\n" << metrics;
   }
   const auto path = std::filesystem::temp_directory_path() / "pp_engine_test_trace.json";
-  ASSERT_TRUE(e->write_trace(path).ok());
+  ASSERT_THAT(e->write_trace(path), IsOk());
   std::ifstream in(path);
   const std::string json((std::istreambuf_iterator<char>(in)), {});
   for (const char* stage : {"\"witness\"", "\"device\"", "\"finish\""}) EXPECT_NE(json.find(stage), std::string::npos);
@@ -186,8 +187,7 @@ TEST(engine, rejects_bad_requests_precisely) {
   EXPECT_EQ(e->submit(submit_request{"tiny", {}, priority::normal, {}}).error().code(), status_code::invalid_argument);
   submit_request short_w{"tiny", {witness_source::memory({ff::fr{}})}, priority::normal, {}};
   const auto s = e->submit(short_w);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(s, StatusIs(status_code::invalid_argument));
   EXPECT_NE(s.error().message().find("expects"), std::string::npos) << s.error().message();
   submit_request missing{"tiny", {witness_source::file("/nonexistent/w.wtns")}, priority::normal, {}};
   EXPECT_EQ(e->submit(missing).error().code(), status_code::invalid_argument);
@@ -209,11 +209,11 @@ TEST(engine, two_hundred_mixed_jobs_none_lost_or_duplicated) {
   std::set<job_id> cancelled_ok;
   for (int i = 0; i < n; ++i) {
     auto id = e->submit(tiny_job(1 + i % 2, prios[i % 4], "idem-" + std::to_string(i)));
-    ASSERT_TRUE(id.ok()) << id.error().to_string();
+    ASSERT_THAT(id, IsOk());
     ids.push_back(*id);
     if (i % 10 == 3) {  // a resubmission maps to the same job
       auto again = e->submit(tiny_job(1 + i % 2, prios[i % 4], "idem-" + std::to_string(i)));
-      ASSERT_TRUE(again.ok());
+      ASSERT_THAT(again, IsOk());
       EXPECT_EQ(*again, *id);
     }
     if (i % 7 == 0 && e->cancel(*id).ok()) cancelled_ok.insert(*id);
@@ -222,7 +222,7 @@ TEST(engine, two_hundred_mixed_jobs_none_lost_or_duplicated) {
   size_t succeeded = 0, cancelled = 0;
   for (job_id id : ids) {
     auto r = e->await(id, deadline_in(std::chrono::seconds(120)));
-    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ASSERT_THAT(r, IsOk());
     ASSERT_TRUE(is_terminal(r->state));
     if (cancelled_ok.count(id)) {
       EXPECT_EQ(r->state, job_state::cancelled);
@@ -256,7 +256,7 @@ TEST(engine, workload_over_the_budget_waits_and_completes) {
   for (int i = 0; i < 8; ++i) ids.push_back(*e->submit(tiny_job(3)));  // 24 MiB if unbounded
   for (job_id id : ids) {
     auto r = e->await(id, deadline_in(std::chrono::seconds(120)));
-    ASSERT_TRUE(r.ok());
+    ASSERT_THAT(r, IsOk());
     expect_verifies(*r);
   }
   const auto m = e->status().memory;
@@ -268,11 +268,11 @@ TEST(engine, workload_over_the_budget_waits_and_completes) {
 
 TEST(engine, injected_device_failure_is_retried_elsewhere) {
   auto e = make_engine(small_config());
-  ASSERT_TRUE(e->inject_device_failure("cpu0", 1).ok());
+  ASSERT_THAT(e->inject_device_failure("cpu0", 1), IsOk());
   auto id = e->submit(tiny_job(1));  // both devices idle: placed on cpu0 (lowest index), which fails
-  ASSERT_TRUE(id.ok());
+  ASSERT_THAT(id, IsOk());
   auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   expect_verifies(*r);
   EXPECT_EQ(r->partitions[0].attempts, 2u);
   EXPECT_EQ(r->partitions[0].device, "cpu1");
@@ -284,7 +284,7 @@ TEST(engine, injected_device_failure_is_retried_elsewhere) {
   // Out of rotation: later work goes to cpu1 only.
   auto id2 = e->submit(tiny_job(2));
   auto r2 = e->await(*id2, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r2.ok());
+  ASSERT_THAT(r2, IsOk());
   expect_verifies(*r2);
   for (const auto& p : r2->partitions) EXPECT_EQ(p.device, "cpu1");
   EXPECT_NE(e->metrics_text().find("pp_partition_retries_total 1"), std::string::npos);
@@ -294,10 +294,10 @@ TEST(engine, all_devices_failed_reports_unavailable) {
   engine_config c = small_config();
   c.cpu_devices = 1;
   auto e = make_engine(c);
-  ASSERT_TRUE(e->inject_device_failure("cpu0", 1).ok());
+  ASSERT_THAT(e->inject_device_failure("cpu0", 1), IsOk());
   auto id = e->submit(tiny_job(1));
   auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->state, job_state::failed);
   EXPECT_EQ(r->error.code(), status_code::unavailable);
 }
@@ -317,14 +317,14 @@ TEST(engine, critical_job_starts_at_the_next_partition_boundary) {
   const ff::fr* crit_witness =
       std::get<std::shared_ptr<const std::vector<ff::fr>>>(crit_req.witnesses[0].value)->data();
   auto crit = e->submit(std::move(crit_req));
-  ASSERT_TRUE(crit.ok());
+  ASSERT_THAT(crit, IsOk());
   // The CRITICAL partition reaches the device inbox (beyond its depth) before the gate opens.
   ASSERT_TRUE(eventually([&] { return e->status().devices[0].queued == 2; }));
   g.release();
   auto r = e->await(*crit, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   expect_verifies(*r);
-  for (job_id id : normal) ASSERT_TRUE(e->await(id, deadline_in(std::chrono::seconds(60))).ok());
+  for (job_id id : normal) ASSERT_THAT(e->await(id, deadline_in(std::chrono::seconds(60))), IsOk());
   std::lock_guard lock(g.mu);
   ASSERT_EQ(g.order.size(), 13u);
   EXPECT_EQ(g.order[1], crit_witness);  // right after the partition that was running
@@ -334,14 +334,14 @@ TEST(engine, shutdown_with_drain_finishes_everything) {
   auto e = make_engine(small_config());
   std::vector<job_id> ids;
   for (int i = 0; i < 10; ++i) ids.push_back(*e->submit(tiny_job(2)));
-  ASSERT_TRUE(e->shutdown({.drain = true}).ok());
+  ASSERT_THAT(e->shutdown({.drain = true}), IsOk());
   EXPECT_EQ(e->submit(tiny_job(1)).error().code(), status_code::unavailable);
   for (job_id id : ids) {
     auto r = e->await(id, immediate());
-    ASSERT_TRUE(r.ok());
+    ASSERT_THAT(r, IsOk());
     expect_verifies(*r);
   }
-  EXPECT_TRUE(e->shutdown().ok());  // idempotent
+  EXPECT_THAT(e->shutdown(), IsOk());  // idempotent
 }
 
 TEST(engine, shutdown_without_drain_reports_every_job) {
@@ -350,10 +350,10 @@ TEST(engine, shutdown_without_drain_reports_every_job) {
   std::vector<job_id> ids;
   for (int i = 0; i < 6; ++i) ids.push_back(*e->submit(tiny_job(1)));
   ASSERT_TRUE(eventually([&] { return g.entered() == 1; }));
-  std::thread stopper([&] { EXPECT_TRUE(e->shutdown({.drain = false}).ok()); });
+  std::thread stopper([&] { EXPECT_THAT(e->shutdown({.drain = false}), IsOk()); });
   for (job_id id : ids) {  // nothing silently lost: every job ends, as cancelled/unavailable
     auto r = e->await(id, deadline_in(std::chrono::seconds(60)));
-    ASSERT_TRUE(r.ok());
+    ASSERT_THAT(r, IsOk());
     EXPECT_EQ(r->state, job_state::cancelled);
     EXPECT_EQ(r->error.code(), status_code::unavailable);
   }
@@ -365,15 +365,15 @@ TEST(engine, shutdown_without_drain_reports_every_job) {
 TEST(engine, keys_preload_and_evict) {
   auto e = make_engine(small_config());
   EXPECT_EQ(e->preload_key("nope").code(), status_code::not_found);
-  ASSERT_TRUE(e->preload_key("tiny").ok());
+  ASSERT_THAT(e->preload_key("tiny"), IsOk());
   auto st = e->status();
   ASSERT_EQ(st.keys.size(), 1u);
   EXPECT_TRUE(st.keys[0].resident);
-  ASSERT_TRUE(e->evict_key("tiny").ok());
+  ASSERT_THAT(e->evict_key("tiny"), IsOk());
   EXPECT_FALSE(e->status().keys[0].resident);
   auto id = e->submit(tiny_job(1));  // loads again on demand
   auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   expect_verifies(*r);
 }
 
@@ -382,10 +382,10 @@ TEST(engine, cancel_while_running_drops_the_result) {
   auto e = make_engine(gated_config(g));
   auto id = e->submit(tiny_job(2));
   ASSERT_TRUE(eventually([&] { return g.entered() == 1; }));
-  ASSERT_TRUE(e->cancel(*id).ok());
+  ASSERT_THAT(e->cancel(*id), IsOk());
   g.release();
   auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->state, job_state::cancelled);
   EXPECT_TRUE(r->partitions.empty());
   EXPECT_TRUE(eventually([&] { return e->status().memory.partitions_in_use == 0; }));
@@ -445,7 +445,7 @@ TEST(engine, partition_memory_and_spans_come_from_the_devices) {
   const uint64_t nv = tiny_circuit().cs->num_variables();
   {
     auto e = make_engine(small_config());  // CPU devices: the CPU backend's estimate
-    ASSERT_TRUE(e->preload_key("tiny").ok());
+    ASSERT_THAT(e->preload_key("tiny"), IsOk());
     EXPECT_EQ(e->status().memory.bytes_per_partition_hint,
               groth16::cpu_backend().host_bytes_per_partition(nv, tiny_circuit().pk->domain_size));
   }
@@ -457,15 +457,15 @@ TEST(engine, partition_memory_and_spans_come_from_the_devices) {
   };
   auto e = make_engine(c);
   auto id = e->submit(tiny_job(2));
-  ASSERT_TRUE(id.ok());
+  ASSERT_THAT(id, IsOk());
   auto r = e->await(*id, deadline_in(std::chrono::seconds(60)));
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   expect_verifies(*r);
   const auto m = e->status().memory;
   EXPECT_EQ(m.bytes_per_partition_hint, 32 * nv + 4096);
   EXPECT_LE(m.partitions_peak, 2 * (32 * nv + 4096));
   const auto path = std::filesystem::temp_directory_path() / "pp_engine_test_spans.json";
-  ASSERT_TRUE(e->write_trace(path).ok());
+  ASSERT_THAT(e->write_trace(path), IsOk());
   std::ifstream in(path);
   const std::string json((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(json.find("vram0/lane0/compute"), std::string::npos) << json.substr(0, 2000);
@@ -480,7 +480,7 @@ TEST(Engine, PollingNeverReportsSuccessWithoutProofs) {
   auto e = make_engine(small_config());
   for (int i = 0; i < 300; ++i) {
     auto id = e->submit(tiny_job(1));
-    ASSERT_TRUE(id.ok()) << id.error().to_string();
+    ASSERT_THAT(id, IsOk());
     const auto give_up = steady_clock::now() + std::chrono::seconds(60);
     while (true) {
       auto r = e->await(*id, immediate());

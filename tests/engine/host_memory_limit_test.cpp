@@ -1,4 +1,5 @@
 #include "engine/host_memory_limit.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +32,7 @@ class HostMemoryLimit : public ::testing::Test {
 
 TEST_F(HostMemoryLimit, MemTotalWithoutCgroup) {
   auto r = read_host_memory_limit(src_, 1024);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->physical, 16384u * 1024);
   EXPECT_EQ(r->cgroup, 0u);
   EXPECT_EQ(r->usable, 16384u * 1024 - 1024);
@@ -40,7 +41,7 @@ TEST_F(HostMemoryLimit, MemTotalWithoutCgroup) {
 TEST_F(HostMemoryLimit, CgroupV2Wins) {
   write(src_.cgroup_v2_max, "8388608\n");
   auto r = read_host_memory_limit(src_, 0);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->cgroup, 8388608u);
   EXPECT_EQ(r->usable, 8388608u);
 }
@@ -49,7 +50,7 @@ TEST_F(HostMemoryLimit, CgroupV2MaxFallsBackToV1) {
   write(src_.cgroup_v2_max, "max\n");
   write(src_.cgroup_v1_limit, "4194304\n");
   auto r = read_host_memory_limit(src_, 4096);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->cgroup, 4194304u);
   EXPECT_EQ(r->usable, 4194304u - 4096);
 }
@@ -57,7 +58,7 @@ TEST_F(HostMemoryLimit, CgroupV2MaxFallsBackToV1) {
 TEST_F(HostMemoryLimit, UnlimitedV1IsIgnored) {
   write(src_.cgroup_v1_limit, "9223372036854771712\n");
   auto r = read_host_memory_limit(src_, 0);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->cgroup, 0u);
   EXPECT_EQ(r->usable, 16384u * 1024);
 }
@@ -65,8 +66,7 @@ TEST_F(HostMemoryLimit, UnlimitedV1IsIgnored) {
 TEST_F(HostMemoryLimit, MarginSwallowingTheLimitIsAnError) {
   write(src_.cgroup_v2_max, "1000");
   auto r = read_host_memory_limit(src_, 1000);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::resource_exhausted);
+  ASSERT_THAT(r, StatusIs(status_code::resource_exhausted));
 }
 
 TEST_F(HostMemoryLimit, MissingOrMalformedMeminfo) {
@@ -82,13 +82,13 @@ TEST_F(HostMemoryLimit, MissingOrMalformedMeminfo) {
 TEST_F(HostMemoryLimit, GarbageCgroupFileIsIgnored) {
   write(src_.cgroup_v2_max, "not a number");
   auto r = read_host_memory_limit(src_, 0);
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->cgroup, 0u);
 }
 
 TEST(HostMemoryLimitReal, ThisMachineHasALimit) {
   auto r = read_host_memory_limit({}, 0);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_GT(r->usable, 0u);
 }
 

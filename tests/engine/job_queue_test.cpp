@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eventually.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -27,11 +28,11 @@ partition_task task(job_id job, uint32_t part, priority p, cancel_token tok = {}
 
 TEST(JobQueue, HighestPriorityFirstFifoWithin) {
   job_queue q(16);
-  ASSERT_TRUE(q.push(task(1, 0, priority::low), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(2, 0, priority::normal), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(2, 1, priority::normal), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(3, 0, priority::critical), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(4, 0, priority::high), no_deadline()).ok());
+  ASSERT_THAT(q.push(task(1, 0, priority::low), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(2, 0, priority::normal), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(2, 1, priority::normal), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(3, 0, priority::critical), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(4, 0, priority::high), no_deadline()), IsOk());
   std::vector<std::pair<job_id, uint32_t>> order;
   while (auto t = q.try_pop()) order.emplace_back(t->job, t->partition);
   const std::vector<std::pair<job_id, uint32_t>> want{{3, 0}, {4, 0}, {2, 0}, {2, 1}, {1, 0}};
@@ -40,8 +41,8 @@ TEST(JobQueue, HighestPriorityFirstFifoWithin) {
 
 TEST(JobQueue, FullQueueBlocksPushUntilPop) {
   job_queue q(2);
-  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(1, 1, priority::normal), no_deadline()).ok());
+  ASSERT_THAT(q.push(task(1, 0, priority::normal), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(1, 1, priority::normal), no_deadline()), IsOk());
   EXPECT_EQ(q.push(task(1, 2, priority::normal), immediate()).code(), status_code::deadline_exceeded);
   std::atomic<bool> pushed{false};
   std::thread t([&] {
@@ -49,7 +50,7 @@ TEST(JobQueue, FullQueueBlocksPushUntilPop) {
   });
   std::this_thread::sleep_for(5ms);  // give it a chance to (wrongly) push; not a timing assertion
   EXPECT_FALSE(pushed);
-  ASSERT_TRUE(q.pop(no_deadline()).ok());
+  ASSERT_THAT(q.pop(no_deadline()), IsOk());
   t.join();
   EXPECT_TRUE(pushed);
   EXPECT_EQ(q.size(), 2u);
@@ -57,8 +58,8 @@ TEST(JobQueue, FullQueueBlocksPushUntilPop) {
 
 TEST(JobQueue, CriticalIsNeverHeldBackByTheBound) {
   job_queue q(1);
-  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(2, 0, priority::critical), immediate()).ok());
+  ASSERT_THAT(q.push(task(1, 0, priority::normal), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(2, 0, priority::critical), immediate()), IsOk());
   EXPECT_EQ(q.try_pop()->job, 2u);
 }
 
@@ -66,9 +67,9 @@ TEST(JobQueue, PopDeadlineAndClose) {
   job_queue q(4);
   EXPECT_EQ(q.pop(immediate()).error().code(), status_code::deadline_exceeded);
   EXPECT_EQ(q.pop(deadline_in(5ms)).error().code(), status_code::deadline_exceeded);
-  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
+  ASSERT_THAT(q.push(task(1, 0, priority::normal), no_deadline()), IsOk());
   std::thread waiter([&] {
-    ASSERT_TRUE(q.pop(no_deadline()).ok());  // drains what is left
+    ASSERT_THAT(q.pop(no_deadline()), IsOk());  // drains what is left
     EXPECT_EQ(q.pop(no_deadline()).error().code(), status_code::unavailable);
   });
   ASSERT_TRUE(eventually([&] { return q.size() == 0; }));
@@ -79,8 +80,8 @@ TEST(JobQueue, PopDeadlineAndClose) {
 
 TEST(JobQueue, CancelRemovesQueuedTasksOfThatJob) {
   job_queue q(8);
-  for (uint32_t p = 0; p < 3; ++p) ASSERT_TRUE(q.push(task(7, p, priority::normal), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(8, 0, priority::normal), no_deadline()).ok());
+  for (uint32_t p = 0; p < 3; ++p) ASSERT_THAT(q.push(task(7, p, priority::normal), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(8, 0, priority::normal), no_deadline()), IsOk());
   EXPECT_EQ(q.cancel(7), 3u);
   EXPECT_EQ(q.cancel(7), 0u);
   EXPECT_EQ(q.size(), 1u);
@@ -89,7 +90,7 @@ TEST(JobQueue, CancelRemovesQueuedTasksOfThatJob) {
 
 TEST(JobQueue, BlockedPushOfCancelledJobReturns) {
   job_queue q(1);
-  ASSERT_TRUE(q.push(task(1, 0, priority::normal), no_deadline()).ok());
+  ASSERT_THAT(q.push(task(1, 0, priority::normal), no_deadline()), IsOk());
   cancel_token tok;
   status result;
   std::thread t([&] { result = q.push(task(2, 0, priority::normal, tok), no_deadline()); });
@@ -103,9 +104,9 @@ TEST(JobQueue, BlockedPushOfCancelledJobReturns) {
 
 TEST(JobQueue, PeekAndTake) {
   job_queue q(8);
-  ASSERT_TRUE(q.push(task(1, 0, priority::low), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(2, 0, priority::high), no_deadline()).ok());
-  ASSERT_TRUE(q.push(task(3, 0, priority::normal), no_deadline()).ok());
+  ASSERT_THAT(q.push(task(1, 0, priority::low), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(2, 0, priority::high), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(task(3, 0, priority::normal), no_deadline()), IsOk());
   auto seen = q.peek(2);
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].job, 2u);
@@ -127,7 +128,7 @@ TEST(JobQueue, StressEveryTaskDeliveredOnce) {
   for (int p = 0; p < producers; ++p) {
     threads.emplace_back([&, p] {
       for (int i = 0; i < per_producer; ++i) {
-        ASSERT_TRUE(q.push(task(p, i, static_cast<priority>(i % 4)), deadline_in(20s)).ok());
+        ASSERT_THAT(q.push(task(p, i, static_cast<priority>(i % 4)), deadline_in(20s)), IsOk());
       }
     });
   }

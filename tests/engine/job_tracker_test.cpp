@@ -1,4 +1,5 @@
 #include "engine/job_tracker.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +39,7 @@ TEST(JobTracker, ValidatesSpec) {
 TEST(JobTracker, SubmitSplitsIntoOrderedTasks) {
   tracker t;
   auto a = t.submit(spec(3, {}, priority::high));
-  ASSERT_TRUE(a.ok());
+  ASSERT_THAT(a, IsOk());
   EXPECT_TRUE(a->created);
   ASSERT_EQ(a->tasks.size(), 3u);
   for (uint32_t p = 0; p < 3; ++p) {
@@ -57,7 +58,7 @@ TEST(JobTracker, IdempotencyKeyMapsToExistingJob) {
   tracker t;
   auto a = t.submit(spec(2, "req-1"));
   auto again = t.submit(spec(2, "req-1"));
-  ASSERT_TRUE(again.ok());
+  ASSERT_THAT(again, IsOk());
   EXPECT_FALSE(again->created);
   EXPECT_EQ(again->id, a->id);
   EXPECT_TRUE(again->tasks.empty());
@@ -72,14 +73,14 @@ TEST(JobTracker, RejoinsPartitionsInOrder) {
   auto j = t.submit(spec(3));
   EXPECT_TRUE(t.begin_partition(j->id));
   EXPECT_EQ(t.info(j->id)->state, job_state::running);
-  ASSERT_TRUE(t.complete_partition(j->id, 2, std::string("c")).ok());
-  ASSERT_TRUE(t.complete_partition(j->id, 0, std::string("a")).ok());
+  ASSERT_THAT(t.complete_partition(j->id, 2, std::string("c")), IsOk());
+  ASSERT_THAT(t.complete_partition(j->id, 0, std::string("a")), IsOk());
   EXPECT_EQ(t.complete_partition(j->id, 0, std::string("a")).code(), status_code::already_exists);
   EXPECT_EQ(t.complete_partition(j->id, 3, std::string("x")).code(), status_code::invalid_argument);
   EXPECT_EQ(t.await(j->id, immediate()).error().code(), status_code::deadline_exceeded);
-  ASSERT_TRUE(t.complete_partition(j->id, 1, std::string("b")).ok());
+  ASSERT_THAT(t.complete_partition(j->id, 1, std::string("b")), IsOk());
   auto r = t.await(j->id, no_deadline());
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(*r, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(t.info(j->id)->state, job_state::succeeded);
   ASSERT_EQ(ended.size(), 1u);
@@ -94,13 +95,12 @@ TEST(JobTracker, FirstFailureEndsTheJobAndRaisesCancel) {
     EXPECT_EQ(s, job_state::failed);
   });
   auto j = t.submit(spec(3));
-  ASSERT_TRUE(t.complete_partition(j->id, 0, std::string("a")).ok());
-  ASSERT_TRUE(t.complete_partition(j->id, 1, result<std::string>(internal_error("ECC error on gpu1"))).ok());
+  ASSERT_THAT(t.complete_partition(j->id, 0, std::string("a")), IsOk());
+  ASSERT_THAT(t.complete_partition(j->id, 1, result<std::string>(internal_error("ECC error on gpu1"))), IsOk());
   EXPECT_TRUE(j->tasks[2].cancel.cancelled());
   EXPECT_EQ(t.complete_partition(j->id, 2, std::string("late")).code(), status_code::failed_precondition);
   auto r = t.await(j->id, no_deadline());
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::internal);
+  ASSERT_THAT(r, StatusIs(status_code::internal));
   EXPECT_NE(r.error().message().find("partition 1"), std::string::npos);
   EXPECT_EQ(t.cancel(j->id).code(), status_code::failed_precondition);
   EXPECT_EQ(calls, 1);
@@ -111,7 +111,7 @@ TEST(JobTracker, CancelWakesAwaiter) {
   auto j = t.submit(spec(2));
   status got;
   std::thread w([&] { got = t.await(j->id, no_deadline()).error(); });
-  ASSERT_TRUE(t.cancel(j->id).ok());
+  ASSERT_THAT(t.cancel(j->id), IsOk());
   w.join();
   EXPECT_EQ(got.code(), status_code::cancelled);
   EXPECT_TRUE(t.token(j->id)->cancelled());
@@ -122,8 +122,8 @@ TEST(JobTracker, ForgetDropsEndedJobsOnly) {
   tracker t;
   auto j = t.submit(spec(1, "k"));
   EXPECT_EQ(t.forget(j->id).code(), status_code::failed_precondition);
-  ASSERT_TRUE(t.complete_partition(j->id, 0, std::string("p")).ok());
-  ASSERT_TRUE(t.forget(j->id).ok());
+  ASSERT_THAT(t.complete_partition(j->id, 0, std::string("p")), IsOk());
+  ASSERT_THAT(t.forget(j->id), IsOk());
   EXPECT_EQ(t.info(j->id).error().code(), status_code::not_found);
   EXPECT_TRUE(t.submit(spec(1, "k"))->created);  // the key is free again
 }
@@ -185,7 +185,7 @@ TEST(JobTracker, IdsAreRandomAndDifferAcrossTrackers) {
   for (int i = 0; i < 500; ++i) {
     for (tracker* t : {&a, &b}) {
       auto j = t->submit(spec(1));
-      ASSERT_TRUE(j.ok());
+      ASSERT_THAT(j, IsOk());
       EXPECT_NE(j->id, 0u);
       EXPECT_LE(j->id, max_job_id);
       EXPECT_EQ(static_cast<job_id>(static_cast<double>(j->id)), j->id);
@@ -202,10 +202,10 @@ TEST(JobTracker, RedrawsIdsThatAreTaken) {
   size_t next = 0;
   tracker t({}, [&]() -> result<job_id> { return draws[std::min(next++, draws.size() - 1)]; });
   auto first = t.submit(spec(1));
-  ASSERT_TRUE(first.ok());
+  ASSERT_THAT(first, IsOk());
   EXPECT_EQ(first->id, 5u);
   auto second = t.submit(spec(1));
-  ASSERT_TRUE(second.ok());
+  ASSERT_THAT(second, IsOk());
   EXPECT_EQ(second->id, 9u);
   EXPECT_EQ(t.submit(spec(1)).error().code(), status_code::internal);  // 9 forever
   tracker broken({}, []() -> result<job_id> { return unavailable("no entropy"); });

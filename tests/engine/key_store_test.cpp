@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "eventually.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -44,12 +45,12 @@ TEST(KeyStore, AddAndErrors) {
   memory_budget budget(100);
   key_store store(budget);
   fake_loads f;
-  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
   EXPECT_EQ(store.add(key("a", f, 40)).code(), status_code::already_exists);
   EXPECT_EQ(store.add(key("", f, 40)).code(), status_code::invalid_argument);
   EXPECT_EQ(store.acquire("zz", key_tier::pinned, no_deadline()).error().code(), status_code::not_found);
   EXPECT_EQ(store.acquire("a", key_tier::device, no_deadline()).error().code(), status_code::invalid_argument);
-  ASSERT_TRUE(store.add(key("huge", f, 101)).ok());
+  ASSERT_THAT(store.add(key("huge", f, 101)), IsOk());
   EXPECT_EQ(store.acquire("huge", key_tier::pinned, no_deadline()).error().code(),
             status_code::resource_exhausted);
 }
@@ -58,12 +59,12 @@ TEST(KeyStore, LoadsOnceAndChargesBudget) {
   memory_budget budget(100);
   key_store store(budget);
   fake_loads f;
-  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
   {
     auto l1 = store.acquire("a", key_tier::pinned, no_deadline());
-    ASSERT_TRUE(l1.ok());
+    ASSERT_THAT(l1, IsOk());
     auto l2 = store.acquire("a", key_tier::mapped, no_deadline());  // pinned satisfies mapped
-    ASSERT_TRUE(l2.ok());
+    ASSERT_THAT(l2, IsOk());
     EXPECT_EQ(l2->tier(), key_tier::pinned);
     EXPECT_EQ(f.loads, 1);
     EXPECT_EQ(store.info("a")->in_use, 2u);
@@ -72,7 +73,7 @@ TEST(KeyStore, LoadsOnceAndChargesBudget) {
   EXPECT_EQ(store.info("a")->in_use, 0u);
   EXPECT_EQ(store.info("a")->tier, key_tier::pinned);  // idle, still resident
   EXPECT_EQ(store.resident(key_tier::pinned), std::vector<std::string>{"a"});
-  ASSERT_TRUE(store.evict("a").ok());
+  ASSERT_THAT(store.evict("a"), IsOk());
   EXPECT_EQ(store.info("a")->tier, key_tier::disk);
   EXPECT_EQ(f.live, 0);
   EXPECT_EQ(budget.stats().in_use, 0u);
@@ -82,10 +83,10 @@ TEST(KeyStore, PromotionGivesLowerTierBack) {
   memory_budget budget(100);
   key_store store(budget);
   fake_loads f;
-  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
-  ASSERT_TRUE(store.preload("a", key_tier::mapped, no_deadline()).ok());
+  ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
+  ASSERT_THAT(store.preload("a", key_tier::mapped, no_deadline()), IsOk());
   EXPECT_EQ(store.info("a")->tier, key_tier::mapped);
-  ASSERT_TRUE(store.preload("a", key_tier::pinned, no_deadline()).ok());
+  ASSERT_THAT(store.preload("a", key_tier::pinned, no_deadline()), IsOk());
   EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
   EXPECT_EQ(f.live, 1);
   EXPECT_EQ(f.loads, 2);
@@ -95,11 +96,11 @@ TEST(KeyStore, EvictsLeastRecentlyUsedIdleKey) {
   memory_budget budget(100);
   key_store store(budget);
   fake_loads f;
-  for (const char* id : {"a", "b", "c"}) ASSERT_TRUE(store.add(key(id, f, 40)).ok());
-  ASSERT_TRUE(store.preload("a", key_tier::pinned, no_deadline()).ok());
-  ASSERT_TRUE(store.preload("b", key_tier::pinned, no_deadline()).ok());
-  ASSERT_TRUE(store.preload("a", key_tier::pinned, no_deadline()).ok());  // a is now more recent
-  ASSERT_TRUE(store.preload("c", key_tier::pinned, no_deadline()).ok());
+  for (const char* id : {"a", "b", "c"}) ASSERT_THAT(store.add(key(id, f, 40)), IsOk());
+  ASSERT_THAT(store.preload("a", key_tier::pinned, no_deadline()), IsOk());
+  ASSERT_THAT(store.preload("b", key_tier::pinned, no_deadline()), IsOk());
+  ASSERT_THAT(store.preload("a", key_tier::pinned, no_deadline()), IsOk());  // a is now more recent
+  ASSERT_THAT(store.preload("c", key_tier::pinned, no_deadline()), IsOk());
   EXPECT_EQ(store.info("b")->tier, key_tier::disk);
   EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
   EXPECT_EQ(store.info("c")->tier, key_tier::pinned);
@@ -111,7 +112,7 @@ TEST(KeyStore, InUseKeysAreNeverEvicted) {
   memory_budget budget(100);
   key_store store(budget);
   fake_loads f;
-  for (const char* id : {"a", "b", "c"}) ASSERT_TRUE(store.add(key(id, f, 40)).ok());
+  for (const char* id : {"a", "b", "c"}) ASSERT_THAT(store.add(key(id, f, 40)), IsOk());
   auto la = store.acquire("a", key_tier::pinned, no_deadline());
   auto lb = store.acquire("b", key_tier::pinned, no_deadline());
   ASSERT_TRUE(la.ok() && lb.ok());
@@ -139,15 +140,14 @@ TEST(KeyStore, LoaderErrorLeavesKeyOnDisk) {
   memory_budget budget(100);
   key_store store(budget);
   fake_loads f;
-  ASSERT_TRUE(store.add(key("a", f, 40)).ok());
+  ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
   f.fail = true;
   auto r = store.acquire("a", key_tier::pinned, no_deadline());
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::unavailable);
+  ASSERT_THAT(r, StatusIs(status_code::unavailable));
   EXPECT_EQ(store.info("a")->tier, key_tier::disk);
   EXPECT_EQ(budget.stats().in_use, 0u);
   f.fail = false;
-  EXPECT_TRUE(store.acquire("a", key_tier::pinned, no_deadline()).ok());
+  EXPECT_THAT(store.acquire("a", key_tier::pinned, no_deadline()), IsOk());
 }
 
 TEST(KeyStore, StressConcurrentAcquireStaysWithinBudget) {
@@ -155,7 +155,7 @@ TEST(KeyStore, StressConcurrentAcquireStaysWithinBudget) {
   key_store store(budget);
   fake_loads f;
   const std::vector<std::string> ids{"a", "b", "c", "d"};
-  for (const auto& id : ids) ASSERT_TRUE(store.add(key(id, f, 30)).ok());
+  for (const auto& id : ids) ASSERT_THAT(store.add(key(id, f, 30)), IsOk());
   std::atomic<bool> bad{false};
   std::vector<std::thread> threads;
   for (int w = 0; w < 6; ++w) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eventually.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -19,7 +20,7 @@ TEST(MemoryBudget, ReserveAndReleaseOnDestruction) {
   memory_budget b(100);
   {
     auto r = b.reserve(60, no_deadline());
-    ASSERT_TRUE(r.ok());
+    ASSERT_THAT(r, IsOk());
     EXPECT_EQ(r->bytes(), 60u);
     EXPECT_EQ(b.stats().in_use, 60u);
   }
@@ -30,28 +31,25 @@ TEST(MemoryBudget, ReserveAndReleaseOnDestruction) {
 TEST(MemoryBudget, ZeroBytesAndExactFit) {
   memory_budget b(100);
   auto z = b.reserve(0, immediate());
-  ASSERT_TRUE(z.ok());
+  ASSERT_THAT(z, IsOk());
   auto all = b.reserve(100, immediate());
-  ASSERT_TRUE(all.ok());
+  ASSERT_THAT(all, IsOk());
   EXPECT_EQ(b.stats().in_use, 100u);
 }
 
 TEST(MemoryBudget, LargerThanTotalFailsAtOnce) {
   memory_budget b(100);
   auto r = b.reserve(101, no_deadline());
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::resource_exhausted);
+  ASSERT_THAT(r, StatusIs(status_code::resource_exhausted));
 }
 
 TEST(MemoryBudget, DeadlinePasses) {
   memory_budget b(100);
   auto held = b.reserve(80, no_deadline());
   auto r = b.reserve(30, immediate());
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::deadline_exceeded);
+  ASSERT_THAT(r, StatusIs(status_code::deadline_exceeded));
   auto r2 = b.reserve(30, deadline_in(20ms));
-  ASSERT_FALSE(r2.ok());
-  EXPECT_EQ(r2.error().code(), status_code::deadline_exceeded);
+  ASSERT_THAT(r2, StatusIs(status_code::deadline_exceeded));
   EXPECT_EQ(b.stats().waiters, 0u);
   EXPECT_EQ(b.stats().in_use, 80u);
 }
@@ -59,21 +57,21 @@ TEST(MemoryBudget, DeadlinePasses) {
 TEST(MemoryBudget, ShrinkGivesBytesBack) {
   memory_budget b(100);
   auto r = b.reserve(100, no_deadline());
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->shrink_to(101).code(), status_code::invalid_argument);
-  ASSERT_TRUE(r->shrink_to(40).ok());
+  ASSERT_THAT(r->shrink_to(40), IsOk());
   EXPECT_EQ(r->bytes(), 40u);
   EXPECT_EQ(b.stats().in_use, 40u);
   auto other = b.reserve(60, immediate());
-  EXPECT_TRUE(other.ok());
-  ASSERT_TRUE(r->shrink_to(0).ok());
+  EXPECT_THAT(other, IsOk());
+  ASSERT_THAT(r->shrink_to(0), IsOk());
   EXPECT_EQ(b.stats().in_use, 60u);
 }
 
 TEST(MemoryBudget, MoveTransfersOwnership) {
   memory_budget b(100);
   auto r = b.reserve(50, no_deadline());
-  ASSERT_TRUE(r.ok());
+  ASSERT_THAT(r, IsOk());
   memory_reservation a = std::move(r).value();
   memory_reservation c;
   c = std::move(a);
@@ -87,7 +85,7 @@ TEST(MemoryBudget, MoveTransfersOwnership) {
 TEST(MemoryBudget, WaiterGrantedOnRelease) {
   memory_budget b(100);
   auto held = b.reserve(90, no_deadline());
-  ASSERT_TRUE(held.ok());
+  ASSERT_THAT(held, IsOk());
   std::atomic<bool> got{false};
   std::thread t([&] {
     auto r = b.reserve(50, no_deadline());
@@ -104,7 +102,7 @@ TEST(MemoryBudget, WaiterGrantedOnRelease) {
 TEST(MemoryBudget, FifoFair) {
   memory_budget b(100);
   auto held = b.reserve(60, no_deadline());
-  ASSERT_TRUE(held.ok());
+  ASSERT_THAT(held, IsOk());
   std::atomic<int> a_done{0}, b_done{0};
   memory_reservation a_res, b_res;
   std::thread ta([&] {
@@ -161,12 +159,12 @@ TEST(MemoryBudget, StressNeverOverCommits) {
       for (int i = 0; i < 2000; ++i) {
         const uint64_t want = rng() % 400 + 1;
         auto r = b.reserve(want, deadline_in(10s));
-        ASSERT_TRUE(r.ok()) << r.error().to_string();
+        ASSERT_THAT(r, IsOk());
         if (live.fetch_add(want) + want > total) over = true;
         if (rng() % 2 == 0) {
           const uint64_t keep = want / 2;
           live.fetch_sub(want - keep);
-          ASSERT_TRUE(r->shrink_to(keep).ok());
+          ASSERT_THAT(r->shrink_to(keep), IsOk());
           std::this_thread::yield();
           live.fetch_sub(keep);
         } else {

@@ -1,4 +1,5 @@
 #include "engine/metrics.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +24,7 @@ TEST(Metrics, ValueFormatting) {
 TEST(Metrics, RendersExpositionFormat) {
   metrics_registry reg;
   auto jobs = reg.counter_family("pp_jobs_total", "Jobs ended, by state.", {"state"});
-  ASSERT_TRUE(jobs.ok());
+  ASSERT_THAT(jobs, IsOk());
   (*jobs)->with({"succeeded"}).inc(3);
   (*jobs)->with({"failed"}).inc();
   auto busy = reg.gauge_family("pp_gpu_busy_fraction", "GPU busy fraction.\nOver the last window.", {"gpu"});
@@ -81,7 +82,7 @@ TEST(Metrics, RegistrationRules) {
   EXPECT_EQ(reg.histogram_family("h", "", {"le"}, {1}).error().code(), status_code::invalid_argument);
   EXPECT_EQ(reg.histogram_family("h", "", {}, {2, 1}).error().code(), status_code::invalid_argument);
   EXPECT_EQ(reg.histogram_family("h", "", {}, {1, INFINITY}).error().code(), status_code::invalid_argument);
-  EXPECT_TRUE(reg.counter_family("ns:sub_total", "").ok());
+  EXPECT_THAT(reg.counter_family("ns:sub_total", ""), IsOk());
 }
 
 TEST(Metrics, CounterIgnoresNegative) {

@@ -13,9 +13,12 @@
 
 #include "eventually.hpp"
 #include "fake_device.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
+
+using ::testing::Not;
 
 using testing::eventually;
 using testing::fake_device;
@@ -72,7 +75,7 @@ TEST(partition_router, admitted_state_is_claimed_once) {
   router_rig rig(1);
   auto w = work();
   w->key_id = "k";
-  ASSERT_TRUE(rig.router->admit(task(1, 0), std::move(w), no_deadline()).ok());
+  ASSERT_THAT(rig.router->admit(task(1, 0), std::move(w), no_deadline()), IsOk());
   EXPECT_EQ(rig.router->intake().size(), 1u);
   EXPECT_EQ(rig.router->parked(), 1u);
   auto t = rig.router->intake().try_pop();
@@ -86,7 +89,7 @@ TEST(partition_router, admitted_state_is_claimed_once) {
 
 TEST(partition_router, admit_on_a_full_intake_keeps_the_state_for_purge) {
   router_rig rig(1, {1, 8, 8});
-  ASSERT_TRUE(rig.router->admit(task(1, 0), work(), no_deadline()).ok());
+  ASSERT_THAT(rig.router->admit(task(1, 0), work(), no_deadline()), IsOk());
   const status s = rig.router->admit(task(2, 0), work(), immediate());
   EXPECT_EQ(s.code(), status_code::deadline_exceeded);
   EXPECT_EQ(rig.router->parked(), 2u);
@@ -154,8 +157,8 @@ TEST(partition_router, an_inbox_that_refuses_the_task_cancels_its_job) {
 
 TEST(partition_router, purge_removes_a_job_from_every_queue) {
   router_rig rig(1);
-  ASSERT_TRUE(rig.router->admit(task(1, 0), work(), no_deadline()).ok());
-  ASSERT_TRUE(rig.router->admit(task(2, 0), work(), no_deadline()).ok());
+  ASSERT_THAT(rig.router->admit(task(1, 0), work(), no_deadline()), IsOk());
+  ASSERT_THAT(rig.router->admit(task(2, 0), work(), no_deadline()), IsOk());
   rig.router->forward(rig.router->ready(), task(1, 1), work());
   ASSERT_TRUE(rig.router->place_one());  // job 1 partition 1 on the device
   rig.router->forward(rig.router->ready(), task(1, 2), work());
@@ -180,14 +183,14 @@ TEST(partition_router, forward_to_a_closed_queue_drops_the_state) {
   rig.router->close();
   rig.router->forward(rig.router->ready(), task(1, 0), work());
   EXPECT_EQ(rig.router->parked(), 0u);
-  EXPECT_FALSE(rig.router->admit(task(2, 0), work(), no_deadline()).ok());
+  EXPECT_THAT(rig.router->admit(task(2, 0), work(), no_deadline()), Not(IsOk()));
 }
 
 TEST(partition_router, a_blocked_witness_thread_serves_critical_intake) {
   router_rig rig(1, {8, 1, 8});
   rig.router->forward(rig.router->ready(), task(1, 0), work());  // the ready queue is now full
-  ASSERT_TRUE(rig.router->admit(task(9, 0, priority::critical), work(), no_deadline()).ok());
-  ASSERT_TRUE(rig.router->admit(task(2, 0, priority::normal), work(), no_deadline()).ok());
+  ASSERT_THAT(rig.router->admit(task(9, 0, priority::critical), work(), no_deadline()), IsOk());
+  ASSERT_THAT(rig.router->admit(task(2, 0, priority::normal), work(), no_deadline()), IsOk());
 
   std::atomic<int> served{0};
   std::atomic<job_id> served_job{0};
@@ -229,7 +232,7 @@ TEST(partition_router, placement_runs_until_closed) {
   EXPECT_TRUE(eventually([&] { return rig.slots[0]->inbox().size() == 1; }));
   rig.router->close();
   placer.join();
-  EXPECT_FALSE(rig.slots[0]->inbox().push(task(2, 0), immediate()).ok()) << "close() closes the inboxes too";
+  EXPECT_THAT(rig.slots[0]->inbox().push(task(2, 0), immediate()), Not(IsOk())) << "close() closes the inboxes too";
 }
 
 }  // namespace

@@ -8,9 +8,12 @@
 #include <vector>
 
 #include "gmp_oracle.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::ff {
 namespace {
+
+using ::testing::Not;
 
 using namespace pp::ff::testing;
 
@@ -80,8 +83,8 @@ TYPED_TEST(FieldBytesTest, BytesRoundTripBothEndiannesses) {
     ASSERT_EQ(std::vector<uint8_t>(le.begin(), le.end()), gmp_bytes_le<F>(v)) << hex(v);
     auto rb = from_bytes_be<F>(be);
     auto rl = from_bytes_le<F>(le);
-    ASSERT_TRUE(rb.ok()) << rb.error().to_string();
-    ASSERT_TRUE(rl.ok()) << rl.error().to_string();
+    ASSERT_THAT(rb, IsOk());
+    ASSERT_THAT(rl, IsOk());
     ASSERT_EQ(*rb, x);
     ASSERT_EQ(*rl, x);
   }
@@ -93,10 +96,10 @@ TYPED_TEST(FieldBytesTest, BytesRejectValuesAtLeastModulus) {
   for (const auto& v : this->too_large(rng)) {
     SCOPED_TRACE(hex(v));
     auto rb = from_bytes_be<F>(gmp_bytes_be<F>(v));
-    ASSERT_FALSE(rb.ok());
+    ASSERT_THAT(rb, Not(IsOk()));
     this->expect_rejected(rb.error(), "value >= modulus");
     auto rl = from_bytes_le<F>(gmp_bytes_le<F>(v));
-    ASSERT_FALSE(rl.ok());
+    ASSERT_THAT(rl, Not(IsOk()));
     this->expect_rejected(rl.error(), "value >= modulus");
   }
 }
@@ -107,10 +110,10 @@ TYPED_TEST(FieldBytesTest, BytesRejectWrongLengths) {
     const std::vector<uint8_t> zeros(n, 0);
     const std::string what = "expected " + std::to_string(F::n_bytes) + " bytes, got " + std::to_string(n);
     auto rb = from_bytes_be<F>(zeros);
-    ASSERT_FALSE(rb.ok());
+    ASSERT_THAT(rb, Not(IsOk()));
     this->expect_rejected(rb.error(), what);
     auto rl = from_bytes_le<F>(zeros);
-    ASSERT_FALSE(rl.ok());
+    ASSERT_THAT(rl, Not(IsOk()));
     this->expect_rejected(rl.error(), what);
   }
 }
@@ -123,11 +126,11 @@ TYPED_TEST(FieldBytesTest, DecimalRoundTrip) {
     const std::string s = to_decimal(x);
     ASSERT_EQ(s, v.get_str(10));
     auto r = from_decimal<F>(v.get_str(10));
-    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ASSERT_THAT(r, IsOk());
     ASSERT_EQ(*r, x) << s;
     // Leading zeros spell the same value.
     auto rz = from_decimal<F>("000" + s);
-    ASSERT_TRUE(rz.ok()) << rz.error().to_string();
+    ASSERT_THAT(rz, IsOk());
     ASSERT_EQ(*rz, x);
   }
   EXPECT_EQ(to_decimal(F::zero()), "0");
@@ -136,7 +139,7 @@ TYPED_TEST(FieldBytesTest, DecimalRoundTrip) {
   for (const char* s : {"9999999999999999999", "10000000000000000000", "10000000000000000001",
                         "100000000000000000000000000000000000000"}) {
     auto r = from_decimal<F>(s);
-    ASSERT_TRUE(r.ok()) << s;
+    ASSERT_THAT(r, IsOk()) << s;
     EXPECT_EQ(to_mpz(*r), mpz_class(s));
     EXPECT_EQ(to_decimal(*r), s);
   }
@@ -147,20 +150,20 @@ TYPED_TEST(FieldBytesTest, DecimalRejectsMalformedAndTooLarge) {
   PP_SEEDED_RNG(rng);
   for (const auto& v : this->too_large(rng)) {
     auto r = from_decimal<F>(v.get_str(10));
-    ASSERT_FALSE(r.ok()) << v.get_str(10);
+    ASSERT_THAT(r, Not(IsOk())) << v.get_str(10);
     this->expect_rejected(r.error(), "value >= modulus");
   }
   // Far beyond 2^(64 n64): overflow detection, not wrap-around.
   const std::string huge(200, '9');
   auto rh = from_decimal<F>(huge);
-  ASSERT_FALSE(rh.ok());
+  ASSERT_THAT(rh, Not(IsOk()));
   this->expect_rejected(rh.error(), "value >= modulus");
   const mpz_class wrap = (mpz_class(1) << (64 * F::n64)) + 5;  // would read as 5 if wrapped
   auto rw = from_decimal<F>(wrap.get_str(10));
-  ASSERT_FALSE(rw.ok());
+  ASSERT_THAT(rw, Not(IsOk()));
 
   auto re = from_decimal<F>("");
-  ASSERT_FALSE(re.ok());
+  ASSERT_THAT(re, Not(IsOk()));
   this->expect_rejected(re.error(), "empty");
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"+1", "'+' at position 0"},    {"-1", "'-' at position 0"},  {" 1", "' ' at position 0"},
@@ -171,7 +174,7 @@ TYPED_TEST(FieldBytesTest, DecimalRejectsMalformedAndTooLarge) {
       {huge + "x", "'x' at position 200"}};
   for (const auto& [s, what] : bad) {
     auto r = from_decimal<F>(s);
-    ASSERT_FALSE(r.ok()) << s;
+    ASSERT_THAT(r, Not(IsOk())) << s;
     this->expect_rejected(r.error(), "invalid decimal character " + what);
   }
 }
@@ -184,31 +187,31 @@ TYPED_TEST(FieldBytesTest, HexRoundTripAndRejections) {
     ASSERT_EQ(to_hex(x), "0x" + v.get_str(16));
     for (const std::string& s : {"0x" + v.get_str(16), v.get_str(16), "0X00" + v.get_str(16)}) {
       auto r = from_hex<F>(s);
-      ASSERT_TRUE(r.ok()) << s << ": " << r.error().to_string();
+      ASSERT_THAT(r, IsOk()) << s << ": " << r.error().to_string();
       ASSERT_EQ(*r, x) << s;
     }
     std::string upper = v.get_str(16);
     for (auto& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
     auto ru = from_hex<F>(upper);
-    ASSERT_TRUE(ru.ok());
+    ASSERT_THAT(ru, IsOk());
     ASSERT_EQ(*ru, x);
   }
   for (const auto& v : this->too_large(rng)) {
     auto r = from_hex<F>("0x" + v.get_str(16));
-    ASSERT_FALSE(r.ok());
+    ASSERT_THAT(r, Not(IsOk()));
     this->expect_rejected(r.error(), "value >= modulus");
   }
   auto rh = from_hex<F>("0x" + std::string(200, 'f'));
-  ASSERT_FALSE(rh.ok());
+  ASSERT_THAT(rh, Not(IsOk()));
   this->expect_rejected(rh.error(), "value >= modulus");
   for (const char* s : {"", "0x", "0X"}) {
     auto r = from_hex<F>(s);
-    ASSERT_FALSE(r.ok()) << s;
+    ASSERT_THAT(r, Not(IsOk())) << s;
     this->expect_rejected(r.error(), "no digits");
   }
   for (const char* s : {"0xg", "-0x1", "+1", "0x 1", "1h", "0x0x1"}) {
     auto r = from_hex<F>(s);
-    ASSERT_FALSE(r.ok()) << s;
+    ASSERT_THAT(r, Not(IsOk())) << s;
     this->expect_rejected(r.error(), "invalid hex character");
   }
 }

@@ -1,5 +1,5 @@
 // Test helpers for tests/ff: GMP (mpz_class) as the reference for field values, fresh random
-// inputs each run (seed from std::random_device, or PP_TEST_SEED to replay), and edge values.
+// inputs each run (support/test_seed.hpp: PP_TEST_SEED replays a run), and edge values.
 #pragma once
 #include <gmpxx.h>
 #include <gtest/gtest.h>
@@ -12,21 +12,14 @@
 
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::ff::testing {
 
-// Seed for this test: PP_TEST_SEED if set (to replay a failure), else fresh from the OS.
-inline uint64_t fresh_seed() {
-  if (const char* s = std::getenv("PP_TEST_SEED")) return std::strtoull(s, nullptr, 0);
-  std::random_device rd;
-  return (uint64_t(rd()) << 32) ^ rd();
-}
-
-// Declares a std::mt19937_64 named `name` seeded freshly, and prints the seed on failure.
-#define PP_SEEDED_RNG(name)                                                              \
-  const uint64_t name##_seed = ::pp::ff::testing::fresh_seed();                          \
-  SCOPED_TRACE("replay with PP_TEST_SEED=" + std::to_string(name##_seed));               \
-  std::mt19937_64 name(name##_seed)
+// Declares a std::mt19937_64 named `name` seeded for this test, and prints the replay hint on failure.
+#define PP_SEEDED_RNG(name)                    \
+  SCOPED_TRACE(::pp::test::replay_hint());     \
+  std::mt19937_64 name(::pp::test::test_seed())
 
 inline mpz_class limbs_to_mpz(const uint64_t* v, int n) {
   mpz_class z;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ff/fp12.hpp"
+#include "support/test_seed.hpp"
 
 namespace {
 
@@ -15,14 +16,9 @@ using pp::ff::fp12;
 using pp::ff::fp2;
 using pp::ff::fp6;
 using pp::ff::fp_params;
+using pp::test::test_rng;
 
 constexpr int kTrials = 8;
-
-struct rng_with_seed {
-  uint64_t seed = std::random_device{}() * 0x100000001ull ^ std::random_device{}();
-  std::mt19937_64 gen{seed};
-  std::string trace() const { return "seed = " + std::to_string(seed); }
-};
 
 fp random_fp(std::mt19937_64& g) {
   uint64_t v[6];
@@ -48,7 +44,7 @@ fp12 cyclotomic(const fp12& a) {
 }
 
 TEST(Fp6, FieldAxioms) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   for (int i = 0; i < kTrials; ++i) {
     const fp6 a = random_fp6(r.gen), b = random_fp6(r.gen), c = random_fp6(r.gen);
@@ -72,7 +68,7 @@ TEST(Fp6, FieldAxioms) {
 }
 
 TEST(Fp6, SparseMultiplication) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   for (int i = 0; i < kTrials; ++i) {
     const fp6 a = random_fp6(r.gen);
@@ -83,7 +79,7 @@ TEST(Fp6, SparseMultiplication) {
 }
 
 TEST(Fp6, FrobeniusIsPowerOfP) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   const fp6 a = random_fp6(r.gen);
   fp6 expect = a;
@@ -97,7 +93,7 @@ TEST(Fp6, FrobeniusIsPowerOfP) {
 }
 
 TEST(Fp12, FieldAxioms) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   for (int i = 0; i < kTrials; ++i) {
     const fp12 a = random_fp12(r.gen), b = random_fp12(r.gen), c = random_fp12(r.gen);
@@ -122,7 +118,7 @@ TEST(Fp12, FieldAxioms) {
 }
 
 TEST(Fp12, PowMatchesRepeatedMultiplication) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   const fp12 a = random_fp12(r.gen);
   fp12 acc = fp12::one();
@@ -133,7 +129,7 @@ TEST(Fp12, PowMatchesRepeatedMultiplication) {
 }
 
 TEST(Fp12, FrobeniusIsPowerOfP) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   const fp12 a = random_fp12(r.gen);
   fp12 expect = a;
@@ -155,7 +151,7 @@ TEST(Fp12, FrobeniusIsPowerOfP) {
 }
 
 TEST(Fp12, SparseLineMultiplication) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   for (int i = 0; i < kTrials; ++i) {
     const fp12 a = random_fp12(r.gen);
@@ -169,7 +165,7 @@ TEST(Fp12, SparseLineMultiplication) {
 }
 
 TEST(Fp12, CyclotomicSquaring) {
-  rng_with_seed r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   for (int i = 0; i < kTrials; ++i) {
     const fp12 c = cyclotomic(random_fp12(r.gen));

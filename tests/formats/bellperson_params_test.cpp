@@ -8,9 +8,12 @@
 #include "ec/ec_test_util.hpp"
 #include "ec/encoding.hpp"
 #include "formats/bellperson_proof.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 
 using ec::testing::random_subgroup_point;
 using ec::testing::test_rng;
@@ -62,7 +65,7 @@ TEST(BellpersonParams, RoundTripByteForByte) {
     EXPECT_EQ(bytes.size(), vk_fixed + 4 + 96 * (s[0] + s[2] - 1 + s[1] + s[3] + s[4]) + 192 * s[4] + 5 * 4);
     for (bool checked : {true, false}) {
       const auto back = read_bellperson_params(bytes, {checked});
-      ASSERT_TRUE(back.ok()) << back.error().to_string();
+      ASSERT_THAT(back, IsOk());
       EXPECT_EQ(back->basis, groth16::h_basis::monomial);
       EXPECT_EQ(back->n_vars, pk.n_vars);
       EXPECT_EQ(back->domain_size, pk.domain_size);
@@ -92,7 +95,7 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
   pk.b_density = groth16::density_bitmap::all_clear(pk.n_vars);
   const auto good = write_bellperson_params(pk).value();
   const auto back = read_bellperson_params(good, {false});
-  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(back->l == pk.l && back->h == pk.h && back->b_g2 == pk.b_g2);
   const std::size_t l0 = vk_fixed + 4 + 2 * 96 + 4 + 7 * 96 + 4;  // l[0]: after ic (2) and h (7)
   const auto point_at = [&](std::size_t i) { return l0 + i * 96; };
@@ -104,8 +107,7 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
   }
   for (bool checked : {true, false}) {
     const auto r = read_bellperson_params(f, {checked});
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code(), status_code::invalid_argument) << r.error().to_string();
+    ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
     EXPECT_NE(r.error().message().find("l[4099] at offset " + std::to_string(point_at(4099))), std::string::npos)
         << r.error().to_string();
   }
@@ -116,7 +118,7 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
     f[point_at(i)] = 0x40;
   }
   const auto r = read_bellperson_params(f, {false});
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_NE(r.error().message().find("l[4096] at offset " + std::to_string(point_at(4096)) + ": point at infinity"),
             std::string::npos)
       << r.error().to_string();
@@ -151,14 +153,13 @@ TEST(BellpersonParams, Errors) {
   const auto good = write_bellperson_params(random_key(rng, 2, 2, 4, 2, 2)).value();
   auto expect_err = [](const std::vector<uint8_t>& f, status_code code, const std::string& needle, bool checked = true) {
     const auto r = read_bellperson_params(f, {checked});
-    ASSERT_FALSE(r.ok()) << needle;
+    ASSERT_THAT(r, Not(IsOk())) << needle;
     EXPECT_EQ(r.error().code(), code) << r.error().to_string();
     EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
   };
   for (std::size_t n = 0; n < good.size(); n += 7) {
     const auto r = read_bellperson_params(std::span(good).first(n));
-    ASSERT_FALSE(r.ok()) << n;
-    EXPECT_EQ(r.error().code(), status_code::data_loss) << n << ": " << r.error().to_string();
+    ASSERT_THAT(r, StatusIs(status_code::data_loss)) << n << ": " << r.error().to_string();
   }
   auto f = good;
   f.push_back(0);
@@ -183,7 +184,7 @@ TEST(BellpersonParams, Errors) {
   f = good;
   f[l0 + 95] ^= 1;
   expect_err(f, status_code::invalid_argument, "l[0] at offset " + std::to_string(l0));
-  EXPECT_TRUE(read_bellperson_params(f, {false}).ok());
+  EXPECT_THAT(read_bellperson_params(f, {false}), IsOk());
   // Coordinate >= p is caught even unchecked.
   f = good;
   std::fill(f.begin() + l0, f.begin() + l0 + 48, 0xff);
@@ -215,7 +216,7 @@ TEST(BellpersonProof, RoundTripAndRejections) {
     EXPECT_EQ(bytes[48] & 0x80, 0x80);
     EXPECT_EQ(bytes[144] & 0x80, 0x80);
     const auto back = read_bellperson_proof(bytes);
-    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    ASSERT_THAT(back, IsOk());
     EXPECT_TRUE(*back == p);
     EXPECT_EQ(write_bellperson_proof(*back), bytes);
   }
@@ -224,8 +225,7 @@ TEST(BellpersonProof, RoundTripAndRejections) {
   const auto good = write_bellperson_proof(p);
   auto expect_err = [](std::span<const uint8_t> b, const std::string& needle) {
     const auto r = read_bellperson_proof(b);
-    ASSERT_FALSE(r.ok()) << needle;
-    EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(r, StatusIs(status_code::invalid_argument)) << needle;
     EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
   };
   expect_err(std::span(good).first(191), "expected 192 bytes, got 191");

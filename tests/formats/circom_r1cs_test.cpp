@@ -14,9 +14,12 @@
 #include "formats/circom_wtns.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "r1cs/random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 using r1cs::testing::test_seed;
@@ -52,7 +55,7 @@ TEST(CircomR1cs, ReadsCircomOutputAndWritesItBack) {
   const auto bytes = slurp(fixture("mul.r1cs"));
   ASSERT_EQ(bytes.size(), 428u);
   auto r = read_circom_r1cs(bytes);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->n_pub_out, 1u);
   EXPECT_EQ(r->n_pub_in, 1u);
   EXPECT_EQ(r->n_prv_in, 1u);
@@ -63,9 +66,9 @@ TEST(CircomR1cs, ReadsCircomOutputAndWritesItBack) {
   EXPECT_EQ(write_circom_r1cs(*r).value(), bytes);
 
   auto w = read_circom_wtns_file(fixture("mul.wtns"));
-  ASSERT_TRUE(w.ok()) << w.error().to_string();
+  ASSERT_THAT(w, IsOk());
   EXPECT_EQ(*w, (std::vector<fr>{fr::one(), fr::from_uint(102), fr::from_uint(3), fr::from_uint(11), fr::from_uint(33)}));
-  EXPECT_TRUE(r1cs::check_satisfied(r->cs, *w).ok());
+  EXPECT_THAT(r1cs::check_satisfied(r->cs, *w), IsOk());
   EXPECT_EQ(write_circom_wtns(*w).value(), slurp(fixture("mul.wtns")));
   (*w)[3] = fr::from_uint(12);
   EXPECT_EQ(r1cs::check_satisfied(r->cs, *w).message().rfind("constraint 0 is not satisfied", 0), 0u);
@@ -84,9 +87,9 @@ TEST(CircomR1cs, RandomRoundTrips) {
       if (order.size() == 2) r.wire_labels.reset();
       r.section_order = order;
       auto bytes = write_circom_r1cs(r);
-      ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+      ASSERT_THAT(bytes, IsOk());
       auto back = read_circom_r1cs(*bytes);
-      ASSERT_TRUE(back.ok()) << back.error().to_string();
+      ASSERT_THAT(back, IsOk());
       EXPECT_EQ(*back, r);
       EXPECT_EQ(write_circom_r1cs(*back).value(), *bytes);
     }
@@ -98,9 +101,9 @@ TEST(CircomR1cs, FileApi) {
   const auto dir = std::filesystem::temp_directory_path() / ("pp_r1cs_test_" + std::to_string(seed));
   std::filesystem::create_directories(dir);
   const circom_r1cs r = make_circom_r1cs(r1cs::testing::random_lc_system(seed, 20, 1, 5, 3).build());
-  ASSERT_TRUE(write_circom_r1cs_file(r, dir / "x.r1cs").ok());
+  ASSERT_THAT(write_circom_r1cs_file(r, dir / "x.r1cs"), IsOk());
   auto back = read_circom_r1cs_file(dir / "x.r1cs");
-  ASSERT_TRUE(back.ok());
+  ASSERT_THAT(back, IsOk());
   EXPECT_EQ(*back, r);
   auto missing = read_circom_r1cs_file(dir / "missing.r1cs");
   EXPECT_EQ(missing.error().code(), status_code::not_found);
@@ -118,7 +121,7 @@ TEST(CircomR1cs, EveryTruncationFails) {
   for (const auto& bytes : {small_file(seed), slurp(fixture("mul.r1cs"))}) {
     for (std::size_t n = 0; n < bytes.size(); ++n) {
       auto r = read_circom_r1cs(std::span(bytes).first(n));
-      ASSERT_FALSE(r.ok()) << "prefix of " << n << " bytes was accepted";
+      ASSERT_THAT(r, Not(IsOk())) << "prefix of " << n << " bytes was accepted";
       ASSERT_FALSE(r.error().message().empty());
     }
   }
@@ -141,7 +144,7 @@ TEST(CircomR1cs, RandomCorruptionNeverCrashes) {
 TEST(CircomR1cs, ErrorPaths) {
   uint64_t seed = test_seed();
   const auto good = small_file(seed);
-  ASSERT_TRUE(read_circom_r1cs(good).ok());
+  ASSERT_THAT(read_circom_r1cs(good), IsOk());
   auto err = [](const std::vector<uint8_t>& b, const circom_limits& l = {}) { return read_circom_r1cs(b, l).error(); };
 
   auto b = good;

@@ -11,9 +11,12 @@
 
 #include "formats/binfile.hpp"
 #include "r1cs/random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 using r1cs::testing::test_seed;
@@ -30,7 +33,7 @@ TEST(CircomWtns, RoundTrips) {
     const auto bytes = write_circom_wtns(w).value();
     EXPECT_EQ(bytes.size(), 76 + 32 * n);
     auto back = read_circom_wtns(bytes);
-    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    ASSERT_THAT(back, IsOk());
     EXPECT_EQ(*back, w);
     EXPECT_EQ(write_circom_wtns(*back).value(), bytes);
   }
@@ -51,7 +54,7 @@ TEST(CircomWtns, FileApi) {
   uint64_t seed = test_seed();
   const auto path = std::filesystem::temp_directory_path() / ("pp_wtns_test_" + std::to_string(seed) + ".wtns");
   const auto w = r1cs::testing::random_witness(seed, 33);
-  ASSERT_TRUE(write_circom_wtns_file(w, path).ok());
+  ASSERT_THAT(write_circom_wtns_file(w, path), IsOk());
   EXPECT_EQ(read_circom_wtns_file(path).value(), w);
   std::filesystem::remove(path);
   EXPECT_EQ(read_circom_wtns_file(path).error().code(), status_code::not_found);
@@ -61,7 +64,7 @@ TEST(CircomWtns, EveryTruncationFails) {
   uint64_t seed = test_seed();
   const auto bytes = write_circom_wtns(r1cs::testing::random_witness(seed, 5)).value();
   for (std::size_t n = 0; n < bytes.size(); ++n) {
-    ASSERT_FALSE(read_circom_wtns(std::span(bytes).first(n)).ok()) << "prefix of " << n << " bytes was accepted";
+    ASSERT_THAT(read_circom_wtns(std::span(bytes).first(n)), Not(IsOk())) << "prefix of " << n << " bytes was accepted";
   }
 }
 

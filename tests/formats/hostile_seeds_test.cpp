@@ -15,9 +15,12 @@
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_zkey.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 namespace fs = std::filesystem;
 
 fs::path corpus(const char* target) {
@@ -39,14 +42,14 @@ void check_corpus(const char* target, Read read) {
     const status s = read(bytes_of(e.path()));
     if (name.starts_with("hostile_")) {
       ++hostile;
-      ASSERT_FALSE(s.ok());
+      ASSERT_THAT(s, Not(IsOk()));
       EXPECT_TRUE(s.code() == status_code::data_loss || s.code() == status_code::invalid_argument ||
                   s.code() == status_code::resource_exhausted)
           << s.to_string();
       EXPECT_FALSE(s.message().empty());
     } else {
       ++valid;
-      EXPECT_TRUE(s.ok()) << s.to_string();
+      EXPECT_THAT(s, IsOk());
     }
   }
   EXPECT_GE(hostile, 3u);
@@ -69,7 +72,7 @@ TEST(HostileSeeds, AHeaderClaimingFourBillionWiresWithoutAWireMapAllocatesNothin
   // Nothing in the file backs the count, so the reader keeps it as a number: the wire map is
   // absent and the matrices hold the one constraint. (`proofpipe setup` refuses the key it implies.)
   const auto r = read_circom_r1cs(bytes_of(corpus("circom_r1cs_fuzz") / "wide_header_no_wire_map.r1cs"));
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->cs.num_variables(), 0xFFFFFFFFu);
   EXPECT_FALSE(r->wire_labels.has_value());
   EXPECT_EQ(r->cs.num_constraints(), 1u);
@@ -83,7 +86,7 @@ TEST(HostileSeeds, AFileThatFailsToParseIsNotEchoed) {
       read_snarkjs_vk_json(secret).take_status(), read_snarkjs_proof_json(secret).take_status(),
       read_snarkjs_public_json(secret).take_status()};
   for (const status& s : errors) {
-    ASSERT_FALSE(s.ok());
+    ASSERT_THAT(s, Not(IsOk()));
     EXPECT_EQ(s.message().find("root"), std::string::npos) << s.to_string();
     EXPECT_EQ(s.message().find("salt"), std::string::npos) << s.to_string();
   }

@@ -6,9 +6,12 @@
 
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 
 r1cs::synthetic_circuit small_circuit() {
   r1cs::synthetic_params p;
@@ -27,7 +30,7 @@ TEST(key_circuit, zkey_coefficients_round_trip) {
   z.coefficients = zkey_coefficients(sc.cs);
   EXPECT_EQ(z.coefficients.size(), sc.cs.a().nnz() + sc.cs.b().nnz() + 4);
   const auto cs = circuit_from_zkey(z);
-  ASSERT_TRUE(cs.ok()) << cs.error().message();
+  ASSERT_THAT(cs, IsOk());
   EXPECT_EQ(cs->num_constraints(), sc.cs.num_constraints());
   EXPECT_EQ(cs->num_public(), 3u);
   EXPECT_EQ(cs->num_aux(), 50u);
@@ -37,9 +40,9 @@ TEST(key_circuit, zkey_coefficients_round_trip) {
 
   snarkjs_zkey bad = z;
   bad.coefficients.pop_back();  // the last input row
-  EXPECT_FALSE(circuit_from_zkey(bad).ok());
+  EXPECT_THAT(circuit_from_zkey(bad), Not(IsOk()));
   bad.coefficients.clear();
-  EXPECT_FALSE(circuit_from_zkey(bad).ok());
+  EXPECT_THAT(circuit_from_zkey(bad), Not(IsOk()));
 }
 
 TEST(key_circuit, bellperson_density_from_circuit) {
@@ -48,11 +51,11 @@ TEST(key_circuit, bellperson_density_from_circuit) {
   const auto want_a = *pk.a_density, want_b = *pk.b_density;
   pk.a_density = groth16::density_bitmap::all_clear(pk.n_vars);
   pk.b_density = groth16::density_bitmap::all_clear(pk.n_vars);
-  ASSERT_TRUE(fill_bellperson_density(pk, sc.cs).ok());
+  ASSERT_THAT(fill_bellperson_density(pk, sc.cs), IsOk());
   EXPECT_EQ(pk.a_density->words, want_a.words);
   EXPECT_EQ(pk.b_density->words, want_b.words);
   pk.a.pop_back();
-  EXPECT_FALSE(fill_bellperson_density(pk, sc.cs).ok());
+  EXPECT_THAT(fill_bellperson_density(pk, sc.cs), Not(IsOk()));
 }
 
 }  // namespace

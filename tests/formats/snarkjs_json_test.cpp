@@ -6,6 +6,7 @@
 
 #include "ec/ec_test_util.hpp"
 #include "ff/field_bytes.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
@@ -31,8 +32,7 @@ groth16::proof random_proof(test_rng& rng) {
 
 template <class T>
 void expect_error(const result<T>& r, const std::string& needle) {
-  ASSERT_FALSE(r.ok()) << "expected: " << needle;
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument)) << "expected: " << needle;
   EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
 }
 
@@ -51,7 +51,7 @@ TEST(SnarkjsJson, VkRoundTrip) {
     if (n_public == 5) vk.ic[3] = ec::g1_affine::infinity();
     const std::string text = write_snarkjs_vk_json(vk);
     const auto back = read_snarkjs_vk_json(text);
-    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    ASSERT_THAT(back, IsOk());
     EXPECT_TRUE(back->alpha_g1 == vk.alpha_g1 && back->beta_g2 == vk.beta_g2 && back->gamma_g2 == vk.gamma_g2 &&
                 back->delta_g2 == vk.delta_g2 && back->ic == vk.ic);
     EXPECT_EQ(write_snarkjs_vk_json(*back), text);
@@ -68,7 +68,7 @@ TEST(SnarkjsJson, ProofAndPublicRoundTripAndExactShape) {
   const auto p = random_proof(rng);
   const std::string text = write_snarkjs_proof_json(p);
   const auto back = read_snarkjs_proof_json(text);
-  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(*back == p);
   EXPECT_NE(text.find("\n  \"1\"\n ],\n \"pi_b\": [\n  [\n   \""), std::string::npos) << text;
   EXPECT_NE(text.find("  [\n   \"1\",\n   \"0\"\n  ]\n ],\n \"pi_c\""), std::string::npos) << text;
@@ -87,7 +87,7 @@ TEST(SnarkjsJson, ProofAndPublicRoundTripAndExactShape) {
   const std::string pt = write_snarkjs_public_json(pub);
   EXPECT_EQ(pt.rfind("[\n \"0\",\n \"1\",\n \"" + ff::to_decimal(-ff::fr::one()) + "\",\n \"", 0), 0u);
   const auto pb = read_snarkjs_public_json(pt);
-  ASSERT_TRUE(pb.ok()) << pb.error().to_string();
+  ASSERT_THAT(pb, IsOk());
   EXPECT_TRUE(*pb == pub);
   EXPECT_EQ(write_snarkjs_public_json({}), "[\n]");  // bfj, unlike JSON.stringify
   EXPECT_TRUE(read_snarkjs_public_json("[\n]").value().empty());
@@ -150,7 +150,7 @@ TEST(SnarkjsJson, MalformedVkAndPublic) {
     const auto at = good.find(" \"vk_alphabeta_12\"");
     const auto ic = good.find(" \"IC\"");
     std::string no_ab = good.substr(0, at) + good.substr(ic);
-    EXPECT_TRUE(read_snarkjs_vk_json(no_ab).ok()) << read_snarkjs_vk_json(no_ab).error().to_string();
+    EXPECT_THAT(read_snarkjs_vk_json(no_ab), IsOk());
   }
   expect_error(read_snarkjs_public_json("{}"), "expected an array of decimal strings, got object");
   expect_error(read_snarkjs_public_json("[\"1\", 2]"), "[1]: expected a decimal string, got number");
@@ -166,9 +166,9 @@ TEST(SnarkjsJson, Files) {
   SCOPED_TRACE(rng.trace());
   const auto p = random_proof(rng);
   const auto path = std::filesystem::temp_directory_path() / ("pp_proof_json_" + std::to_string(rng.seed) + ".json");
-  ASSERT_TRUE(write_text_file(path, write_snarkjs_proof_json(p)).ok());
+  ASSERT_THAT(write_text_file(path, write_snarkjs_proof_json(p)), IsOk());
   EXPECT_TRUE(read_snarkjs_proof_json_file(path).value() == p);
-  ASSERT_TRUE(write_text_file(path, "[\"1\"]").ok());
+  ASSERT_THAT(write_text_file(path, "[\"1\"]"), IsOk());
   const auto bad = read_snarkjs_proof_json_file(path);
   std::filesystem::remove(path);
   expect_error(bad, "reading " + path.string() + ": proof: expected a JSON object");

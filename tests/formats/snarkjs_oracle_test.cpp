@@ -16,6 +16,8 @@
 #include "formats/snarkjs_zkey.hpp"
 #include "ec/ec.hpp"
 #include "pairing/pairing.hpp"
+#include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::formats {
 namespace {
@@ -51,7 +53,7 @@ class SnarkjsOracle : public ::testing::Test {
                                         "  signal input a; signal input b; signal output c; signal d;\n"
                                         "  d <== a * b;\n  c <== d * a + b;\n}\n"
                                         "component main {public [a]} = T();\n";
-    std::mt19937_64 gen{std::random_device{}()};
+    std::mt19937_64 gen = pp::test::seeded_rng();
     a_ = gen() % 1000 + 2;
     b_ = gen() % 1000 + 2;
     std::cout << "inputs a = " << a_ << ", b = " << b_ << "\n";
@@ -97,7 +99,7 @@ class SnarkjsOracle : public ::testing::Test {
 
 TEST_F(SnarkjsOracle, ReadsRealZkey) {
   const auto z = read_snarkjs_zkey_file(dir_ / "t.zkey", {zkey_point_check::subgroup});
-  ASSERT_TRUE(z.ok()) << z.error().to_string();
+  ASSERT_THAT(z, IsOk());
   const auto& pk = z->pk;
   // Wires: 1, c (output), a (public), b, d.
   EXPECT_EQ(pk.n_vars, 5u);
@@ -121,7 +123,7 @@ TEST_F(SnarkjsOracle, ReadsRealZkey) {
   }
   // a o b == c row by row is what the prover relies on: check A w * B w against the witness.
   const auto w = read_circom_wtns_file(dir_ / "w.wtns");
-  ASSERT_TRUE(w.ok()) << w.error().to_string();
+  ASSERT_THAT(w, IsOk());
   std::vector<ff::fr> a(pk.domain_size, ff::fr::zero()), b(pk.domain_size, ff::fr::zero());
   for (const auto& c : z->coefficients) (c.matrix == 0 ? a : b)[c.constraint] += c.value * (*w)[c.signal];
   // The input rows copy w[s]; one of the two circuit rows is d = a*b (circom may order or negate).
@@ -134,9 +136,9 @@ TEST_F(SnarkjsOracle, ReadsRealZkey) {
 
 TEST_F(SnarkjsOracle, VkJsonMatchesSnarkjsByteForByte) {
   const auto z = read_snarkjs_zkey_file(dir_ / "t.zkey");
-  ASSERT_TRUE(z.ok()) << z.error().to_string();
+  ASSERT_THAT(z, IsOk());
   const auto vk = read_snarkjs_vk_json_file(dir_ / "vk.json");
-  ASSERT_TRUE(vk.ok()) << vk.error().to_string();
+  ASSERT_THAT(vk, IsOk());
   EXPECT_TRUE(vk->alpha_g1 == z->pk.vk.alpha_g1);
   EXPECT_TRUE(vk->beta_g2 == z->pk.vk.beta_g2);
   EXPECT_TRUE(vk->gamma_g2 == z->pk.vk.gamma_g2);
@@ -149,9 +151,9 @@ TEST_F(SnarkjsOracle, VkJsonMatchesSnarkjsByteForByte) {
 TEST_F(SnarkjsOracle, ProofAndPublicJsonRoundTripAndVerify) {
   const std::string proof_text = slurp(dir_ / "proof.json"), public_text = slurp(dir_ / "public.json");
   const auto proof = read_snarkjs_proof_json(proof_text);
-  ASSERT_TRUE(proof.ok()) << proof.error().to_string();
+  ASSERT_THAT(proof, IsOk());
   const auto pub = read_snarkjs_public_json(public_text);
-  ASSERT_TRUE(pub.ok()) << pub.error().to_string();
+  ASSERT_THAT(pub, IsOk());
   EXPECT_EQ(write_snarkjs_proof_json(*proof), proof_text);
   EXPECT_EQ(write_snarkjs_public_json(*pub), public_text);
   ASSERT_EQ(pub->size(), 2u);
@@ -170,12 +172,12 @@ TEST_F(SnarkjsOracle, ProofAndPublicJsonRoundTripAndVerify) {
 
 TEST_F(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
   const auto z = read_snarkjs_zkey_file(dir_ / "t.zkey");
-  ASSERT_TRUE(z.ok()) << z.error().to_string();
+  ASSERT_THAT(z, IsOk());
   // Rewrite keeping section 10, and once with a zero hash and no contributions.
   auto bare = *z;
   bare.contributions.clear();
-  ASSERT_TRUE(write_snarkjs_zkey_file(*z, dir_ / "ours.zkey").ok());
-  ASSERT_TRUE(write_snarkjs_zkey_file(bare, dir_ / "bare.zkey").ok());
+  ASSERT_THAT(write_snarkjs_zkey_file(*z, dir_ / "ours.zkey"), IsOk());
+  ASSERT_THAT(write_snarkjs_zkey_file(bare, dir_ / "bare.zkey"), IsOk());
   // Sections 1-10 are byte-equal to snarkjs's (its setup writes them in another order).
   const auto theirs = bytes_of(dir_ / "t.zkey"), ours = bytes_of(dir_ / "ours.zkey");
   static constexpr uint32_t v[] = {1};
@@ -190,7 +192,7 @@ TEST_F(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
         << "section " << s.id;
   }
   const auto again = read_snarkjs_zkey_file(dir_ / "bare.zkey");
-  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  ASSERT_THAT(again, IsOk());
   EXPECT_TRUE(again->coefficients == z->coefficients);
   EXPECT_TRUE(again->pk.h == z->pk.h);
   for (const char* key : {"ours", "bare"}) {
@@ -200,7 +202,7 @@ TEST_F(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
     ASSERT_EQ(run(snarkjs() + " groth16 prove " + k + ".zkey w.wtns proof_" + k + ".json public_" + k + ".json"), 0) << k;
     EXPECT_EQ(run(snarkjs() + " groth16 verify vk.json public_" + k + ".json proof_" + k + ".json"), 0) << k;
     // And a proof snarkjs made from our key reads back through our reader.
-    EXPECT_TRUE(read_snarkjs_proof_json_file(dir_ / ("proof_" + k + ".json")).ok()) << k;
+    EXPECT_THAT(read_snarkjs_proof_json_file(dir_ / ("proof_" + k + ".json")), IsOk()) << k;
   }
 }
 

@@ -8,9 +8,12 @@
 
 #include "ec/ec_test_util.hpp"
 #include "formats/binfile.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::formats {
 namespace {
+
+using ::testing::Not;
 
 using ec::testing::random_scalar;
 using ec::testing::random_subgroup_point;
@@ -87,7 +90,7 @@ uint64_t section_offset(const std::vector<uint8_t>& f, uint32_t id) {
 
 void expect_error(const std::vector<uint8_t>& f, status_code code, const std::string& needle) {
   const auto r = read_snarkjs_zkey(f);
-  ASSERT_FALSE(r.ok()) << "expected an error containing: " << needle;
+  ASSERT_THAT(r, Not(IsOk())) << "expected an error containing: " << needle;
   EXPECT_EQ(r.error().code(), code) << r.error().to_string();
   EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
 }
@@ -102,7 +105,7 @@ TEST(SnarkjsZkey, RoundTripRandomShapes) {
     const auto bytes = write_snarkjs_zkey(z).value();
     for (auto check : {zkey_point_check::range_only, zkey_point_check::on_curve, zkey_point_check::subgroup}) {
       const auto back = read_snarkjs_zkey(bytes, {check});
-      ASSERT_TRUE(back.ok()) << back.error().to_string();
+      ASSERT_THAT(back, IsOk());
       expect_equal(z, *back);
       // Section 10 came back verbatim, so a second write is byte-identical.
       EXPECT_EQ(write_snarkjs_zkey(*back).value(), bytes);
@@ -139,7 +142,7 @@ TEST(SnarkjsZkey, EveryTruncationFailsCleanly) {
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + n);
     const auto r = read_snarkjs_zkey(cut);
-    ASSERT_FALSE(r.ok()) << "truncated to " << n;
+    ASSERT_THAT(r, Not(IsOk())) << "truncated to " << n;
     EXPECT_TRUE(r.error().code() == status_code::data_loss || r.error().code() == status_code::invalid_argument)
         << n << ": " << r.error().to_string();
   }
@@ -214,16 +217,16 @@ TEST(SnarkjsZkey, PointAndCoefficientErrors) {
   p.y = p.y + ff::fp::one();
   std::memcpy(f.data() + a2, &p, 96);
   expect_error(f, status_code::invalid_argument, "point 2 at offset " + std::to_string(a2) + ": not on the g1 curve");
-  EXPECT_TRUE(read_snarkjs_zkey(f, {zkey_point_check::range_only}).ok());
+  EXPECT_THAT(read_snarkjs_zkey(f, {zkey_point_check::range_only}), IsOk());
   // On the curve, outside the subgroup: only the subgroup level notices.
   f = good;
   const auto outside = ec::testing::random_curve_point<ec::g2_curve>(rng);
   ASSERT_FALSE(ec::is_in_subgroup(outside));
   std::memcpy(f.data() + section_offset(f, 7) + 192, &outside, 192);
-  EXPECT_TRUE(read_snarkjs_zkey(f).ok());
+  EXPECT_THAT(read_snarkjs_zkey(f), IsOk());
   {
     const auto r = read_snarkjs_zkey(f, {zkey_point_check::subgroup});
-    ASSERT_FALSE(r.ok());
+    ASSERT_THAT(r, Not(IsOk()));
     EXPECT_NE(r.error().message().find("section 7 (B2) point 1"), std::string::npos) << r.error().to_string();
     EXPECT_NE(r.error().message().find("subgroup"), std::string::npos);
   }
@@ -263,7 +266,7 @@ TEST(SnarkjsZkey, ParallelPointCheckNamesTheFirstBadPoint) {
   z.pk.h[domain - 1] = ec::g1_affine::infinity();
   const auto good = write_snarkjs_zkey(z).value();
   const auto back = read_snarkjs_zkey(good);
-  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(back->pk.h == z.pk.h);
   const uint64_t h0 = section_offset(good, 9);
   const uint64_t first = 4096 + rng.next() % 8192, second = first + 1 + rng.next() % (domain - 1 - first);
@@ -301,7 +304,7 @@ TEST(SnarkjsZkey, SectionTableErrors) {
     g.insert(g.end(), f.begin() + s2, f.end());
     g.insert(g.end(), f.begin() + s1, f.begin() + s2);
     const auto r = read_snarkjs_zkey(g);
-    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ASSERT_THAT(r, IsOk());
     expect_equal(z, *r);
   }
   // No section 10: accepted, and written back with a zero hash.
@@ -311,7 +314,7 @@ TEST(SnarkjsZkey, SectionTableErrors) {
     const uint32_t n = 9;
     std::memcpy(g.data() + 8, &n, 4);
     const auto r = read_snarkjs_zkey(g);
-    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ASSERT_THAT(r, IsOk());
     EXPECT_TRUE(r->contributions.empty());
     EXPECT_EQ(write_snarkjs_zkey(*r).value(), f);
   }
@@ -323,8 +326,7 @@ TEST(SnarkjsZkey, WriterRejectsNonSnarkjsKeys) {
   const snarkjs_zkey good = random_zkey(rng, 4, 1, 2, 1);
   auto expect_bad = [](const snarkjs_zkey& z, const std::string& needle) {
     const auto r = write_snarkjs_zkey(z);
-    ASSERT_FALSE(r.ok()) << needle;
-    EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(r, StatusIs(status_code::invalid_argument)) << needle;
     EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
   };
   auto z = good;
@@ -355,14 +357,13 @@ TEST(SnarkjsZkey, FileApi) {
   SCOPED_TRACE(rng.trace());
   const snarkjs_zkey z = random_zkey(rng, 3, 1, 2, 2);
   const auto path = std::filesystem::temp_directory_path() / ("pp_zkey_test_" + std::to_string(rng.seed) + ".zkey");
-  ASSERT_TRUE(write_snarkjs_zkey_file(z, path).ok());
+  ASSERT_THAT(write_snarkjs_zkey_file(z, path), IsOk());
   const auto r = read_snarkjs_zkey_file(path);
   std::filesystem::remove(path);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_THAT(r, IsOk());
   expect_equal(z, *r);
   const auto missing = read_snarkjs_zkey_file(path);
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().code(), status_code::not_found);
+  ASSERT_THAT(missing, StatusIs(status_code::not_found));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "groth16/qap.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
+#include "support/status_matchers.hpp"
 #include "test_circuits.hpp"
 
 namespace pp::groth16 {
@@ -57,13 +58,13 @@ fixture make_fixture(uint64_t& state, uint64_t m, uint64_t num_public) {
   fixture f;
   f.tc = random_circuit(state, m, num_public);
   auto pk = setup_insecure(f.tc.cs, h_basis::monomial, toxic_waste_from_seed_insecure(state + 1));
-  EXPECT_TRUE(pk.ok()) << pk.error().to_string();
+  EXPECT_THAT(pk, IsOk());
   f.pk = std::move(pk).value();
   auto d = qap_domain::for_circuit(f.tc.cs, root_family_for(h_basis::monomial));
-  EXPECT_TRUE(d.ok());
+  EXPECT_THAT(d, IsOk());
   const uint64_t rows = qap_rows(f.tc.cs);
   std::vector<fr> a(d->size()), b(d->size()), c(d->size());
-  EXPECT_TRUE(evaluate_qap(*d, f.tc.cs, f.tc.w, a, b, c).ok());
+  EXPECT_THAT(evaluate_qap(*d, f.tc.cs, f.tc.w, a, b, c), IsOk());
   f.a.assign(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(rows));  // unpadded, as bellperson hands it over
   f.b.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(rows));
   f.c.assign(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(rows));
@@ -81,12 +82,12 @@ TEST_P(evaluation_prover_shapes, same_proof_as_the_circuit_prover) {
   uint64_t state = testing::test_seed() ^ (GetParam().first * 1000 + GetParam().second);
   const fixture f = make_fixture(state, GetParam().first, GetParam().second);
   auto pi = prove_from_evaluations(f.request());
-  ASSERT_TRUE(pi.ok()) << pi.error().to_string();
+  ASSERT_THAT(pi, IsOk());
   cpu_backend be;
   auto oracle = prove(be, prove_request{&f.pk, &f.tc.cs, f.tc.w, f.rs, {}});
-  ASSERT_TRUE(oracle.ok()) << oracle.error().to_string();
+  ASSERT_THAT(oracle, IsOk());
   EXPECT_TRUE(*pi == oracle->pi);
-  EXPECT_TRUE(verify(f.pk.vk, f.tc.public_inputs(), *pi).ok());
+  EXPECT_THAT(verify(f.pk.vk, f.tc.public_inputs(), *pi), IsOk());
 }
 
 // Rows = m + public + 1 on both sides of 2, 16, 32 and a few hundred.
@@ -100,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(boundaries, evaluation_prover_shapes,
 TEST(evaluation_prover, bad_requests_are_errors) {
   uint64_t state = testing::test_seed();
   const fixture f = make_fixture(state, 40, 3);
-  ASSERT_TRUE(prove_from_evaluations(f.request()).ok());
+  ASSERT_THAT(prove_from_evaluations(f.request()), IsOk());
 
   evaluation_request r = f.request();
   r.aux = r.aux.subspan(1);

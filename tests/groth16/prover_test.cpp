@@ -13,9 +13,12 @@
 #include "groth16/verifier.hpp"
 #include "groth16/test_circuits.hpp"
 #include "r1cs/satisfaction.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::groth16 {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 using testing::random_circuit;
@@ -39,25 +42,25 @@ TEST_P(prover_shapes, setup_prove_verify) {
   const shape sh = GetParam();
   uint64_t state = testing::test_seed() ^ (sh.m * 1000003 + sh.num_public * 7 + static_cast<uint64_t>(sh.basis));
   const test_circuit tc = random_circuit(state, sh.m, sh.num_public);
-  ASSERT_TRUE(r1cs::check_satisfied(tc.cs, tc.w).ok());
+  ASSERT_THAT(r1cs::check_satisfied(tc.cs, tc.w), IsOk());
   auto pk = setup_insecure(tc.cs, sh.basis, toxic_waste_from_seed_insecure(state));
-  ASSERT_TRUE(pk.ok()) << pk.error().to_string();
+  ASSERT_THAT(pk, IsOk());
   EXPECT_GE(uint64_t{pk->domain_size}, sh.m + sh.num_public + 1);
   EXPECT_LT(uint64_t{pk->domain_size} / 2, sh.m + sh.num_public + 1);
 
   cpu_backend be;
   prove_request req{&*pk, &tc.cs, tc.w, std::nullopt, {}};
   auto out = prove(be, req);
-  ASSERT_TRUE(out.ok()) << out.error().to_string();
+  ASSERT_THAT(out, IsOk());
   const std::vector<fr> x = tc.public_inputs();
-  EXPECT_TRUE(verify(pk->vk, x, out->pi).ok());
+  EXPECT_THAT(verify(pk->vk, x, out->pi), IsOk());
   EXPECT_FALSE(out->timings.steps.empty());
 
   // A second proof with fresh (r, s) differs and verifies too.
   auto out2 = prove(be, req);
-  ASSERT_TRUE(out2.ok());
+  ASSERT_THAT(out2, IsOk());
   EXPECT_FALSE(out2->pi == out->pi);
-  EXPECT_TRUE(verify(pk->vk, x, out2->pi).ok());
+  EXPECT_THAT(verify(pk->vk, x, out2->pi), IsOk());
 
   // Wrong public input.
   if (!x.empty()) {
@@ -105,7 +108,7 @@ class prover_basis : public ::testing::TestWithParam<h_basis> {
     tc_ = random_circuit(state_, 20, 3);
     tw_ = toxic_waste_from_seed_insecure(state_ + 1);
     auto pk = setup_insecure(tc_.cs, GetParam(), tw_);
-    ASSERT_TRUE(pk.ok()) << pk.error().to_string();
+    ASSERT_THAT(pk, IsOk());
     pk_ = std::move(pk).value();
   }
   uint64_t state_ = 0;
@@ -125,15 +128,15 @@ TEST_P(prover_basis, fixed_blinding_is_deterministic) {
   // r = s = 0 is a valid (unblinded) proof as well.
   req.rs = blinding{fr::zero(), fr::zero()};
   auto p0 = prove(be_, req);
-  ASSERT_TRUE(p0.ok()) << p0.error().to_string();
+  ASSERT_THAT(p0, IsOk());
 }
 
 TEST_P(prover_basis, proof_for_another_circuit_fails) {
   const test_circuit other = random_circuit(state_, 20, 3);
   auto pk2 = setup_insecure(other.cs, GetParam(), toxic_waste_from_seed_insecure(state_ + 7));
-  ASSERT_TRUE(pk2.ok());
+  ASSERT_THAT(pk2, IsOk());
   auto pi2 = prove(be_, {&*pk2, &other.cs, other.w, std::nullopt, {}});
-  ASSERT_TRUE(pi2.ok());
+  ASSERT_THAT(pi2, IsOk());
   EXPECT_EQ(verify(pk_.vk, tc_.public_inputs(), pi2->pi).message(), "proof does not verify");
   EXPECT_EQ(verify(pk_.vk, other.public_inputs(), pi2->pi).message(), "proof does not verify");
 }
@@ -144,23 +147,21 @@ TEST_P(prover_basis, unsatisfied_witness_is_rejected) {
   const uint64_t last = tc_.cs.num_constraints() - 1;
   w[1 + tc_.cs.num_public() + last] += fr::one();
   auto out = prove(be_, {&pk_, &tc_.cs, w, std::nullopt, {}});
-  ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.error().code(), status_code::internal);
+  ASSERT_THAT(out, StatusIs(status_code::internal));
   EXPECT_NE(out.error().message().find("constraint " + std::to_string(last) + " is not satisfied"), std::string::npos)
       << out.error().message();
 
   prove_options opt;
   opt.check_satisfied = true;
   auto early = be_.start({&pk_, &tc_.cs, w, std::nullopt, opt});
-  ASSERT_FALSE(early.ok());
-  EXPECT_EQ(early.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(early, StatusIs(status_code::invalid_argument));
   EXPECT_NE(early.error().message().find("constraint " + std::to_string(last)), std::string::npos);
 
   // Without the self-check the (invalid) proof comes back and fails verification.
   opt = {};
   opt.self_verify = false;
   auto unchecked = prove(be_, {&pk_, &tc_.cs, w, std::nullopt, opt});
-  ASSERT_TRUE(unchecked.ok());
+  ASSERT_THAT(unchecked, IsOk());
   EXPECT_EQ(verify(pk_.vk, tc_.public_inputs(), unchecked->pi).message(), "proof does not verify");
 }
 
@@ -168,18 +169,16 @@ TEST_P(prover_basis, witness_size_mismatch) {
   std::vector<fr> w = tc_.w;
   w.push_back(fr::one());
   auto out = be_.start({&pk_, &tc_.cs, w, std::nullopt, {}});
-  ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(out, StatusIs(status_code::invalid_argument));
   const std::string expected = "expected " + std::to_string(tc_.w.size());
   EXPECT_NE(out.error().message().find(expected), std::string::npos) << out.error().message();
   EXPECT_NE(out.error().message().find("got " + std::to_string(w.size())), std::string::npos);
   w.resize(1);
-  EXPECT_FALSE(be_.start({&pk_, &tc_.cs, w, std::nullopt, {}}).ok());
+  EXPECT_THAT(be_.start({&pk_, &tc_.cs, w, std::nullopt, {}}), Not(IsOk()));
   // A key for another circuit shape.
   const test_circuit bigger = random_circuit(state_, 40, 3);
   auto k = be_.start({&pk_, &bigger.cs, bigger.w, std::nullopt, {}});
-  ASSERT_FALSE(k.ok());
-  EXPECT_EQ(k.error().code(), status_code::invalid_argument);
+  ASSERT_THAT(k, StatusIs(status_code::invalid_argument));
 }
 
 // M_i(tau) for every variable with the Lagrange basis as a product (independent of lagrange_at).
@@ -208,11 +207,11 @@ TEST_P(prover_basis, matches_closed_form_from_toxic_waste) {
   const test_circuit tc = random_circuit(state_, 3, 1, 1);  // 5 QAP rows: n = 8
   const toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state_ + 3);
   auto pk = setup_insecure(tc.cs, basis, tw);
-  ASSERT_TRUE(pk.ok());
+  ASSERT_THAT(pk, IsOk());
   ASSERT_EQ(pk->domain_size, 8u);
   const blinding rs{r1cs::random_fr(state_), r1cs::random_fr(state_)};
   auto out = prove(be_, {&*pk, &tc.cs, tc.w, rs, {}});
-  ASSERT_TRUE(out.ok()) << out.error().to_string();
+  ASSERT_THAT(out, IsOk());
 
   const uint64_t n = 8, m = tc.cs.num_constraints(), nv = tc.cs.num_variables(), np = tc.cs.num_public();
   const fr omega = ff::root_of_unity(3, basis == h_basis::odd_coset_lagrange ? ff::root_family::snarkjs5

@@ -6,6 +6,7 @@
 
 #include "groth16/test_circuits.hpp"
 #include "poly/reference_dft.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::groth16 {
 namespace {
@@ -24,13 +25,13 @@ TEST_P(qap_family, ntt_matches_dft_and_roundtrips) {
   uint64_t state = testing::test_seed();
   for (int log_n : {0, 1, 2, 3, 5, 9}) {
     auto d = qap_domain::create(log_n, GetParam());
-    ASSERT_TRUE(d.ok());
+    ASSERT_THAT(d, IsOk());
     EXPECT_EQ(d->omega(), ff::root_of_unity(log_n, GetParam()));
     const auto coeffs = random_vec(state, d->size());
     std::vector<fr> v = coeffs;
-    ASSERT_TRUE(d->ntt(v).ok());
+    ASSERT_THAT(d->ntt(v), IsOk());
     EXPECT_EQ(v, poly::reference::dft(coeffs, d->omega())) << "log_n " << log_n;
-    ASSERT_TRUE(d->intt(v).ok());
+    ASSERT_THAT(d->intt(v), IsOk());
     EXPECT_EQ(v, coeffs);
   }
 }
@@ -39,14 +40,14 @@ TEST_P(qap_family, lagrange_at_interpolates) {
   uint64_t state = testing::test_seed() + 1;
   for (int log_n : {0, 1, 4}) {
     auto d = qap_domain::create(log_n, GetParam());
-    ASSERT_TRUE(d.ok());
+    ASSERT_THAT(d, IsOk());
     const fr tau = r1cs::random_fr(state);
     auto lag = d->lagrange_at(tau);
-    ASSERT_TRUE(lag.ok());
+    ASSERT_THAT(lag, IsOk());
     // sum_c p(omega^c) L_c(tau) = p(tau) for deg p < n.
     const auto coeffs = random_vec(state, d->size());
     std::vector<fr> evals = coeffs;
-    ASSERT_TRUE(d->ntt(evals).ok());
+    ASSERT_THAT(d->ntt(evals), IsOk());
     fr acc = fr::zero();
     for (std::size_t c = 0; c < evals.size(); ++c) acc += evals[c] * (*lag)[c];
     EXPECT_EQ(acc, poly::reference::evaluate(coeffs, tau));
@@ -64,15 +65,15 @@ TEST(compute_h, both_bases_satisfy_h_times_z) {
     const testing::test_circuit tc = testing::random_circuit(state, m, 2);
     for (h_basis basis : {h_basis::odd_coset_lagrange, h_basis::monomial}) {
       auto d = qap_domain::for_circuit(tc.cs, root_family_for(basis));
-      ASSERT_TRUE(d.ok());
+      ASSERT_THAT(d, IsOk());
       const uint64_t n = d->size();
       std::vector<fr> a(n), b(n), c(n);
-      ASSERT_TRUE(evaluate_qap(*d, tc.cs, tc.w, a, b, c).ok());
+      ASSERT_THAT(evaluate_qap(*d, tc.cs, tc.w, a, b, c), IsOk());
       // Coefficients of A, B, C (interpolants over the domain).
       std::vector<fr> ac = a, bc = b, cc = c;
       ASSERT_TRUE(d->intt(ac).ok() && d->intt(bc).ok() && d->intt(cc).ok());
       auto h = compute_h(*d, basis, a, b, c);
-      ASSERT_TRUE(h.ok());
+      ASSERT_THAT(h, IsOk());
       const fr x = r1cs::random_fr(state);
       const fr q = poly::reference::evaluate(ac, x) * poly::reference::evaluate(bc, x) - poly::reference::evaluate(cc, x);
       const fr z = x.pow(n) - fr::one();
@@ -100,7 +101,7 @@ TEST(evaluate_qap, rejects_small_domain_and_bad_witness) {
   uint64_t state = testing::test_seed() + 3;
   const testing::test_circuit tc = testing::random_circuit(state, 6, 2);  // 9 rows
   auto d8 = qap_domain::create(3, ff::root_family::snarkjs5);
-  ASSERT_TRUE(d8.ok());
+  ASSERT_THAT(d8, IsOk());
   std::vector<fr> a(8), b(8);
   EXPECT_EQ(evaluate_qap(*d8, tc.cs, tc.w, a, b, {}).code(), status_code::invalid_argument);
   auto d16 = qap_domain::create(4, ff::root_family::snarkjs5);
@@ -108,7 +109,7 @@ TEST(evaluate_qap, rejects_small_domain_and_bad_witness) {
   std::vector<fr> w = tc.w;
   w.pop_back();
   EXPECT_EQ(evaluate_qap(*d16, tc.cs, w, a16, b16, {}).code(), status_code::invalid_argument);
-  EXPECT_TRUE(evaluate_qap(*d16, tc.cs, tc.w, a16, b16, {}).ok());
+  EXPECT_THAT(evaluate_qap(*d16, tc.cs, tc.w, a16, b16, {}), IsOk());
 }
 
 }  // namespace

@@ -7,9 +7,12 @@
 #include "ec/scalar_mul.hpp"
 #include "groth16/test_circuits.hpp"
 #include "r1cs/density.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::groth16 {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 
@@ -21,7 +24,7 @@ TEST(setup_insecure, snarkjs_layout) {
   const testing::test_circuit tc = testing::random_circuit(state, 12, 3, 4);  // 16 rows: n = 16
   const toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state);
   auto pk = setup_insecure(tc.cs, h_basis::odd_coset_lagrange, tw);
-  ASSERT_TRUE(pk.ok()) << pk.error().to_string();
+  ASSERT_THAT(pk, IsOk());
   EXPECT_EQ(pk->domain_size, 16u);
   EXPECT_EQ(pk->n_vars, tc.cs.num_variables());
   EXPECT_EQ(pk->n_public(), 3u);
@@ -47,7 +50,7 @@ TEST(setup_insecure, bellman_layout_filters_a_and_b) {
   const testing::test_circuit tc = testing::random_circuit(state, 13, 2, 3);  // 16 rows
   const toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state);
   auto pk = setup_insecure(tc.cs, h_basis::monomial, tw);
-  ASSERT_TRUE(pk.ok()) << pk.error().to_string();
+  ASSERT_THAT(pk, IsOk());
   EXPECT_EQ(pk->domain_size, 16u);
   EXPECT_EQ(pk->h.size(), 15u);
   EXPECT_TRUE(pk->vk.gamma_g2 == g2_mul(tw.gamma));
@@ -78,12 +81,12 @@ TEST(setup_insecure, refusals) {
   EXPECT_EQ(setup_insecure(tc.cs, h_basis::odd_coset_lagrange, tw).error().code(), status_code::invalid_argument);
   tw.tau = ff::root_of_unity(4, ff::root_family::snarkjs5);  // an odd 16th root: in the 2n-domain only
   EXPECT_EQ(setup_insecure(tc.cs, h_basis::odd_coset_lagrange, tw).error().code(), status_code::invalid_argument);
-  EXPECT_TRUE(setup_insecure(tc.cs, h_basis::monomial, tw).ok());
+  EXPECT_THAT(setup_insecure(tc.cs, h_basis::monomial, tw), IsOk());
   // gamma = 0 is fine for snarkjs (gamma is forced to 1 there).
   tw = toxic_waste_from_seed_insecure(state);
   tw.gamma = fr::zero();
-  EXPECT_TRUE(setup_insecure(tc.cs, h_basis::odd_coset_lagrange, tw).ok());
-  EXPECT_FALSE(setup_insecure(tc.cs, h_basis::monomial, tw).ok());
+  EXPECT_THAT(setup_insecure(tc.cs, h_basis::odd_coset_lagrange, tw), IsOk());
+  EXPECT_THAT(setup_insecure(tc.cs, h_basis::monomial, tw), Not(IsOk()));
 }
 
 TEST(setup_insecure, random_toxic_waste_differs) {

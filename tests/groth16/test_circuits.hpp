@@ -1,27 +1,21 @@
-// Test helpers for groth16: a fresh seed per run (printed; PP_SEED overrides) and random satisfied
+// Test helpers for groth16: per-test seeds (support/test_seed.hpp) and random satisfied
 // circuits shaped like small real ones: chains of products over earlier variables, several terms per
 // row, public inputs used in A/B, public outputs bound in C, aux values that only appear in C, and
 // aux variables that appear nowhere.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
-#include <iostream>
 #include <random>
 #include <vector>
 
 #include "r1cs/constraint_system_builder.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::groth16::testing {
 
-inline uint64_t test_seed() {
-  static const uint64_t seed = []() -> uint64_t {
-    if (const char* s = std::getenv("PP_SEED")) return std::strtoull(s, nullptr, 0);
-    return (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  }();
-  std::cout << "seed " << seed << " (rerun with PP_SEED=" << seed << ")\n";
-  return seed;
-}
+// Seeds: support/test_seed.hpp (PP_TEST_SEED replays a run).
+using pp::test::test_seed;
 
 struct test_circuit {
   r1cs::constraint_system cs;

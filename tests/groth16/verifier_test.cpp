@@ -7,6 +7,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/test_circuits.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::groth16 {
 namespace {
@@ -19,11 +20,11 @@ class verifier : public ::testing::Test {
     state_ = testing::test_seed();
     tc_ = testing::random_circuit(state_, 10, 2);
     auto pk = setup_insecure(tc_.cs, h_basis::monomial, toxic_waste_from_seed_insecure(state_));
-    ASSERT_TRUE(pk.ok());
+    ASSERT_THAT(pk, IsOk());
     pk_ = std::move(pk).value();
     cpu_backend be;
     auto out = prove(be, {&pk_, &tc_.cs, tc_.w, std::nullopt, {}});
-    ASSERT_TRUE(out.ok());
+    ASSERT_THAT(out, IsOk());
     pi_ = out->pi;
     x_ = tc_.public_inputs();
   }
@@ -35,7 +36,7 @@ class verifier : public ::testing::Test {
 };
 
 TEST_F(verifier, accepts_and_counts_inputs) {
-  EXPECT_TRUE(verify(pk_.vk, x_, pi_).ok());
+  EXPECT_THAT(verify(pk_.vk, x_, pi_), IsOk());
   std::vector<fr> more = x_;
   more.push_back(fr::one());
   const status s = verify(pk_.vk, more, pi_);

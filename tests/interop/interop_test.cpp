@@ -18,10 +18,12 @@
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/mapped_file.hpp"
+#include "support/status_matchers.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using pp::IsOk;
 
 fs::path g_src, g_bin, g_work;  // the repository, the build dir, the scratch dir
 std::string g_setup_failure;    // a fixture step that failed in SetUp (reported by every test)
@@ -229,11 +231,11 @@ TEST_F(Oracle, BellpersonLayout) {
   EXPECT_NE(other.output.find("another circuit"), std::string::npos) << other.output;
 
   const auto file = pp::formats::mapped_file::open(w("merkle/bp.params"));
-  ASSERT_TRUE(file.ok());
+  ASSERT_THAT(file, IsOk());
   const auto pk = pp::formats::read_bellperson_params(file->bytes());
-  ASSERT_TRUE(pk.ok()) << pk.error().message();
+  ASSERT_THAT(pk, IsOk());
   const auto again = pp::formats::write_bellperson_params(*pk);
-  ASSERT_TRUE(again.ok());
+  ASSERT_THAT(again, IsOk());
   EXPECT_TRUE(std::equal(again->begin(), again->end(), file->bytes().begin(), file->bytes().end()));
 }
 
@@ -256,9 +258,9 @@ TEST_F(Oracle, BadInputThroughTheCli) {
   expect_fail(proofpipe() + " prove " + zk + " " + w("range/range.wtns") + " " + out, "another circuit");
   {  // an unsatisfied witness: with the r1cs the constraint is named, without it the proof fails to verify
     auto wit = pp::formats::read_circom_wtns_file(wt);
-    ASSERT_TRUE(wit.ok());
+    ASSERT_THAT(wit, IsOk());
     (*wit)[wit->size() - 1] += pp::ff::fr::one();
-    ASSERT_TRUE(pp::formats::write_circom_wtns_file(*wit, w("unsat.wtns")).ok());
+    ASSERT_THAT(pp::formats::write_circom_wtns_file(*wit, w("unsat.wtns")), IsOk());
     expect_fail(proofpipe() + " prove --r1cs " + w("poly/poly.r1cs") + " " + zk + " " + w("unsat.wtns") + " " + out,
                 "is not satisfied");
     expect_fail(proofpipe() + " prove " + zk + " " + w("unsat.wtns") + " " + out, "does not verify");

@@ -6,11 +6,11 @@
 
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::msm {
 namespace {
 
-using testing::fresh_seed;
 using testing::random_points;
 using testing::sequential_sum;
 
@@ -20,9 +20,8 @@ using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
 TYPED_TEST_SUITE(BatchSumTest, curves);
 
 TYPED_TEST(BatchSumTest, MatchesSequentialSum) {
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 255, 256, 257, 511, 512, 513, 4095, 4096, 4097, 12289}) {
     const auto pts = random_points<TypeParam>(n, rng);
     const auto ref = sequential_sum(pts);
@@ -36,9 +35,8 @@ TYPED_TEST(BatchSumTest, MatchesSequentialSum) {
 
 TYPED_TEST(BatchSumTest, InfinityRepeatsAndCancellations) {
   using affine = ec::affine<TypeParam>;
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   const auto base = random_points<TypeParam>(600, rng);
 
   const std::vector<affine> all_inf(1000, affine::infinity());

@@ -6,6 +6,7 @@
 #include "msm/naive_msm.hpp"
 #include "msm/pippenger.hpp"
 #include "msm/split_msm.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::msm {
 namespace {
@@ -16,9 +17,9 @@ using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
 TYPED_TEST_SUITE(MsmEntryDeathTest, curves);
 
 TYPED_TEST(MsmEntryDeathTest, LengthMismatchStopsWithBothLengths) {
-  std::mt19937_64 rng(testing::fresh_seed());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   const auto points = testing::random_points<TypeParam>(3, rng);
-  const auto scalars = testing::random_scalars(2, rng);
+  const auto scalars = testing::random_scalars(rng, 2);
   std::vector<canonical_scalar> canon(2);
   for (size_t i = 0; i < 2; ++i) scalars[i].to_canonical(canon[i].l);
   const std::span<const ec::affine<TypeParam>> p(points);

@@ -8,21 +8,20 @@
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
 #include "msm/window.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::msm {
 namespace {
 
-using testing::fresh_seed;
 using testing::r_minus_1;
 using testing::random_points;
 using testing::random_scalars;
 using testing::witness_scalars;
 
 TEST(BoothDigits, RecomposeToTheScalar) {
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
-  std::vector<ff::fr> ks = random_scalars(20, rng);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
+  std::vector<ff::fr> ks = random_scalars(rng, 20);
   ks.push_back(ff::fr::zero());
   ks.push_back(ff::fr::one());
   ks.push_back(r_minus_1());
@@ -82,30 +81,28 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
 }
 
 TYPED_TEST(PippengerTest, MatchesNaiveAroundPowersOfTwo) {
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 255, 256, 257}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    expect_all_paths_match<TypeParam>(pts, random_scalars(n, rng), {1, 4, 9});
-    expect_all_paths_match<TypeParam>(pts, witness_scalars(n, rng), {2, 11});
+    expect_all_paths_match<TypeParam>(pts, random_scalars(rng, n), {1, 4, 9});
+    expect_all_paths_match<TypeParam>(pts, witness_scalars(rng, n), {2, 11});
   }
   for (std::size_t n : {1023, 1024, 1025}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    expect_all_paths_match<TypeParam>(pts, witness_scalars(n, rng), {6});
+    expect_all_paths_match<TypeParam>(pts, witness_scalars(rng, n), {6});
   }
   const auto pts = random_points<TypeParam>(511, rng);
-  expect_all_paths_match<TypeParam>(pts, random_scalars(511, rng), {7});
+  expect_all_paths_match<TypeParam>(pts, random_scalars(rng, 511), {7});
 }
 
 TYPED_TEST(PippengerTest, LargerSizesAgreeAcrossWindowsAndThreads) {
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   const std::size_t big = std::is_same_v<TypeParam, ec::g1_curve> ? 8193 : 4097;
   for (std::size_t n : {big - 1, big}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    const auto sc = random_scalars(n, rng);
+    const auto sc = random_scalars(rng, n);
     const auto ref = pippenger<TypeParam>(pts, sc, msm_options{.window_bits = 5, .max_threads = 1});
     EXPECT_TRUE(pippenger<TypeParam>(pts, sc) == ref) << n;
     EXPECT_TRUE(pippenger<TypeParam>(pts, sc, msm_options{.window_bits = 10}) == ref) << n;
@@ -115,9 +112,8 @@ TYPED_TEST(PippengerTest, LargerSizesAgreeAcrossWindowsAndThreads) {
 
 TYPED_TEST(PippengerTest, EdgeCases) {
   using affine = ec::affine<TypeParam>;
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   const std::size_t n = 100;
   auto pts = random_points<TypeParam>(n, rng);
 
@@ -139,13 +135,13 @@ TYPED_TEST(PippengerTest, EdgeCases) {
   auto with_inf = pts;
   for (std::size_t i = 0; i < n; i += 7) with_inf[i] = affine::infinity();
   with_inf.back() = affine::infinity();
-  expect_all_paths_match<TypeParam>(with_inf, random_scalars(n, rng), {3, 8});
+  expect_all_paths_match<TypeParam>(with_inf, random_scalars(rng, n), {3, 8});
   const std::vector<affine> all_inf(n, affine::infinity());
-  EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(all_inf, random_scalars(n, rng))));
+  EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(all_inf, random_scalars(rng, n))));
 
   // One point repeated, random and equal scalars (equal scalars put every point in the same buckets).
   const std::vector<affine> same(n, pts[0]);
-  expect_all_paths_match<TypeParam>(same, random_scalars(n, rng), {4});
+  expect_all_paths_match<TypeParam>(same, random_scalars(rng, n), {4});
   const std::vector<ff::fr> equal(n, testing::random_scalar(rng));
   expect_all_paths_match<TypeParam>(same, equal, {2, 9});
 
@@ -186,9 +182,8 @@ TYPED_TEST(PippengerTest, EdgeCases) {
 // buckets (equal scalars: every point in one bucket per window), and infinity among the points.
 TYPED_TEST(PippengerTest, AffineBucketsMatchNaive) {
   using affine = ec::affine<TypeParam>;
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   const std::size_t n = std::is_same_v<TypeParam, ec::g1_curve> ? 3000 : 1500;
   const int c0 = min_affine_window_bits;
   const auto pool = random_points<TypeParam>(4, rng);
@@ -201,14 +196,14 @@ TYPED_TEST(PippengerTest, AffineBucketsMatchNaive) {
   std::vector<ff::fr> small(n);
   for (auto& s : small) s = ff::fr::from_uint(1 + rng() % 3);
   expect_all_paths_match<TypeParam>(pts, small, {c0, c0 + 2});
-  expect_all_paths_match<TypeParam>(pts, random_scalars(n, rng), {c0, c0 + 1});
+  expect_all_paths_match<TypeParam>(pts, random_scalars(rng, n), {c0, c0 + 1});
 
   auto distinct = random_points<TypeParam>(n, rng);
   for (std::size_t i = 0; i < n; i += 11) distinct[i] = affine::infinity();
   const std::vector<ff::fr> equal(n, testing::random_scalar(rng));
   expect_all_paths_match<TypeParam>(distinct, equal, {c0, 14});
-  expect_all_paths_match<TypeParam>(distinct, witness_scalars(n, rng), {c0, 12});
-  expect_all_paths_match<TypeParam>(distinct, random_scalars(n, rng), {c0, 11, 13});
+  expect_all_paths_match<TypeParam>(distinct, witness_scalars(rng, n), {c0, 12});
+  expect_all_paths_match<TypeParam>(distinct, random_scalars(rng, n), {c0, 11, 13});
 }
 
 }  // namespace

@@ -7,11 +7,11 @@
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
 #include "msm/pippenger.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::msm {
 namespace {
 
-using testing::fresh_seed;
 using testing::random_points;
 using testing::random_scalars;
 using testing::witness_scalars;
@@ -52,24 +52,22 @@ void expect_split_matches(const std::vector<ec::affine<Curve>>& pts, const std::
 }
 
 TYPED_TEST(SplitMsmTest, WitnessLikeScalarsMatchNaive) {
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 15, 16, 17, 255, 256, 257, 1023, 1024, 1025}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    expect_split_matches<TypeParam>(pts, witness_scalars(n, rng), true);
+    expect_split_matches<TypeParam>(pts, witness_scalars(rng, n), true);
   }
   // Past the classification block (2^14) and the batch_sum chunk size, against pippenger only.
   const std::size_t big = std::is_same_v<TypeParam, ec::g1_curve> ? 20000 : 6000;
   const auto pts = random_points<TypeParam>(big, rng);
-  expect_split_matches<TypeParam>(pts, witness_scalars(big, rng), false);
+  expect_split_matches<TypeParam>(pts, witness_scalars(rng, big), false);
 }
 
 TYPED_TEST(SplitMsmTest, AllZeroAllOneAndDense) {
   using affine = ec::affine<TypeParam>;
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE(::testing::Message() << "seed " << seed);
-  std::mt19937_64 rng(seed);
+  SCOPED_TRACE(pp::test::replay_hint());
+  std::mt19937_64 rng = pp::test::seeded_rng();
   const std::size_t n = 300;
   auto pts = random_points<TypeParam>(n, rng);
   pts[7] = affine::infinity();
@@ -86,9 +84,9 @@ TYPED_TEST(SplitMsmTest, AllZeroAllOneAndDense) {
   EXPECT_TRUE(split_msm<TypeParam>(pts, ones, {}, &st) == testing::sequential_sum(pts));
   EXPECT_EQ(st.ones, n);
 
-  expect_split_matches<TypeParam>(pts, random_scalars(n, rng), true);
+  expect_split_matches<TypeParam>(pts, random_scalars(rng, n), true);
   expect_split_matches<TypeParam>(pts, ones, true);
-  auto sc = witness_scalars(n, rng);
+  auto sc = witness_scalars(rng, n);
   sc[9] = ff::fr::one();
   sc[8] = ff::fr::one();
   sc[10] = ff::fr::one();

@@ -71,7 +71,7 @@ TEST(PairingOracle, MatchesNobleCurves) {
   }
   if (std::system("command -v node >/dev/null 2>&1") != 0) GTEST_SKIP() << "node not found";
 
-  seeded_rng r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   std::vector<std::pair<fr, fr>> ks = {{fr::one(), fr::one()}};
   for (int i = 0; i < 4; ++i) ks.emplace_back(random_fr(r.gen), random_fr(r.gen));

@@ -49,7 +49,7 @@ TEST(Pairing, NonDegenerateAndOfOrderR) {
 }
 
 TEST(Pairing, Bilinear) {
-  seeded_rng r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   const fr k1 = random_fr(r.gen), k2 = random_fr(r.gen);
   const g1_affine p = g1_mul(k1);
@@ -67,7 +67,7 @@ TEST(Pairing, Bilinear) {
 }
 
 TEST(Pairing, NegationInverts) {
-  seeded_rng r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   const g1_affine p = g1_mul(random_fr(r.gen));
   const g2_affine q = g2_mul(random_fr(r.gen));
@@ -81,7 +81,7 @@ TEST(Pairing, NegationInverts) {
 }
 
 TEST(Pairing, MultiPairingIsProductOfPairings) {
-  seeded_rng r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   std::vector<pairing_term> terms;
   fp12 expect = fp12::one();
@@ -102,7 +102,7 @@ TEST(Pairing, MultiPairingIsProductOfPairings) {
 }
 
 TEST(Pairing, PreparedMatchesOnTheFly) {
-  seeded_rng r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   std::vector<pairing_term> terms;
   for (int i = 0; i < 3; ++i) terms.push_back({g1_mul(random_fr(r.gen)), g2_mul(random_fr(r.gen))});
@@ -141,7 +141,7 @@ TEST(Pairing, InfinityGivesOne) {
 }
 
 TEST(FinalExponentiation, MatchesNaiveExponent) {
-  seeded_rng r;
+  test_rng r;
   SCOPED_TRACE(r.trace());
   const mpz_class p = from_limbs(pp::ff::fp_params::modulus, 6);
   const mpz_class rr = from_limbs(pp::ff::fr_params::modulus, 4);

@@ -1,5 +1,5 @@
-// Shared helpers of the pairing tests: a seeded generator (seed printed through SCOPED_TRACE) and
-// random points [k]G of G1 and G2.
+// Shared helpers of the pairing tests: a seeded generator (support/test_seed.hpp; SCOPED_TRACE of its
+// trace() prints how to replay a failure) and random points [k]G of G1 and G2.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -7,14 +7,11 @@
 
 #include "ec/ec.hpp"
 #include "ff/fr.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::pairing::testing {
 
-struct seeded_rng {
-  uint64_t seed = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
-  std::mt19937_64 gen{seed};
-  std::string trace() const { return "seed = " + std::to_string(seed); }
-};
+using pp::test::test_rng;
 
 // A uniform-ish nonzero scalar below r.
 inline ff::fr random_fr(std::mt19937_64& g) {

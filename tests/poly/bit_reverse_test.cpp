@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "poly/random_fr.hpp"  // tests/poly
+#include "support/status_matchers.hpp"
 
 namespace pp::poly {
 namespace {
@@ -26,16 +27,16 @@ TEST(BitReversePermute, MatchesDefinitionAndIsInvolution) {
     const std::size_t n = std::size_t{1} << log_n;
     const std::vector<fr> x = rng.vector(n);
     std::vector<fr> y = x;
-    ASSERT_TRUE(bit_reverse_permute(y).ok());
+    ASSERT_THAT(bit_reverse_permute(y), IsOk());
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(y[i], x[bit_reverse_index(i, log_n)]) << "i = " << i;
-    ASSERT_TRUE(bit_reverse_permute(y).ok());
+    ASSERT_THAT(bit_reverse_permute(y), IsOk());
     EXPECT_EQ(y, x);
   }
 }
 
 TEST(BitReversePermute, EmptyIsOk) {
   std::vector<fr> empty;
-  EXPECT_TRUE(bit_reverse_permute(empty).ok());
+  EXPECT_THAT(bit_reverse_permute(empty), IsOk());
 }
 
 TEST(BitReversePermute, RejectsNonPowerOfTwo) {

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "poly/random_fr.hpp"  // tests/poly
+#include "support/status_matchers.hpp"
 
 namespace pp::poly {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 
@@ -16,7 +19,7 @@ TEST(Domain, ConstantsMatchDefinitions) {
   for (int log_n : {0, 1, 2, 3, 10, 12, 13, 16}) {
     SCOPED_TRACE("log_n = " + std::to_string(log_n));
     auto d = evaluation_domain::create(log_n);
-    ASSERT_TRUE(d.ok()) << d.error().to_string();
+    ASSERT_THAT(d, IsOk());
     const uint64_t n = uint64_t{1} << log_n;
     EXPECT_EQ(d->size(), n);
     EXPECT_EQ(d->log_size(), log_n);
@@ -43,7 +46,7 @@ TEST(Domain, TwiddleTables) {
   for (int log_n : {0, 1, 2, 5, 12, 14}) {
     SCOPED_TRACE("log_n = " + std::to_string(log_n));
     auto d = evaluation_domain::create(log_n);
-    ASSERT_TRUE(d.ok());
+    ASSERT_THAT(d, IsOk());
     const uint64_t n = d->size();
     auto tw = d->twiddles();
     ASSERT_EQ(tw.size(), n / 2 + 1);
@@ -65,27 +68,25 @@ TEST(Domain, TwiddleTables) {
 TEST(Domain, RejectsInvalidSizes) {
   for (int log_n : {-1, 29, 32, 64}) {
     auto d = evaluation_domain::create(log_n);
-    ASSERT_FALSE(d.ok()) << log_n;
-    EXPECT_EQ(d.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(d, StatusIs(status_code::invalid_argument)) << log_n;
     EXPECT_NE(d.error().message().find(std::to_string(log_n)), std::string::npos) << d.error().message();
   }
   for (uint64_t n : {uint64_t{0}, uint64_t{3}, uint64_t{6}, uint64_t{1000}, uint64_t{1} << 29, ~uint64_t{0}}) {
     auto d = evaluation_domain::for_size(n);
-    ASSERT_FALSE(d.ok()) << n;
-    EXPECT_EQ(d.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(d, StatusIs(status_code::invalid_argument)) << n;
     EXPECT_NE(d.error().message().find(std::to_string(n)), std::string::npos) << d.error().message();
   }
-  EXPECT_FALSE(evaluation_domain::covering(0).ok());
-  EXPECT_FALSE(evaluation_domain::covering((uint64_t{1} << 28) + 1).ok());
+  EXPECT_THAT(evaluation_domain::covering(0), Not(IsOk()));
+  EXPECT_THAT(evaluation_domain::covering((uint64_t{1} << 28) + 1), Not(IsOk()));
 }
 
 TEST(Domain, SizeConstructors) {
   auto d = evaluation_domain::for_size(1024);
-  ASSERT_TRUE(d.ok());
+  ASSERT_THAT(d, IsOk());
   EXPECT_EQ(d->log_size(), 10);
   for (auto [want, log_n] : {std::pair<uint64_t, int>{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {1025, 11}}) {
     auto c = evaluation_domain::covering(want);
-    ASSERT_TRUE(c.ok()) << want;
+    ASSERT_THAT(c, IsOk()) << want;
     EXPECT_EQ(c->log_size(), log_n) << want;
   }
 }

@@ -9,6 +9,7 @@
 #include "poly/powers.hpp"
 #include "poly/random_fr.hpp"  // tests/poly
 #include "poly/reference_dft.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::poly {
 namespace {
@@ -17,15 +18,6 @@ using ff::fr;
 
 constexpr ntt_order all_orders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
 
-const char* name(ntt_order o) {
-  switch (o) {
-    case ntt_order::nn: return "nn";
-    case ntt_order::nr: return "nr";
-    case ntt_order::rn: return "rn";
-    case ntt_order::rr: return "rr";
-  }
-  return "?";
-}
 bool in_reversed(ntt_order o) { return o == ntt_order::rn || o == ntt_order::rr; }
 bool out_reversed(ntt_order o) { return o == ntt_order::nr || o == ntt_order::rr; }
 
@@ -36,7 +28,7 @@ std::vector<fr> permuted(std::vector<fr> v) {
 
 evaluation_domain make_domain(int log_n) {
   auto d = evaluation_domain::create(log_n);
-  EXPECT_TRUE(d.ok());
+  EXPECT_THAT(d, IsOk());
   return std::move(d).value();
 }
 
@@ -45,7 +37,7 @@ template <class F>
 std::vector<fr> run_natural(F f, const evaluation_domain& d, std::vector<fr> x, ntt_order order) {
   if (in_reversed(order)) x = permuted(std::move(x));
   const status s = f(d, std::span<fr>(x), order);
-  EXPECT_TRUE(s.ok()) << s.to_string();
+  EXPECT_THAT(s, IsOk());
   return out_reversed(order) ? permuted(std::move(x)) : x;
 }
 
@@ -62,7 +54,7 @@ TEST(Ntt, MatchesReferenceDftUpTo1024) {
       return v;
     }();
     for (ntt_order o : all_orders) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       EXPECT_EQ(run_natural(ntt, d, x, o), want);
       EXPECT_EQ(run_natural(intt, d, x, o), want_inv);
     }
@@ -77,7 +69,7 @@ TEST(Ntt, LargeSizesMatchPointEvaluation) {
     const evaluation_domain d = make_domain(log_n);
     const std::vector<fr> x = rng.vector(d.size());
     for (ntt_order o : {ntt_order::nr, ntt_order::rn}) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       const std::vector<fr> y = run_natural(ntt, d, x, o);
       for (uint64_t k : {uint64_t{0}, uint64_t{1}, d.size() - 1, rng.next_u64() % d.size()}) {
         EXPECT_EQ(y[k], reference::evaluate(x, d.element(k))) << "k = " << k;
@@ -96,14 +88,14 @@ TEST(Ntt, InverseUndoesForwardUpTo2To20) {
     const ntt_order fwd = all_orders[log_n % 4];
     const ntt_order inv = out_reversed(fwd) ? (in_reversed(fwd) ? ntt_order::rr : ntt_order::rn)
                                             : (in_reversed(fwd) ? ntt_order::nr : ntt_order::nn);
-    SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", " + name(fwd) + " then " + name(inv));
+    SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", " + ntt_order_name(fwd) + " then " + ntt_order_name(inv));
     std::vector<fr> y = x;
-    ASSERT_TRUE(ntt(d, y, fwd).ok());
-    ASSERT_TRUE(intt(d, y, inv).ok());
+    ASSERT_THAT(ntt(d, y, fwd), IsOk());
+    ASSERT_THAT(intt(d, y, inv), IsOk());
     EXPECT_TRUE(y == x);
     std::vector<fr> z = x;
-    ASSERT_TRUE(coset_ntt(d, z, fwd).ok());
-    ASSERT_TRUE(coset_intt(d, z, inv).ok());
+    ASSERT_THAT(coset_ntt(d, z, fwd), IsOk());
+    ASSERT_THAT(coset_intt(d, z, inv), IsOk());
     EXPECT_TRUE(z == x);
   }
 }
@@ -117,11 +109,11 @@ TEST(CosetNtt, MatchesDirectEvaluation) {
     std::vector<fr> want(d.size());
     for (uint64_t i = 0; i < d.size(); ++i) want[i] = reference::evaluate(x, d.coset_shift() * d.element(i));
     for (ntt_order o : all_orders) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       EXPECT_EQ(run_natural(coset_ntt, d, x, o), want);
       // coset_intt maps the evaluations back to the coefficients.
       std::vector<fr> evals = in_reversed(o) ? permuted(want) : want;
-      ASSERT_TRUE(coset_intt(d, evals, o).ok());
+      ASSERT_THAT(coset_intt(d, evals, o), IsOk());
       EXPECT_EQ(out_reversed(o) ? permuted(evals) : evals, x);
     }
   }
@@ -136,9 +128,9 @@ TEST(Ntt, Linearity) {
     std::vector<fr> x = rng.vector(d.size()), y = rng.vector(d.size()), z(d.size());
     const fr a = rng.next(), b = rng.next();
     for (uint64_t i = 0; i < d.size(); ++i) z[i] = a * x[i] + b * y[i];
-    ASSERT_TRUE(ntt(d, x).ok());
-    ASSERT_TRUE(ntt(d, y).ok());
-    ASSERT_TRUE(ntt(d, z).ok());
+    ASSERT_THAT(ntt(d, x), IsOk());
+    ASSERT_THAT(ntt(d, y), IsOk());
+    ASSERT_THAT(ntt(d, z), IsOk());
     for (uint64_t i = 0; i < d.size(); ++i) ASSERT_EQ(z[i], a * x[i] + b * y[i]) << "i = " << i;
   }
 }
@@ -148,24 +140,24 @@ TEST(Ntt, EdgeInputs) {
   // Zero maps to zero; a constant polynomial evaluates to the constant; a delta at 0 in the
   // evaluations is the all-(1/n) coefficient vector.
   std::vector<fr> v(16, fr::zero());
-  ASSERT_TRUE(ntt(d, v).ok());
+  ASSERT_THAT(ntt(d, v), IsOk());
   for (const fr& e : v) EXPECT_TRUE(e.is_zero());
   v[0] = fr::from_uint(5);
-  ASSERT_TRUE(ntt(d, v).ok());
+  ASSERT_THAT(ntt(d, v), IsOk());
   for (const fr& e : v) EXPECT_EQ(e, fr::from_uint(5));
   std::fill(v.begin(), v.end(), fr::zero());
   v[0] = fr::one();
-  ASSERT_TRUE(intt(d, v).ok());
+  ASSERT_THAT(intt(d, v), IsOk());
   for (const fr& e : v) EXPECT_EQ(e, d.size_inv());
   // n = 1: every transform is the identity.
   const evaluation_domain d1 = make_domain(0);
   std::vector<fr> one{fr::from_uint(9)};
   for (ntt_order o : all_orders) {
-    ASSERT_TRUE(ntt(d1, one, o).ok());
-    ASSERT_TRUE(intt(d1, one, o).ok());
-    ASSERT_TRUE(coset_ntt(d1, one, o).ok());
+    ASSERT_THAT(ntt(d1, one, o), IsOk());
+    ASSERT_THAT(intt(d1, one, o), IsOk());
+    ASSERT_THAT(coset_ntt(d1, one, o), IsOk());
     EXPECT_EQ(one[0], fr::from_uint(9));
-    ASSERT_TRUE(coset_intt(d1, one, o).ok());
+    ASSERT_THAT(coset_intt(d1, one, o), IsOk());
     EXPECT_EQ(one[0], fr::from_uint(9));
   }
 }
@@ -176,9 +168,9 @@ TEST(Ntt, SingleThreadedArenaGivesTheSameResult) {
   const evaluation_domain d = make_domain(16);
   const std::vector<fr> x = rng.vector(d.size());
   std::vector<fr> par = x, seq = x;
-  ASSERT_TRUE(coset_ntt(d, par).ok());
+  ASSERT_THAT(coset_ntt(d, par), IsOk());
   tbb::task_arena one_thread(1);
-  one_thread.execute([&] { ASSERT_TRUE(coset_ntt(d, seq).ok()); });
+  one_thread.execute([&] { ASSERT_THAT(coset_ntt(d, seq), IsOk()); });
   EXPECT_TRUE(par == seq);
 }
 
@@ -204,13 +196,13 @@ TEST(Ntt, SnarkjsRootFamilyMatchesPointEvaluation) {
   SCOPED_TRACE(rng.trace());
   for (int log_n : {3, 13, 14}) {
     auto made = evaluation_domain::create(log_n, ff::root_family::snarkjs5);
-    ASSERT_TRUE(made.ok());
+    ASSERT_THAT(made, IsOk());
     const evaluation_domain& d = *made;
     EXPECT_EQ(d.omega(), ff::root_of_unity(log_n, ff::root_family::snarkjs5));
     EXPECT_NE(d.omega(), ff::root_of_unity(log_n));
     const std::vector<fr> x = rng.vector(d.size());
     for (ntt_order o : all_orders) {
-      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + name(o));
+      SCOPED_TRACE("log_n = " + std::to_string(log_n) + ", order " + ntt_order_name(o));
       const std::vector<fr> y = run_natural(ntt, d, x, o);
       for (uint64_t k : {uint64_t{1}, d.size() - 1, rng.next_u64() % d.size()}) {
         EXPECT_EQ(y[k], reference::evaluate(x, d.element(k))) << "k = " << k;
@@ -229,14 +221,14 @@ TEST(EvaluationsToCoset, MatchesInterpolateThenEvaluate) {
     for (int log_n : {0, 1, 2, 5, 8}) {
       SCOPED_TRACE("log_n = " + std::to_string(log_n));
       auto made = evaluation_domain::create(log_n, f);
-      ASSERT_TRUE(made.ok());
+      ASSERT_THAT(made, IsOk());
       const evaluation_domain& d = *made;
       const fr s = rng.next();
       const std::vector<fr> evals = rng.vector(d.size());
       std::vector<fr> coeffs = reference::dft(evals, d.omega_inv());
       for (fr& e : coeffs) e *= d.size_inv();
       std::vector<fr> got = evals;
-      ASSERT_TRUE(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())).ok());
+      ASSERT_THAT(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())), IsOk());
       for (uint64_t i = 0; i < d.size(); ++i) EXPECT_EQ(got[i], reference::evaluate(coeffs, s * d.element(i))) << i;
     }
   }
@@ -250,17 +242,17 @@ TEST(EvaluationsToCoset, LargeSizesMatchThreeStepRoute) {
   for (int log_n : {12, 13, 16}) {
     SCOPED_TRACE("log_n = " + std::to_string(log_n));
     auto made = evaluation_domain::create(log_n, ff::root_family::snarkjs5);
-    ASSERT_TRUE(made.ok());
+    ASSERT_THAT(made, IsOk());
     const evaluation_domain& d = *made;
     const fr s = rng.next();
     const std::vector<fr> evals = rng.vector(d.size());
     std::vector<fr> want = evals;
-    ASSERT_TRUE(intt(d, want).ok());
+    ASSERT_THAT(intt(d, want), IsOk());
     const std::vector<fr> coeffs = want;
     distribute_powers(want, s);
-    ASSERT_TRUE(ntt(d, want).ok());
+    ASSERT_THAT(ntt(d, want), IsOk());
     std::vector<fr> got = evals;
-    ASSERT_TRUE(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())).ok());
+    ASSERT_THAT(evaluations_to_coset(d, got, bit_reversed_powers(d, s, d.size_inv())), IsOk());
     EXPECT_TRUE(got == want);
     for (uint64_t k : {uint64_t{0}, d.size() - 1, rng.next_u64() % d.size()}) {
       EXPECT_EQ(got[k], reference::evaluate(coeffs, s * d.element(k))) << "k = " << k;
@@ -273,10 +265,10 @@ TEST(EvaluationsToCoset, ZeroAndConstantInputs) {
   const fr s = fr::from_uint(11);
   const std::vector<fr> table = bit_reversed_powers(d, s, d.size_inv());
   std::vector<fr> v(d.size(), fr::zero());
-  ASSERT_TRUE(evaluations_to_coset(d, v, table).ok());
+  ASSERT_THAT(evaluations_to_coset(d, v, table), IsOk());
   for (const fr& e : v) ASSERT_TRUE(e.is_zero());
   std::fill(v.begin(), v.end(), fr::from_uint(5));  // the constant 5 is 5 on every coset
-  ASSERT_TRUE(evaluations_to_coset(d, v, table).ok());
+  ASSERT_THAT(evaluations_to_coset(d, v, table), IsOk());
   for (const fr& e : v) ASSERT_EQ(e, fr::from_uint(5));
 }
 

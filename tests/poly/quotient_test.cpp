@@ -7,6 +7,7 @@
 #include "poly/ntt.hpp"
 #include "poly/random_fr.hpp"  // tests/poly
 #include "poly/reference_dft.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::poly {
 namespace {
@@ -25,11 +26,11 @@ TEST(Quotient, SatisfiesDivisionIdentity) {
     for (std::size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
 
     std::vector<fr> h = a, sb = b, sc = c;
-    ASSERT_TRUE(compute_quotient(d, h, sb, sc, quotient_form::coefficients).ok());
+    ASSERT_THAT(compute_quotient(d, h, sb, sc, quotient_form::coefficients), IsOk());
     std::vector<fr> ca = a, cb = b, cc = c;  // interpolants' coefficients
-    ASSERT_TRUE(intt(d, ca).ok());
-    ASSERT_TRUE(intt(d, cb).ok());
-    ASSERT_TRUE(intt(d, cc).ok());
+    ASSERT_THAT(intt(d, ca), IsOk());
+    ASSERT_THAT(intt(d, cb), IsOk());
+    ASSERT_THAT(intt(d, cc), IsOk());
     const fr x = rng.next();
     const fr lhs = reference::evaluate(ca, x) * reference::evaluate(cb, x) - reference::evaluate(cc, x);
     EXPECT_EQ(lhs, reference::evaluate(h, x) * d.evaluate_vanishing(x));
@@ -41,8 +42,8 @@ TEST(Quotient, SatisfiesDivisionIdentity) {
     std::vector<fr> he = a;
     sb = b;
     sc = c;
-    ASSERT_TRUE(compute_quotient(d, he, sb, sc, quotient_form::coset_evaluations).ok());
-    ASSERT_TRUE(coset_ntt(d, h).ok());
+    ASSERT_THAT(compute_quotient(d, he, sb, sc, quotient_form::coset_evaluations), IsOk());
+    ASSERT_THAT(coset_ntt(d, h), IsOk());
     EXPECT_EQ(he, h);
   }
 }

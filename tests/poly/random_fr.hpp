@@ -1,5 +1,5 @@
-// Test helpers for the poly layer: fresh random Fr vectors each run, with the seed to reproduce.
-// Use: SCOPED_TRACE(rng.trace()) so a failure prints the seed.
+// Test helpers for the poly layer: fresh random Fr vectors each run (support/test_seed.hpp).
+// Use: SCOPED_TRACE(rng.trace()) so a failure prints how to replay it.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -7,32 +7,22 @@
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "support/scalars.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::poly::testing {
 
 class random_fr_source {
  public:
-  random_fr_source() : seed_((uint64_t(std::random_device{}()) << 32) | std::random_device{}()), gen_(seed_) {}
-  explicit random_fr_source(uint64_t seed) : seed_(seed), gen_(seed) {}
+  [[nodiscard]] std::string trace() const { return rng_.trace(); }
+  uint64_t next_u64() { return rng_.next(); }
 
-  [[nodiscard]] uint64_t seed() const { return seed_; }
-  [[nodiscard]] std::string trace() const { return "seed = " + std::to_string(seed_); }
-  uint64_t next_u64() { return gen_(); }
-
-  // Uniform below 2^254 < r: close enough to uniform over Fr for testing, and always canonical.
-  ff::fr next() {
-    const uint64_t v[4] = {gen_(), gen_(), gen_(), gen_() >> 2};
-    return ff::fr::from_canonical_unchecked(v);
-  }
-  std::vector<ff::fr> vector(std::size_t n) {
-    std::vector<ff::fr> out(n);
-    for (auto& x : out) x = next();
-    return out;
-  }
+  // Uniform in Fr.
+  ff::fr next() { return pp::test::random_scalar(rng_.gen); }
+  std::vector<ff::fr> vector(std::size_t n) { return pp::test::random_scalars(rng_.gen, n); }
 
  private:
-  uint64_t seed_;
-  std::mt19937_64 gen_;
+  pp::test::test_rng rng_;
 };
 
 }  // namespace pp::poly::testing

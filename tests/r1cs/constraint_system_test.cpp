@@ -5,9 +5,12 @@
 
 #include "r1cs/constraint_system_builder.hpp"
 #include "random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::r1cs {
 namespace {
+
+using ::testing::Not;
 
 using ff::fr;
 
@@ -16,7 +19,7 @@ TEST(ConstraintSystem, EmptyDefault) {
   EXPECT_EQ(cs.num_variables(), 1u);
   EXPECT_EQ(cs.num_constraints(), 0u);
   auto built = constraint_system_builder(0, 0).build();
-  ASSERT_TRUE(built.ok());
+  ASSERT_THAT(built, IsOk());
   EXPECT_EQ(*built, cs);
 }
 
@@ -29,9 +32,9 @@ TEST(ConstraintSystem, BuilderLayoutAndCsr) {
   ASSERT_TRUE(b.add_constraint(std::vector<term>{{1, fr::one()}, {3, two}}, std::vector<term>{{0, fr::one()}},
                                std::vector<term>{{5, fr::one()}})
                   .ok());
-  ASSERT_TRUE(b.add_constraint({}, {}, {}).ok());  // an empty row is allowed (0 * 0 = 0)
+  ASSERT_THAT(b.add_constraint({}, {}, {}), IsOk());  // an empty row is allowed (0 * 0 = 0)
   auto cs = std::move(b).build();
-  ASSERT_TRUE(cs.ok());
+  ASSERT_THAT(cs, IsOk());
   EXPECT_EQ(cs->num_constraints(), 2u);
   EXPECT_EQ(cs->num_variables(), 6u);
   EXPECT_EQ(cs->a().row_ptr, (std::vector<uint64_t>{0, 2, 2}));
@@ -42,7 +45,7 @@ TEST(ConstraintSystem, BuilderLayoutAndCsr) {
 
 TEST(ConstraintSystem, BuilderRejectsOutOfRangeVariable) {
   constraint_system_builder b(1, 1);
-  ASSERT_TRUE(b.add_constraint({}, {}, {}).ok());
+  ASSERT_THAT(b.add_constraint({}, {}, {}), IsOk());
   const status s = b.add_constraint(std::vector<term>{{0, fr::one()}}, std::vector<term>{{1, fr::one()}, {3, fr::one()}}, {});
   EXPECT_EQ(s.code(), status_code::invalid_argument);
   EXPECT_EQ(s.message(), "constraint 1, B term 1: variable 3 out of range, expected < 3");
@@ -54,7 +57,7 @@ TEST(ConstraintSystem, MakeValidates) {
   ok.row_ptr = {0, 1};
   ok.cols = {2};
   ok.coeffs = {fr::one()};
-  EXPECT_TRUE(constraint_system::make(1, 1, ok, ok, ok).ok());
+  EXPECT_THAT(constraint_system::make(1, 1, ok, ok, ok), IsOk());
   auto bad_col = constraint_system::make(1, 0, ok, ok, ok);
   EXPECT_EQ(bad_col.error().code(), status_code::invalid_argument);
   EXPECT_NE(bad_col.error().message().find("column 2, expected < 2"), std::string::npos) << bad_col.error().message();
@@ -65,10 +68,10 @@ TEST(ConstraintSystem, MakeValidates) {
   csr_matrix decreasing = ok;
   decreasing.row_ptr = {0, 2, 1};
   decreasing.cols = {0};
-  EXPECT_FALSE(constraint_system::make(1, 1, decreasing, decreasing, decreasing).ok());
+  EXPECT_THAT(constraint_system::make(1, 1, decreasing, decreasing, decreasing), Not(IsOk()));
   csr_matrix mismatch = ok;
   mismatch.coeffs.push_back(fr::one());
-  EXPECT_FALSE(constraint_system::make(1, 1, mismatch, ok, ok).ok());
+  EXPECT_THAT(constraint_system::make(1, 1, mismatch, ok, ok), Not(IsOk()));
   EXPECT_EQ(constraint_system::make(uint64_t{1} << 32, 0, {}, {}, {}).error().code(), status_code::out_of_range);
 }
 

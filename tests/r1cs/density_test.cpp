@@ -6,6 +6,7 @@
 #include <set>
 
 #include "random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::r1cs {
 namespace {
@@ -48,7 +49,7 @@ TEST(Density, ZeroCoefficientsDoNotCountAndCIsIgnored) {
                                std::vector<term>{{3, fr::one()}})
                   .ok());
   auto cs = std::move(b).build();
-  ASSERT_TRUE(cs.ok());
+  ASSERT_THAT(cs, IsOk());
   const column_density d = compute_density(*cs);
   EXPECT_FALSE(d.a.test(1));
   EXPECT_TRUE(d.a.test(2));

@@ -1,26 +1,20 @@
-// Test helpers: a fresh seed per run (printed, PP_SEED overrides) and random systems kept as lists
+// Test helpers: per-test seeds (support/test_seed.hpp) and random systems kept as lists
 // of linear combinations, so results can be checked with reference::evaluate_lc independent of CSR.
 #pragma once
 #include <cstdint>
 #include <cstdlib>
-#include <iostream>
 #include <random>
 #include <vector>
 
 #include "r1cs/constraint_system_builder.hpp"
 #include "r1cs/linear_combination.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::r1cs::testing {
 
-inline uint64_t test_seed() {
-  static const uint64_t seed = []() -> uint64_t {
-    if (const char* s = std::getenv("PP_SEED")) return std::strtoull(s, nullptr, 0);
-    return static_cast<uint64_t>((uint64_t{std::random_device{}()} << 32) ^ std::random_device{}());
-  }();
-  std::cout << "seed " << seed << " (rerun with PP_SEED=" << seed << ")\n";
-  return seed;
-}
+// Seeds: support/test_seed.hpp (PP_TEST_SEED replays a run).
+using pp::test::test_seed;
 
 struct lc_system {
   uint64_t num_public = 0, num_aux = 0;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::r1cs {
 namespace {
@@ -20,8 +21,8 @@ TEST(Satisfaction, SyntheticSystemsAreSatisfied) {
     p.num_constraints = m;
     p.seed = seed++;
     auto c = make_synthetic(p);
-    ASSERT_TRUE(c.ok());
-    EXPECT_TRUE(check_satisfied(c->cs, c->w).ok()) << check_satisfied(c->cs, c->w).message();
+    ASSERT_THAT(c, IsOk());
+    EXPECT_THAT(check_satisfied(c->cs, c->w), IsOk());
   }
 }
 
@@ -32,7 +33,7 @@ TEST(Satisfaction, NamesFirstFailingConstraint) {
   p.num_constraints = 20000;
   p.seed = seed;
   auto c = make_synthetic(p);
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   for (int trial = 0; trial < 6; ++trial) {
     // Break a few random rows by adding 1 to <C,w>: C's last entry moves to the constant 1 with
     // its old value plus 1 as coefficient.
@@ -47,7 +48,7 @@ TEST(Satisfaction, NamesFirstFailingConstraint) {
       cm.cols[k] = 0;
     }
     auto bad = constraint_system::make(c->cs.num_public(), c->cs.num_aux(), c->cs.a(), c->cs.b(), cm);
-    ASSERT_TRUE(bad.ok());
+    ASSERT_THAT(bad, IsOk());
     const status s = check_satisfied(*bad, c->w);
     const std::size_t first = *std::min_element(broken.begin(), broken.end());
     EXPECT_EQ(s.code(), status_code::invalid_argument);
@@ -62,7 +63,7 @@ TEST(Satisfaction, WitnessChecks) {
   p.num_public = 2;
   p.num_aux = 3;
   auto c = make_synthetic(p);
-  ASSERT_TRUE(c.ok());
+  ASSERT_THAT(c, IsOk());
   std::vector<fr> w = c->w;
   w.push_back(fr::zero());  // a witness from a different circuit
   status s = check_satisfied(c->cs, w);

@@ -5,6 +5,7 @@
 
 #include "r1cs/witness.hpp"
 #include "random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::r1cs {
 namespace {
@@ -19,7 +20,7 @@ void expect_matches(const testing::lc_system& sys, const constraint_system& cs, 
       const spmv_options opt{parallel, fast, 7};  // a small grain splits even small systems
       std::vector<fr> a(cs.num_constraints() + pad, fr::one()), b(cs.num_constraints() + pad + 1, fr::one()),
           c(cs.num_constraints() + pad, fr::one());
-      ASSERT_TRUE(evaluate_abc(cs, w, a, b, c, opt).ok());
+      ASSERT_THAT(evaluate_abc(cs, w, a, b, c, opt), IsOk());
       for (std::size_t i = 0; i < cs.num_constraints(); ++i) {
         ASSERT_EQ(a[i], reference::evaluate_lc(sys.a[i], w)) << "row " << i;
         ASSERT_EQ(b[i], reference::evaluate_lc(sys.b[i], w)) << "row " << i;
@@ -28,7 +29,7 @@ void expect_matches(const testing::lc_system& sys, const constraint_system& cs, 
       for (std::size_t i = cs.num_constraints(); i < a.size(); ++i) ASSERT_TRUE(a[i].is_zero() && c[i].is_zero());
       for (std::size_t i = cs.num_constraints(); i < b.size(); ++i) ASSERT_TRUE(b[i].is_zero());
       std::vector<fr> out(cs.num_constraints() + pad, fr::one());
-      ASSERT_TRUE(spmv(cs, matrix_id::b, w, out, opt).ok());
+      ASSERT_THAT(spmv(cs, matrix_id::b, w, out, opt), IsOk());
       EXPECT_TRUE(std::equal(out.begin(), out.end(), b.begin()));
     }
   }
@@ -59,10 +60,10 @@ TEST(Spmv, PoRepLikeSyntheticMatchesNaive) {
   p.num_aux = 20000;
   p.seed = seed;
   auto circuit = make_synthetic(p);
-  ASSERT_TRUE(circuit.ok());
+  ASSERT_THAT(circuit, IsOk());
   const auto& cs = circuit->cs;
   std::vector<fr> a(1 << 15), b(1 << 15), c(1 << 15);
-  ASSERT_TRUE(evaluate_abc(cs, circuit->w, a, b, c).ok());
+  ASSERT_THAT(evaluate_abc(cs, circuit->w, a, b, c), IsOk());
   EXPECT_EQ(std::vector<fr>(a.begin(), a.begin() + p.num_constraints), reference::naive_spmv(cs, matrix_id::a, circuit->w));
   EXPECT_EQ(std::vector<fr>(b.begin(), b.begin() + p.num_constraints), reference::naive_spmv(cs, matrix_id::b, circuit->w));
   EXPECT_EQ(std::vector<fr>(c.begin(), c.begin() + p.num_constraints), reference::naive_spmv(cs, matrix_id::c, circuit->w));

@@ -15,6 +15,7 @@
 #include "r1cs/density.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "random_system.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::r1cs {
 namespace {
@@ -26,11 +27,11 @@ TEST(Synthetic, SatisfiedAtAwkwardSizes) {
       p.num_constraints = m;
       p.seed = seed + m;
       auto c = make_synthetic(p);
-      ASSERT_TRUE(c.ok()) << c.error().to_string();
+      ASSERT_THAT(c, IsOk());
       EXPECT_EQ(c->cs.num_constraints(), m);
       EXPECT_EQ(c->w.size(), c->cs.num_variables());
       const status s = check_satisfied(c->cs, c->w);
-      EXPECT_TRUE(s.ok()) << "m = " << m << ": " << s.message();
+      EXPECT_THAT(s, IsOk()) << "m = " << m << ": " << s.message();
     }
   }
 }
@@ -38,11 +39,11 @@ TEST(Synthetic, SatisfiedAtAwkwardSizes) {
 TEST(Synthetic, SameSeedSameCircuitOnAnyThreadCount) {
   const synthetic_params p = synthetic_params::porep(100'000, 12345);
   auto many = make_synthetic(p);
-  ASSERT_TRUE(many.ok());
+  ASSERT_THAT(many, IsOk());
   result<synthetic_circuit> one = invalid_argument("not run");
   tbb::task_arena arena(1);
   arena.execute([&] { one = make_synthetic(p); });
-  ASSERT_TRUE(one.ok());
+  ASSERT_THAT(one, IsOk());
   EXPECT_TRUE(one->cs == many->cs);
   EXPECT_TRUE(one->w == many->w);
 }
@@ -59,8 +60,8 @@ TEST(Synthetic, DifferentSeedsDiffer) {
 
 void expect_stats(const synthetic_params& p) {
   auto c = make_synthetic(p);
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
-  ASSERT_TRUE(check_satisfied(c->cs, c->w).ok());
+  ASSERT_THAT(c, IsOk());
+  ASSERT_THAT(check_satisfied(c->cs, c->w), IsOk());
   const synthetic_stats s = stats_of(c->cs, c->w);
   std::cout << to_string(s);
   EXPECT_EQ(s.num_constraints, p.num_constraints);
@@ -109,8 +110,8 @@ TEST(Synthetic, CoefficientsComeFromASmallTable) {
   for (uint64_t constants : {p.num_constants, uint64_t{1}}) {
     p.num_constants = constants;
     auto c = make_synthetic(p);
-    ASSERT_TRUE(c.ok()) << c.error().to_string();
-    ASSERT_TRUE(check_satisfied(c->cs, c->w).ok());
+    ASSERT_THAT(c, IsOk());
+    ASSERT_THAT(check_satisfied(c->cs, c->w), IsOk());
     const synthetic_stats s = stats_of(c->cs, c->w);
     const uint64_t unbalanced = unbalanced_rows(c->cs);
     std::cout << to_string(s) << "rows the table did not balance: " << unbalanced << "\n";
@@ -130,9 +131,9 @@ TEST(Synthetic, RowsTheTableCannotBalanceStillHold) {
   p.witness_zero = 0.3;
   p.witness_one = 0.1;
   auto c = make_synthetic(p);
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   const status st = check_satisfied(c->cs, c->w);
-  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_THAT(st, IsOk());
   // Output variables: C columns in neither A nor B, with a value (zero-valued picks exclude them).
   const column_density d = compute_density(c->cs);
   const uint64_t aux0 = 1 + p.num_public;
@@ -174,8 +175,8 @@ TEST(Synthetic, OtherShapesFollowTheirParameters) {
   expect_stats(p);
   p.num_aux = 3 * p.num_constraints;  // more A members than A terms: each A term takes its own member
   auto c = make_synthetic(p);
-  ASSERT_TRUE(c.ok());
-  EXPECT_TRUE(check_satisfied(c->cs, c->w).ok());
+  ASSERT_THAT(c, IsOk());
+  EXPECT_THAT(check_satisfied(c->cs, c->w), IsOk());
   EXPECT_NEAR(stats_of(c->cs, c->w).a_aux_density, p.nnz_a / 3, 0.01);
 }
 
@@ -184,8 +185,8 @@ TEST(Synthetic, NoAuxVariables) {
   p.num_aux = 0;
   p.num_public = 3;
   auto c = make_synthetic(p);
-  ASSERT_TRUE(c.ok());
-  EXPECT_TRUE(check_satisfied(c->cs, c->w).ok());
+  ASSERT_THAT(c, IsOk());
+  EXPECT_THAT(check_satisfied(c->cs, c->w), IsOk());
 }
 
 TEST(Synthetic, RejectsBadParameters) {

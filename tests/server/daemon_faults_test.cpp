@@ -5,8 +5,6 @@
 // so. Every wait is bounded; no assertion on timing.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -20,19 +18,21 @@
 #include <thread>
 
 #include "formats/circom_wtns.hpp"
-#include "formats/key_circuit.hpp"
-#include "formats/snarkjs_zkey.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "r1cs/constraint_system_builder.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "server/client.hpp"
 #include "server/daemon.hpp"
+#include "server/daemon_harness.hpp"
+#include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::server {
 namespace {
 namespace fs = std::filesystem;
 namespace pb = proofpipe::v1;
 using namespace std::chrono_literals;
+using testing::connect_http;
+using testing::http;
 
 // x0 -> x1 = x0^2 -> x2 = x1^2 -> x3 = x2^2, and y = x3 (public): four constraints in a chain, so a
 // wrong x2 breaks constraint 1 first, while constraint 0 (x0 * x0 = x1) still holds.
@@ -45,73 +45,29 @@ struct chain_fixture {
 const chain_fixture& chain() {
   static const chain_fixture f = [] {
     chain_fixture f;
-    f.dir = fs::temp_directory_path() / ("pp_daemon_faults_" + std::to_string(::getpid()));
-    fs::create_directories(f.dir);
+    f.dir = test::binary_temp_dir("daemon_faults");
     r1cs::constraint_system_builder b(1, 4);
     const ff::fr one = ff::fr::one();
     for (uint64_t i = 0; i < 3; ++i) {
       const r1cs::term x[] = {{b.aux_var(i), one}};
       const r1cs::term next[] = {{b.aux_var(i + 1), one}};
-      EXPECT_TRUE(b.add_constraint(x, x, next).ok());
+      EXPECT_THAT(b.add_constraint(x, x, next), IsOk());
     }
     const r1cs::term x3[] = {{b.aux_var(3), one}};
     const r1cs::term c1[] = {{r1cs::constraint_system_builder::one(), one}};
     const r1cs::term y[] = {{b.public_var(0), one}};
-    EXPECT_TRUE(b.add_constraint(x3, c1, y).ok());
+    EXPECT_THAT(b.add_constraint(x3, c1, y), IsOk());
     auto cs = std::move(b).build();
-    EXPECT_TRUE(cs.ok());
+    EXPECT_THAT(cs, IsOk());
     f.cs = std::move(cs).value();
     const ff::fr x0 = ff::fr::from_uint(3), x1 = x0 * x0, x2 = x1 * x1, x3v = x2 * x2;
     f.witness = {one, x3v, x0, x1, x2, x3v};
-    EXPECT_TRUE(r1cs::check_satisfied(f.cs, f.witness).ok());
-    auto pk = groth16::setup_insecure(f.cs, groth16::h_basis::odd_coset_lagrange, groth16::toxic_waste_from_seed_insecure(11));
-    EXPECT_TRUE(pk.ok());
-    formats::snarkjs_zkey z;
-    z.pk = std::move(pk).value();
-    z.coefficients = formats::zkey_coefficients(f.cs);
+    EXPECT_THAT(r1cs::check_satisfied(f.cs, f.witness), IsOk());
     f.zkey = f.dir / "chain.zkey";
-    EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, f.zkey).ok());
+    testing::write_insecure_zkey(f.cs, 11, f.zkey);
     return f;
   }();
   return f;
-}
-
-class cleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(fs::temp_directory_path() / ("pp_daemon_faults_" + std::to_string(::getpid())), ec);
-  }
-};
-[[maybe_unused]] ::testing::Environment* const cleanup_env = ::testing::AddGlobalTestEnvironment(new cleanup);
-
-int connect_http(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  timeval tv{60, 0};  // a bound on every wait, far above any answer
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
-// One request over a plain socket; returns the whole response (empty when the connection fails).
-std::string http(int port, const std::string& method, const std::string& path) {
-  const int fd = connect_http(port);
-  if (fd < 0) return {};
-  const std::string req = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-  std::string out;
-  char buf[4096];
-  ssize_t k;
-  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
-  ::close(fd);
-  return out;
 }
 
 std::string header(const std::string& response, const std::string& name) {
@@ -121,53 +77,14 @@ std::string header(const std::string& response, const std::string& name) {
   return response.substr(b, response.find("\r\n", b) - b);
 }
 
-class DaemonFaults : public ::testing::Test {
+class DaemonFaults : public testing::daemon_fixture {
  protected:
   void SetUp() override {
-    socket_ = fs::path("/tmp") / ("pp_fault_" + std::to_string(::getpid()) + "_" +
-                                  ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".sock");
-    cfg_.server.socket = socket_.string();
-    cfg_.server.http = "127.0.0.1:0";
-    cfg_.server.drain_timeout_s = 30;
-    cfg_.engine.backend = "cpu";
-    cfg_.engine.config.host_memory_bytes = uint64_t{1024} << 20;
-    cfg_.engine.config.host_memory_margin = 0;
-    auto d = daemon::start(cfg_);
-    ASSERT_TRUE(d.ok()) << d.error().to_string();
-    daemon_ = std::move(*d);
-    client_options o;
-    o.socket = socket_.string();
-    auto c = client::connect(o);
-    ASSERT_TRUE(c.ok());
-    client_ = std::make_unique<client>(std::move(*c));
-  }
-  void TearDown() override {
-    if (daemon_) {
-      daemon_->stop(false);
-      EXPECT_TRUE(daemon_->wait().ok());
-    }
+    daemon_fixture::SetUp();
+    start_daemon();
   }
   int port() const { return daemon_->http_port(); }
-  std::string register_chain() {
-    pb::RegisterKeyRequest req;
-    req.set_key_id("chain");
-    req.set_zkey_path(chain().zkey.string());
-    pb::RegisterKeyResponse resp;
-    const grpc::Status s = client_->stub().RegisterKey(client_->context(30s).get(), req, &resp);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    return resp.key_id();
-  }
-  grpc::Status prove(const pb::SubmitProofRequest& sub, pb::AwaitProofResponse* resp) {
-    pb::ProveRequest req;
-    *req.mutable_submit() = sub;
-    req.set_timeout_ms(60000);
-    return client_->stub().Prove(client_->context(90s).get(), req, resp);
-  }
-
-  fs::path socket_;
-  server_config cfg_;
-  std::unique_ptr<daemon> daemon_;
-  std::unique_ptr<client> client_;
+  std::string register_chain() { return testing::register_key(*client_, chain().zkey, "chain"); }
 };
 
 // A client that sends its request line one byte every 100 ms and never finishes it.
@@ -261,7 +178,7 @@ TEST_F(DaemonFaults, AnUnsatisfiedWitnessIsNotBlamedOnAConstraintThatHolds) {
   const status local = r1cs::check_satisfied(chain().cs, w);
   ASSERT_NE(local.message().find("constraint 1 "), std::string::npos) << local.to_string();
   auto bytes = formats::write_circom_wtns(w);
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_THAT(bytes, IsOk());
   pb::SubmitProofRequest sub;
   sub.set_key_id(key);
   sub.add_witnesses()->set_wtns(std::string(bytes->begin(), bytes->end()));

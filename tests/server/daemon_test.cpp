@@ -8,30 +8,25 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstring>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
-#include "formats/key_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "formats/snarkjs_zkey.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "server/client.hpp"
 #include "server/daemon.hpp"
+#include "server/daemon_harness.hpp"
+#include "support/files.hpp"
+#include "support/status_matchers.hpp"
 
 namespace pp::server {
 namespace {
@@ -39,17 +34,8 @@ namespace fs = std::filesystem;
 namespace pb = proofpipe::v1;
 using namespace std::chrono_literals;
 
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v ? v : fallback;
-}
-
-std::string read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
+using namespace testing;
+using test::read_file;
 
 // The mul circuit's key (insecure, seeded) and witness, written once per test binary.
 struct fixture {
@@ -61,48 +47,21 @@ struct fixture {
 const fixture& shared_fixture() {
   static const fixture f = [] {
     fixture f;
-    f.dir = fs::temp_directory_path() / ("pp_server_test_" + std::to_string(::getpid()));
-    fs::create_directories(f.dir);
-    const fs::path src = fs::path(env_or("PP_SOURCE_DIR", ".")) / "tests/fixtures/circom";
+    f.dir = test::binary_temp_dir("server_test");  // holds a key and a token
+    const fs::path src = test::source_dir() / "tests/fixtures/circom";
     auto r = formats::read_circom_r1cs_file(src / "mul.r1cs");
-    EXPECT_TRUE(r.ok()) << r.error().to_string();
-    auto pk = groth16::setup_insecure(r->cs, groth16::h_basis::odd_coset_lagrange, groth16::toxic_waste_from_seed_insecure(7));
-    EXPECT_TRUE(pk.ok()) << pk.error().to_string();
-    formats::snarkjs_zkey z;
-    z.pk = *pk;
-    z.coefficients = formats::zkey_coefficients(r->cs);
+    EXPECT_THAT(r, IsOk());
     f.zkey = f.dir / "mul.zkey";
-    EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, f.zkey).ok());
-    f.vk = pk->vk;
+    f.vk = write_insecure_zkey(r->cs, 7, f.zkey);
     f.wtns = src / "mul.wtns";
     auto w = formats::read_circom_wtns_file(f.wtns);
-    EXPECT_TRUE(w.ok());
+    EXPECT_THAT(w, IsOk());
     f.witness = *w;
     return f;
   }();
   return f;
 }
 
-// The fixture directory holds a key and a token: remove it when the binary ends.
-class fixture_cleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(fs::temp_directory_path() / ("pp_server_test_" + std::to_string(::getpid())), ec);
-  }
-};
-[[maybe_unused]] ::testing::Environment* const cleanup_env = ::testing::AddGlobalTestEnvironment(new fixture_cleanup);
-
-// Short socket paths: sun_path holds 108 bytes.
-fs::path temp_socket(const std::string& name) {
-  return fs::path("/tmp") / ("pp_srv_" + std::to_string(::getpid()) + "_" + name + ".sock");
-}
-
-client_options unix_opts(const fs::path& socket) {
-  client_options o;
-  o.socket = socket.string();
-  return o;
-}
 client_options tcp_opts(const std::string& target, const std::string& token, const std::string& token_file) {
   client_options o;
   o.target = target;
@@ -115,69 +74,35 @@ void verify_response(const pb::AwaitProofResponse& r) {
   ASSERT_EQ(r.state(), pb::JOB_STATE_SUCCEEDED) << r.error().message();
   ASSERT_EQ(r.proofs_size(), 1);
   auto proof = formats::read_snarkjs_proof_json(r.proofs(0).proof_json());
-  ASSERT_TRUE(proof.ok()) << proof.error().to_string();
+  ASSERT_THAT(proof, IsOk());
   auto pub = formats::read_snarkjs_public_json(r.proofs(0).public_json());
-  ASSERT_TRUE(pub.ok()) << pub.error().to_string();
-  EXPECT_TRUE(groth16::verify(shared_fixture().vk, *pub, *proof).ok());
+  ASSERT_THAT(pub, IsOk());
+  EXPECT_THAT(groth16::verify(shared_fixture().vk, *pub, *proof), IsOk());
   EXPECT_EQ(r.proofs(0).raw().size(), 192u);
 }
 
-class DaemonTest : public ::testing::Test {
+// The in-process daemon, also on TCP with a token and with a 1 MiB message limit.
+class DaemonTest : public daemon_fixture {
  protected:
   void SetUp() override {
-    const fixture& f = shared_fixture();
-    socket_ = temp_socket(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    token_file_ = f.dir / "token";
+    daemon_fixture::SetUp();
+    token_file_ = shared_fixture().dir / "token";
     std::ofstream(token_file_) << "s3cret-token\n";
-    cfg_.server.socket = socket_.string();
     cfg_.server.listen = "127.0.0.1:0";
     cfg_.server.token_file = token_file_.string();
-    cfg_.server.http = "127.0.0.1:0";
     cfg_.server.max_receive_message_mb = 1;
-    cfg_.server.drain_timeout_s = 30;
-    cfg_.engine.backend = "cpu";
-    cfg_.engine.config.host_memory_bytes = uint64_t{1024} << 20;
-    cfg_.engine.config.host_memory_margin = 0;
-    auto d = daemon::start(cfg_);
-    ASSERT_TRUE(d.ok()) << d.error().to_string();
-    daemon_ = std::move(*d);
-    auto c = client::connect(unix_opts(socket_));
-    ASSERT_TRUE(c.ok());
-    client_ = std::make_unique<client>(std::move(*c));
-  }
-  void TearDown() override {
-    if (daemon_) {
-      daemon_->stop(false);
-      EXPECT_TRUE(daemon_->wait().ok());
-      daemon_.reset();
-    }
+    start_daemon();
   }
 
-  std::string register_key() {
-    pb::RegisterKeyRequest req;
-    req.set_zkey_path(shared_fixture().zkey.string());
-    pb::RegisterKeyResponse resp;
-    const grpc::Status s = client_->stub().RegisterKey(client_->context(30s).get(), req, &resp);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    return resp.key_id();
-  }
+  std::string register_key() { return testing::register_key(*client_, shared_fixture().zkey); }
   pb::SubmitProofRequest submit_request(const std::string& key, std::string wtns = {}) {
     pb::SubmitProofRequest req;
     req.set_key_id(key);
-    req.add_witnesses()->set_wtns(wtns.empty() ? read_bytes(shared_fixture().wtns) : wtns);
+    req.add_witnesses()->set_wtns(wtns.empty() ? read_file(shared_fixture().wtns) : wtns);
     return req;
   }
-  grpc::Status prove(const pb::SubmitProofRequest& sub, pb::AwaitProofResponse* resp) {
-    pb::ProveRequest req;
-    *req.mutable_submit() = sub;
-    req.set_timeout_ms(60000);
-    return client_->stub().Prove(client_->context(90s).get(), req, resp);
-  }
 
-  fs::path socket_, token_file_;
-  server_config cfg_;
-  std::unique_ptr<daemon> daemon_;
-  std::unique_ptr<client> client_;
+  fs::path token_file_;
 };
 
 TEST_F(DaemonTest, SocketHasTheConfiguredMode) {
@@ -211,37 +136,16 @@ TEST_F(DaemonTest, ProveRoundTripVerifies) {
   verify_response(aw);
 }
 
-// One GET over a plain socket; returns the whole HTTP response.
-std::string http_get(int port, const std::string& path) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return {};
-  }
-  const std::string req = "GET " + path + " HTTP/1.0\r\n\r\n";
-  [[maybe_unused]] auto n = ::send(fd, req.data(), req.size(), 0);
-  std::string out;
-  char buf[4096];
-  ssize_t k;
-  while ((k = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<size_t>(k));
-  ::close(fd);
-  return out;
-}
-
 TEST_F(DaemonTest, HttpMetricsAndStatus) {
   pb::AwaitProofResponse resp;
   ASSERT_TRUE(prove(submit_request(register_key()), &resp).ok());
-  const std::string m = http_get(daemon_->http_port(), "/metrics");
+  const std::string m = http(daemon_->http_port(), "GET", "/metrics");
   EXPECT_NE(m.find(" 200 OK\r\n"), std::string::npos) << m;
   EXPECT_NE(m.find("pp_jobs_total"), std::string::npos) << m;
-  const std::string s = http_get(daemon_->http_port(), "/status");
+  const std::string s = http(daemon_->http_port(), "GET", "/status");
   EXPECT_NE(s.find("application/json"), std::string::npos);
   EXPECT_NE(s.find("\"devices\""), std::string::npos) << s;
-  EXPECT_NE(http_get(daemon_->http_port(), "/nope").find("404"), std::string::npos);
+  EXPECT_NE(http(daemon_->http_port(), "GET", "/nope").find("404"), std::string::npos);
   pb::GetStatusResponse st;
   ASSERT_TRUE(client_->stub().GetStatus(client_->context(10s).get(), {}, &st).ok());
   EXPECT_EQ(st.backend(), "cpu");
@@ -262,7 +166,7 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   std::vector<ff::fr> shorter = shared_fixture().witness;
   shorter.pop_back();
   auto bytes = formats::write_circom_wtns(shorter);
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_THAT(bytes, IsOk());
   s = prove(submit_request(key, std::string(bytes->begin(), bytes->end())), &resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
   // Relative witness path.
@@ -302,14 +206,14 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   pb::GetStatusResponse st;
   for (const char* token : {"", "wrong"}) {
     auto c = client::connect(tcp_opts(tcp, token, ""));
-    ASSERT_TRUE(c.ok());
+    ASSERT_THAT(c, IsOk());
     EXPECT_EQ(c->stub().GetStatus(c->context(10s).get(), {}, &st).error_code(), grpc::StatusCode::UNAUTHENTICATED);
     pb::SubmitProofResponse sr;
     EXPECT_EQ(c->stub().SubmitProof(c->context(10s).get(), submit_request(key), &sr).error_code(),
               grpc::StatusCode::UNAUTHENTICATED);
   }
   auto good = client::connect(tcp_opts(tcp, "", token_file_.string()));
-  ASSERT_TRUE(good.ok());
+  ASSERT_THAT(good, IsOk());
   EXPECT_TRUE(good->stub().GetStatus(good->context(10s).get(), {}, &st).ok());
 
   // Still serving.
@@ -321,7 +225,7 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
 TEST_F(DaemonTest, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
   const std::string key = register_key();
   constexpr int jobs = 200;
-  const std::string wtns = read_bytes(shared_fixture().wtns);
+  const std::string wtns = read_file(shared_fixture().wtns);
   std::map<uint64_t, int> first_submission;  // job id -> index
   std::set<uint64_t> cancelled_ok;
   const pb::Priority prios[] = {pb::PRIORITY_LOW, pb::PRIORITY_NORMAL, pb::PRIORITY_HIGH, pb::PRIORITY_CRITICAL};
@@ -384,26 +288,19 @@ TEST_F(DaemonTest, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
 // behind it waited forever). One witness thread, so a stuck thread would stall the next job.
 TEST(WitnessByPath, FifoSwappedInAfterSubmitFailsWithoutHoldingTheWitnessThread) {
   const fixture& f = shared_fixture();
-  server_config cfg;
   const fs::path sock = temp_socket("fifo");
-  cfg.server.socket = sock.string();
-  cfg.engine.backend = "cpu";
-  cfg.engine.config.host_memory_bytes = uint64_t{1024} << 20;
-  cfg.engine.config.host_memory_margin = 0;
+  server_config cfg = cpu_daemon_config(sock);
   cfg.engine.config.witness_threads = 1;
   auto d = daemon::start(cfg);
-  ASSERT_TRUE(d.ok()) << d.error().to_string();
-  auto c = client::connect(unix_opts(sock));
-  ASSERT_TRUE(c.ok());
-  pb::RegisterKeyRequest rk;
-  rk.set_zkey_path(f.zkey.string());
-  pb::RegisterKeyResponse rkr;
-  ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
-  const std::string wtns = read_bytes(f.wtns);
+  ASSERT_THAT(d, IsOk());
+  auto c = client::connect(unix_options(sock));
+  ASSERT_THAT(c, IsOk());
+  const std::string key_id = register_key(*c, f.zkey);
+  const std::string wtns = read_file(f.wtns);
 
   // Work ahead of the by-path job keeps the only witness thread busy while the path is swapped.
   pb::SubmitProofRequest ahead;
-  ahead.set_key_id(rkr.key_id());
+  ahead.set_key_id(key_id);
   ahead.set_priority(pb::PRIORITY_HIGH);
   for (int p = 0; p < 512; ++p) ahead.add_witnesses()->set_wtns(wtns);
   pb::SubmitProofResponse ahead_r;
@@ -412,7 +309,7 @@ TEST(WitnessByPath, FifoSwappedInAfterSubmitFailsWithoutHoldingTheWitnessThread)
   const fs::path path = f.dir / "swapped.wtns";
   fs::copy_file(f.wtns, path, fs::copy_options::overwrite_existing);
   pb::SubmitProofRequest by_path;
-  by_path.set_key_id(rkr.key_id());
+  by_path.set_key_id(key_id);
   by_path.set_priority(pb::PRIORITY_LOW);
   by_path.add_witnesses()->set_path(path.string());
   pb::SubmitProofResponse by_path_r;
@@ -461,82 +358,25 @@ TEST(WitnessByPath, FifoSwappedInAfterSubmitFailsWithoutHoldingTheWitnessThread)
 
 // ---- `proofpipe serve` as a child process ------------------------------------------------------
 
-class child_daemon {
- public:
-  explicit child_daemon(const fs::path& socket, const fs::path& config = shared_fixture().dir / "child.toml")
-      : socket_(socket) {
-    const std::string bin = env_or("PP_BINARY_DIR", ".") + std::string("/proofpipe");
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      const std::string s = socket.string();
-      ::execl(bin.c_str(), bin.c_str(), "serve", "--socket", s.c_str(), "--config", config.c_str(),
-              static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-  }
-  ~child_daemon() {
-    if (pid_ > 0 && !exited_) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    ::unlink(socket_.c_str());
-  }
-  // Waits until GetStatus answers (bounded).
-  bool ready(const client& c) {
-    for (int i = 0; i < 300; ++i) {
-      pb::GetStatusResponse st;
-      if (c.stub().GetStatus(c.context(1s).get(), {}, &st).ok()) return true;
-      std::this_thread::sleep_for(50ms);
-    }
-    return false;
-  }
-  void signal(int sig) { ::kill(pid_, sig); }
-  // The exit status, or -1 if it is still running after `limit`.
-  int wait_exit(std::chrono::seconds limit) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < end) {
-      int st = 0;
-      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
-        exited_ = true;
-        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-      }
-      std::this_thread::sleep_for(20ms);
-    }
-    return -1;
-  }
-
- private:
-  fs::path socket_;
-  pid_t pid_ = -1;
-  bool exited_ = false;
-};
-
-void write_child_config() {
-  std::ofstream(shared_fixture().dir / "child.toml") << "[server]\ndrain_timeout_s = 60\n[log]\nlevel = \"warn\"\n"
-                                                        "[engine]\nbackend = \"cpu\"\nhost_memory_mb = 1024\n"
-                                                        "host_memory_margin_mb = 0\n";
+// The config of a `proofpipe serve` child (its socket comes by --socket).
+fs::path child_config() {
+  const fs::path p = shared_fixture().dir / "child.toml";
+  std::ofstream(p) << "[server]\ndrain_timeout_s = 60\n[log]\nlevel = \"warn\"\n"
+                      "[engine]\nbackend = \"cpu\"\nhost_memory_mb = 1024\nhost_memory_margin_mb = 0\n";
+  return p;
 }
 
 TEST(ServeProcess, SigtermDrainsInFlightJobs) {
-  write_child_config();
   const fs::path sock = temp_socket("drain");
-  child_daemon d(sock);
-  auto c = client::connect(unix_opts(sock));
-  ASSERT_TRUE(c.ok());
+  serve_child d(child_config(), sock);
+  auto c = client::connect(unix_options(sock));
+  ASSERT_THAT(c, IsOk());
   ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
-  pb::RegisterKeyRequest rk;
-  rk.set_zkey_path(shared_fixture().zkey.string());
-  pb::RegisterKeyResponse rkr;
-  ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
-  const std::string wtns = read_bytes(shared_fixture().wtns);
+  const std::string key_id = register_key(*c, shared_fixture().zkey);
+  const std::string wtns = read_file(shared_fixture().wtns);
   std::vector<uint64_t> ids;
   for (int i = 0; i < 20; ++i) {
-    pb::SubmitProofRequest req;
-    req.set_key_id(rkr.key_id());
-    req.add_witnesses()->set_wtns(wtns);
-    pb::SubmitProofResponse r;
-    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-    ids.push_back(r.job_id());
+    ASSERT_TRUE(submit_job(*c, key_id, wtns, 1, &ids.emplace_back()));
   }
   // Await from other threads while the daemon drains.
   std::vector<grpc::Status> statuses(ids.size());
@@ -579,25 +419,16 @@ TEST(ServeProcess, SigtermDrainsInFlightJobs) {
 // answers to an id from before the crash (ids used to restart at 1 in every run, so awaiting the
 // lost job returned the new run's first proof).
 TEST(ServeProcess, KillNineThenRestartNeverAnswersWithAnotherJobsProof) {
-  write_child_config();
   const fs::path sock = temp_socket("kill9");
-  const std::string wtns = read_bytes(shared_fixture().wtns);
+  const std::string wtns = read_file(shared_fixture().wtns);
   std::vector<uint64_t> lost;
   {
-    child_daemon d(sock);
-    auto c = client::connect(unix_opts(sock));
+    serve_child d(child_config(), sock);
+    auto c = client::connect(unix_options(sock));
     ASSERT_TRUE(d.ready(*c));
-    pb::RegisterKeyRequest rk;
-    rk.set_zkey_path(shared_fixture().zkey.string());
-    pb::RegisterKeyResponse rkr;
-    ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
+    const std::string key_id = register_key(*c, shared_fixture().zkey);
     for (int i = 0; i < 3; ++i) {
-      pb::SubmitProofRequest req;
-      req.set_key_id(rkr.key_id());
-      req.add_witnesses()->set_wtns(wtns);
-      pb::SubmitProofResponse r;
-      ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-      lost.push_back(r.job_id());
+      ASSERT_TRUE(submit_job(*c, key_id, wtns, 1, &lost.emplace_back()));
     }
     d.signal(SIGKILL);
     EXPECT_EQ(d.wait_exit(10s), 128 + SIGKILL);
@@ -613,24 +444,18 @@ TEST(ServeProcess, KillNineThenRestartNeverAnswersWithAnotherJobsProof) {
     ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
     ::close(fd);
   }
-  child_daemon d2(sock);
-  auto c = client::connect(unix_opts(sock));
+  serve_child d2(child_config(), sock);
+  auto c = client::connect(unix_options(sock));
   ASSERT_TRUE(d2.ready(*c)) << "restart over a stale socket failed";
   // Another client's jobs on the new run, finished before the old ids are awaited.
-  pb::RegisterKeyRequest rk;
-  rk.set_zkey_path(shared_fixture().zkey.string());
-  pb::RegisterKeyResponse rkr;
-  ASSERT_TRUE(c->stub().RegisterKey(c->context(10s).get(), rk, &rkr).ok());
+  const std::string key_id = register_key(*c, shared_fixture().zkey);
   std::set<uint64_t> fresh;
   for (size_t i = 0; i < lost.size(); ++i) {
-    pb::SubmitProofRequest req;
-    req.set_key_id(rkr.key_id());
-    req.add_witnesses()->set_wtns(wtns);
-    pb::SubmitProofResponse r;
-    ASSERT_TRUE(c->stub().SubmitProof(c->context(10s).get(), req, &r).ok());
-    fresh.insert(r.job_id());
+    uint64_t id = 0;
+    ASSERT_TRUE(submit_job(*c, key_id, wtns, 1, &id));
+    fresh.insert(id);
     pb::AwaitProofRequest ar;
-    ar.set_job_id(r.job_id());
+    ar.set_job_id(id);
     ar.set_timeout_ms(60000);
     pb::AwaitProofResponse aw;
     ASSERT_TRUE(c->stub().AwaitProof(c->context(90s).get(), ar, &aw).ok());
@@ -663,18 +488,10 @@ struct awaited_jobs {
   std::vector<std::thread> waiters;
 
   void submit(const client& c, int jobs, int partitions) {
-    pb::RegisterKeyRequest rk;
-    rk.set_zkey_path(shared_fixture().zkey.string());
-    pb::RegisterKeyResponse rkr;
-    ASSERT_TRUE(c.stub().RegisterKey(c.context(10s).get(), rk, &rkr).ok());
-    const std::string wtns = read_bytes(shared_fixture().wtns);
+    const std::string key_id = register_key(c, shared_fixture().zkey);
+    const std::string wtns = read_file(shared_fixture().wtns);
     for (int i = 0; i < jobs; ++i) {
-      pb::SubmitProofRequest req;
-      req.set_key_id(rkr.key_id());
-      for (int p = 0; p < partitions; ++p) req.add_witnesses()->set_wtns(wtns);
-      pb::SubmitProofResponse r;
-      ASSERT_TRUE(c.stub().SubmitProof(c.context(10s).get(), req, &r).ok());
-      ids.push_back(r.job_id());
+      ASSERT_TRUE(submit_job(c, key_id, wtns, partitions, &ids.emplace_back()));
     }
     statuses.resize(ids.size());
     results.resize(ids.size());
@@ -704,9 +521,9 @@ TEST(ServeProcess, SighupReopensTheLogFileAndJobsCarryOn) {
   std::ofstream(config) << "[server]\ndrain_timeout_s = 60\n[log]\nlevel = \"info\"\nfile = \"" << log.string()
                         << "\"\n[engine]\nbackend = \"cpu\"\nhost_memory_mb = 1024\nhost_memory_margin_mb = 0\n";
   const fs::path sock = temp_socket("hup");
-  child_daemon d(sock, config);
-  auto c = client::connect(unix_opts(sock));
-  ASSERT_TRUE(c.ok());
+  serve_child d(config, sock);
+  auto c = client::connect(unix_options(sock));
+  ASSERT_THAT(c, IsOk());
   ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
   awaited_jobs jobs;
   jobs.submit(*c, 8, 32);
@@ -722,8 +539,8 @@ TEST(ServeProcess, SighupReopensTheLogFileAndJobsCarryOn) {
   pb::GetStatusResponse st;
   EXPECT_TRUE(c->stub().GetStatus(c->context(10s).get(), {}, &st).ok());
   ASSERT_TRUE(fs::exists(log)) << "SIGHUP did not reopen " << log;
-  EXPECT_NE(read_bytes(log).find("SIGHUP"), std::string::npos) << read_bytes(log);
-  EXPECT_NE(read_bytes(rotated).find("serving"), std::string::npos);
+  EXPECT_NE(read_file(log).find("SIGHUP"), std::string::npos) << read_file(log);
+  EXPECT_NE(read_file(rotated).find("serving"), std::string::npos);
   d.signal(SIGTERM);
   EXPECT_EQ(d.wait_exit(60s), 0);
   EXPECT_FALSE(fs::exists(sock));
@@ -733,11 +550,10 @@ TEST(ServeProcess, SighupReopensTheLogFileAndJobsCarryOn) {
 // UNAVAILABLE cause, as docs/operations.md says) before the process exits and removes its socket; it
 // used to exit 3 s later with the drain still waiting, the clients seeing "Socket closed".
 TEST(ServeProcess, SecondSigtermAnswersEveryWaiterAndRemovesTheSocket) {
-  write_child_config();
   const fs::path sock = temp_socket("term2");
-  child_daemon d(sock);
-  auto c = client::connect(unix_opts(sock));
-  ASSERT_TRUE(c.ok());
+  serve_child d(child_config(), sock);
+  auto c = client::connect(unix_options(sock));
+  ASSERT_THAT(c, IsOk());
   ASSERT_TRUE(d.ready(*c)) << "proofpipe serve did not come up";
   awaited_jobs jobs;
   jobs.submit(*c, 16, 128);  // far more than a few seconds of work

@@ -1,6 +1,7 @@
 // server_config: the checked-in example parses to exactly the defaults and shows every knob of the
 // table; to_toml reads back; each bad input is refused with an error naming the key.
 #include "server/server_config.hpp"
+#include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +42,7 @@ std::string example_with_cluster(const std::string& example) {
 
 TEST(ServerConfig, ExampleFileParsesToExactlyTheDefaults) {
   auto c = load_server_config(source_dir() + "/proofpipe.example.toml");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   // to_toml writes every knob of the table: equal text is equal values, knob by knob.
   EXPECT_EQ(to_toml(*c), to_toml(server_config{}));
   EXPECT_TRUE(c->keys.empty());
@@ -50,7 +51,7 @@ TEST(ServerConfig, ExampleFileParsesToExactlyTheDefaults) {
   // The [cluster] block the example shows commented out: defaults too, apart from the two keys a
   // cluster must name (the database, and this node, which defaults to the host name).
   auto k = parse_server_config(example_with_cluster(read_example()), "example with [cluster]");
-  ASSERT_TRUE(k.ok()) << k.error().to_string();
+  ASSERT_THAT(k, IsOk());
   ASSERT_TRUE(k->cluster.enabled);
   server_config d;
   d.cluster.enabled = true;
@@ -111,10 +112,10 @@ id = "a"
 zkey = "/k/a.zkey"
 preload = true
 )", "t");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   const std::string text = to_toml(*c);
   auto back = parse_server_config(text, "to_toml");
-  ASSERT_TRUE(back.ok()) << back.error().to_string() << "\n" << text;
+  ASSERT_THAT(back, IsOk()) << back.error().to_string() << "\n" << text;
   EXPECT_EQ(to_toml(*back), text);
   EXPECT_NE(text, to_toml(server_config{}));
 }
@@ -124,7 +125,7 @@ TEST(ServerConfig, ClusterSection) {
       "[cluster]\ndatabase = \"postgresql:///pp?host=/run/postgresql\"\nnode = \"n1\"\nlease_s = 10\n"
       "shared_dir = \"/mnt/shared\"\ninline_witness_bytes = 0\nclaims = 3\npoll_ms = 20\n",
       "t");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_TRUE(c->cluster.enabled);
   const cluster::cluster_config& k = c->cluster.config;
   EXPECT_EQ(k.database, "postgresql:///pp?host=/run/postgresql");
@@ -136,7 +137,7 @@ TEST(ServerConfig, ClusterSection) {
   EXPECT_EQ(k.poll, std::chrono::milliseconds(20));
   // The node name defaults to the host name.
   auto h = parse_server_config("[cluster]\ndatabase = \"dbname=pp\"\n", "t");
-  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  ASSERT_THAT(h, IsOk());
   EXPECT_FALSE(h->cluster.config.node.empty());
   for (const auto& [text, key] : std::vector<std::pair<std::string, std::string>>{
            {"[cluster]\nnode = \"n\"\n", "cluster.database: required"},
@@ -144,15 +145,14 @@ TEST(ServerConfig, ClusterSection) {
            {"[cluster]\ndatabase = \"x\"\nshared_dir = \"rel\"\n", "cluster.shared_dir"},
            {"[cluster]\ndatabase = \"x\"\nleese_s = 5\n", "cluster.leese_s: unknown key"}}) {
     auto bad = parse_server_config(text, "t");
-    ASSERT_FALSE(bad.ok()) << text;
-    EXPECT_EQ(bad.error().code(), status_code::invalid_argument);
+    ASSERT_THAT(bad, StatusIs(status_code::invalid_argument)) << text;
     EXPECT_NE(bad.error().message().find(key), std::string::npos) << bad.error().message();
   }
 }
 
 TEST(ServerConfig, EmptyTextGivesDefaults) {
   auto c = parse_server_config("", "empty");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->server.socket, "/run/proofpipe/proofpipe.sock");
 }
 
@@ -181,7 +181,7 @@ preload = true
 id = "b"
 zkey = "/k/b.zkey"
 )", "t");
-  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->server.socket_mode, 0600u);
   EXPECT_EQ(c->server.listen, "127.0.0.1:0");
   // The [engine] keys land in the engine's own config, MiB as bytes and ms as a duration.
@@ -209,8 +209,7 @@ class BadConfig : public ::testing::TestWithParam<bad_case> {};
 TEST_P(BadConfig, IsRefusedNamingTheKey) {
   const bad_case& b = GetParam();
   auto c = parse_server_config(b.toml, "bad.toml");
-  ASSERT_FALSE(c.ok()) << b.name;
-  EXPECT_EQ(c.error().code(), status_code::invalid_argument) << c.error().to_string();
+  ASSERT_THAT(c, StatusIs(status_code::invalid_argument)) << b.name;
   EXPECT_NE(c.error().message().find(b.expect), std::string::npos) << c.error().message();
   EXPECT_NE(c.error().message().find("bad.toml"), std::string::npos) << c.error().message();
 }
@@ -253,8 +252,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ServerConfig, MissingFileIsNotFound) {
   auto c = load_server_config("/nonexistent/proofpipe.toml");
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().code(), status_code::not_found);
+  ASSERT_THAT(c, StatusIs(status_code::not_found));
 }
 
 }  // namespace
