@@ -247,8 +247,9 @@ void bench(int log_n, const options& o, pp::cuda::cuda_backend& be, pp::cuda::fi
   if (real && log_n <= o.cpu_check_max_log) {
     groth16::cpu_backend cpu;
     t0 = clock_type::now();
-    req.options.self_verify = false;
-    const auto want = take(groth16::prove(cpu, req), "cpu prove");
+    groth16::prove_request cpu_req = req;
+    cpu_req.options.self_verify = false;
+    const auto want = take(groth16::prove(cpu, cpu_req), "cpu prove");
     std::printf("cpu_backend on this host: %.2f s; CUDA proof %s the CPU proof and verified (self-verify)\n",
                 secs(t0), want.pi == last ? "IDENTICAL to" : "DIFFERS FROM");
   } else if (real) {
@@ -593,8 +594,9 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   }
   if (real && log_n <= o.cpu_check_max_log && reference) {
     groth16::cpu_backend cpu;
-    req.options.self_verify = false;
-    const auto want = take(groth16::prove(cpu, req), "cpu prove");
+    groth16::prove_request cpu_req = req;
+    cpu_req.options.self_verify = false;
+    const auto want = take(groth16::prove(cpu, cpu_req), "cpu prove");
     std::printf("cpu_backend: the unlimited budget's proof %s the CPU proof\n",
                 want.pi == *reference ? "is IDENTICAL to" : "DIFFERS FROM");
   }
