@@ -134,23 +134,38 @@ status create(SRS* ret, const char* path, bool cache) {
   return ok_status();
 }
 
-// One circuit on a GPU; on the CPU instead when the GPU cannot take it (unhealthy, or the key does
-// not fit it). Other errors (bad input, a proof that fails verification) are the circuit's.
-status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_request& req, groth16::proof& out) {
+// Circuit i on the CPU: its values checked, then proved with every core.
+status prove_on_cpu(const groth16::evaluation_request& req, size_t i, groth16::proof& out) {
+  PP_RETURN_IF_ERROR(check_reduced(req, i, scalar_vectors::all));
+  auto pi = groth16::prove_from_evaluations(req);
+  if (!pi.ok()) return std::move(pi).take_status().with_context("provers[" + std::to_string(i) + "]");
+  out = *pi;
+  return ok_status();
+}
+
+// Circuit i on a GPU, in the lane's thread (its witness checked here, a, b, c as the GPU stages
+// them, all while the other lanes' circuits run); on the CPU instead when the GPU cannot take it
+// (unhealthy, or the key does not fit it). Other errors (bad input, a proof that fails
+// verification) are the circuit's; a value the GPU refuses is named as the CPU check names it.
+status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_request& req, size_t i,
+                 groth16::proof& out) {
   try {
+    PP_RETURN_IF_ERROR(check_reduced(req, i, scalar_vectors::witness));
     auto r = gpu.prove(req);
     if (r.ok()) {
       out = *r;
       return ok_status();
     }
     const status_code c = r.error().code();
+    if (c == status_code::invalid_argument) {
+      PP_RETURN_IF_ERROR(check_reduced(req, i, scalar_vectors::all));
+    }
     if (c != status_code::unavailable && c != status_code::failed_precondition &&
         c != status_code::resource_exhausted) {
-      return r.error();
+      return std::move(r).take_status().with_context("provers[" + std::to_string(i) + "]");
     }
     log::get("c2")->warn("proving on the CPU instead: {}", r.error().message());
-    PP_ASSIGN_OR_RETURN(out, groth16::prove_from_evaluations(req));
-    return ok_status();
+    return prove_on_cpu(req, i, out);
   } catch (const std::bad_alloc&) {
     return resource_exhausted("out of host memory");
   } catch (const std::exception& e) {
@@ -163,11 +178,7 @@ status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_req
 status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& reqs, std::vector<groth16::proof>& out) {
   const size_t n = reqs.size();
   if (ctx.gpus.empty()) {
-    for (size_t i = 0; i < n; ++i) {
-      auto pi = groth16::prove_from_evaluations(reqs[i]);
-      if (!pi.ok()) return std::move(pi).take_status().with_context("provers[" + std::to_string(i) + "]");
-      out[i] = *pi;
-    }
+    for (size_t i = 0; i < n; ++i) PP_RETURN_IF_ERROR(prove_on_cpu(reqs[i], i, out[i]));
     return ok_status();
   }
   std::vector<groth16::evaluation_backend*> workers;  // one per lane, the GPUs interleaved
@@ -181,16 +192,14 @@ status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& r
   std::atomic<size_t> next{0};
   std::vector<status> errors(n);
   const auto work = [&](groth16::evaluation_backend* gpu) {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) errors[i] = prove_one(*gpu, reqs[i], out[i]);
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) errors[i] = prove_one(*gpu, reqs[i], i, out[i]);
   };
   std::vector<std::thread> threads;
   threads.reserve(workers.size() - 1);
   for (size_t w = 1; w < workers.size(); ++w) threads.emplace_back(work, workers[w]);
   work(workers[0]);
   for (std::thread& t : threads) t.join();
-  for (size_t i = 0; i < n; ++i) {
-    if (!errors[i].ok()) return std::move(errors[i]).with_context("provers[" + std::to_string(i) + "]");
-  }
+  for (size_t i = 0; i < n; ++i) PP_RETURN_IF_ERROR(std::move(errors[i]));
   return ok_status();
 }
 

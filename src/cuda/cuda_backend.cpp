@@ -553,6 +553,16 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation_request& req) {
   try {
     PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req));
+    PP_ASSIGN_OR_RETURN(const groth16::msm_sums sums, evaluation_sums(req));
+    // Assembled and verified on the host once the lane is free for the next circuit.
+    return groth16::finish_from_sums(req, sums);
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
+  }
+}
+
+result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluation_request& req) {
+  try {
     groth16::prove_timings timings;
     lane_hold hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
@@ -575,9 +585,9 @@ result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation
     auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, impl_->gclock, timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     impl_->account(*r);
-    return groth16::finish_from_sums(req, r->sums);
+    return r->sums;
   } catch (const std::exception& e) {
-    return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
+    return internal_error(std::string("cuda_backend::evaluation_sums: ") + e.what());
   }
 }
 
