@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <span>
@@ -10,6 +11,7 @@
 #include <system_error>
 #include <vector>
 
+#include "core/log.hpp"
 #include "core/status_macros.hpp"
 #include "ec/affine.hpp"
 #include "ec/subgroup.hpp"
@@ -77,8 +79,15 @@ status check_key_points(const groth16::proving_key& pk) {
 }  // namespace
 
 result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   PP_ASSIGN_OR_RETURN(groth16::proving_key pk, formats::read_bellperson_params_file(path, {.checked = false}));
+  const auto t1 = clock::now();
   PP_RETURN_IF_ERROR(check_key_points(pk).with_context(path));
+  const auto t2 = clock::now();
+  const auto sec = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  log::get("c2")->info("read {} (domain {}, {} variables): decoded in {:.3f} s, points checked in {:.3f} s", path,
+                       pk.domain_size, pk.n_vars, sec(t1 - t0), sec(t2 - t1));
   return std::make_shared<const groth16::proving_key>(std::move(pk));
 }
 

@@ -15,10 +15,12 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/cuda_try.hpp"
+#include "core/log.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/device_memory.hpp"
@@ -576,8 +578,14 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
       return pl;
     };
     src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget) {
-      return upload_key(k, *req.pk, nullptr, gather_lists::of(req), impl_->mem->base(), impl_->lanes[0].copy,
-                        matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
+      const auto t0 = clock::now();
+      const gather_lists lists = gather_lists::of(req);
+      timings.add("gather lists (host)", clock::now() - t0);
+      const auto t1 = clock::now();
+      status st = upload_key(k, *req.pk, nullptr, lists, impl_->mem->base(), impl_->lanes[0].copy,
+                             matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
+      timings.add("upload_key", clock::now() - t1);
+      return st;
     };
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));
     held_ws hw{impl_->workspace_pool()};
@@ -585,6 +593,16 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
     auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, impl_->gclock, timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     impl_->account(*r);
+    // A proof that placed its key is rare (once per key and GPU) and slow: its steps say where.
+    if (std::any_of(timings.steps.begin(), timings.steps.end(), [](const auto& st) { return st.name == "upload_key"; })) {
+      std::string steps;
+      for (const auto& st : timings.steps) {
+        steps += (steps.empty() ? "" : ", ") + st.name + " " +
+                 std::to_string(std::chrono::duration<double>(st.elapsed).count()) + " s";
+      }
+      log::get("cuda")->info("GPU {}: an evaluation key placed ({}) with its first proof: {}", impl_->cfg.device,
+                             k->plan.streams() ? "streamed" : "resident", steps);
+    }
     return r->sums;
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::evaluation_sums: ") + e.what());
