@@ -28,6 +28,7 @@
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
 #include "devices/gpu_evaluation.hpp"
+#include "ec/subgroup.hpp"
 #include "engine/key_store.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/evaluation_prover.hpp"
@@ -173,12 +174,34 @@ status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_req
   }
 }
 
+// A proved circuit's last check: its points in the prime-order subgroups. The pairing check need
+// not see a component outside them, which a query point outside the subgroup puts there (when its
+// scalar is not 0); a verifier that checks the subgroups would refuse such a proof. When a proof
+// fails this or its verification, the SRS's query points are checked (once per SRS): one outside
+// the subgroup is the error then, named (check_query_subgroups).
+status check_proof(srs_object& srs, status proved, const groth16::proof& pi, size_t i) {
+  try {
+    if (proved.ok() && !(ec::is_in_subgroup(pi.a) && ec::is_in_subgroup(pi.b) && ec::is_in_subgroup(pi.c))) {
+      proved = internal_error("provers[" + std::to_string(i) +
+                              "]: the proof's points are not all in the prime-order subgroups");
+    }
+    if (proved.ok() || proved.code() != status_code::internal) return proved;
+    PP_RETURN_IF_ERROR(srs.check_queries_after_failed_proof());
+    return proved;
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("out of host memory");
+  } catch (const std::exception& e) {
+    return internal_error(e.what());
+  }
+}
+
 // Every circuit of a call, on the GPUs' lanes (one thread per lane, each taking the next circuit)
 // or, without GPUs, one after another on the CPU (which uses every core for one).
-status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& reqs, std::vector<groth16::proof>& out) {
+status prove_all(context& ctx, srs_object& srs, const std::vector<groth16::evaluation_request>& reqs,
+                 std::vector<groth16::proof>& out) {
   const size_t n = reqs.size();
   if (ctx.gpus.empty()) {
-    for (size_t i = 0; i < n; ++i) PP_RETURN_IF_ERROR(prove_on_cpu(reqs[i], i, out[i]));
+    for (size_t i = 0; i < n; ++i) PP_RETURN_IF_ERROR(check_proof(srs, prove_on_cpu(reqs[i], i, out[i]), out[i], i));
     return ok_status();
   }
   std::vector<groth16::evaluation_backend*> workers;  // one per lane, the GPUs interleaved
@@ -192,7 +215,9 @@ status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& r
   std::atomic<size_t> next{0};
   std::vector<status> errors(n);
   const auto work = [&](groth16::evaluation_backend* gpu) {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) errors[i] = prove_one(*gpu, reqs[i], i, out[i]);
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
+      errors[i] = check_proof(srs, prove_one(*gpu, reqs[i], i, out[i]), out[i], i);
+    }
   };
   std::vector<std::thread> threads;
   threads.reserve(workers.size() - 1);
@@ -224,7 +249,7 @@ status generate(const Assignment provers[], size_t num_circuits, const fr_t r_s[
   }
   // Every proof is made (and verified) before any is written: a failed call leaves proofs[] as it was.
   std::vector<groth16::proof> out(num_circuits);
-  PP_RETURN_IF_ERROR(prove_all(*ctx, reqs, out));
+  PP_RETURN_IF_ERROR(prove_all(*ctx, *obj, reqs, out));
   if (num_circuits > 0) std::memcpy(proofs, out.data(), num_circuits * sizeof(groth16_proof));
   return ok_status();
 }
