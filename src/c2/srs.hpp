@@ -31,8 +31,9 @@ namespace pp::c2 {
 result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path);
 
 // The query points (h, l, a, b_g1, b_g2) in the prime-order subgroup, every point checked in
-// parallel (Scott's fast checks, ec/subgroup.hpp: ~1,000 field multiplications a point, ten times
-// the file's decode: run when a proof made with the key fails its checks, not at load).
+// parallel (Scott's fast checks, ec/subgroup.hpp: ~1,000 field multiplications a point against a
+// few for its decode; minutes of every core for a 2^24 file: run when a proof made with the key
+// fails its checks, not at load).
 // invalid_argument naming the vector and index of the first point outside, vectors in file order.
 status check_query_subgroups(const groth16::proving_key& pk);
 
