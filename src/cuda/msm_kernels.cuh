@@ -88,12 +88,11 @@ struct partial_source {
 };
 
 // Segmented sum over entries sorted by key: thread t folds entries [t*chunk, (t+1)*chunk). A run of
-// equal keys lying wholly inside the chunk is written to buckets[key] (Merge: added to what the bucket
-// holds from earlier chunks of the MSM); a run cut by the chunk's front goes to carry slot 2t, one cut
-// by its back to slot 2t+1 (flag 1). In slot order, the pieces of one key stay adjacent, so compacting
-// the flagged slots gives a sorted list for the next pass. m = *d_m when given, else m_bound. Entries
-// with key == sentinel end the list.
-template <class Curve, class Source, bool Merge>
+// equal keys lying wholly inside the chunk is written to buckets[key]; a run cut by the chunk's
+// front goes to carry slot 2t, one cut by its back to slot 2t+1 (flag 1). In slot order, the pieces
+// of one key stay adjacent, so compacting the flagged slots gives a sorted list for the next pass.
+// m = *d_m when given, else m_bound. Entries with key == sentinel end the list.
+template <class Curve, class Source>
 __global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __restrict__ keys, Source src,
                                                             uint64_t m_bound, const uint32_t* __restrict__ d_m,
                                                             uint32_t sentinel, uint32_t chunk, uint64_t threads,
@@ -114,7 +113,7 @@ __global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __re
   const bool open_front = lo > 0 && keys[lo - 1] == cur;
   auto flush = [&](uint32_t key, const xyzz_t<Curve>& acc, bool front, bool back) {
     if (!front && !back) {
-      buckets[key] = Merge ? ec::add(buckets[key], acc) : acc;
+      buckets[key] = acc;
       return;
     }
     const uint64_t slot = 2 * t + (front ? 0 : 1);

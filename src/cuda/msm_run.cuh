@@ -86,78 +86,23 @@ inline msm_plan chunk_plan(const msm_plan& plan, uint64_t k) {
   return p;
 }
 
-// What one Pippenger pass does with the buckets. A whole pass clears them, sums its bucket runs into
-// them and reduces them to the pass's result. A plain MSM of several chunks (one width for all) runs
-// one pass per chunk on the same buckets instead: the first clears them, every later chunk adds its
-// runs to what they hold, and only the last reduces them, so the MSM pays one bucket reduction
-// whatever its chunk count (run_plain_chunks).
-struct bucket_pass {
-  bool clear = true;
-  bool reduce = true;
-};
-
-// Step 2 of Pippenger: bucket sums of the sorted entries (keys, vals) with a fixed number of entries
-// per thread, then the runs cut by a thread's borders reduced in carry passes until none is cut.
-// Merge: complete runs are added to the buckets instead of written over them.
-template <class Curve, bool Merge>
-status sum_bucket_runs(const msm_plan& plan, const affine_t<Curve>* d_points, const uint32_t* keys,
-                       const uint32_t* vals, void* ws, cudaStream_t stream, const msm_tuning& tuning) {
-  using bucket = xyzz_t<Curve>;
-  const msm_shape& s = plan.shape;
-  const msm_layout& l = plan.layout;
-  const int block = tuning.block_threads;
-  const uint32_t sentinel = uint32_t(s.windows) << (s.window_bits - 1);
-  bucket* buckets = at<bucket>(ws, l.buckets);
-  uint32_t* counts = at<uint32_t>(ws, l.counts);
-  uint32_t* slot_keys = at<uint32_t>(ws, l.slot_keys);
-  uint8_t* slot_flags = at<uint8_t>(ws, l.slot_flags);
-  bucket* slot_vals = at<bucket>(ws, l.slot_vals);
-  size_t sel_bytes = plan.select_temp_bytes;
-  void* sel_temp = at<void>(ws, l.select_temp);
-  uint64_t threads = s.accumulate_threads;
-  segmented_sum_kernel<Curve, point_source<Curve>, Merge><<<blocks_for(threads, block), block, 0, stream>>>(
-      keys, point_source<Curve>{d_points, vals}, s.entries, nullptr, sentinel, tuning.accumulate_chunk, threads,
-      buckets, slot_keys, slot_flags, slot_vals);
-  PP_CUDA_TRY(cudaGetLastError());
-  uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
-  int cur = 0;
-  while (threads > 1) {
-    uint32_t* ck = at<uint32_t>(ws, l.carry_keys[cur]);
-    bucket* cv = at<bucket>(ws, l.carry_vals[cur]);
-    PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_keys, slot_flags, ck, counts + cur, int(bound),
-                                           stream));
-    PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_vals, slot_flags, cv, counts + cur, int(bound),
-                                           stream));
-    threads = (bound + tuning.carry_chunk - 1) / tuning.carry_chunk;
-    segmented_sum_kernel<Curve, partial_source<Curve>, Merge><<<blocks_for(threads, block), block, 0, stream>>>(
-        ck, partial_source<Curve>{cv}, bound, counts + cur, no_sentinel, tuning.carry_chunk, threads, buckets,
-        slot_keys, slot_flags, slot_vals);
-    PP_CUDA_TRY(cudaGetLastError());
-    bound = 2 * threads;
-    cur ^= 1;
-  }
-  return ok_status();
-}
-
 // Pippenger over plan.shape.n slots. With idx / d_count (split), slot i is point idx[i] and only the
-// first *d_count slots are live. With pass.reduce, writes the result (+ *extra) to *out (device, in
-// the workspace); otherwise leaves the bucket sums in the workspace for the next chunk.
+// first *d_count slots are live. Writes the result (+ *extra) to *out (device, in the workspace).
 template <class Curve>
 status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
                      const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
-                     xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90,
-                     bucket_pass pass = {}) {
+                     xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
   const int block = tuning.block_threads;
   const int c = s.window_bits, windows = s.windows;
   const uint32_t n = uint32_t(s.n);
+  const uint32_t sentinel = uint32_t(windows) << (c - 1);
   bucket* buckets = at<bucket>(ws, l.buckets);
+  uint32_t* counts = at<uint32_t>(ws, l.counts);
 
-  if (pass.clear) {
-    PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * windows * uint64_t(s.buckets_per_window), stream));
-  }
+  PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * windows * uint64_t(s.buckets_per_window), stream));
   if (n > 0) {
     // 1. Signed digits -> (bucket, point) pairs, sorted by bucket.
     digits_kernel<Curve><<<blocks_for(n, block), block, 0, stream>>>(d_scalars, idx, d_count, n, c, windows,
@@ -170,13 +115,35 @@ status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, cons
     PP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(at<void>(ws, l.sort_temp), sort_bytes, kb, vb, int(s.entries), 0,
                                                 s.key_bits, stream));
 
-    // 2. Bucket sums.
-    const status summed =
-        pass.clear ? sum_bucket_runs<Curve, false>(plan, d_points, kb.Current(), vb.Current(), ws, stream, tuning)
-                   : sum_bucket_runs<Curve, true>(plan, d_points, kb.Current(), vb.Current(), ws, stream, tuning);
-    PP_RETURN_IF_ERROR(summed);
+    // 2. Bucket sums: fixed entries per thread; cut runs reduced in carry passes until none is cut.
+    uint32_t* slot_keys = at<uint32_t>(ws, l.slot_keys);
+    uint8_t* slot_flags = at<uint8_t>(ws, l.slot_flags);
+    bucket* slot_vals = at<bucket>(ws, l.slot_vals);
+    size_t sel_bytes = plan.select_temp_bytes;
+    void* sel_temp = at<void>(ws, l.select_temp);
+    uint64_t threads = s.accumulate_threads;
+    segmented_sum_kernel<Curve, point_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
+        kb.Current(), point_source<Curve>{d_points, vb.Current()}, s.entries, nullptr, sentinel,
+        tuning.accumulate_chunk, threads, buckets, slot_keys, slot_flags, slot_vals);
+    PP_CUDA_TRY(cudaGetLastError());
+    uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
+    int cur = 0;
+    while (threads > 1) {
+      uint32_t* ck = at<uint32_t>(ws, l.carry_keys[cur]);
+      bucket* cv = at<bucket>(ws, l.carry_vals[cur]);
+      PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_keys, slot_flags, ck, counts + cur,
+                                             int(bound), stream));
+      PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_vals, slot_flags, cv, counts + cur,
+                                             int(bound), stream));
+      threads = (bound + tuning.carry_chunk - 1) / tuning.carry_chunk;
+      segmented_sum_kernel<Curve, partial_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
+          ck, partial_source<Curve>{cv}, bound, counts + cur, no_sentinel, tuning.carry_chunk, threads, buckets,
+          slot_keys, slot_flags, slot_vals);
+      PP_CUDA_TRY(cudaGetLastError());
+      bound = 2 * threads;
+      cur ^= 1;
+    }
   }
-  if (!pass.reduce) return ok_status();
 
   // 3. Bucket reduction: running sums per segment, then the pairwise tree down to one per window.
   uint32_t segs = s.segments_per_window;
@@ -340,23 +307,6 @@ status run_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, const Pas
   return ok_status();
 }
 
-// The plain MSM with resident points over the plan's chunks on one set of buckets: chunk k adds its
-// bucket runs to those of chunks 0..k-1 and the last chunk reduces them into the result slot, so the
-// chunks share one bucket reduction (all have the plan's width; a shorter last chunk only has fewer
-// entries). H200, G1 2^27 in 4 chunks: docs/perf/msm-h200.md.
-template <class Curve>
-status run_plain_chunks(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
-                        cudaStream_t stream) {
-  const uint64_t chunks = plan.shape.chunks;
-  for (uint64_t k = 0; k < chunks; ++k) {
-    const uint64_t off = k * plan.shape.n;
-    PP_RETURN_IF_ERROR(run_pippenger<Curve>(chunk_plan(plan, k), d_points + off, d_scalars + off, nullptr, nullptr, ws,
-                                            nullptr, at<xyzz_t<Curve>>(ws, plan.layout.result), stream,
-                                            msm_tuning_sm90, bucket_pass{.clear = k == 0, .reduce = k + 1 == chunks}));
-  }
-  return ok_status();
-}
-
 // The plan, the argument checks, body(plan) (which leaves the MSM's sum in the plan's result slot),
 // then the result's copy to the host: the shared frame of msm, split_msm and the streamed ones.
 template <class Curve, class Body>
@@ -423,11 +373,12 @@ template <class Curve>
 status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
            uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config) {
   using namespace msm_detail;
-  const auto body = [&](const msm_plan& plan) {
-    return run_plain_chunks<Curve>(plan, d_points, d_scalars, d_workspace, stream);
+  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
+    return run_pippenger<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, nullptr, out,
+                                stream);
   };
   return plan_and_run<Curve>(n, false, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             body);
+                             chunked<Curve>(d_workspace, stream, pass));
 }
 
 template <class Curve>
