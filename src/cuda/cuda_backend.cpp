@@ -59,13 +59,15 @@ result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_bac
   return chunking_options(s, cfg.max_chunk_points);
 }
 
-// The refusal of a key that does not fit even alone: its least budget, reserve included.
+// The refusal of a key that does not fit even alone: its least budget, the pinned mappings' reserve
+// and driver_bytes (what this backend's create() measured for the kernels; 0 for footprint()) included.
 std::string least_budget_message(const key_shape& s, std::span<const msm_chunking> opts, const cuda_backend_config& cfg,
-                                 const std::string& why) {
-  const uint64_t least = least_plan_bytes(s, opts) + pin_reserve_bytes(cfg);
+                                 uint64_t driver_bytes, const std::string& why) {
+  const uint64_t least = least_plan_bytes(s, opts) + pin_reserve_bytes(cfg) + driver_bytes;
   return "cuda_backend: the key needs a VRAM budget of at least " + std::to_string(least) + " bytes (" +
          std::to_string(least >> 20) + " MiB, " + std::to_string(pin_reserve_bytes(cfg)) +
-         " of them kept for the driver's mappings of pinned memory): " + why;
+         " of them kept for the driver's mappings of pinned memory and " + std::to_string(driver_bytes) +
+         " taken by the driver for the kernels): " + why;
 }
 
 uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
@@ -264,7 +266,7 @@ struct cuda_backend::impl {
     if (planned.empty()) {
       auto r = plan_region(std::span<const key_shape>(&pl.shape, 1), std::span(&pl.options, 1), capacity, cfg.lanes);
       if (!r.ok()) {
-        return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, r.error().message()) +
+        return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, driver_bytes, r.error().message()) +
                                    ": the key does not fit this GPU even alone");
       }
       region = std::move(r).value();
@@ -279,7 +281,8 @@ struct cuda_backend::impl {
       return place_locked(planned.size() - 1, src);
     }
     if (auto alone = plan_key(pl.shape, pl.options, capacity, cfg.lanes); !alone.ok()) {
-      return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, alone.error().message()) +
+      return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, driver_bytes,
+                                                      alone.error().message()) +
                                  ": the key does not fit this GPU even alone");
     }
     replan.emplace(std::move(pl));
@@ -451,7 +454,8 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
       return invalid_argument("cuda_backend: a VRAM budget of " + std::to_string(cfg.max_vram_bytes) +
                               " bytes leaves nothing beside the " + std::to_string(pin_reserve_bytes(cfg)) +
                               " kept for the driver's mappings of max_pinned_bytes of pinned memory and the " +
-                              std::to_string(p->driver_bytes) + " the driver took for the kernels (code, local memory)");
+                              std::to_string(p->driver_bytes) +
+                              " the driver took for the kernels (code, local memory)");
     }
     device_memory_config mc;
     mc.device = cfg.device;
@@ -505,7 +509,7 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
     auto plan = plan_key(shape, opts, budget, cfg.lanes);
     if (!plan.ok()) {
       if (plan.error().code() != status_code::resource_exhausted) return plan.error();
-      return resource_exhausted(least_budget_message(shape, opts, cfg, plan.error().message()));
+      return resource_exhausted(least_budget_message(shape, opts, cfg, 0, plan.error().message()));
     }
     return footprint_of(shape, *plan);
   } catch (const std::exception& e) {

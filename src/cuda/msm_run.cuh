@@ -527,8 +527,10 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_sca
     });
   };
   const auto body = [&](const msm_plan& plan) {
-    return streamed_select_fits(plan) ? run_streamed_selected<Curve>(plan, points, h_points, d_scalars, d_workspace, stream)
-                                      : run_chunks<Curve>(plan, d_workspace, stream, pass);
+    if (streamed_select_fits(plan)) {
+      return run_streamed_selected<Curve>(plan, points, h_points, d_scalars, d_workspace, stream);
+    }
+    return run_chunks<Curve>(plan, d_workspace, stream, pass);
   };
   return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
                              body);

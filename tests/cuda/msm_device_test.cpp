@@ -316,8 +316,9 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
   std::array<ec::xyzz<Curve>, 2> out{};
   const auto* sc = static_cast<const fr*>(d_scalars.p);
   for (auto& o : out) {
-    const status st = p == path::plain ? msm_streamed<Curve>(points.data(), sc, n, ws.p, *bytes, &o, compute, ps, cfg)
-                                       : split_msm_streamed<Curve>(points.data(), sc, n, ws.p, *bytes, &o, compute, ps, cfg);
+    const auto* h = points.data();
+    const status st = p == path::plain ? msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, compute, ps, cfg)
+                                       : split_msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, compute, ps, cfg);
     EXPECT_THAT(st, IsOk());
   }
   EXPECT_EQ(cudaStreamSynchronize(compute), cudaSuccess);
