@@ -1,8 +1,9 @@
 // Reading bellperson parameters (formats/bellperson_params.hpp) of the PoRep shape at 2^k, the way
 // c2/srs.cpp and the engine's key catalog read a key (unchecked): the image is built in memory (a
 // stand-in for a file in the page cache: 64 distinct encoded points, tiled), then read with every
-// core and, up to 2^24, with one (a oneTBB arena of one thread), best of `runs`. Also times allocating and zeroing
-// vectors of the decoded size, the floor of any read into std::vector. Shape: h 2^k - 1, l 2^k,
+// core and, up to 2^24, with one (a oneTBB arena of one thread), best of `runs`, each run's steps
+// (layout, allocate, decode) printed. Also times std::vector's own allocate-and-zero of the decoded
+// size on one thread (what the read's parallel first touch replaces). Shape: h 2^k - 1, l 2^k,
 // a 2^k - 2^k/300 (A's aux density 99.7%), b_g1 = b_g2 2^k / 4 (B's 25%), ic 2.
 // Usage: formats_params_read_bench [LOG_N ...] [runs=R] (default 24, runs=2).
 #include <tbb/parallel_for.h>

@@ -15,6 +15,7 @@
 
 #include "core/status_macros.hpp"
 #include "ec/encoding.hpp"
+#include "ff/fp.hpp"
 #include "formats/first_touch.hpp"
 #include "formats/mapped_file.hpp"
 
