@@ -15,8 +15,9 @@
 #       c2_fixture verifies proofpipe's; THREADS x REPEATS timed calls follow when given. Options
 #       (environment): PP_C2_TIMED="T R [T R]..." more timed (threads, repeats) rounds per driver;
 #       PP_C2_SINGLE=1 each driver first proves circuit 0 alone (compared too); PP_C2_BUDGET_MB=M
-#       proofpipe once more under engine.gpu_vram_max_mb = M (compared too); PP_C2_GPU_TEST=1 runs
-#       the staged cuda_evaluation_test first.
+#       proofpipe once more under engine.gpu_vram_max_mb = M (compared too), with the timed rounds
+#       PP_C2_BUDGET_TIMED="T R..." when set; PP_C2_GPU_TEST=1 runs the staged GPU tests first
+#       (evaluation_staging_test, cuda_evaluation_test; PP_C2_GPU_TEST_FILTER: a gtest filter).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -46,7 +47,9 @@ build() {
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib"
   cp "$work/c2_driver_ref" "$bld/tests/c2/c2_driver" "$bld/tests/c2/c2_fixture" "$stage/bin/"
-  [ ! -f "$bld/tests/cuda/cuda_evaluation_test" ] || cp "$bld/tests/cuda/cuda_evaluation_test" "$stage/bin/"
+  for t in cuda_evaluation_test evaluation_staging_test; do
+    [ ! -f "$bld/tests/cuda/$t" ] || cp "$bld/tests/cuda/$t" "$stage/bin/"
+  done
   cp "$bld/src/c2/libproofpipe_c2.so" "$stage/lib/"
   cp "$here/scripts/c2_byte_identity.sh" "$work/symbols_ref.txt" "$work/symbols_pp.txt" "$stage/"
   for f in "$stage"/bin/* "$stage/lib/libproofpipe_c2.so"; do ldd "$f" | awk '/=> \//{print $3}'; done | sort -u |
@@ -73,9 +76,12 @@ device() {
     nproc
     cat "$stage/commits.txt" "$stage/symbols_ref.txt" "$stage/symbols_pp.txt"
   } >>"$log" 2>&1
-  if [ "${PP_C2_GPU_TEST:-0}" = 1 ] && [ -x "$stage/bin/cuda_evaluation_test" ]; then
-    timeout 240 "$stage/bin/cuda_evaluation_test" >"$OUT/cuda_evaluation_test.log" 2>&1
-    echo "RESULT cuda_evaluation_test: exit $?" >>"$log"
+  if [ "${PP_C2_GPU_TEST:-0}" = 1 ]; then
+    for t in evaluation_staging_test cuda_evaluation_test; do
+      [ -x "$stage/bin/$t" ] || continue
+      timeout 240 "$stage/bin/$t" --gtest_filter="${PP_C2_GPU_TEST_FILTER:-*}" >"$OUT/$t.log" 2>&1
+      echo "RESULT $t: exit $?" >>"$log"
+    done
   fi
   local work=/tmp/c2_cases
   for spec in $*; do
@@ -114,8 +120,11 @@ device() {
     [ "${PP_C2_SINGLE:-0}" = 1 ] && compare "x1 (circuit 0 alone)" ref_1.bin pp_1.bin
     if [ -n "${PP_C2_BUDGET_MB:-}" ]; then
       printf '[engine]\ngpu_vram_max_mb = %s\n' "$PP_C2_BUDGET_MB" >"$dir/budget.toml"
+      local all_timed=("${timed[@]}")
+      [ -n "${PP_C2_BUDGET_TIMED+set}" ] && timed=(${PP_C2_BUDGET_TIMED})
       run_driver "proofpipe, engine.gpu_vram_max_mb = $PP_C2_BUDGET_MB" c2_driver pp_budget \
         PROOFPIPE_C2_CONFIG="$dir/budget.toml"
+      timed=("${all_timed[@]}")
       compare "x$circuits under gpu_vram_max_mb = $PP_C2_BUDGET_MB" ref.bin pp_budget.bin
     fi
     "$stage/bin/c2_fixture" verify "$dir" "$dir/pp.bin" >>"$log" 2>&1 && echo "proofpipe's proofs verify" >>"$log"

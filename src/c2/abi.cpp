@@ -28,6 +28,7 @@
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
 #include "devices/gpu_evaluation.hpp"
+#include "ec/subgroup.hpp"
 #include "engine/key_store.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/evaluation_prover.hpp"
@@ -134,23 +135,59 @@ status create(SRS* ret, const char* path, bool cache) {
   return ok_status();
 }
 
-// One circuit on a GPU; on the CPU instead when the GPU cannot take it (unhealthy, or the key does
-// not fit it). Other errors (bad input, a proof that fails verification) are the circuit's.
-status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_request& req, groth16::proof& out) {
+// Circuit i on the CPU: its values checked, then proved with every core.
+status prove_on_cpu(const groth16::evaluation_request& req, size_t i, groth16::proof& out) {
+  PP_RETURN_IF_ERROR(check_reduced(req, i, scalar_vectors::all));
+  auto pi = groth16::prove_from_evaluations(req);
+  if (!pi.ok()) return std::move(pi).take_status().with_context("provers[" + std::to_string(i) + "]");
+  out = *pi;
+  return ok_status();
+}
+
+// Circuit i on a GPU, in the lane's thread (its witness checked here, a, b, c as the GPU stages
+// them, all while the other lanes' circuits run); on the CPU instead when the GPU cannot take it
+// (unhealthy, or the key does not fit it). Other errors (bad input, a proof that fails
+// verification) are the circuit's; a value the GPU refuses is named as the CPU check names it.
+status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_request& req, size_t i,
+                 groth16::proof& out) {
   try {
+    PP_RETURN_IF_ERROR(check_reduced(req, i, scalar_vectors::witness));
     auto r = gpu.prove(req);
     if (r.ok()) {
       out = *r;
       return ok_status();
     }
     const status_code c = r.error().code();
+    if (c == status_code::invalid_argument) {
+      PP_RETURN_IF_ERROR(check_reduced(req, i, scalar_vectors::all));
+    }
     if (c != status_code::unavailable && c != status_code::failed_precondition &&
         c != status_code::resource_exhausted) {
-      return r.error();
+      return std::move(r).take_status().with_context("provers[" + std::to_string(i) + "]");
     }
     log::get("c2")->warn("proving on the CPU instead: {}", r.error().message());
-    PP_ASSIGN_OR_RETURN(out, groth16::prove_from_evaluations(req));
-    return ok_status();
+    return prove_on_cpu(req, i, out);
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("out of host memory");
+  } catch (const std::exception& e) {
+    return internal_error(e.what());
+  }
+}
+
+// A proved circuit's last check: its points in the prime-order subgroups. The pairing check need
+// not see a component outside them, which a query point outside the subgroup puts there (when its
+// scalar is not 0); a verifier that checks the subgroups would refuse such a proof. When a proof
+// fails this or its verification, the SRS's query points are checked (once per SRS): one outside
+// the subgroup is the error then, named (check_query_subgroups).
+status check_proof(srs_object& srs, status proved, const groth16::proof& pi, size_t i) {
+  try {
+    if (proved.ok() && !(ec::is_in_subgroup(pi.a) && ec::is_in_subgroup(pi.b) && ec::is_in_subgroup(pi.c))) {
+      proved = internal_error("provers[" + std::to_string(i) +
+                              "]: the proof's points are not all in the prime-order subgroups");
+    }
+    if (proved.ok() || proved.code() != status_code::internal) return proved;
+    PP_RETURN_IF_ERROR(srs.check_queries_after_failed_proof());
+    return proved;
   } catch (const std::bad_alloc&) {
     return resource_exhausted("out of host memory");
   } catch (const std::exception& e) {
@@ -160,14 +197,11 @@ status prove_one(groth16::evaluation_backend& gpu, const groth16::evaluation_req
 
 // Every circuit of a call, on the GPUs' lanes (one thread per lane, each taking the next circuit)
 // or, without GPUs, one after another on the CPU (which uses every core for one).
-status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& reqs, std::vector<groth16::proof>& out) {
+status prove_all(context& ctx, srs_object& srs, const std::vector<groth16::evaluation_request>& reqs,
+                 std::vector<groth16::proof>& out) {
   const size_t n = reqs.size();
   if (ctx.gpus.empty()) {
-    for (size_t i = 0; i < n; ++i) {
-      auto pi = groth16::prove_from_evaluations(reqs[i]);
-      if (!pi.ok()) return std::move(pi).take_status().with_context("provers[" + std::to_string(i) + "]");
-      out[i] = *pi;
-    }
+    for (size_t i = 0; i < n; ++i) PP_RETURN_IF_ERROR(check_proof(srs, prove_on_cpu(reqs[i], i, out[i]), out[i], i));
     return ok_status();
   }
   std::vector<groth16::evaluation_backend*> workers;  // one per lane, the GPUs interleaved
@@ -181,16 +215,16 @@ status prove_all(context& ctx, const std::vector<groth16::evaluation_request>& r
   std::atomic<size_t> next{0};
   std::vector<status> errors(n);
   const auto work = [&](groth16::evaluation_backend* gpu) {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) errors[i] = prove_one(*gpu, reqs[i], out[i]);
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
+      errors[i] = check_proof(srs, prove_one(*gpu, reqs[i], i, out[i]), out[i], i);
+    }
   };
   std::vector<std::thread> threads;
   threads.reserve(workers.size() - 1);
   for (size_t w = 1; w < workers.size(); ++w) threads.emplace_back(work, workers[w]);
   work(workers[0]);
   for (std::thread& t : threads) t.join();
-  for (size_t i = 0; i < n; ++i) {
-    if (!errors[i].ok()) return std::move(errors[i]).with_context("provers[" + std::to_string(i) + "]");
-  }
+  for (size_t i = 0; i < n; ++i) PP_RETURN_IF_ERROR(std::move(errors[i]));
   return ok_status();
 }
 
@@ -215,7 +249,7 @@ status generate(const Assignment provers[], size_t num_circuits, const fr_t r_s[
   }
   // Every proof is made (and verified) before any is written: a failed call leaves proofs[] as it was.
   std::vector<groth16::proof> out(num_circuits);
-  PP_RETURN_IF_ERROR(prove_all(*ctx, reqs, out));
+  PP_RETURN_IF_ERROR(prove_all(*ctx, *obj, reqs, out));
   if (num_circuits > 0) std::memcpy(proofs, out.data(), num_circuits * sizeof(groth16_proof));
   return ok_status();
 }

@@ -111,16 +111,24 @@ result<groth16::evaluation_request> to_evaluation_request(const Assignment& p, s
   req.a_aux = {words(p.a_aux_density, n_aux), n_aux};
   req.b_inputs = {words(p.b_inp_density, n_inp), n_inp};
   req.b_aux = {words(p.b_aux_density, n_aux), n_aux};
-  const std::pair<const char*, std::span<const fr>> vectors[] = {
-      {"a", req.a}, {"b", req.b}, {"c", req.c}, {"inp_assignment_data", req.inputs}, {"aux_assignment_data", req.aux}};
+  PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req).with_context("provers[" + std::to_string(index) + "]"));
+  return req;
+}
+
+status check_reduced(const groth16::evaluation_request& req, size_t index, scalar_vectors which) {
+  const bool abc = which == scalar_vectors::all;
+  const std::pair<const char*, std::span<const fr>> vectors[] = {{"a", abc ? req.a : std::span<const fr>()},
+                                                                 {"b", abc ? req.b : std::span<const fr>()},
+                                                                 {"c", abc ? req.c : std::span<const fr>()},
+                                                                 {"inp_assignment_data", req.inputs},
+                                                                 {"aux_assignment_data", req.aux}};
   for (const auto& [name, v] : vectors) {
     if (const size_t i = first_unreduced(v); i != v.size()) {
       return invalid_argument("provers[" + std::to_string(index) + "]." + name + "[" + std::to_string(i) +
                               "] is not a reduced scalar (Montgomery form, below r)");
     }
   }
-  PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req).with_context("provers[" + std::to_string(index) + "]"));
-  return req;
+  return ok_status();
 }
 
 }  // namespace pp::c2

@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <span>
@@ -10,6 +11,7 @@
 #include <system_error>
 #include <vector>
 
+#include "core/log.hpp"
 #include "core/status_macros.hpp"
 #include "ec/affine.hpp"
 #include "ec/subgroup.hpp"
@@ -39,6 +41,28 @@ status check_on_curve(const char* name, std::span<const ec::affine<Curve>> point
   if (i == points.size()) return ok_status();
   return invalid_argument(std::string("bellperson params ") + name + "[" + std::to_string(i) +
                           "]: point not on the BLS12-381 curve");
+}
+
+// The first index whose (on-curve) point lies outside the prime-order subgroup, or points.size().
+template <class Curve>
+size_t first_outside_subgroup(std::span<const ec::affine<Curve>> points) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<size_t>(0, points.size(), 256), points.size(),
+      [&](const tbb::blocked_range<size_t>& r, size_t first) {
+        for (size_t i = r.begin(); i < r.end() && i < first; ++i) {
+          if (!ec::is_in_subgroup(points[i])) return i;
+        }
+        return first;
+      },
+      [](size_t x, size_t y) { return std::min(x, y); });
+}
+
+template <class Curve>
+status check_vector_subgroup(const char* name, std::span<const ec::affine<Curve>> points) {
+  const size_t i = first_outside_subgroup(points);
+  if (i == points.size()) return ok_status();
+  return invalid_argument(std::string("bellperson params ") + name + "[" + std::to_string(i) +
+                          "]: point on the curve but not in the prime-order subgroup");
 }
 
 // For an on-curve point.
@@ -76,9 +100,24 @@ status check_key_points(const groth16::proving_key& pk) {
 
 }  // namespace
 
+status check_query_subgroups(const groth16::proving_key& pk) {
+  PP_RETURN_IF_ERROR(check_vector_subgroup<ec::g1_curve>("h", pk.h));
+  PP_RETURN_IF_ERROR(check_vector_subgroup<ec::g1_curve>("l", pk.l));
+  PP_RETURN_IF_ERROR(check_vector_subgroup<ec::g1_curve>("a", pk.a));
+  PP_RETURN_IF_ERROR(check_vector_subgroup<ec::g1_curve>("b_g1", pk.b_g1));
+  return check_vector_subgroup<ec::g2_curve>("b_g2", pk.b_g2);
+}
+
 result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   PP_ASSIGN_OR_RETURN(groth16::proving_key pk, formats::read_bellperson_params_file(path, {.checked = false}));
+  const auto t1 = clock::now();
   PP_RETURN_IF_ERROR(check_key_points(pk).with_context(path));
+  const auto t2 = clock::now();
+  const auto sec = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  log::get("c2")->info("read {} (domain {}, {} variables): decoded in {:.3f} s, points checked in {:.3f} s", path,
+                       pk.domain_size, pk.n_vars, sec(t1 - t0), sec(t2 - t1));
   return std::make_shared<const groth16::proving_key>(std::move(pk));
 }
 
@@ -133,10 +172,34 @@ void srs_object::release(srs_object* p) {
 }
 
 result<std::shared_ptr<const groth16::proving_key>> srs_object::wait() {
-  pp::mutex_lock lock(mu_);
-  while (!done_) lock.wait(done_cv_);
-  if (!load_status_.ok()) return load_status_;
-  return key_;
+  std::shared_ptr<const groth16::proving_key> key;
+  {
+    pp::mutex_lock lock(mu_);
+    while (!done_) lock.wait(done_cv_);
+    if (!load_status_.ok()) return load_status_;
+    key = key_;
+  }
+  pp::mutex_lock lock(queries_mu_);
+  if (queries_.has_value() && !queries_->ok()) return *queries_;
+  return key;
+}
+
+status srs_object::check_queries_after_failed_proof() {
+  std::shared_ptr<const groth16::proving_key> key;
+  {
+    pp::mutex_lock lock(mu_);
+    if (!done_ || !load_status_.ok()) return ok_status();
+    key = key_;
+  }
+  pp::mutex_lock lock(queries_mu_);
+  if (!queries_.has_value()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    queries_ = check_query_subgroups(*key).with_context(path_);
+    log::get("c2")->warn("a proof made with {} failed its checks; its query points checked for the subgroup in {:.3f} s: {}",
+                         path_, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                         queries_->ok() ? std::string("all in it") : queries_->message());
+  }
+  return *queries_;
 }
 
 srs_cache::~srs_cache() {

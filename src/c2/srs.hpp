@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <optional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -29,6 +30,13 @@ namespace pp::c2 {
 // subgroup. Errors name the vector, index and file.
 result<std::shared_ptr<const groth16::proving_key>> read_srs_file(const std::string& path);
 
+// The query points (h, l, a, b_g1, b_g2) in the prime-order subgroup, every point checked in
+// parallel (Scott's fast checks, ec/subgroup.hpp: ~1,000 field multiplications a point against a
+// few for its decode; minutes of every core for a 2^24 file: run when a proof made with the key
+// fails its checks, not at load).
+// invalid_argument naming the vector and index of the first point outside, vectors in file order.
+status check_query_subgroups(const groth16::proving_key& pk);
+
 // Called with a loaded key just before an srs_object lets go of it (the GPUs drop their copies).
 using key_release_fn = std::function<void(const groth16::proving_key&)>;
 
@@ -46,8 +54,13 @@ class srs_object {
   // Drops one reference; deletes the object when it was the last.
   static void release(srs_object* p);
 
-  // Blocks until the background load ends; the key, or why it could not be loaded.
+  // Blocks until the background load ends; the key, or why it could not be loaded (or why it was
+  // refused since: refuse()).
   result<std::shared_ptr<const groth16::proving_key>> wait();
+  // A proof made with the key failed its checks: check_query_subgroups, once (the outcome is kept);
+  // not ok when a query point lies outside the prime-order subgroup, and wait() returns that from
+  // now on.
+  status check_queries_after_failed_proof();
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
@@ -61,6 +74,8 @@ class srs_object {
   status load_status_ PP_GUARDED_BY(mu_);
   engine::key_lease lease_ PP_GUARDED_BY(mu_);
   std::shared_ptr<const groth16::proving_key> key_ PP_GUARDED_BY(mu_);
+  pp::mutex queries_mu_;  // guards the query check's outcome, and serialises the check itself
+  std::optional<status> queries_ PP_GUARDED_BY(queries_mu_);
   std::thread loader_;  // last: starts once the members above exist
 };
 

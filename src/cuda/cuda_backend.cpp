@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -592,6 +593,16 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation_request& req) {
   try {
     PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req));
+    PP_ASSIGN_OR_RETURN(const groth16::msm_sums sums, evaluation_sums(req));
+    // Assembled and verified on the host once the lane is free for the next circuit.
+    return groth16::finish_from_sums(req, sums);
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
+  }
+}
+
+result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluation_request& req) {
+  try {
     groth16::prove_timings timings;
     lane_hold hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
@@ -605,8 +616,14 @@ result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation
       return pl;
     };
     src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget, upload_key_staging& staging) {
-      return upload_key(k, *req.pk, nullptr, gather_lists::of(req), impl_->mem->base(), impl_->lanes[0].copy, staging,
-                        matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
+      const auto t0 = clock::now();
+      const gather_lists lists = gather_lists::of(req);
+      timings.add("gather lists (host)", clock::now() - t0);
+      const auto t1 = clock::now();
+      status st = upload_key(k, *req.pk, nullptr, lists, impl_->mem->base(), impl_->lanes[0].copy, staging,
+                             matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
+      timings.add("upload_key", clock::now() - t1);
+      return st;
     };
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));
     held_ws hw{impl_->workspace_pool()};
@@ -614,9 +631,19 @@ result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation
     auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, impl_->gclock, timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     impl_->account(*r);
-    return groth16::finish_from_sums(req, r->sums);
+    // A proof that placed its key is rare (once per key and GPU) and slow: its steps say where.
+    if (std::any_of(timings.steps.begin(), timings.steps.end(), [](const auto& st) { return st.name == "upload_key"; })) {
+      std::string steps;
+      for (const auto& st : timings.steps) {
+        steps += (steps.empty() ? "" : ", ") + st.name + " " +
+                 std::to_string(std::chrono::duration<double>(st.elapsed).count()) + " s";
+      }
+      log::get("cuda")->info("GPU {}: an evaluation key placed ({}) with its first proof: {}", impl_->cfg.device,
+                             k->plan.streams() ? "streamed" : "resident", steps);
+    }
+    return r->sums;
   } catch (const std::exception& e) {
-    return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
+    return internal_error(std::string("cuda_backend::evaluation_sums: ") + e.what());
   }
 }
 

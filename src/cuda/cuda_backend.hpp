@@ -146,7 +146,9 @@ class cuda_backend final : public groth16::backend {
   // copies of req's a, b, c (partition_launch.hpp, run_evaluation_partition); finished and verified
   // by groth16::finish_from_sums, so the bytes equal prove_from_evaluations'. The key is placed (and
   // evicted, streamed) as start()'s are, once per (pk, densities): no matrices, the gather lists
-  // from req's densities. Up to `lanes` calls (and start()s) run at once.
+  // from req's densities. Up to `lanes` calls (and start()s) run at once. a, b, c travel through
+  // the lane's pinned staging and are checked on the way: a value not below r is invalid_argument
+  // naming it ("b[7] ..."). The lane is free again before the proof is assembled and verified.
   result<groth16::proof> prove_evaluations(const groth16::evaluation_request& req);
 
   // Host assembly with (r, s) exactly as cpu_backend::finish, then the optional self-verification.
@@ -194,6 +196,8 @@ class cuda_backend final : public groth16::backend {
 
  private:
   explicit cuda_backend(std::unique_ptr<impl> p);
+  // prove_evaluations' device part: the five MSM sums, computed on a lane held for this call only.
+  result<groth16::msm_sums> evaluation_sums(const groth16::evaluation_request& req);
   std::unique_ptr<impl> impl_;
 };
 

@@ -1,11 +1,13 @@
 // partition_launch.hpp: the launch sequence of one partition and its timings.
 #include "cuda/partition_launch.hpp"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
+#include "cuda/evaluation_staging.hpp"
 #include "cuda/msm_device.hpp"
 #include "cuda/spmv_device.hpp"
 #include "cuda/witness_upload.hpp"
@@ -256,18 +258,21 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
 
   // Copy stream, in order: the witness (packed aux expanded behind the inputs), a, b, c, each
   // zero-padded to the domain. The packed witness's workspace overlays b and c, which the stream
-  // order protects. a, b, c come from the caller's pageable memory: the host blocks in each copy
-  // while the compute stream transforms what arrived before (h_to_coset of a under b's copy, ...).
-  const auto upload = [&](fr* d, std::span<const fr> h) -> status {
-    PP_CUDA_TRY(cudaMemcpyAsync(d, h.data(), h.size_bytes(), cudaMemcpyHostToDevice, copy));
-    if (h.size() < s.n) PP_CUDA_TRY(cudaMemsetAsync(d + h.size(), 0, (s.n - h.size()) * sizeof(fr), copy));
-    return ok_status();
+  // order protects. a, b, c go through the rest of the lane's pinned staging in chunks, each value
+  // checked to be reduced as it is staged (evaluation_staging.hpp), while the compute stream
+  // transforms what arrived before (h_to_coset of a under b's copy, ...).
+  const uint64_t staging_end = staging.size() - sums_staging_bytes();
+  const uint64_t witness_end = std::min(pad256(layout.bytes), staging_end);
+  PP_ASSIGN_OR_RETURN(staged_copier copier,
+                      staged_copier::create(staging.subspan(witness_end, staging_end - witness_end)));
+  const auto upload = [&](fr* d, std::span<const fr> h, const char* name) {
+    return copier.copy(d, h, s.n, copy, name);
   };
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
   PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, pw.d_w + inputs, copy));
   PP_CUDA_TRY(cudaMemcpyAsync(pw.d_w, req.inputs.data(), req.inputs.size_bytes(), cudaMemcpyHostToDevice, copy));
   fr* const a = pw.d_scalars;
-  PP_RETURN_IF_ERROR(upload(a, req.a));
+  PP_RETURN_IF_ERROR(upload(a, req.a, "a"));
   // The slot events order the compute stream after each copy here; the MSM phase's streaming
   // records them afresh later (a wait takes the event's state when it is enqueued).
   PP_RETURN_IF_ERROR(ln.slot_loaded[0].record(copy));
@@ -275,7 +280,7 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
   PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
   PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
-  PP_RETURN_IF_ERROR(upload(pw.d_b, req.b));
+  PP_RETURN_IF_ERROR(upload(pw.d_b, req.b, "b"));
   PP_RETURN_IF_ERROR(ln.slot_loaded[1].record(copy));
   PP_RETURN_IF_ERROR(ln.slot_loaded[1].wait_on(compute));
   PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
@@ -285,7 +290,7 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
     PP_RETURN_IF_ERROR(ln.slot_freed[0].record(compute));
     PP_RETURN_IF_ERROR(ln.slot_freed[0].wait_on(copy));
   }
-  PP_RETURN_IF_ERROR(upload(pw.d_c, req.c));
+  PP_RETURN_IF_ERROR(upload(pw.d_c, req.c, "c"));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
   PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_c, compute));

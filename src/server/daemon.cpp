@@ -97,12 +97,14 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
     const key_entry& k = config.keys[i];
     const std::string where = "keys[" + std::to_string(i) + "] (\"" + k.id + "\")";
     bool already = false;
-    auto id = d->service_->register_zkey(k.id, k.zkey, &already);
+    auto id = k.params.empty() ? d->service_->register_zkey(k.id, k.zkey, &already)
+                               : d->service_->register_bellperson(k.id, k.params, k.r1cs, &already);
     if (!id.ok()) return id.error().with_context(where);
     if (k.preload) {
       if (status s = d->engine_->preload_key(k.id); !s.ok()) return s.with_context(where + " preload");
     }
-    log->info("key {} registered from {}{}", k.id, k.zkey, k.preload ? " (preloaded)" : "");
+    log->info("key {} registered from {}{}", k.id, k.params.empty() ? k.zkey : k.params + " (" + k.r1cs + ")",
+              k.preload ? " (preloaded)" : "");
   }
 
   grpc::ServerBuilder b;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/status_macros.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -110,25 +111,49 @@ grpc::Status proof_service::refuse_if_draining(std::string_view what) const {
     if (grpc::Status s_ = (expr); !s_.ok()) return s_; \
   } while (0)
 
-result<std::string> proof_service::register_zkey(std::string id, const std::string& zkey_path, bool* already) {
-  if (zkey_path.empty()) return invalid_argument("zkey_path: required (a snarkjs .zkey the daemon can read)");
-  if (!std::filesystem::path(zkey_path).is_absolute()) {
-    return invalid_argument("zkey_path: \"" + zkey_path + "\" must be absolute (the daemon's working directory is not the client's)");
+namespace {
+
+// An absolute path, canonical when it can be made so; `field` names it in the error.
+result<std::string> daemon_path(const char* field, const std::string& path, const char* what) {
+  if (path.empty()) return invalid_argument(std::string(field) + ": required (" + what + " the daemon can read)");
+  if (!std::filesystem::path(path).is_absolute()) {
+    return invalid_argument(std::string(field) + ": \"" + path +
+                            "\" must be absolute (the daemon's working directory is not the client's)");
   }
   std::error_code ec;
-  const std::string canonical = std::filesystem::weakly_canonical(zkey_path, ec).string();
-  const std::string path = ec ? zkey_path : canonical;
-  if (id.empty()) id = path;
+  const std::string canonical = std::filesystem::weakly_canonical(path, ec).string();
+  return ec ? path : canonical;
+}
+
+}  // namespace
+
+result<std::string> proof_service::register_zkey(std::string id, const std::string& zkey_path, bool* already) {
+  PP_ASSIGN_OR_RETURN(const std::string path, daemon_path("zkey_path", zkey_path, "a snarkjs .zkey"));
+  return register_source(std::move(id), path, engine::zkey_file_source{path}, already);
+}
+
+result<std::string> proof_service::register_bellperson(std::string id, const std::string& params_path,
+                                                       const std::string& r1cs_path, bool* already) {
+  PP_ASSIGN_OR_RETURN(const std::string params, daemon_path("params", params_path, "a bellperson parameters file"));
+  PP_ASSIGN_OR_RETURN(const std::string r1cs, daemon_path("r1cs", r1cs_path, "the circom .r1cs of the parameters"));
+  if (id.empty()) id = params;
+  return register_source(std::move(id), params + " (" + r1cs + ")", engine::bellperson_file_source{params, r1cs},
+                         already);
+}
+
+result<std::string> proof_service::register_source(std::string id, const std::string& files,
+                                                   engine::key_source source, bool* already) {
+  if (id.empty()) id = files;
   mutex_lock lock(keys_mu_);
   if (const auto it = key_paths_.find(id); it != key_paths_.end()) {
-    if (it->second == path) {
+    if (it->second == files) {
       *already = true;
       return id;
     }
     return already_exists("key_id: \"" + id + "\" is already registered for " + it->second);
   }
-  if (status s = engine_.register_key(id, engine::zkey_file_source{path}); !s.ok()) return s;
-  key_paths_.emplace(id, path);
+  if (status s = engine_.register_key(id, std::move(source)); !s.ok()) return s;
+  key_paths_.emplace(id, files);
   *already = false;
   return id;
 }

@@ -34,6 +34,10 @@ class proof_service final : public proofpipe::v1::ProofPipe::Service {
   // Registers a snarkjs zkey under `id` (empty: the canonical path). already_exists when the id is
   // taken by another path; *already is set when it is taken by this same path.
   [[nodiscard]] result<std::string> register_zkey(std::string id, const std::string& zkey_path, bool* already);
+  // The same for a bellperson parameters file and the circom .r1cs it was made for (both absolute;
+  // id empty: the parameters file's canonical path).
+  [[nodiscard]] result<std::string> register_bellperson(std::string id, const std::string& params_path,
+                                                        const std::string& r1cs_path, bool* already);
   // The engine's status() as JSON: the GetStatus engine_json and HTTP GET /status document.
   [[nodiscard]] std::string status_json() const;
 
@@ -64,12 +68,15 @@ class proof_service final : public proofpipe::v1::ProofPipe::Service {
   // deadline_exceeded when `until` passed first, cancelled when the client went away.
   result<engine::job_result> wait_for(grpc::ServerContext* ctx, engine::job_id id, engine::deadline until);
   engine::deadline await_deadline(const grpc::ServerContext* ctx, uint32_t timeout_ms) const;
+  // Registers source under id (empty: `files`), idempotent for the same files.
+  result<std::string> register_source(std::string id, const std::string& files, engine::key_source source,
+                                      bool* already);
 
   engine::engine& engine_;
   const service_options options_;
   std::atomic<bool> draining_{false};
   mutex keys_mu_;
-  // id -> zkey path, for idempotent RegisterKey
+  // id -> the key's files (the zkey path; bellperson: "params (r1cs)"), for idempotent RegisterKey
   std::map<std::string, std::string> key_paths_ PP_GUARDED_BY(keys_mu_);
   // ids returned for submissions with a key
   std::unordered_set<engine::job_id> idempotent_jobs_ PP_GUARDED_BY(keys_mu_);

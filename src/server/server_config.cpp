@@ -391,10 +391,24 @@ status read_keys(const toml::node& n, std::vector<key_entry>& keys) {
     key_entry k;
     PP_CFG_TRY(r.read_string("id", k.id));
     PP_CFG_TRY(r.read_string("zkey", k.zkey));
+    PP_CFG_TRY(r.read_string("params", k.params));
+    PP_CFG_TRY(r.read_string("r1cs", k.r1cs));
     PP_CFG_TRY(r.read_bool("preload", k.preload));
     PP_CFG_TRY(r.finish());
     if (k.id.empty()) return invalid_argument(r.name("id") + ": required (the name jobs use for this key)");
-    if (k.zkey.empty()) return invalid_argument(r.name("zkey") + ": required (the path of a snarkjs .zkey)");
+    if (k.zkey.empty() && k.params.empty()) {
+      return invalid_argument(r.name("zkey") + ": required (the path of a snarkjs .zkey), or params and r1cs (a "
+                              "bellperson parameters file and the circom .r1cs it was made for)");
+    }
+    if (!k.zkey.empty() && !k.params.empty()) {
+      return invalid_argument(r.name("params") + ": set with zkey; a key is read from one file (zkey, or params with r1cs)");
+    }
+    if (!k.params.empty() && k.r1cs.empty()) {
+      return invalid_argument(r.name("r1cs") + ": required with params (bellperson parameters do not carry the circuit)");
+    }
+    if (k.params.empty() && !k.r1cs.empty()) {
+      return invalid_argument(r.name("r1cs") + ": only with params (a .zkey carries its circuit)");
+    }
     for (const key_entry& other : keys) {
       if (other.id == k.id) return invalid_argument(r.name("id") + ": \"" + k.id + "\" is registered twice");
     }
@@ -481,7 +495,14 @@ std::string to_toml(const server_config& config) {
   });
   if (!config.keys.empty()) {
     toml::array keys;
-    for (const key_entry& k : config.keys) keys.push_back(toml::table{{"id", k.id}, {"zkey", k.zkey}, {"preload", k.preload}});
+    for (const key_entry& k : config.keys) {
+      toml::table t{{"id", k.id}};
+      if (!k.zkey.empty()) t.insert("zkey", k.zkey);
+      if (!k.params.empty()) t.insert("params", k.params);
+      if (!k.r1cs.empty()) t.insert("r1cs", k.r1cs);
+      t.insert("preload", k.preload);
+      keys.push_back(std::move(t));
+    }
     root.insert_or_assign("keys", std::move(keys));
   }
   std::ostringstream os;

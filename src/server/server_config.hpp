@@ -51,10 +51,13 @@ struct engine_section {
   std::string trace_file;           // Chrome trace JSON written at shutdown; empty: none
 };
 
-// A key registered (and optionally preloaded) at start-up.
+// A key registered (and optionally preloaded) at start-up: a snarkjs .zkey, or a bellperson
+// parameters file (Filecoin's layout, the file libproofpipe_c2 reads) with the circom .r1cs it was
+// made for (its density bits come from the circuit).
 struct key_entry {
   std::string id;
   std::string zkey;
+  std::string params, r1cs;  // bellperson, instead of zkey
   bool preload = false;
 };
 

@@ -8,15 +8,24 @@
 //     PROOFS holds CIRCUITS groth16_proofs (384 B each, the ABI's layout); each is checked with
 //     groth16::verify (points on curve and in the subgroup, then the pairing) under the verifying
 //     key read back from DIR/params.bin. Exit 0 only when all verify.
+//   c2_fixture poison DIR OUT torsion|replace
+//     OUT/params.bin: DIR's with one L point on the curve but outside the prime-order subgroup, the
+//     first whose aux value is 1 (so the proof sees it): L + T with T of order dividing the cofactor
+//     (torsion: the pairing check need not see it, a subgroup check does), or a point outside
+//     the subgroup in its place (replace: the proof also fails verification); OUT/assign.bin: DIR's.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "c2_fixture_format.h"
 #include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ec/scalar_mul.hpp"
+#include "ec/subgroup.hpp"
 #include "formats/bellperson_params.hpp"
 #include "groth16/qap.hpp"
 #include "devices/gpu_devices.hpp"
@@ -165,6 +174,42 @@ int verify(const std::string& dir, const std::string& proofs_path) {
   return bad == 0 ? 0 : 1;
 }
 
+int poison(const std::string& dir, const std::string& out_dir, const std::string& mode) {
+  using namespace pp;
+  if (mode != "torsion" && mode != "replace") return fail("poison: the mode is torsion or replace, not " + mode);
+  auto pk = formats::read_bellperson_params_file(dir + "/params.bin", {.checked = false});
+  if (!pk.ok()) return fail(pk.error().to_string());
+  std::ifstream in(dir + "/assign.bin", std::ios::binary);
+  const std::vector<char> assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  c2_fixture_header h{};
+  if (assign.size() < sizeof h) return fail("bad " + dir + "/assign.bin");
+  std::memcpy(&h, assign.data(), sizeof h);
+  const uint64_t words = (h.aux_size + 63) / 64 * 2 + (h.inp_size + 63) / 64;
+  const uint64_t aux_at = sizeof h + words * 8 + (3 * h.abc_size + h.inp_size) * sizeof(fr);
+  if (assign.size() < aux_at + h.aux_size * sizeof(fr)) return fail("short " + dir + "/assign.bin");
+  uint64_t j = 0;
+  for (fr v; j < h.aux_size; ++j) {
+    std::memcpy(&v, assign.data() + aux_at + j * sizeof(fr), sizeof v);
+    if (v == fr::one()) break;
+  }
+  if (j == h.aux_size || j >= pk->l.size()) return fail("poison: no aux value is 1");
+  // A point on the curve outside the subgroup; [r] of it keeps only its cofactor part, not O.
+  ec::g1_affine q;
+  ff::fp x = ff::fp::from_uint(1);
+  while (!ec::lift_x(x, q) || ec::is_in_subgroup(q)) x += ff::fp::one();
+  const ec::g1_affine t = ec::to_affine(ec::mul_limbs(q, ff::fr_params::modulus, ff::fr::n64));
+  pk->l[j] = mode == "torsion" ? ec::to_affine(ec::add(ec::to_jacobian(pk->l[j]), t)) : q;
+  if (const status s = formats::write_bellperson_params_file(*pk, out_dir + "/params.bin"); !s.ok()) {
+    return fail(s.to_string());
+  }
+  std::ofstream out(out_dir + "/assign.bin", std::ios::binary);
+  put(out, assign.data(), assign.size());
+  if (!out) return fail("writing " + out_dir + "/assign.bin");
+  std::printf("c2_fixture: l[%llu] %s\n", static_cast<unsigned long long>(j),
+              mode == "torsion" ? "plus a point of the cofactor's order" : "replaced by a point outside the subgroup");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,5 +221,7 @@ int main(int argc, char** argv) {
     return make(argv[2], std::stoi(argv[3]), std::stoull(argv[4]), seed);
   }
   if (mode == "verify" && argc == 4) return verify(argv[2], argv[3]);
-  return fail("usage: c2_fixture make DIR LOG_N CIRCUITS SEED|random | c2_fixture verify DIR PROOFS");
+  if (mode == "poison" && argc == 5) return poison(argv[2], argv[3], argv[4]);
+  return fail("usage: c2_fixture make DIR LOG_N CIRCUITS SEED|random | c2_fixture verify DIR PROOFS | "
+              "c2_fixture poison DIR OUT torsion|replace");
 }

@@ -1,7 +1,8 @@
 // read_srs_file (src/c2/srs.hpp), the ABI's parameters-file loader: a file proofpipe wrote reads back;
 // one whose verifying key holds a point on the curve but outside the prime-order subgroup (a G1 and
 // a G2 point, lifted from an x without clearing the cofactor) is refused with a message naming the
-// field; one with a point off the curve likewise.
+// field; one with a point off the curve likewise. check_query_subgroups names the first query point
+// (h, l, a, b_g1, b_g2) outside the subgroup.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -98,6 +99,27 @@ TEST_F(srs_file, points_off_the_curve_are_refused) {
   groth16::proving_key bad = pk_;
   bad.l[bad.l.size() / 2].y += ff::fp::one();
   expect_refused(round_trip(bad), "l[" + std::to_string(bad.l.size() / 2) + "]", "not on the BLS12-381 curve");
+}
+
+TEST_F(srs_file, query_points_outside_the_subgroup_are_named) {
+  EXPECT_THAT(check_query_subgroups(pk_), IsOk());
+  const auto refused = [](const groth16::proving_key& pk, const std::string& field) {
+    const status s = check_query_subgroups(pk);
+    EXPECT_THAT(s, StatusIs(status_code::invalid_argument)) << field << " was accepted";
+    EXPECT_NE(s.message().find(field + ": point on the curve but not in the prime-order subgroup"), std::string::npos)
+        << s.message();
+  };
+  groth16::proving_key bad = pk_;
+  bad.l.back() = g1_outside();
+  refused(bad, "l[" + std::to_string(bad.l.size() - 1) + "]");
+  bad.h[3] = g1_outside();  // h comes first in the file: the first point outside is h[3]
+  refused(bad, "h[3]");
+  bad = pk_;
+  bad.b_g2.front() = g2_outside();
+  refused(bad, "b_g2[0]");
+  bad = pk_;
+  bad.a[bad.a.size() / 3] = g1_outside();
+  refused(bad, "a[" + std::to_string(bad.a.size() / 3) + "]");
 }
 
 }  // namespace

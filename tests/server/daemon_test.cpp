@@ -18,9 +18,11 @@
 #include <set>
 #include <thread>
 
+#include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "server/client.hpp"
 #include "server/daemon.hpp"
@@ -134,6 +136,63 @@ TEST_F(DaemonTest, ProveRoundTripVerifies) {
   pb::AwaitProofResponse aw;
   ASSERT_TRUE(client_->stub().AwaitProof(client_->context(90s).get(), ar, &aw).ok());
   verify_response(aw);
+}
+
+// The Filecoin parameters file libproofpipe_c2 reads (bellperson layout, monomial H query) as a
+// [[keys]] entry with the circuit's .r1cs: the daemon registers it at start-up, proves with it and
+// the proof verifies under the file's verifying key; registering the same files again through the
+// service is idempotent, and a relative path is refused naming the field.
+class DaemonBellpersonKeyTest : public daemon_fixture {
+ protected:
+  void SetUp() override {
+    daemon_fixture::SetUp();
+    const fs::path r1cs = fs::absolute(test::source_dir() / "tests/fixtures/circom/mul.r1cs");
+    auto r = formats::read_circom_r1cs_file(r1cs);
+    ASSERT_THAT(r, IsOk());
+    auto pk = groth16::setup_insecure(r->cs, groth16::h_basis::monomial, groth16::toxic_waste_from_seed_insecure(11));
+    ASSERT_THAT(pk, IsOk());
+    vk_ = pk->vk;
+    params_ = shared_fixture().dir / "mul.params";
+    ASSERT_THAT(formats::write_bellperson_params_file(*pk, params_), IsOk());
+    r1cs_ = r1cs;
+    key_entry k;
+    k.id = "mul-bellperson";
+    k.params = params_.string();
+    k.r1cs = r1cs_.string();
+    k.preload = true;
+    cfg_.keys.push_back(k);
+    start_daemon();
+  }
+
+  groth16::verifying_key vk_;
+  fs::path params_, r1cs_;
+};
+
+TEST_F(DaemonBellpersonKeyTest, ProvesWithAFilecoinParametersFileAndVerifies) {
+  pb::SubmitProofRequest req;
+  req.set_key_id("mul-bellperson");
+  req.add_witnesses()->set_wtns(read_file(shared_fixture().wtns));
+  pb::AwaitProofResponse resp;
+  const grpc::Status s = prove(req, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_code() << " " << s.error_message();
+  ASSERT_EQ(resp.state(), pb::JOB_STATE_SUCCEEDED) << resp.error().message();
+  ASSERT_EQ(resp.proofs_size(), 1);
+  auto proof = formats::read_snarkjs_proof_json(resp.proofs(0).proof_json());
+  ASSERT_THAT(proof, IsOk());
+  auto pub = formats::read_snarkjs_public_json(resp.proofs(0).public_json());
+  ASSERT_THAT(pub, IsOk());
+  EXPECT_THAT(groth16::verify(vk_, *pub, *proof), IsOk());
+  // The zkey's verifying key (other toxic waste) must not accept it: the proof is this file's.
+  EXPECT_THAT(groth16::verify(shared_fixture().vk, *pub, *proof), ::testing::Not(IsOk()));
+
+  bool already = false;
+  auto again = daemon_->service().register_bellperson("mul-bellperson", params_.string(), r1cs_.string(), &already);
+  ASSERT_THAT(again, IsOk());
+  EXPECT_TRUE(already);
+  EXPECT_THAT(daemon_->service().register_bellperson("other", "mul.params", r1cs_.string(), &already),
+              StatusIs(status_code::invalid_argument, ::testing::HasSubstr("params")));
+  EXPECT_THAT(daemon_->service().register_bellperson("mul-bellperson", params_.string(), "/elsewhere/mul.r1cs", &already),
+              StatusIs(status_code::already_exists));
 }
 
 TEST_F(DaemonTest, HttpMetricsAndStatus) {

@@ -111,8 +111,16 @@ poll_ms = 7
 id = "a"
 zkey = "/k/a.zkey"
 preload = true
+[[keys]]
+id = "porep"
+params = "/k/porep.params"
+r1cs = "/k/porep.r1cs"
 )", "t");
   ASSERT_THAT(c, IsOk());
+  ASSERT_EQ(c->keys.size(), 2u);
+  EXPECT_EQ(c->keys[1].params, "/k/porep.params");
+  EXPECT_EQ(c->keys[1].r1cs, "/k/porep.r1cs");
+  EXPECT_TRUE(c->keys[1].zkey.empty());
   const std::string text = to_toml(*c);
   auto back = parse_server_config(text, "to_toml");
   ASSERT_THAT(back, IsOk()) << back.error().to_string() << "\n" << text;
@@ -245,6 +253,11 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"gpus_negative", "[engine]\ngpus = [-1]\n", "engine.gpus: expected integers in [0, 1023]"},
         bad_case{"key_missing_id", "[[keys]]\nzkey = \"/a\"\n", "keys[0].id: required"},
         bad_case{"key_missing_zkey", "[[keys]]\nid = \"a\"\n", "keys[0].zkey: required"},
+        bad_case{"key_params_without_r1cs", "[[keys]]\nid = \"a\"\nparams = \"/a\"\n", "keys[0].r1cs: required with params"},
+        bad_case{"key_r1cs_without_params", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\nr1cs = \"/b\"\n",
+                 "keys[0].r1cs: only with params"},
+        bad_case{"key_zkey_and_params", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\nparams = \"/b\"\nr1cs = \"/c\"\n",
+                 "keys[0].params: set with zkey"},
         bad_case{"key_unknown", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\npath = \"/b\"\n", "keys[0].path: unknown key"},
         bad_case{"key_twice", "[[keys]]\nid = \"a\"\nzkey = \"/a\"\n[[keys]]\nid = \"a\"\nzkey = \"/b\"\n",
                  "keys[1].id: \"a\" is registered twice"}),
