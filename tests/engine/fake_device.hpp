@@ -1,5 +1,6 @@
-// A fake device for the engine's component tests: its backend's start() returns what the test set
-// (a fake pending, or an error), counts its calls, and never touches the request.
+// A fake device for the engine's component tests: its backend's start() and finish() return what
+// the test set (a fake pending or an error; a prove_output or an error), count their calls, and
+// never touch the request.
 #pragma once
 #include <atomic>
 #include <memory>
@@ -22,7 +23,11 @@ class fake_backend final : public groth16::backend {
     if (!next_.ok()) return next_;
     return groth16::pending_ptr(std::make_unique<fake_pending>());
   }
-  result<groth16::prove_output> finish(groth16::pending_ptr) override { return unimplemented("fake finish"); }
+  result<groth16::prove_output> finish(groth16::pending_ptr) override {
+    ++finishes;
+    mutex_lock lock(mu_);
+    return finish_next_;
+  }
   [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t, uint64_t) const override { return 0; }
 
   // What every later start() returns: ok (a fake pending) or this error.
@@ -31,11 +36,19 @@ class fake_backend final : public groth16::backend {
     next_ = std::move(s);
   }
 
+  // What every later finish() returns: by default an empty proof with no timings.
+  void finish_with(result<groth16::prove_output> r) {
+    mutex_lock lock(mu_);
+    finish_next_ = std::move(r);
+  }
+
   std::atomic<int> starts{0};
+  std::atomic<int> finishes{0};
 
  private:
   mutex mu_;
   status next_ PP_GUARDED_BY(mu_);
+  result<groth16::prove_output> finish_next_ PP_GUARDED_BY(mu_) = groth16::prove_output{};
 };
 
 class fake_device final : public devices::device {
