@@ -1,13 +1,12 @@
-// engine.cpp: wires the engine's components (job_tracker, memory_budgets, key_store, key_records,
-// device_slots, partition_router, witness_stage, device_workers, finish_stage, engine_metrics,
-// trace_recorder) into the stage pipeline described in engine.hpp and gives each stage its threads.
-// The policies live in those components: the router moves partitions between queues, the stages
-// run them, the device workers also retry them; here are the public calls and the job lifecycle.
+// engine.cpp: wires the engine's components (job_tracker, job_ledger, memory_budgets, key_store,
+// key_records, device_slots, partition_router, witness_stage, device_workers, finish_stage,
+// engine_metrics, trace_recorder) into the stage pipeline described in engine.hpp and gives each
+// stage its threads. The policies live in those components: the router moves partitions between
+// queues, the stages run them (the device workers also retry them), the ledger keeps the jobs'
+// account; here the public calls check their arguments and call in.
 #include "engine/engine.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <set>
@@ -21,6 +20,7 @@
 #include "engine/engine_metrics.hpp"
 #include "engine/finish_stage.hpp"
 #include "engine/host_memory_limit.hpp"
+#include "engine/job_ledger.hpp"
 #include "engine/job_tracker.hpp"
 #include "engine/key_catalog.hpp"
 #include "engine/key_records.hpp"
@@ -66,6 +66,7 @@ class engine_impl final : public engine {
         key_store_(keys_budget_),
         trace_(config_.trace_capacity),
         metrics_(std::move(metrics)),
+        ledger_(config_.max_retained_jobs),
         tracker_([this](job_id id, job_state s) { on_terminal(id, s); }),
         slots_(make_slots(std::move(devs), config_)),
         records_(config_.partition_bytes, backends(slots_)),
@@ -140,10 +141,7 @@ class engine_impl final : public engine {
     job_spec spec{req.key_id, {}, req.prio, req.idempotency_key, static_cast<uint32_t>(req.witnesses.size())};
     PP_ASSIGN_OR_RETURN(auto sub, tracker_.submit(spec));
     if (!sub.created) return sub.id;
-    {
-      mutex_lock lock(jobs_mu_);
-      active_.insert(sub.id);
-    }
+    ledger_.started(sub.id);
     const deadline until = deadline_in(config_.submit_wait);
     for (partition_task& t : sub.tasks) {
       auto w = std::make_unique<partition_work>();
@@ -219,13 +217,11 @@ class engine_impl final : public engine {
       d.recent_keys = snap.recent_keys;
       s.devices.push_back(std::move(d));
     }
-    {
-      mutex_lock lock(jobs_mu_);
-      s.jobs_in_flight = active_.size();
-      s.jobs_succeeded = ended_[0];
-      s.jobs_failed = ended_[1];
-      s.jobs_cancelled = ended_[2];
-    }
+    const job_ledger::counts jobs = ledger_.read();
+    s.jobs_in_flight = jobs.in_flight;
+    s.jobs_succeeded = jobs.succeeded;
+    s.jobs_failed = jobs.failed;
+    s.jobs_cancelled = jobs.cancelled;
     s.jobs_retained = tracker_.size();
     const auto kb = keys_budget_.stats();
     const auto pb = parts_budget_.stats();
@@ -268,24 +264,11 @@ class engine_impl final : public engine {
     if (!first) {
       // A drain in progress ends now when asked to stop at once: the draining call wakes and ends
       // the unfinished jobs as below.
-      if (!opts.drain) {
-        mutex_lock lock(jobs_mu_);
-        drain_cut_short_ = true;
-        drained_.notify_all();
-      }
+      if (!opts.drain) ledger_.cut_drain();
       return ok_status();
     }
-    if (opts.drain) {
-      mutex_lock lock(jobs_mu_);
-      wait_until(drained_, lock, opts.until,
-                 [&]() PP_REQUIRES(jobs_mu_) { return active_.empty() || drain_cut_short_; });
-    }
-    std::vector<job_id> left;
-    {
-      mutex_lock lock(jobs_mu_);
-      left.assign(active_.begin(), active_.end());
-    }
-    for (job_id id : left) {
+    if (opts.drain) ledger_.wait_drained(opts.until);
+    for (job_id id : ledger_.in_flight()) {
       const auto s = tracker_.cancel(id, unavailable("job " + std::to_string(id) + ": engine shut down before it finished"));
       if (s.ok()) router_.purge(id);
     }
@@ -343,19 +326,7 @@ class engine_impl final : public engine {
 
   void on_terminal(job_id id, job_state s) {
     metrics_->job_ended(s);
-    std::vector<job_id> drop;
-    {
-      mutex_lock lock(jobs_mu_);
-      active_.erase(id);
-      ++ended_[s == job_state::succeeded ? 0 : s == job_state::failed ? 1 : 2];
-      retained_.push_back(id);
-      while (retained_.size() > config_.max_retained_jobs) {
-        drop.push_back(retained_.front());
-        retained_.pop_front();
-      }
-      drained_.notify_all();
-    }
-    for (job_id old : drop) tracker_.forget(old).ignore();
+    for (job_id old : ledger_.ended(id, s)) tracker_.forget(old).ignore();
   }
 
   // Ends a partition with an error, and so its job: what every stage calls when a partition cannot go on.
@@ -377,12 +348,7 @@ class engine_impl final : public engine {
   mutable trace_recorder trace_;
   std::unique_ptr<engine_metrics> metrics_;
 
-  mutable mutex jobs_mu_;
-  std::condition_variable drained_;
-  std::set<job_id> active_ PP_GUARDED_BY(jobs_mu_);
-  std::deque<job_id> retained_ PP_GUARDED_BY(jobs_mu_);
-  uint64_t ended_[3] PP_GUARDED_BY(jobs_mu_) = {0, 0, 0};  // succeeded, failed, cancelled
-  bool drain_cut_short_ PP_GUARDED_BY(jobs_mu_) = false;    // shutdown({.drain = false}) during a drain
+  job_ledger ledger_;
 
   job_tracker<partition_result> tracker_;
   std::vector<std::unique_ptr<device_slot>> slots_;

@@ -17,11 +17,7 @@ finish_stage::finish_stage(partition_router& router, job_tracker<partition_resul
     : router_(router), tracker_(tracker), trace_(trace), metrics_(metrics), fail_(std::move(fail)) {}
 
 void finish_stage::loop(const std::string& track) {
-  while (true) {
-    auto t = router_.finish().pop(no_deadline());
-    if (!t.ok()) return;  // closed and drained
-    run(std::move(t).value(), track);
-  }
+  run_until_closed(router_.finish(), [&](partition_task t) { run(std::move(t), track); });
 }
 
 void finish_stage::run(partition_task t, const std::string& track) {

@@ -32,11 +32,7 @@ witness_stage::witness_stage(partition_router& router, job_tracker<partition_res
       fail_(std::move(fail)) {}
 
 void witness_stage::loop(const std::string& track) {
-  while (true) {
-    auto t = router_.intake().pop(no_deadline());
-    if (!t.ok()) return;  // closed and drained
-    run(std::move(t).value(), track);
-  }
+  run_until_closed(router_.intake(), [&](partition_task t) { run(std::move(t), track); });
 }
 
 void witness_stage::run(partition_task task, const std::string& track) {

@@ -77,7 +77,7 @@ std::unique_ptr<engine> make(bool in_start) {
   return out;
 }
 
-TEST(engine_exceptions, throwing_start_is_a_device_fault_that_names_the_exception) {
+TEST(EngineExceptions, ThrowingStartIsADeviceFaultThatNamesTheException) {
   auto e = make(true);
   const job_result r = run_one(*e);
   EXPECT_NE(r.state, job_state::succeeded);
@@ -87,7 +87,7 @@ TEST(engine_exceptions, throwing_start_is_a_device_fault_that_names_the_exceptio
   EXPECT_NE(st.devices[0].fault.find("std::bad_alloc"), std::string::npos) << st.devices[0].fault;
 }
 
-TEST(engine_exceptions, throwing_finish_fails_the_job_and_the_engine_keeps_serving) {
+TEST(EngineExceptions, ThrowingFinishFailsTheJobAndTheEngineKeepsServing) {
   auto e = make(false);
   const job_result r = run_one(*e);
   EXPECT_EQ(r.state, job_state::failed);

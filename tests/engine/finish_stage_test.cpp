@@ -14,7 +14,7 @@
 
 #include "engine/key_catalog.hpp"
 #include "engine/partition_work.hpp"
-#include "fake_device.hpp"
+#include "stage_rig.hpp"
 #include "support/status_matchers.hpp"
 #include "tiny_circuit.hpp"
 
@@ -24,47 +24,20 @@ namespace {
 using ::testing::HasSubstr;
 
 using testing::fake_backend;
-using testing::fake_device;
+using testing::stage_rig;
+using testing::stub_backend;
 using testing::tiny_circuit;
 
-int64_t zero_clock() { return 0; }
-
-struct failure {
-  job_id job;
-  uint32_t partition;
-  status error;
-};
-
-// A fake device whose backend's finish() throws.
-class throwing_finish final : public groth16::backend {
+// A backend whose finish() throws.
+class throwing_finish final : public stub_backend {
  public:
-  [[nodiscard]] std::string_view name() const override { return "throwing"; }
-  result<groth16::pending_ptr> start(const groth16::prove_request&) override { return unimplemented("start"); }
   result<groth16::prove_output> finish(groth16::pending_ptr) override { throw std::runtime_error("assembly broke"); }
-  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t, uint64_t) const override { return 0; }
 };
 
-class throwing_device final : public devices::device {
- public:
-  [[nodiscard]] std::string_view name() const override { return "fake0"; }
-  [[nodiscard]] std::string_view kind() const override { return "fake"; }
-  [[nodiscard]] groth16::backend& backend() override { return backend_; }
-
- private:
-  throwing_finish backend_;
-};
-
-// The finish stage over one device and the tiny circuit's key.
-struct finish_rig {
-  explicit finish_rig(std::unique_ptr<devices::device> dev = std::make_unique<fake_device>("fake0")) : budget(1 << 20) {
-    if (auto* f = dynamic_cast<fake_device*>(dev.get())) backend = &f->fake();
-    slot = std::make_unique<device_slot>(std::move(dev), 1, 1, zero_clock);
-    router = std::make_unique<partition_router>(partition_router::capacities{8, 8, 8}, std::vector{slot.get()},
-                                                partition_router::hooks{.fail = {}, .cancel_job = {}});
-    metrics = std::move(engine_metrics::create()).value();
-    stage = std::make_unique<finish_stage>(*router, tracker, trace, *metrics, [this](const partition_task& t, status e) {
-      failed.push_back({t.job, t.partition, std::move(e)});
-    });
+// The finish stage over one device (a fake one unless given) and the tiny circuit's key.
+struct finish_rig : stage_rig {
+  explicit finish_rig(std::unique_ptr<devices::device> dev = std::make_unique<testing::fake_device>("fake0"))
+      : stage_rig(std::move(dev)), budget(1 << 20), stage(*router, tracker, trace, *metrics, record_failures()) {
     key.pk = tiny_circuit().pk;
     key.cs = tiny_circuit().cs;
   }
@@ -97,19 +70,13 @@ struct finish_rig {
   void run_next() {
     auto t = router->finish().try_pop();
     ASSERT_TRUE(t.has_value());
-    stage->run(std::move(*t), "finish-0");
+    stage.run(std::move(*t), "finish-0");
   }
 
   memory_budget budget;
   loaded_key key;
   job_tracker<partition_result> tracker;
-  fake_backend* backend = nullptr;
-  std::unique_ptr<device_slot> slot;
-  std::unique_ptr<partition_router> router;
-  trace_recorder trace;
-  std::unique_ptr<engine_metrics> metrics;
-  std::unique_ptr<finish_stage> stage;
-  std::vector<failure> failed;  // written by the stage, read after it ran on the test's thread
+  finish_stage stage;
 };
 
 TEST(FinishStage, AFinishedPartitionCompletesItsJobWithItsResult) {
@@ -147,7 +114,7 @@ TEST(FinishStage, AFinishedPartitionCompletesItsJobWithItsResult) {
   EXPECT_EQ(events[0].track, "finish-0");
   EXPECT_EQ(events[1].name, "msm_h");
   EXPECT_EQ(events[1].track, "fake0/lane0/compute");
-  EXPECT_NE(rig.metrics->render(engine_status{}).find("pp_partitions_total{result=\"ok\"} 1"), std::string::npos);
+  EXPECT_NE(rig.metrics_text().find("pp_partitions_total{result=\"ok\"} 1"), std::string::npos);
 }
 
 TEST(FinishStage, AnErrorFromFinishFailsThePartition) {
@@ -164,7 +131,7 @@ TEST(FinishStage, AnErrorFromFinishFailsThePartition) {
 }
 
 TEST(FinishStage, AnExceptionFromFinishFailsThePartition) {
-  finish_rig rig(std::make_unique<throwing_device>());
+  finish_rig rig(std::make_unique<testing::device_of<throwing_finish>>("fake0"));
   rig.queue();
   rig.run_next();
   ASSERT_EQ(rig.failed.size(), 1u);

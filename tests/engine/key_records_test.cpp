@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fake_device.hpp"
 #include "tiny_circuit.hpp"
 
 namespace pp::engine {
@@ -17,12 +18,9 @@ using testing::tiny_circuit;
 
 // A backend that reports `per_variable` bytes per variable plus `per_domain` per domain element,
 // and remembers what it was asked.
-class sizing_backend final : public groth16::backend {
+class sizing_backend final : public testing::stub_backend {
  public:
   sizing_backend(uint64_t per_variable, uint64_t per_domain) : per_variable_(per_variable), per_domain_(per_domain) {}
-  [[nodiscard]] std::string_view name() const override { return "sizing"; }
-  result<groth16::pending_ptr> start(const groth16::prove_request&) override { return unimplemented("start"); }
-  result<groth16::prove_output> finish(groth16::pending_ptr) override { return unimplemented("finish"); }
   [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t variables, uint64_t domain) const override {
     asked_variables = variables;
     asked_domain = domain;

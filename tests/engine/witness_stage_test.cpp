@@ -1,23 +1,24 @@
 // witness_stage (src/engine/witness_stage.hpp) with a fake device and the tiny circuit's key: a
 // witness from memory or from a .wtns file reaches the ready queue with its key lease, its memory
 // reservation (a file's read under the larger of the partition and the file, then shrunk) and its
-// stage timing; a witness of the wrong size, a path that is no regular file, a thrown exception and a stop while
-// memory is short fail the partition and free what it held; a cancelled job is skipped untouched.
+// stage timing; a witness of the wrong size, a path that is no regular file, a thrown exception and
+// a stop while memory is short fail the partition and free what it held; a cancelled job is skipped
+// untouched.
 #include "engine/witness_stage.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <sys/stat.h>
 #include <thread>
 #include <vector>
 
 #include "engine/key_catalog.hpp"
 #include "engine/partition_work.hpp"
-#include "fake_device.hpp"
 #include "formats/circom_wtns.hpp"
+#include "stage_rig.hpp"
 #include "support/files.hpp"
 #include "support/status_matchers.hpp"
 #include "tiny_circuit.hpp"
@@ -27,26 +28,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
-using testing::fake_device;
+using testing::stage_rig;
+using testing::stub_backend;
 using testing::tiny_circuit;
 using testing::tiny_key;
 
-int64_t zero_clock() { return 0; }
-
 constexpr uint64_t partition_bytes = 1 << 20;  // engine_config::partition_bytes of the rig
 
-struct failure {
-  job_id job;
-  uint32_t partition;
-  status error;
-};
-
 // A backend whose host-memory figure throws: an exception inside the witness stage.
-class throwing_backend final : public groth16::backend {
+class throwing_backend final : public stub_backend {
  public:
-  [[nodiscard]] std::string_view name() const override { return "throwing"; }
-  result<groth16::pending_ptr> start(const groth16::prove_request&) override { return unimplemented("start"); }
-  result<groth16::prove_output> finish(groth16::pending_ptr) override { return unimplemented("finish"); }
   [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t, uint64_t) const override {
     throw std::runtime_error("estimate broke");
   }
@@ -55,20 +46,13 @@ class throwing_backend final : public groth16::backend {
 // The witness stage over one fake device, the tiny key registered, and budgets of `part_budget`
 // bytes for partitions. Partition memory is the configured partition_bytes unless `figure` names a
 // backend to ask instead.
-struct witness_rig {
+struct witness_rig : stage_rig {
   explicit witness_rig(uint64_t part_budget = 4 * partition_bytes, const groth16::backend* figure = nullptr)
       : keys_budget(uint64_t{1} << 30),
         parts_budget(part_budget),
         store(keys_budget),
-        records(figure ? 0 : partition_bytes, figure ? std::vector{figure} : std::vector<const groth16::backend*>{}) {
-    slot = std::make_unique<device_slot>(std::make_unique<fake_device>("fake0"), 1, 1, zero_clock);
-    router = std::make_unique<partition_router>(partition_router::capacities{8, 8, 8}, std::vector{slot.get()},
-                                                partition_router::hooks{.fail = {}, .cancel_job = {}});
-    metrics = std::move(engine_metrics::create()).value();
-    stage = std::make_unique<witness_stage>(*router, tracker, store, records, parts_budget, trace, *metrics,
-                                            [this](const partition_task& t, status e) {
-                                              failed.push_back({t.job, t.partition, std::move(e)});
-                                            });
+        records(figure ? 0 : partition_bytes, figure ? std::vector{figure} : std::vector<const groth16::backend*>{}),
+        stage(*router, tracker, store, records, parts_budget, trace, *metrics, record_failures()) {
     auto d = describe_key("tiny", tiny_key());
     EXPECT_THAT(d, IsOk());
     EXPECT_THAT(store.add(std::move(d).value()), IsOk());
@@ -92,7 +76,7 @@ struct witness_rig {
   void run_next() {
     auto t = router->intake().try_pop();
     ASSERT_TRUE(t.has_value());
-    stage->run(std::move(*t), "witness-0");
+    stage.run(std::move(*t), "witness-0");
   }
 
   // The partition the stage forwarded to the ready queue.
@@ -107,12 +91,7 @@ struct witness_rig {
   key_store store;
   key_records records;
   job_tracker<partition_result> tracker;
-  std::unique_ptr<device_slot> slot;
-  std::unique_ptr<partition_router> router;
-  trace_recorder trace;
-  std::unique_ptr<engine_metrics> metrics;
-  std::unique_ptr<witness_stage> stage;
-  std::vector<failure> failed;  // written by the stage, read after it ran on the test's thread
+  witness_stage stage;
 };
 
 std::filesystem::path write_wtns(const std::string& name, const std::vector<ff::fr>& w) {
@@ -220,7 +199,7 @@ TEST(WitnessStage, StopEndsAWaitForMemory) {
   ASSERT_THAT(all, IsOk());
   rig.admit(witness_source::memory(tiny_circuit().witness));
   std::thread runner([&] { rig.run_next(); });
-  rig.stage->stop();
+  rig.stage.stop();
   runner.join();
   ASSERT_EQ(rig.failed.size(), 1u);
   EXPECT_EQ(rig.failed[0].error.code(), status_code::cancelled);
