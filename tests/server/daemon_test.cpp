@@ -82,7 +82,7 @@ void verify_response(const pb::AwaitProofResponse& r) {
 }
 
 // The in-process daemon, also on TCP with a token and with a 1 MiB message limit.
-class DaemonTest : public daemon_fixture {
+class Daemon : public daemon_fixture {
  protected:
   void SetUp() override {
     daemon_fixture::SetUp();
@@ -105,14 +105,14 @@ class DaemonTest : public daemon_fixture {
   fs::path token_file_;
 };
 
-TEST_F(DaemonTest, SocketHasTheConfiguredMode) {
+TEST_F(Daemon, SocketHasTheConfiguredMode) {
   struct stat st {};
   ASSERT_EQ(::stat(socket_.c_str(), &st), 0);
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0660u);
 }
 
-TEST_F(DaemonTest, ProveRoundTripVerifies) {
+TEST_F(Daemon, ProveRoundTripVerifies) {
   const std::string key = register_key();
   EXPECT_EQ(key, fs::weakly_canonical(shared_fixture().zkey).string());
   pb::AwaitProofResponse resp;
@@ -136,7 +136,7 @@ TEST_F(DaemonTest, ProveRoundTripVerifies) {
   verify_response(aw);
 }
 
-TEST_F(DaemonTest, HttpMetricsAndStatus) {
+TEST_F(Daemon, HttpMetricsAndStatus) {
   pb::AwaitProofResponse resp;
   ASSERT_TRUE(prove(submit_request(register_key()), &resp).ok());
   const std::string m = http(daemon_->http_port(), "GET", "/metrics");
@@ -152,7 +152,7 @@ TEST_F(DaemonTest, HttpMetricsAndStatus) {
   EXPECT_FALSE(st.draining());
 }
 
-TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
+TEST_F(Daemon, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   const std::string key = register_key();
   pb::AwaitProofResponse resp;
   // Unknown key.
@@ -222,7 +222,7 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   verify_response(resp);
 }
 
-TEST_F(DaemonTest, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
+TEST_F(Daemon, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
   const std::string key = register_key();
   constexpr int jobs = 200;
   const std::string wtns = read_file(shared_fixture().wtns);
