@@ -420,7 +420,7 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
 // reserve and what create()'s warm-up measured; a second warm-up finds nothing left to take.
 TEST(CudaBackend, DeviceMemoryStaysInsideTheBudget) {
   const uint64_t seed0 = pp::test::test_seed();
-  const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 13), h_basis::monomial, seed0);
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 13), h_basis::monomial, seed0);
   ASSERT_NE(inst, nullptr);
   const instance& in = *inst;
   cuda_backend_config cfg = streaming_config(1024);
@@ -538,7 +538,7 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
 // image's bytes while the key is placed, the proof equal to the CPU's.
 TEST(CudaBackend, StreamedMatricesImageIsChargedToTheHost) {
   const uint64_t seed0 = pp::test::test_seed();
-  const auto inst = make_instance(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 11), h_basis::monomial, seed0);
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 11), h_basis::monomial, seed0);
   ASSERT_NE(inst, nullptr);
   const instance& in = *inst;
   cuda_backend_config cfg = streaming_config(1 << 14);
