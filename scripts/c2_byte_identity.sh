@@ -17,7 +17,7 @@
 #       PP_C2_SINGLE=1 each driver first proves circuit 0 alone (compared too); PP_C2_BUDGET_MB=M
 #       proofpipe once more under engine.gpu_vram_max_mb = M (compared too), with the timed rounds
 #       PP_C2_BUDGET_TIMED="T R..." when set; PP_C2_GPU_TEST=1 runs the staged GPU tests first
-#       (evaluation_staging_test, cuda_evaluation_test; PP_C2_GPU_TEST_FILTER: a gtest filter).
+#       (cuda_evaluation_staging_test, cuda_evaluation_test; PP_C2_GPU_TEST_FILTER: a gtest filter).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -47,7 +47,7 @@ build() {
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib"
   cp "$work/c2_driver_ref" "$bld/tests/c2/c2_driver" "$bld/tests/c2/c2_fixture" "$stage/bin/"
-  for t in cuda_evaluation_test evaluation_staging_test; do
+  for t in cuda_evaluation_test cuda_evaluation_staging_test; do
     [ ! -f "$bld/tests/cuda/$t" ] || cp "$bld/tests/cuda/$t" "$stage/bin/"
   done
   cp "$bld/src/c2/libproofpipe_c2.so" "$stage/lib/"
@@ -77,7 +77,7 @@ device() {
     cat "$stage/commits.txt" "$stage/symbols_ref.txt" "$stage/symbols_pp.txt"
   } >>"$log" 2>&1
   if [ "${PP_C2_GPU_TEST:-0}" = 1 ]; then
-    for t in evaluation_staging_test cuda_evaluation_test; do
+    for t in cuda_evaluation_staging_test cuda_evaluation_test; do
       [ -x "$stage/bin/$t" ] || continue
       timeout 240 "$stage/bin/$t" --gtest_filter="${PP_C2_GPU_TEST_FILTER:-*}" >"$OUT/$t.log" 2>&1
       echo "RESULT $t: exit $?" >>"$log"

@@ -25,6 +25,13 @@
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
 #                                         snarkjs verifies them here
+#   device msm                            the MSM work's call (docs/perf/msm-h200.md), so that every
+#                                         ratio comes from one run: the MSM tests, cuda_backend_test's
+#                                         streamed, small and PoRep-like cases (the partitions through
+#                                         the split MSM), the MSM benchmark, the reference library's
+#                                         MSM and NTT benchmark (PP_REF_BENCH names its binary at
+#                                         build time: tools/ref_bench/build.sh), the key read and a
+#                                         2^27 partition: logs per step and summary.txt, ~380 s
 # The run tool call, from the repository root after `build` (one call per phase: all of them pass
 # the tool's 600 s per call):
 #   run(command="bash scripts/device_run.sh device", carry=[".devrun/cuda.tar.xz"], timeout_s=600)
@@ -34,13 +41,14 @@ stage="$here/.devrun/cuda"
 build_dir="${PP_BUILD_DIR:-$here/build/cuda}"
 tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_test cuda_spmv_device_test
        cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_fixed_base_device_test cuda_backend_test
-       cuda_evaluation_test)
+       cuda_evaluation_test cuda_evaluation_staging_test cuda_upload_key_staging_test)
 benches=(cuda_ntt_bench cuda_msm_bench)
 partition_bench=cuda_prover_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
                   [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=240 [cuda_evaluation_test]=120
+                  [cuda_evaluation_staging_test]=60 [cuda_upload_key_staging_test]=60
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
@@ -51,12 +59,14 @@ engine_bench=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --
 build() {
   set -e
   cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" "$partition_bench" proofpipe -j"${PP_JOBS:-2}"
+  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" "$partition_bench" formats_params_read_bench \
+    proofpipe -j"${PP_JOBS:-2}"
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib" "$stage/lib_cxx"
   for t in "${tests[@]}"; do cp "$build_dir/tests/cuda/$t" "$stage/bin/"; done
   for b in "${benches[@]}" "$partition_bench"; do cp "$build_dir/bench/cuda/$b" "$stage/bin/"; done
-  cp "$build_dir/proofpipe" "$stage/bin/"
+  cp "$build_dir/bench/formats/formats_params_read_bench" "$build_dir/proofpipe" "$stage/bin/"
+  if [ -n "${PP_REF_BENCH:-}" ]; then cp "$PP_REF_BENCH" "$stage/bin/ref_bench"; fi
   cp "$here/scripts/h200_json.py" "$stage/"
   # Shared libraries the device image lacks (spdlog, fmt, tbb, gmp, ...): all that ldd resolves except
   # the C/C++ runtime, which the image has; this build's C++ runtime goes along in case it is older.
@@ -80,6 +90,18 @@ build() {
   strip --strip-unneeded "$stage"/bin/* "$stage"/lib/* 2>/dev/null || true
   tar -C "$here/.devrun" -cf - cuda | xz -T2 -6 >"$here/.devrun/cuda.tar.xz"
   du -sh "$stage" "$here/.devrun/cuda.tar.xz"
+}
+
+# step NAME LIMIT_S CMD...: runs CMD with a time limit, output to $OUT/NAME.log, and notes its exit
+# and time in $OUT/summary.txt.
+step() {
+  local name="$1" secs="$2"
+  shift 2
+  local t0=$SECONDS
+  timeout "$secs" "$@" >>"$OUT/$name.log" 2>&1
+  local rc=$?
+  echo "$name: $* exit $rc ($((SECONDS - t0)) s)" | tee -a "$OUT/summary.txt"
+  return $rc
 }
 
 device() {
@@ -203,6 +225,19 @@ print(json.dumps({"date": sys.argv[4], "gpus": sys.argv[3], "commit": sys.argv[5
 PY
     grep -E '^(===|wall|throughput|device|gpu time)' "$OUT/multigpu.log"; cat "$OUT/multi-gpu.json"
   fi
+  if [ "$phase" = msm ]; then
+    step tests 10 bin/cuda_msm_plan_test || failed=1
+    step tests 200 bin/cuda_msm_device_test || failed=1
+    step tests 150 bin/cuda_backend_test --gtest_filter='*Streamed*:*SmallCircuits*:*PoRepLike*' || failed=1
+    step msm 150 bin/cuda_msm_bench 24 26 27 g2:24 g2:25
+    if [ -x bin/ref_bench ]; then step ref 100 bin/ref_bench g1:24 g1:26 g2:24 g1host:24 ntt:27; fi
+    step read 120 bin/formats_params_read_bench 24 27 runs=1
+    step partition 240 bin/cuda_prover_bench --lanes 1 --runs 3 --cpu-check-max-log 0 27
+    grep -E '^\[  (PASSED|FAILED) |^\[  FAILED|mismatch' "$OUT/tests.log"
+    grep -hE '^\| |^result |key upload|gpu total|^msm|^lanes' "$OUT"/msm.log "$OUT"/ref.log "$OUT"/read.log \
+      "$OUT"/partition.log 2>/dev/null
+    cat "$OUT/summary.txt"
+  fi
   if [ "$phase" = all ] || [ "$phase" = partitions ]; then  # with the time one call allows
     echo "=== cuda_prover_bench" >>"$OUT/bench.log"
     local pargs="${args[cuda_prover_bench]}"
@@ -252,6 +287,6 @@ collect() {
     --command "scripts/device_run.sh device (phases: $*)"
 }
 
-cmd="${1:?usage: device_run.sh build | device [tests|bench|all] | collect DIR}"
+cmd="${1:?usage: device_run.sh build | device [tests|bench|partitions|interop|budgets|multigpu|msm|all] | collect DIR}"
 shift
 "$cmd" "$@"

@@ -20,12 +20,10 @@ device_worker::device_worker(device_slot& slot, partition_router& router, trace_
     : slot_(slot), router_(router), trace_(trace), metrics_(metrics), opts_(opts), fail_(std::move(fail)) {}
 
 void device_worker::loop(const std::string& track) {
-  while (true) {
-    auto t = slot_.inbox().pop(no_deadline());
-    if (!t.ok()) return;
-    run(std::move(t).value(), track);
+  run_until_closed(slot_.inbox(), [&](partition_task t) {
+    run(std::move(t), track);
     router_.wake();
-  }
+  });
 }
 
 void device_worker::run(partition_task t, const std::string& track) {

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/mutex.hpp"
@@ -53,5 +54,16 @@ class job_queue {
   std::array<std::deque<partition_task>, priority_count> lanes_ PP_GUARDED_BY(mu_);  // index = priority
   bool closed_ PP_GUARDED_BY(mu_) = false;
 };
+
+// Pops each task (waiting while the queue is empty) and hands it to `run`, until the queue is closed
+// and drained: the loop of a stage's threads.
+template <class F>
+void run_until_closed(job_queue& q, F&& run) {
+  while (true) {
+    auto t = q.pop(no_deadline());
+    if (!t.ok()) return;
+    run(std::move(t).value());
+  }
+}
 
 }  // namespace pp::engine

@@ -88,7 +88,7 @@ class backend {
   // Assembles the proof (and self-verifies it when asked). Only accepts this backend's pendings.
   virtual result<prove_output> finish(pending_ptr p) = 0;
   // Host memory one partition of a circuit holds from start() until finish() returns, witness
-  // included: what a scheduler reserves per in-flight partition (src/engine/engine.cpp). Work this
+  // included: what a scheduler reserves per in-flight partition (src/engine/key_records.hpp). Work this
   // backend keeps in memory taken once at creation (a GPU's VRAM region, pinned staging) is not in it.
   [[nodiscard]] virtual uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const = 0;
 };

@@ -8,7 +8,7 @@
 namespace pp::c2 {
 namespace {
 
-TEST(c2_config, key_budget_is_the_key_share_of_host_memory) {
+TEST(C2Config, KeyBudgetIsTheKeyShareOfHostMemory) {
   auto sc = server::parse_server_config("[engine]\nhost_memory_mb = 1000\nkey_memory_fraction = 0.25\n", "test");
   ASSERT_THAT(sc, IsOk());
   auto c = c2_config_from(*sc);
@@ -17,13 +17,13 @@ TEST(c2_config, key_budget_is_the_key_share_of_host_memory) {
   EXPECT_TRUE(c->self_verify);
 }
 
-TEST(c2_config, defaults_size_the_budget_from_the_machine) {
+TEST(C2Config, DefaultsSizeTheBudgetFromTheMachine) {
   auto c = load_c2_config("");
   ASSERT_THAT(c, IsOk());
   EXPECT_GT(c->key_budget_bytes, 0u);
 }
 
-TEST(c2_config, gpu_options_come_from_the_engine_section) {
+TEST(C2Config, GpuOptionsComeFromTheEngineSection) {
   auto sc = server::parse_server_config(
       "[engine]\nbackend = \"cuda\"\ngpus = [1]\ngpu_vram_max_mb = 24576\ngpu_vram_share = 0.5\n"
       "gpu_staging_mb = 64\nworkers_per_device = 3\n",
@@ -39,7 +39,7 @@ TEST(c2_config, gpu_options_come_from_the_engine_section) {
   EXPECT_EQ(c->gpu.lanes, 3u);
 }
 
-TEST(c2_config, defaults_are_auto_with_two_lanes_per_gpu) {
+TEST(C2Config, DefaultsAreAutoWithTwoLanesPerGpu) {
   auto c = load_c2_config("");
   ASSERT_THAT(c, IsOk());
   EXPECT_EQ(c->backend, "auto");
@@ -47,7 +47,7 @@ TEST(c2_config, defaults_are_auto_with_two_lanes_per_gpu) {
   EXPECT_TRUE(c->gpu.ordinals.empty());
 }
 
-TEST(c2_config, missing_file_is_not_found) {
+TEST(C2Config, MissingFileIsNotFound) {
   auto c = load_c2_config("/nonexistent/proofpipe.toml");
   ASSERT_THAT(c, StatusIs(status_code::not_found));
 }

@@ -21,7 +21,7 @@
 namespace pp::c2 {
 namespace {
 
-class srs_file : public ::testing::Test {
+class SrsFile : public ::testing::Test {
  protected:
   void SetUp() override {
     seed_ = pp::test::test_seed();
@@ -75,14 +75,14 @@ void expect_refused(const result<std::shared_ptr<const groth16::proving_key>>& r
   EXPECT_NE(r.error().message().find(why), std::string::npos) << r.error().message();
 }
 
-TEST_F(srs_file, reads_back_what_proofpipe_wrote) {
+TEST_F(SrsFile, ReadsBackWhatProofpipeWrote) {
   const auto r = round_trip(pk_);
   ASSERT_THAT(r, IsOk());
   EXPECT_TRUE((*r)->vk.delta_g1 == pk_.vk.delta_g1);
   EXPECT_EQ((*r)->h.size(), pk_.h.size());
 }
 
-TEST_F(srs_file, verifying_key_points_outside_the_subgroup_are_refused) {
+TEST_F(SrsFile, VerifyingKeyPointsOutsideTheSubgroupAreRefused) {
   groth16::proving_key bad = pk_;
   bad.vk.delta_g1 = g1_outside();
   expect_refused(round_trip(bad), "vk.delta_g1", "not in the prime-order subgroup");
@@ -95,13 +95,13 @@ TEST_F(srs_file, verifying_key_points_outside_the_subgroup_are_refused) {
                  "not in the prime-order subgroup");
 }
 
-TEST_F(srs_file, points_off_the_curve_are_refused) {
+TEST_F(SrsFile, PointsOffTheCurveAreRefused) {
   groth16::proving_key bad = pk_;
   bad.l[bad.l.size() / 2].y += ff::fp::one();
   expect_refused(round_trip(bad), "l[" + std::to_string(bad.l.size() / 2) + "]", "not on the BLS12-381 curve");
 }
 
-TEST_F(srs_file, query_points_outside_the_subgroup_are_named) {
+TEST_F(SrsFile, QueryPointsOutsideTheSubgroupAreNamed) {
   EXPECT_THAT(check_query_subgroups(pk_), IsOk());
   const auto refused = [](const groth16::proving_key& pk, const std::string& field) {
     const status s = check_query_subgroups(pk);

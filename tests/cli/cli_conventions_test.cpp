@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/cli_process.hpp"
+#include "support/files.hpp"
 
 namespace pp {
 namespace {
@@ -91,13 +92,13 @@ TEST(CliConventions, ACriticalJobIsProvedByTheDaemon) {
   const fs::path dir = fs::temp_directory_path() / ("pp_cli_conv_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path zkey = dir / "mul.zkey", vk = dir / "vk.json";
-  const fs::path r1cs = cli_test::source_dir() / "tests/fixtures/circom/mul.r1cs";
-  const fs::path wtns = cli_test::source_dir() / "tests/fixtures/circom/mul.wtns";
+  const fs::path r1cs = test::source_dir() / "tests/fixtures/circom/mul.r1cs";
+  const fs::path wtns = test::source_dir() / "tests/fixtures/circom/mul.wtns";
   const outcome s = run({"setup", r1cs.string(), zkey.string(), "--vk", vk.string()});
   ASSERT_TRUE(s.exited && s.code == 0) << describe(s);
   const std::string socket = (fs::path("/tmp") / ("pp_cli_conv_" + std::to_string(::getpid()) + ".sock")).string();
   cli_test::background serve({"serve", "--socket", socket}, dir / "serve.err");
-  ASSERT_TRUE(serve.wait_for_stderr("serving")) << cli_test::slurp(dir / "serve.err");
+  ASSERT_TRUE(serve.wait_for_stderr("serving")) << test::read_file(dir / "serve.err");
   const outcome sub = run({"submit", "--socket", socket, zkey.string(), wtns.string(), "--priority", "CRITICAL"}, 60s);
   ASSERT_TRUE(sub.exited && sub.code == 0) << describe(sub);
   const std::string job = last_line(sub.out);

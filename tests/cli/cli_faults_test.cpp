@@ -17,6 +17,7 @@
 #include "cli/cli_process.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "r1cs/constraint_system_builder.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp {
@@ -27,8 +28,8 @@ using namespace std::chrono_literals;
 using cli_test::describe;
 using cli_test::outcome;
 using cli_test::run;
-using cli_test::slurp;
-using cli_test::source_dir;
+using test::read_file;
+using test::source_dir;
 
 class CliFaults : public ::testing::Test {
  protected:
@@ -135,7 +136,7 @@ TEST_F(CliFaults, VerifyTellsAnInvalidProofFromAnUnreadableInput) {
   const outcome ok = run({"verify", vk_.string(), public_.string(), proof_.string()});
   EXPECT_TRUE(ok.exited && ok.code == 0) << describe(ok);
   // Another public value: a valid-looking input the proof does not match.
-  std::string pub = slurp(public_);
+  std::string pub = read_file(public_);
   const size_t digit = pub.find_first_of("0123456789");
   ASSERT_NE(digit, std::string::npos);
   pub[digit] = pub[digit] == '9' ? '8' : static_cast<char>(pub[digit] + 1);
@@ -173,7 +174,7 @@ TEST_F(CliFaults, AWorldReadableTokenFileIsAcceptedWithAWarning) {
   // Wait for the "serving" line, then stop it.
   static_cast<void>(serve.wait_for_stderr("serving"));
   static_cast<void>(serve.stop());
-  const std::string log = slurp(err_path);
+  const std::string log = read_file(err_path);
   std::error_code ec;
   fs::remove(socket, ec);
   ASSERT_NE(log.find("serving"), std::string::npos) << log;

@@ -7,20 +7,15 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <thread>
+
+#include "support/files.hpp"
 
 namespace pp::cli_test {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v ? v : fallback;
-}
 
 std::vector<char*> argv_of(const std::string& bin, const std::vector<std::string>& args, bool quiet) {
   std::vector<char*> argv{const_cast<char*>(bin.c_str())};
@@ -32,21 +27,16 @@ std::vector<char*> argv_of(const std::string& bin, const std::vector<std::string
 
 }  // namespace
 
-std::string proofpipe() { return env_or("PP_PROOFPIPE", env_or("PP_BINARY_DIR", ".") + "/proofpipe"); }
-fs::path source_dir() { return env_or("PP_SOURCE_DIR", "."); }
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+std::string proofpipe() {
+  const char* bin = std::getenv("PP_PROOFPIPE");
+  return bin != nullptr ? bin : (test::binary_dir() / "proofpipe").string();
 }
 
 outcome run(const std::vector<std::string>& args, std::chrono::seconds limit, rlim_t as_limit) {
   static int n = 0;
-  const fs::path dir = fs::temp_directory_path();
-  const fs::path out_path = dir / ("pp_cli_out_" + std::to_string(::getpid()) + "_" + std::to_string(n));
-  const fs::path err_path = dir / ("pp_cli_err_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+  const fs::path dir = test::binary_temp_dir("cli_run");
+  const fs::path out_path = dir / ("out_" + std::to_string(n));
+  const fs::path err_path = dir / ("err_" + std::to_string(n++));
   const std::string bin = proofpipe();
   std::vector<char*> argv = argv_of(bin, args, true);
   const pid_t pid = ::fork();
@@ -76,8 +66,8 @@ outcome run(const std::vector<std::string>& args, std::chrono::seconds limit, rl
   }
   r.exited = !r.timed_out && WIFEXITED(st);
   r.code = r.exited ? WEXITSTATUS(st) : (WIFSIGNALED(st) ? WTERMSIG(st) : -1);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
+  r.out = test::read_file(out_path);
+  r.err = test::read_file(err_path);
   fs::remove(out_path);
   fs::remove(err_path);
   return r;
@@ -114,7 +104,7 @@ background::~background() {
 bool background::wait_for_stderr(const std::string& text, std::chrono::seconds limit) const {
   const auto until = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < until) {
-    if (slurp(err_path_).find(text) != std::string::npos) return true;
+    if (test::read_file(err_path_).find(text) != std::string::npos) return true;
     std::this_thread::sleep_for(100ms);
   }
   return false;

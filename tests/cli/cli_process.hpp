@@ -1,5 +1,6 @@
 // The `proofpipe` binary as a child process, run as a user runs it: its exit, stdout and stderr, with
 // every wait bounded. PP_PROOFPIPE overrides the binary (to run the CLI tests against another build).
+// The trees and file reads are support/files.hpp's.
 #pragma once
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -20,9 +21,6 @@ struct outcome {
 
 // The binary under test: $PP_PROOFPIPE, else $PP_BINARY_DIR/proofpipe (set by ctest).
 std::string proofpipe();
-// The source tree ($PP_SOURCE_DIR, set by ctest).
-std::filesystem::path source_dir();
-std::string slurp(const std::filesystem::path& p);
 
 // Runs `proofpipe --quiet args...` (stdout and stderr to files), killing it after `limit`;
 // `as_limit` caps its address space (RLIMIT_AS) when non-zero.

@@ -17,13 +17,14 @@
 #include <thread>
 #include <vector>
 
+#include "backend_test_config.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/kernel_warmup.hpp"
 #include "cuda/device_memory.hpp"
 #include "groth16/prover.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/groth16_fixtures.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 
@@ -44,14 +45,7 @@ class warm_kernels : public ::testing::Environment {
 [[maybe_unused]] ::testing::Environment* const warm_env = ::testing::AddGlobalTestEnvironment(new warm_kernels);
 
 const cuda_backend_config& gpu_config() {
-  static const cuda_backend_config cfg = [] {
-    cuda_backend_config c;
-    c.vram_share = 0.8;
-    c.max_vram_bytes = uint64_t{16} << 30;
-    c.staging_bytes = uint64_t{128} << 20;
-    c.lanes = 3;
-    return c;
-  }();
+  static const cuda_backend_config cfg = backend_test_config(16, 128, 3);
   return cfg;
 }
 
@@ -67,25 +61,9 @@ cuda_backend& gpu() {
   return *be;
 }
 
-struct instance {
-  r1cs::synthetic_circuit circuit;
-  groth16::proving_key pk;
-};
-
-// The synthetic circuit sp and an insecure key for it (toxic waste from toxic_seed); null after a
-// failed expectation.
-std::unique_ptr<instance> make_instance(const r1cs::synthetic_params& sp, h_basis basis, uint64_t toxic_seed) {
-  auto c = r1cs::make_synthetic(sp);
-  EXPECT_THAT(c, IsOk());
-  if (!c.ok()) return nullptr;
-  auto inst = std::make_unique<instance>();
-  inst->circuit = std::move(c).value();
-  auto pk = groth16::setup_insecure(inst->circuit.cs, basis, groth16::toxic_waste_from_seed_insecure(toxic_seed));
-  EXPECT_THAT(pk, IsOk());
-  if (!pk.ok()) return nullptr;
-  inst->pk = std::move(pk).value();
-  return inst;
-}
+// A synthetic circuit and its insecure key (support/groth16_fixtures.hpp).
+using instance = pp::test::keyed_circuit;
+using pp::test::make_keyed_circuit;
 
 std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_t num_aux, h_basis basis,
                                         uint64_t seed) {
@@ -94,7 +72,7 @@ std::unique_ptr<instance> make_instance(uint64_t m, uint64_t num_public, uint64_
   sp.num_public = num_public;
   sp.num_aux = num_aux;
   sp.seed = seed;
-  return make_instance(sp, basis, seed * 7 + 1);
+  return make_keyed_circuit(sp, basis, seed * 7 + 1);
 }
 
 // Regions are whole granules (device_memory.hpp).
@@ -386,7 +364,7 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
   const uint64_t seed0 = pp::test::test_seed();
   for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
     SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
-    const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 5), basis, seed0 + 1);
+    const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 5), basis, seed0 + 1);
     ASSERT_NE(inst, nullptr);
     const instance& in = *inst;
     cuda_backend_config cfg = streaming_config(1024);
@@ -442,7 +420,7 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
 // reserve and what create()'s warm-up measured; a second warm-up finds nothing left to take.
 TEST(CudaBackend, DeviceMemoryStaysInsideTheBudget) {
   const uint64_t seed0 = pp::test::test_seed();
-  const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 13), h_basis::monomial, seed0);
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 13), h_basis::monomial, seed0);
   ASSERT_NE(inst, nullptr);
   const instance& in = *inst;
   cuda_backend_config cfg = streaming_config(1024);
@@ -484,7 +462,7 @@ TEST(CudaBackend, DeviceMemoryStaysInsideTheBudget) {
 // nothing beyond max_pinned_bytes is pinned.
 TEST(CudaBackend, PageableStreamingMatchesCpu) {
   const uint64_t seed0 = pp::test::test_seed();
-  const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 9), h_basis::monomial, seed0);
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 9), h_basis::monomial, seed0);
   ASSERT_NE(inst, nullptr);
   const instance& in = *inst;
   const groth16::prove_request req = request_for(in, seed0 + 4);
@@ -525,7 +503,7 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
   const uint64_t seed0 = pp::test::test_seed();
   for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
     SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
-    const auto inst = make_instance(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7), basis, seed0 + 2);
+    const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7), basis, seed0 + 2);
     ASSERT_NE(inst, nullptr);
     const instance& in = *inst;
     cuda_backend_config cfg = streaming_config(1 << 14);
@@ -560,7 +538,7 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
 // image's bytes while the key is placed, the proof equal to the CPU's.
 TEST(CudaBackend, StreamedMatricesImageIsChargedToTheHost) {
   const uint64_t seed0 = pp::test::test_seed();
-  const auto inst = make_instance(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 11), h_basis::monomial, seed0);
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 11), h_basis::monomial, seed0);
   ASSERT_NE(inst, nullptr);
   const instance& in = *inst;
   cuda_backend_config cfg = streaming_config(1 << 14);

@@ -15,11 +15,11 @@
 #include <thread>
 #include <vector>
 
+#include "backend_test_config.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "groth16/evaluation_prover.hpp"
-#include "groth16/qap.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
+#include "support/groth16_fixtures.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 
@@ -31,77 +31,27 @@ using ::testing::Not;
 using ff::fr;
 using groth16::h_basis;
 
-// Bits [from, from + count) of d, LSB first (bellperson's DensityTracker words).
-std::vector<uint64_t> bits_of(const groth16::density_bitmap& d, uint64_t from, uint64_t count) {
-  std::vector<uint64_t> w((count + 63) / 64, 0);
-  for (uint64_t i = 0; i < count; ++i) {
-    if (d.get(from + i)) w[i / 64] |= uint64_t{1} << (i % 64);
-  }
-  return w;
-}
-
-// A circuit, its monomial key and what a request points into (a, b, c unpadded, as bellperson
-// hands them over).
+// A PoRep-shaped circuit, its monomial key and the evaluations a request points into
+// (support/groth16_fixtures.hpp).
 struct fixture {
-  r1cs::synthetic_circuit circuit;
-  groth16::proving_key pk;
-  std::vector<fr> a, b, c;
-  std::vector<uint64_t> a_aux, b_inp, b_aux;
+  std::unique_ptr<pp::test::keyed_circuit> keyed;
+  pp::test::evaluations ev;
 
   groth16::evaluation_request request(const groth16::blinding& rs) const {
-    const uint64_t n_inp = 1 + circuit.cs.num_public(), n_aux = circuit.cs.num_aux();
-    groth16::evaluation_request r;
-    r.pk = &pk;
-    r.a = a;
-    r.b = b;
-    r.c = c;
-    r.inputs = std::span<const fr>(circuit.w).subspan(0, n_inp);
-    r.aux = std::span<const fr>(circuit.w).subspan(n_inp);
-    r.a_aux = {a_aux, n_aux};
-    r.b_inputs = {b_inp, n_inp};
-    r.b_aux = {b_aux, n_aux};
-    r.rs = rs;
-    return r;
+    return ev.request(keyed->pk, keyed->circuit.cs, keyed->circuit.w, rs);
   }
 };
 
 std::unique_ptr<fixture> make_fixture(uint64_t constraints, uint64_t seed) {
-  auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(constraints, seed));
-  EXPECT_THAT(c, IsOk());
-  if (!c.ok()) return nullptr;
-  auto f = std::make_unique<fixture>();
-  f->circuit = std::move(c).value();
-  const r1cs::constraint_system& cs = f->circuit.cs;
-  auto pk = groth16::setup_insecure(cs, h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed + 1));
-  EXPECT_THAT(pk, IsOk());
-  if (!pk.ok()) return nullptr;
-  f->pk = std::move(pk).value();
-  auto d = groth16::qap_domain::for_circuit(cs, groth16::root_family_for(h_basis::monomial));
-  EXPECT_THAT(d, IsOk());
-  if (!d.ok()) return nullptr;
-  std::vector<fr> a(d->size()), b(d->size()), c2(d->size());
-  EXPECT_THAT(groth16::evaluate_qap(*d, cs, f->circuit.w, a, b, c2), IsOk());
-  const auto rows = static_cast<std::ptrdiff_t>(groth16::qap_rows(cs));
-  f->a.assign(a.begin(), a.begin() + rows);
-  f->b.assign(b.begin(), b.begin() + rows);
-  f->c.assign(c2.begin(), c2.begin() + rows);
-  const uint64_t n_inp = 1 + cs.num_public(), n_aux = cs.num_aux();
-  f->a_aux = bits_of(*f->pk.a_density, n_inp, n_aux);
-  f->b_inp = bits_of(*f->pk.b_density, 0, n_inp);
-  f->b_aux = bits_of(*f->pk.b_density, n_inp, n_aux);
-  return f;
+  auto keyed = pp::test::make_keyed_circuit(r1cs::synthetic_params::porep(constraints, seed), h_basis::monomial, seed + 1);
+  if (!keyed) return nullptr;
+  auto ev = pp::test::make_evaluations(keyed->circuit.cs, keyed->circuit.w, keyed->pk);
+  return std::make_unique<fixture>(fixture{std::move(keyed), std::move(ev)});
 }
 
 groth16::blinding random_rs(uint64_t& state) { return {r1cs::random_fr(state), r1cs::random_fr(state)}; }
 
-cuda_backend_config small_config() {
-  cuda_backend_config c;
-  c.vram_share = 0.8;
-  c.max_vram_bytes = uint64_t{8} << 30;
-  c.staging_bytes = uint64_t{64} << 20;
-  c.lanes = 2;
-  return c;
-}
+cuda_backend_config small_config() { return backend_test_config(8, 64, 2); }
 
 std::unique_ptr<cuda_backend> make_backend(const cuda_backend_config& cfg) {
   auto r = cuda_backend::create(cfg);
@@ -169,7 +119,7 @@ TEST(CudaEvaluations, TwoThreadsAndTwoKeysAtOnce) {
   groth16::proving_key unplaced;
   gpu->forget_key(unplaced);
   EXPECT_EQ(gpu->used_bytes(), used);
-  gpu->forget_key(f1->pk);
+  gpu->forget_key(f1->keyed->pk);
   EXPECT_EQ(gpu->used_bytes(), 0u);
   expect_same_bytes(*gpu, f2->request(random_rs(state)));
   EXPECT_GT(gpu->used_bytes(), 0u);
@@ -206,7 +156,7 @@ TEST(CudaEvaluations, StreamedKeysUnderTinyBudgetsMatchCpu) {
   ASSERT_GT(least, 0u);
   const uint64_t least_region = (least + granule - 1) / granule * granule;
   // What a proof copies besides streamed points: a, b, c over the domain and at most the plain witness.
-  const uint64_t plain = (3 * f->pk.domain_size + req.inputs.size() + req.aux.size()) * sizeof(fr);
+  const uint64_t plain = (3 * f->keyed->pk.domain_size + req.inputs.size() + req.aux.size()) * sizeof(fr);
   for (const uint64_t region : {least_region, least_region + granule, least_region + 4 * granule}) {
     SCOPED_TRACE("region " + std::to_string(region));
     cfg.max_vram_bytes = region;
@@ -242,14 +192,14 @@ TEST(CudaEvaluations, BadRequestsAreErrorsNeverProofs) {
   ASSERT_NE(f, nullptr);
   groth16::evaluation_request req = f->request(random_rs(state));
   // A density whose popcount disagrees with the key's A points.
-  std::vector<uint64_t> more = f->a_aux;
+  std::vector<uint64_t> more = f->ev.a_aux;
   for (uint64_t& w : more) w = ~w;
   groth16::evaluation_request bad = req;
   bad.a_aux.words = more;
   auto r = gpu->prove_evaluations(bad);
   ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
   // Evaluations that are not A w: the proof fails verification, and is not returned.
-  std::vector<fr> a = f->a;
+  std::vector<fr> a = f->ev.a;
   a[a.size() / 2] += fr::one();
   bad = req;
   bad.a = a;

@@ -42,7 +42,7 @@ std::vector<fr> random_values(pp::test::test_rng& rng, uint64_t n) {
 }
 
 // Pinned host memory and a device buffer for one test.
-class StagingTest : public ::testing::Test {
+class EvaluationStaging : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
@@ -86,7 +86,7 @@ class StagingTest : public ::testing::Test {
 
 constexpr uint64_t chunk_values = staged_copier::min_chunk_bytes / sizeof(fr);
 
-TEST_F(StagingTest, CopiesAroundTheChunkSizeAndPads) {
+TEST_F(EvaluationStaging, CopiesAroundTheChunkSizeAndPads) {
   pp::test::test_rng rng;
   SCOPED_TRACE(rng.trace());
   // Room for two chunks of the least size: the copier stages in chunks of chunk_values.
@@ -103,7 +103,7 @@ TEST_F(StagingTest, CopiesAroundTheChunkSizeAndPads) {
   }
 }
 
-TEST_F(StagingTest, ThreeCopiesInARowReuseTheChunks) {
+TEST_F(EvaluationStaging, ThreeCopiesInARowReuseTheChunks) {
   pp::test::test_rng rng;
   SCOPED_TRACE(rng.trace());
   auto copier = staged_copier::create(pinned(2 * staged_copier::min_chunk_bytes + 4096));
@@ -121,7 +121,7 @@ TEST_F(StagingTest, ThreeCopiesInARowReuseTheChunks) {
   }
 }
 
-TEST_F(StagingTest, RefusesTheFirstUnreducedValueNamingIt) {
+TEST_F(EvaluationStaging, RefusesTheFirstUnreducedValueNamingIt) {
   pp::test::test_rng rng;
   SCOPED_TRACE(rng.trace());
   auto copier = staged_copier::create(pinned(2 * staged_copier::min_chunk_bytes + 512));
@@ -141,7 +141,7 @@ TEST_F(StagingTest, RefusesTheFirstUnreducedValueNamingIt) {
   EXPECT_EQ(first_unreduced(h), at + 7);
 }
 
-TEST_F(StagingTest, TooLittleStagingCopiesDirectlyAndStillChecks) {
+TEST_F(EvaluationStaging, TooLittleStagingCopiesDirectlyAndStillChecks) {
   pp::test::test_rng rng;
   SCOPED_TRACE(rng.trace());
   auto copier = staged_copier::create(pinned(staged_copier::min_chunk_bytes));

@@ -63,13 +63,13 @@ std::unique_ptr<fixed_base_device> make_device(uint64_t chunk) {
 }
 
 template <class Curve>
-class gpu_fixed_base_test : public ::testing::Test {};
+class FixedBaseDevice : public ::testing::Test {};
 using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
-TYPED_TEST_SUITE(gpu_fixed_base_test, curves);
+TYPED_TEST_SUITE(FixedBaseDevice, curves);
 
 // Sizes around the chunk boundaries with a 64-scalar chunk, the generator and a random base
 // alternating (each switch re-uploads the table).
-TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
+TYPED_TEST(FixedBaseDevice, MatchesHostTable) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   constexpr uint64_t chunk = 64;
@@ -98,7 +98,7 @@ TYPED_TEST(gpu_fixed_base_test, MatchesHostTable) {
 }
 
 // Many chunks of a mid-size chunk: the two slots alternate for tens of rounds.
-TYPED_TEST(gpu_fixed_base_test, ManyChunks) {
+TYPED_TEST(FixedBaseDevice, ManyChunks) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   auto dev = make_device(uint64_t{1} << 12);
@@ -113,7 +113,7 @@ TYPED_TEST(gpu_fixed_base_test, ManyChunks) {
   EXPECT_EQ(count_mismatches(C::name, want, got), 0);
 }
 
-TEST(gpu_fixed_base, Refusals) {
+TEST(FixedBaseDeviceSetup, Refusals) {
   EXPECT_EQ(fixed_base_device::create({.device = 0, .chunk = 0}).error().code(), status_code::invalid_argument);
   auto dev = make_device(16);
   ASSERT_TRUE(dev);
@@ -151,7 +151,7 @@ void expect_same_key(const groth16::proving_key& want, const groth16::proving_ke
 }
 
 // A whole key: 3000 constraints (n = 4096) with a chunk that splits every query.
-TEST(gpu_fixed_base, SetupInsecureMatchesHost) {
+TEST(FixedBaseDeviceSetup, SetupInsecureMatchesHost) {
   const uint64_t seed = pp::test::test_seed();
   r1cs::synthetic_params p;
   p.num_constraints = 3000;

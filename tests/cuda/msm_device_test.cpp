@@ -83,12 +83,12 @@ void fix_negation_scalars(std::vector<fr>& s) {
 }
 
 template <class Curve>
-class gpu_msm_test : public ::testing::Test {};
+class MsmDevice : public ::testing::Test {};
 using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
-TYPED_TEST_SUITE(gpu_msm_test, curves);
+TYPED_TEST_SUITE(MsmDevice, curves);
 
 // Small sizes against the naive double-and-add reference, both paths, random and witness scalars.
-TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
+TYPED_TEST(MsmDevice, SmallSizesMatchNaive) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 255, 256, 257};
@@ -113,7 +113,7 @@ TYPED_TEST(gpu_msm_test, SmallSizesMatchNaive) {
 }
 
 // Every window width on one input, including c = 1 (one bucket) and wide, nearly empty windows.
-TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
+TYPED_TEST(MsmDevice, ForcedWindowWidths) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = 300;
@@ -131,7 +131,7 @@ TYPED_TEST(gpu_msm_test, ForcedWindowWidths) {
 
 // One point with one scalar everywhere: every window's entries fall into a single bucket, so the
 // run spans thousands of accumulation chunks and several carry passes.
-TYPED_TEST(gpu_msm_test, GiantBucket) {
+TYPED_TEST(MsmDevice, GiantBucket) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = (uint64_t{1} << 16) + 3;
@@ -148,7 +148,7 @@ TYPED_TEST(gpu_msm_test, GiantBucket) {
 }
 
 // Large sizes against the host Pippenger / split MSM on the same inputs.
-TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
+TYPED_TEST(MsmDevice, LargeSizesMatchHost) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   std::vector<uint64_t> sizes = {uint64_t{1} << 16, (uint64_t{1} << 17) + 1, (uint64_t{1} << 18) - 1,
@@ -170,7 +170,7 @@ TYPED_TEST(gpu_msm_test, LargeSizesMatchHost) {
 
 // Tiny chunk limits: every size crosses chunk borders (a divisor, a non-divisor, and 1 point per
 // chunk), both paths, against the host Pippenger / split MSM on the same inputs.
-TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
+TYPED_TEST(MsmDevice, ChunkedMatchesHost) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {1, 2, 3, 1000, 1001, 4097, 50003};
@@ -199,7 +199,7 @@ TYPED_TEST(gpu_msm_test, ChunkedMatchesHost) {
 
 // Chunk sums that meet every branch of the device accumulation: equal sums (doubling), opposite
 // sums (infinity), an all-zero chunk and an all-infinity chunk (adding infinity), a forced width.
-TYPED_TEST(gpu_msm_test, ChunkSumsEqualOppositeAndZero) {
+TYPED_TEST(MsmDevice, ChunkSumsEqualOppositeAndZero) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000;
@@ -233,7 +233,7 @@ TYPED_TEST(gpu_msm_test, ChunkSumsEqualOppositeAndZero) {
 }
 
 // The workspace is that of one chunk, bounded at the PoRep sizes (H: 2^27 points; L, A, B ~ 2^27).
-TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
+TYPED_TEST(MsmDevice, WorkspaceOfOneChunk) {
   using C = TypeParam;
   constexpr uint64_t gib = uint64_t{1} << 30;
   for (uint64_t n : {uint64_t{1} << 27, uint64_t{1} << 28, (uint64_t{1} << 32) - 1}) {
@@ -258,7 +258,7 @@ TYPED_TEST(gpu_msm_test, WorkspaceOfOneChunk) {
 // select over all points): no other point (all 0 and 1), exactly one, exactly a chunk limit of them
 // and one more (a second pass of one point), all of them (a pass per limit), against the host split
 // MSM; one chunk more takes the per-chunk selection, same result.
-TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
+TYPED_TEST(MsmDevice, SelectedSplitEdges) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000, n = limit * msm_tuning_sm90.split_select_all_max_chunks;
@@ -338,7 +338,7 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
 // Streamed points against the host MSMs: many chunks (a divisor, a non-divisor, one point per chunk),
 // random and witness scalars, and for the split MSM's selection over all points the edges of the
 // per-chunk counts: chunks with no other point (all 0 and 1), one chunk all others, every scalar 0.
-TYPED_TEST(gpu_msm_test, StreamedMatchesHost) {
+TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
   int bad = 0;
@@ -381,7 +381,7 @@ TYPED_TEST(gpu_msm_test, StreamedMatchesHost) {
   EXPECT_EQ(bad, 0);
 }
 
-TEST(gpu_msm_args, Errors) {
+TEST(MsmDeviceArgs, Errors) {
   ec::g1_xyzz out{};
   EXPECT_FALSE(msm<ec::g1_curve>(nullptr, nullptr, 4, nullptr, 0, &out, nullptr).ok());
   EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(16, msm_config{.window_bits = 40}).ok());

@@ -33,7 +33,7 @@ void expect_fits(const msm_shape& chunk, const msm_shape& full) {
   EXPECT_LE(chunk.ones_partials, full.ones_partials);
 }
 
-TEST(msm_plan, ChunkCounts) {
+TEST(MsmPlan, ChunkCounts) {
   struct row {
     uint64_t n, limit, chunks, per, last;
   };
@@ -65,7 +65,7 @@ TEST(msm_plan, ChunkCounts) {
   }
 }
 
-TEST(msm_plan, ForcedWindowAppliesToEveryChunk) {
+TEST(MsmPlan, ForcedWindowAppliesToEveryChunk) {
   const auto s = make_msm_shape(5000, 13, true, 1024);
   ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->window_bits, 13);
@@ -74,7 +74,7 @@ TEST(msm_plan, ForcedWindowAppliesToEveryChunk) {
 }
 
 // A forced narrow width fixes W = ceil(256 / c); the chunks shrink so that W x chunk < 2^31.
-TEST(msm_plan, ForcedNarrowWidthShortensChunks) {
+TEST(MsmPlan, ForcedNarrowWidthShortensChunks) {
   const uint64_t n = uint64_t{1} << 27;
   const auto s = make_msm_shape(n, 2, false, uint64_t{1} << 25);
   ASSERT_THAT(s, IsOk());
@@ -87,7 +87,7 @@ TEST(msm_plan, ForcedNarrowWidthShortensChunks) {
   EXPECT_EQ(wide->n, uint64_t{1} << 25);  // 16 x 2^25 fits: the limit stands
 }
 
-TEST(msm_plan, InputChecks) {
+TEST(MsmPlan, InputChecks) {
   EXPECT_THAT(make_msm_shape(uint64_t{1} << 32, 0, false, uint64_t{1} << 25), Not(IsOk()));
   EXPECT_THAT(make_msm_shape(16, 0, false, 0), Not(IsOk()));
   EXPECT_THAT(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 31), Not(IsOk()));  // n per chunk
@@ -98,7 +98,7 @@ TEST(msm_plan, InputChecks) {
 }
 
 // The layout without CUB's temp storage (a few MiB at these sizes) under the default limits.
-TEST(msm_plan, DefaultChunksBoundTheLayout) {
+TEST(MsmPlan, DefaultChunksBoundTheLayout) {
   for (int log_n : {24, 26, 27, 28}) {
     const uint64_t n = uint64_t{1} << log_n;
     for (bool split : {false, true}) {
@@ -121,7 +121,7 @@ TEST(msm_plan, DefaultChunksBoundTheLayout) {
 
 // The split MSM below 2^31 points in at most split_select_all_max_chunks chunks selects over all of
 // them (its index lists sized for n); past either limit each chunk selects its own.
-TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
+TEST(MsmPlan, SplitSelectsOverAllPointsBelow2e31) {
   const auto s = make_msm_shape(uint64_t{1} << 27, 0, true, uint64_t{1} << 25);
   ASSERT_THAT(s, IsOk());
   EXPECT_TRUE(s->select_all);
@@ -153,7 +153,7 @@ TEST(msm_plan, SplitSelectsOverAllPointsBelow2e31) {
 
 // A pass of the selected split MSM over len points takes the table's width for len whenever it fits
 // the layout (a forced width always stays), and every pass fits the layout.
-TEST(msm_plan, SelectedPassesFitTheLayout) {
+TEST(MsmPlan, SelectedPassesFitTheLayout) {
   struct row {
     uint64_t total, limit;
     int forced;
@@ -198,7 +198,7 @@ void expect_workspace_bounded(uint64_t n) {
   }
 }
 
-TEST(msm_plan, WorkspaceBytesAtPoRepSizes) {
+TEST(MsmPlan, WorkspaceBytesAtPoRepSizes) {
   for (int log_n : {27, 28}) {
     expect_workspace_bounded<ec::g1_curve>(uint64_t{1} << log_n);
     expect_workspace_bounded<ec::g2_curve>(uint64_t{1} << log_n);

@@ -7,7 +7,7 @@
 namespace pp::devices {
 namespace {
 
-TEST(cpu_device, is_the_cpu_backend_under_its_name) {
+TEST(CpuDevice, IsTheCpuBackendUnderItsName) {
   const device_ptr d = make_cpu_device("cpu3");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->name(), "cpu3");
@@ -16,7 +16,7 @@ TEST(cpu_device, is_the_cpu_backend_under_its_name) {
   EXPECT_FALSE(d->measured_busy_fraction().has_value()) << "the engine measures a CPU device itself";
 }
 
-TEST(cpu_device, host_bytes_per_partition_counts_witness_evaluations_and_msm_gather) {
+TEST(CpuDevice, HostBytesPerPartitionCountsWitnessEvaluationsAndMsmGather) {
   const device_ptr d = make_cpu_device("cpu0");
   // 1000 variables, domain 1024: 32 x (1000 + 8 x 1024) = 294144 (witness; a, b, c, cosets, H) plus
   // 1000 x (192 + 32) = 224000 (B_G2 gather) = 518144, rounded up to 4 KiB: 127 x 4096 = 520192.

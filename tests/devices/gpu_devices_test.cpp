@@ -10,7 +10,7 @@ namespace {
 
 using ::testing::Not;
 
-TEST(gpu_devices, count_is_zero_in_a_build_without_cuda) {
+TEST(GpuDevices, CountIsZeroInABuildWithoutCuda) {
   auto n = gpu_count();
   ASSERT_THAT(n, IsOk());
   EXPECT_GE(*n, 0);
@@ -19,7 +19,7 @@ TEST(gpu_devices, count_is_zero_in_a_build_without_cuda) {
   }
 }
 
-TEST(gpu_devices, factories_refuse_where_they_cannot_run) {
+TEST(GpuDevices, FactoriesRefuseWhereTheyCannotRun) {
   auto n = gpu_count();
   ASSERT_THAT(n, IsOk());
   if (*n > 0) GTEST_SKIP() << "a GPU is present: make_gpu_devices would take its memory";

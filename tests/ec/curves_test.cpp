@@ -27,20 +27,20 @@ ff::fr seed_squared() {
   return x * x;
 }
 
-TEST(curves_test, generators_have_order_r) {
+TEST(Curves, GeneratorsHaveOrderR) {
   EXPECT_TRUE(is_on_curve(generator<g1_curve>()));
   EXPECT_TRUE(is_on_curve(generator<g2_curve>()));
   EXPECT_TRUE(is_infinity(mul_limbs(generator<g1_curve>(), ff::fr_params::modulus, 4)));
   EXPECT_TRUE(is_infinity(mul_limbs(generator<g2_curve>(), ff::fr_params::modulus, 4)));
 }
 
-TEST(curves_test, seed_defines_r) {
+TEST(Curves, SeedDefinesR) {
   // r = x^4 - x^2 + 1: so x^4 - x^2 + 1 = 0 in Fr.
   const ff::fr x2 = seed_squared();
   EXPECT_TRUE((x2 * x2 - x2 + ff::fr::one()).is_zero());
 }
 
-TEST(curves_test, beta_is_the_right_cube_root_of_unity) {
+TEST(Curves, BetaIsTheRightCubeRootOfUnity) {
   const ff::fp beta = fp_from_limbs(g1_curve::beta());
   EXPECT_FALSE(beta.is_one());
   EXPECT_TRUE((beta * beta * beta).is_one());
@@ -51,7 +51,7 @@ TEST(curves_test, beta_is_the_right_cube_root_of_unity) {
   EXPECT_TRUE(to_jacobian(phi2) == scalar_mul(g, seed_squared() - ff::fr::one()));
 }
 
-TEST(curves_test, psi_coefficients) {
+TEST(Curves, PsiCoefficients) {
   uint64_t e3[6];
   p_minus_1_div_3(e3);
   const ff::fp2 xi = ff::fp2{ff::fp::one(), ff::fp::one()};  // 1 + u
@@ -66,7 +66,7 @@ TEST(curves_test, psi_coefficients) {
   EXPECT_TRUE(to_jacobian(endomorphism_psi(g)) == scalar_mul(g, -ff::fr::from_uint(bls_seed_abs)));
 }
 
-TEST(curves_test, curve_coefficients) {
+TEST(Curves, CurveCoefficients) {
   EXPECT_EQ(g1_curve::b(), ff::fp::from_uint(4));
   EXPECT_EQ(g2_curve::b(), (ff::fp2{ff::fp::one(), ff::fp::one()} * ff::fp::from_uint(4)));
 }

@@ -23,7 +23,7 @@ using testing::test_rng;
 using bytes = std::vector<uint8_t>;
 
 template <class Curve>
-class encoding_test : public ::testing::Test {
+class Encoding : public ::testing::Test {
  protected:
   static constexpr std::size_t n_comp = encoding_sizes<Curve>::compressed;
   static constexpr std::size_t n_unc = encoding_sizes<Curve>::uncompressed;
@@ -43,14 +43,14 @@ class encoding_test : public ::testing::Test {
     return r.ok() ? std::string() : r.error().message();
   }
 };
-TYPED_TEST_SUITE(encoding_test, testing::curve_types, testing::curve_name_generator);
+TYPED_TEST_SUITE(Encoding, testing::curve_types, testing::curve_name_generator);
 
 // Writes p (the Fp modulus) big-endian into 48 bytes at out.
 void write_modulus(uint8_t* out) {
   for (int i = 0; i < 48; ++i) out[47 - i] = static_cast<uint8_t>(ff::fp_params::modulus[i / 8] >> (8 * (i % 8)));
 }
 
-TYPED_TEST(encoding_test, round_trip_random_points) {
+TYPED_TEST(Encoding, RoundTripRandomPoints) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -79,7 +79,7 @@ TYPED_TEST(encoding_test, round_trip_random_points) {
   }
 }
 
-TYPED_TEST(encoding_test, infinity) {
+TYPED_TEST(Encoding, Infinity) {
   using C = TypeParam;
   bytes c(this->n_comp, 0), u(this->n_unc, 0);
   c[0] = 0xc0;
@@ -94,7 +94,7 @@ TYPED_TEST(encoding_test, infinity) {
   EXPECT_TRUE(is_infinity(*du));
 }
 
-TYPED_TEST(encoding_test, rejections_each_have_their_own_message) {
+TYPED_TEST(Encoding, RejectionsEachHaveTheirOwnMessage) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -208,7 +208,7 @@ TYPED_TEST(encoding_test, rejections_each_have_their_own_message) {
   EXPECT_GE(reasons.size(), 10u);
 }
 
-TEST(encoding_named, shorthands_match_templates) {
+TEST(EncodingShorthands, ShorthandsMatchTemplates) {
   const auto g1 = generator<g1_curve>();
   const auto g2 = generator<g2_curve>();
   const auto a = encode_compressed(g1);

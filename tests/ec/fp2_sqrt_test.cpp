@@ -11,7 +11,7 @@ namespace {
 using ec::testing::random_field;
 using ec::testing::test_rng;
 
-TEST(fp2_sqrt_test, squares_have_roots) {
+TEST(Fp2Sqrt, SquaresHaveRoots) {
   test_rng rng;
   SCOPED_TRACE(rng.trace());
   for (int i = 0; i < 100; ++i) {
@@ -24,7 +24,7 @@ TEST(fp2_sqrt_test, squares_have_roots) {
   }
 }
 
-TEST(fp2_sqrt_test, non_squares_are_rejected) {
+TEST(Fp2Sqrt, NonSquaresAreRejected) {
   test_rng rng;
   SCOPED_TRACE(rng.trace());
   int non_squares = 0;
@@ -43,7 +43,7 @@ TEST(fp2_sqrt_test, non_squares_are_rejected) {
   EXPECT_GT(non_squares, 20);  // about half; 100 tries make fewer than 21 vanishingly unlikely
 }
 
-TEST(fp2_sqrt_test, edge_cases) {
+TEST(Fp2Sqrt, EdgeCases) {
   test_rng rng;
   SCOPED_TRACE(rng.trace());
   fp2 s;

@@ -79,10 +79,10 @@ bool run_oracle(const json& request, json& answer, std::string& why) {
 }
 
 template <class Curve>
-class oracle_test : public ::testing::Test {};
-TYPED_TEST_SUITE(oracle_test, testing::curve_types, testing::curve_name_generator);
+class Oracle : public ::testing::Test {};
+TYPED_TEST_SUITE(Oracle, testing::curve_types, testing::curve_name_generator);
 
-TYPED_TEST(oracle_test, scalar_multiples_and_sums_match_noble) {
+TYPED_TEST(Oracle, ScalarMultiplesAndSumsMatchNoble) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());

@@ -17,8 +17,8 @@ using testing::random_subgroup_point;
 using testing::test_rng;
 
 template <class Curve>
-class point_ops_test : public ::testing::Test {};
-TYPED_TEST_SUITE(point_ops_test, testing::curve_types, testing::curve_name_generator);
+class PointOps : public ::testing::Test {};
+TYPED_TEST_SUITE(PointOps, testing::curve_types, testing::curve_name_generator);
 
 // Same point with a different projective representative: (l^2 X, l^3 Y, l Z).
 template <class Curve>
@@ -32,13 +32,13 @@ xyzz<Curve> rescale(const xyzz<Curve>& p, const typename Curve::field& l) {
   return xyzz<Curve>{p.x * l2, p.y * l2 * l, p.zz * l2, p.zzz * l2 * l};
 }
 
-TYPED_TEST(point_ops_test, generator_on_curve) {
+TYPED_TEST(PointOps, GeneratorOnCurve) {
   EXPECT_TRUE(is_on_curve(generator<TypeParam>()));
   EXPECT_FALSE(is_infinity(generator<TypeParam>()));
   EXPECT_FALSE(is_on_curve(affine<TypeParam>{TypeParam::field::one(), TypeParam::field::one()}));
 }
 
-TYPED_TEST(point_ops_test, representations_agree_on_random_points) {
+TYPED_TEST(PointOps, RepresentationsAgreeOnRandomPoints) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -78,7 +78,7 @@ TYPED_TEST(point_ops_test, representations_agree_on_random_points) {
   }
 }
 
-TYPED_TEST(point_ops_test, infinity_and_equal_points) {
+TYPED_TEST(PointOps, InfinityAndEqualPoints) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -136,7 +136,7 @@ TYPED_TEST(point_ops_test, infinity_and_equal_points) {
   EXPECT_TRUE(is_infinity(add(neg(pj), pj)));
 }
 
-TYPED_TEST(point_ops_test, scalar_multiplication) {
+TYPED_TEST(PointOps, ScalarMultiplication) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -179,7 +179,7 @@ TYPED_TEST(point_ops_test, scalar_multiplication) {
   }
 }
 
-TYPED_TEST(point_ops_test, batch_to_affine_matches_single) {
+TYPED_TEST(PointOps, BatchToAffineMatchesSingle) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());

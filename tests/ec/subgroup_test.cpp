@@ -13,10 +13,10 @@ using testing::random_subgroup_point;
 using testing::test_rng;
 
 template <class Curve>
-class subgroup_test : public ::testing::Test {};
-TYPED_TEST_SUITE(subgroup_test, testing::curve_types, testing::curve_name_generator);
+class Subgroup : public ::testing::Test {};
+TYPED_TEST_SUITE(Subgroup, testing::curve_types, testing::curve_name_generator);
 
-TYPED_TEST(subgroup_test, generator_and_infinity) {
+TYPED_TEST(Subgroup, GeneratorAndInfinity) {
   using C = TypeParam;
   EXPECT_TRUE(is_in_subgroup(generator<C>()));
   EXPECT_TRUE(is_in_subgroup_naive(generator<C>()));
@@ -24,7 +24,7 @@ TYPED_TEST(subgroup_test, generator_and_infinity) {
   EXPECT_TRUE(is_in_subgroup_naive(affine<C>::infinity()));
 }
 
-TYPED_TEST(subgroup_test, fast_check_matches_naive_on_subgroup_points) {
+TYPED_TEST(Subgroup, FastCheckMatchesNaiveOnSubgroupPoints) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -37,7 +37,7 @@ TYPED_TEST(subgroup_test, fast_check_matches_naive_on_subgroup_points) {
   }
 }
 
-TYPED_TEST(subgroup_test, fast_check_matches_naive_on_random_curve_points) {
+TYPED_TEST(Subgroup, FastCheckMatchesNaiveOnRandomCurvePoints) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());
@@ -56,7 +56,7 @@ TYPED_TEST(subgroup_test, fast_check_matches_naive_on_random_curve_points) {
   EXPECT_EQ(outside, 24);
 }
 
-TYPED_TEST(subgroup_test, points_of_cofactor_order_are_rejected) {
+TYPED_TEST(Subgroup, PointsOfCofactorOrderAreRejected) {
   using C = TypeParam;
   test_rng rng;
   SCOPED_TRACE(rng.trace());

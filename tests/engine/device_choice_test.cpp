@@ -15,7 +15,7 @@ int gpus_here() {
   return n.ok() ? *n : 0;
 }
 
-TEST(device_choice, cpu_backend_takes_cpu_devices_with_one_worker_by_default) {
+TEST(DeviceChoice, CpuBackendTakesCpuDevicesWithOneWorkerByDefault) {
   engine_config c;
   auto r = choose_devices("cpu", 0, {}, c);
   ASSERT_THAT(r, IsOk());
@@ -27,7 +27,7 @@ TEST(device_choice, cpu_backend_takes_cpu_devices_with_one_worker_by_default) {
   EXPECT_EQ(c3.workers_per_device, 3u);
 }
 
-TEST(device_choice, auto_takes_the_gpus_when_there_are_any) {
+TEST(DeviceChoice, AutoTakesTheGpusWhenThereAreAny) {
   engine_config c;
   auto r = choose_devices("auto", 0, {}, c);
   ASSERT_THAT(r, IsOk());
@@ -37,7 +37,7 @@ TEST(device_choice, auto_takes_the_gpus_when_there_are_any) {
   EXPECT_EQ(static_cast<bool>(c.make_devices), gpus);
 }
 
-TEST(device_choice, cuda_without_a_gpu_is_a_precise_error) {
+TEST(DeviceChoice, CudaWithoutAGpuIsAPreciseError) {
   engine_config c;
   auto r = choose_devices("cuda", 0, {}, c);
   if (gpus_here() > 0) {
@@ -52,7 +52,7 @@ TEST(device_choice, cuda_without_a_gpu_is_a_precise_error) {
   EXPECT_FALSE(c.make_devices) << "a failed choice must not leave a device factory behind";
 }
 
-TEST(device_choice, unknown_backend_is_refused) {
+TEST(DeviceChoice, UnknownBackendIsRefused) {
   engine_config c;
   auto r = choose_devices("opencl", 0, {}, c);
   ASSERT_THAT(r, StatusIs(status_code::invalid_argument));

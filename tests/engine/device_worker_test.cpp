@@ -12,39 +12,23 @@
 #include <thread>
 #include <vector>
 
-#include "fake_device.hpp"
+#include "stage_rig.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::engine {
 namespace {
 
-using testing::fake_backend;
-using testing::fake_device;
+using testing::stage_rig;
+using testing::stub_backend;
 
-int64_t zero_clock() { return 0; }
-
-struct failure {
-  job_id job;
-  uint32_t partition;
-  status error;
-};
-
-// One fake device (one worker) and the router and worker around it. A task is queued as the
-// placement would queue it: its state parked, the task in the device's inbox, the load counted.
-struct worker_rig {
-  explicit worker_rig(uint32_t max_attempts = 3) {
-    auto d = std::make_unique<fake_device>("fake0");
-    backend = &d->fake();
-    slot = std::make_unique<device_slot>(std::move(d), 1, 4, zero_clock);
-    router = std::make_unique<partition_router>(partition_router::capacities{8, 8, 8}, std::vector{slot.get()},
-                                                partition_router::hooks{.fail = {}, .cancel_job = {}});
-    metrics = std::move(engine_metrics::create()).value();
-    worker = std::make_unique<device_worker>(*slot, *router, trace, *metrics,
-                                             device_worker::options{.self_verify = false, .max_attempts = max_attempts},
-                                             [this](const partition_task& t, status e) {
-                                               failed.push_back({t.job, t.partition, std::move(e)});
-                                             });
-  }
+// One fake device (one worker, an inbox of 4) and the router and worker around it. A task is queued
+// as the placement would queue it: its state parked, the task in the device's inbox, the load counted.
+struct worker_rig : stage_rig {
+  explicit worker_rig(uint32_t max_attempts = 3,
+                      std::unique_ptr<devices::device> dev = std::make_unique<testing::fake_device>("fake0"))
+      : stage_rig(std::move(dev), 4),
+        worker(*slot, *router, trace, *metrics,
+               device_worker::options{.self_verify = false, .max_attempts = max_attempts}, record_failures()) {}
 
   partition_task queue(job_id job, uint32_t attempts_so_far = 0) {
     partition_task t;
@@ -68,22 +52,14 @@ struct worker_rig {
   void run_next() {
     auto t = slot->inbox().try_pop();
     ASSERT_TRUE(t.has_value());
-    worker->run(std::move(*t), "fake0/w0");
+    worker.run(std::move(*t), std::string(slot->name()) + "/w0");
   }
 
-  std::string metrics_text() const { return metrics->render(engine_status{}); }
-
   loaded_key key;  // null key and circuit: the fake backend never reads the request
-  fake_backend* backend = nullptr;
-  std::unique_ptr<device_slot> slot;
-  std::unique_ptr<partition_router> router;
-  trace_recorder trace;
-  std::unique_ptr<engine_metrics> metrics;
-  std::unique_ptr<device_worker> worker;
-  std::vector<failure> failed;  // written by the worker, read after it ran on the test's thread
+  device_worker worker;
 };
 
-TEST(device_worker, a_started_partition_goes_to_the_finish_queue) {
+TEST(DeviceWorker, AStartedPartitionGoesToTheFinishQueue) {
   worker_rig rig;
   rig.queue(1);
   rig.run_next();
@@ -111,7 +87,7 @@ TEST(device_worker, a_started_partition_goes_to_the_finish_queue) {
   EXPECT_TRUE(rig.failed.empty());
 }
 
-TEST(device_worker, a_device_fault_takes_the_device_out_and_retries_elsewhere) {
+TEST(DeviceWorker, ADeviceFaultTakesTheDeviceOutAndRetriesElsewhere) {
   worker_rig rig;
   rig.backend->fail_with(unavailable("bus error"));
   rig.queue(1);
@@ -131,7 +107,7 @@ TEST(device_worker, a_device_fault_takes_the_device_out_and_retries_elsewhere) {
   EXPECT_NE(m.find("pp_partition_retries_total 1"), std::string::npos) << m;
 }
 
-TEST(device_worker, the_last_attempt_fails_the_partition) {
+TEST(DeviceWorker, TheLastAttemptFailsThePartition) {
   worker_rig rig(2);
   rig.backend->fail_with(internal_error("kernel died"));
   rig.queue(4, 1);  // tried once already elsewhere
@@ -146,7 +122,7 @@ TEST(device_worker, the_last_attempt_fails_the_partition) {
   EXPECT_EQ(rig.metrics_text().find("pp_partition_retries_total 1"), std::string::npos);
 }
 
-TEST(device_worker, a_request_error_fails_the_partition_and_keeps_the_device) {
+TEST(DeviceWorker, ARequestErrorFailsThePartitionAndKeepsTheDevice) {
   for (const status& s : {invalid_argument("witness size"), failed_precondition("keys evict each other")}) {
     worker_rig rig;
     rig.backend->fail_with(s);
@@ -160,7 +136,7 @@ TEST(device_worker, a_request_error_fails_the_partition_and_keeps_the_device) {
   }
 }
 
-TEST(device_worker, a_device_out_of_rotation_sends_its_queue_back_unstarted) {
+TEST(DeviceWorker, ADeviceOutOfRotationSendsItsQueueBackUnstarted) {
   worker_rig rig;
   rig.queue(1);
   rig.slot->mark_faulty("left earlier");
@@ -174,7 +150,7 @@ TEST(device_worker, a_device_out_of_rotation_sends_its_queue_back_unstarted) {
   EXPECT_EQ(w->attempts, 0u) << "not started, so not an attempt";
 }
 
-TEST(device_worker, a_cancelled_job_never_reaches_the_backend) {
+TEST(DeviceWorker, ACancelledJobNeverReachesTheBackend) {
   worker_rig rig;
   const partition_task t = rig.queue(1);
   t.cancel.cancel();
@@ -188,12 +164,12 @@ TEST(device_worker, a_cancelled_job_never_reaches_the_backend) {
   auto popped = rig.slot->inbox().try_pop();  // a worker has taken the task...
   ASSERT_TRUE(popped.has_value());
   rig.router->purge(2);  // ...when its job is purged: its state is gone
-  rig.worker->run(std::move(*popped), "fake0/w0");
+  rig.worker.run(std::move(*popped), "fake0/w0");
   EXPECT_EQ(rig.backend->starts.load(), 0);
   EXPECT_EQ(rig.slot->read().queued, 0u);
 }
 
-TEST(device_worker, an_injected_failure_is_a_device_fault_without_the_backend) {
+TEST(DeviceWorker, AnInjectedFailureIsADeviceFaultWithoutTheBackend) {
   worker_rig rig;
   rig.slot->inject_failures(1);
   rig.queue(1);
@@ -205,53 +181,27 @@ TEST(device_worker, an_injected_failure_is_a_device_fault_without_the_backend) {
 }
 
 // A backend whose start() throws: contained as that call's status, a device fault.
-class throwing_device final : public devices::device {
+class throwing_start final : public stub_backend {
  public:
-  class backend_t final : public groth16::backend {
-   public:
-    [[nodiscard]] std::string_view name() const override { return "throwing"; }
-    result<groth16::pending_ptr> start(const groth16::prove_request&) override { throw std::runtime_error("boom"); }
-    result<groth16::prove_output> finish(groth16::pending_ptr) override { return unimplemented("finish"); }
-    [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t, uint64_t) const override { return 0; }
-  };
-  [[nodiscard]] std::string_view name() const override { return "throwing0"; }
-  [[nodiscard]] std::string_view kind() const override { return "fake"; }
-  [[nodiscard]] groth16::backend& backend() override { return backend_; }
-
- private:
-  backend_t backend_;
+  result<groth16::pending_ptr> start(const groth16::prove_request&) override { throw std::runtime_error("boom"); }
 };
 
-TEST(device_worker, an_exception_from_start_is_a_device_fault) {
-  device_slot slot(std::make_unique<throwing_device>(), 1, 1, zero_clock);
-  partition_router router({8, 8, 8}, {&slot}, {});
-  trace_recorder trace;
-  auto metrics = std::move(engine_metrics::create()).value();
-  std::vector<status> failed;
-  device_worker worker(slot, router, trace, *metrics, {.self_verify = false, .max_attempts = 3},
-                       [&](const partition_task&, status e) { failed.push_back(e); });
-  loaded_key key;
-  partition_task t;
-  t.job = 1;
-  auto w = std::make_unique<partition_work>();
-  w->key = &key;
-  w->witness = std::make_shared<const std::vector<ff::fr>>();
-  router.forward(router.ready(), t, std::move(w));
-  ASSERT_TRUE(router.ready().try_pop().has_value());
-  slot.placed();
-  worker.run(t, "throwing0/w0");
-  EXPECT_TRUE(failed.empty());
-  EXPECT_FALSE(slot.healthy());
-  EXPECT_NE(slot.read().fault.find("boom"), std::string::npos) << slot.read().fault;
-  EXPECT_EQ(router.ready().size(), 1u);
+TEST(DeviceWorker, AnExceptionFromStartIsADeviceFault) {
+  worker_rig rig(3, std::make_unique<testing::device_of<throwing_start>>("throwing0"));
+  rig.queue(1);
+  rig.run_next();
+  EXPECT_TRUE(rig.failed.empty());
+  EXPECT_FALSE(rig.slot->healthy());
+  EXPECT_NE(rig.slot->read().fault.find("boom"), std::string::npos) << rig.slot->read().fault;
+  EXPECT_EQ(rig.router->ready().size(), 1u);
 }
 
-TEST(device_worker, loop_runs_the_inbox_until_it_closes) {
+TEST(DeviceWorker, LoopRunsTheInboxUntilItCloses) {
   worker_rig rig;
   rig.queue(1);
   rig.queue(2);
   rig.slot->inbox().close();  // pops drain what is queued, then the loop ends
-  std::thread t([&] { rig.worker->loop("fake0/w0"); });
+  std::thread t([&] { rig.worker.loop("fake0/w0"); });
   t.join();
   EXPECT_EQ(rig.backend->starts.load(), 2);
   EXPECT_EQ(rig.router->finish().size(), 2u);

@@ -7,36 +7,14 @@
 
 #include "engine/engine.hpp"
 #include "groth16/prover.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
-#include "r1cs/synthetic.hpp"
 #include "support/status_matchers.hpp"
+#include "tiny_circuit.hpp"
 
 namespace pp::engine {
 namespace {
 
-struct circuit {
-  std::shared_ptr<const groth16::proving_key> pk;
-  std::shared_ptr<const r1cs::constraint_system> cs;
-  std::vector<ff::fr> witness;
-};
-
-const circuit& tiny() {
-  static const circuit c = [] {
-    r1cs::synthetic_params p;
-    p.num_constraints = 32;
-    p.num_public = 1;
-    p.num_aux = 48;
-    auto sc = r1cs::make_synthetic(p);
-    EXPECT_THAT(sc, IsOk());
-    auto pk = groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
-                                      groth16::toxic_waste_from_seed_insecure(5));
-    EXPECT_THAT(pk, IsOk());
-    return circuit{std::make_shared<const groth16::proving_key>(std::move(pk).value()),
-                   std::make_shared<const r1cs::constraint_system>(sc->cs), sc->w};
-  }();
-  return c;
-}
+using testing::tiny_circuit;
 
 // Throws from start() (std::bad_alloc) or finish() (std::runtime_error) on the first job only.
 class throwing_backend final : public groth16::backend {
@@ -76,7 +54,7 @@ class throwing_device final : public device {
 job_result run_one(engine& e) {
   submit_request r;
   r.key_id = "tiny";
-  r.witnesses.push_back(witness_source::memory(tiny().witness));
+  r.witnesses.push_back(witness_source::memory(tiny_circuit().witness));
   auto id = e.submit(std::move(r));
   EXPECT_THAT(id, IsOk());
   auto out = e.await(*id, deadline_in(std::chrono::seconds(60)));
@@ -95,11 +73,11 @@ std::unique_ptr<engine> make(bool in_start) {
   auto e = engine::create(std::move(c));
   EXPECT_THAT(e, IsOk());
   auto out = std::move(e).value();
-  EXPECT_THAT(out->register_key("tiny", memory_key_source{tiny().pk, tiny().cs}), IsOk());
+  EXPECT_THAT(out->register_key("tiny", memory_key_source{tiny_circuit().pk, tiny_circuit().cs}), IsOk());
   return out;
 }
 
-TEST(engine_exceptions, throwing_start_is_a_device_fault_that_names_the_exception) {
+TEST(EngineExceptions, ThrowingStartIsADeviceFaultThatNamesTheException) {
   auto e = make(true);
   const job_result r = run_one(*e);
   EXPECT_NE(r.state, job_state::succeeded);
@@ -109,7 +87,7 @@ TEST(engine_exceptions, throwing_start_is_a_device_fault_that_names_the_exceptio
   EXPECT_NE(st.devices[0].fault.find("std::bad_alloc"), std::string::npos) << st.devices[0].fault;
 }
 
-TEST(engine_exceptions, throwing_finish_fails_the_job_and_the_engine_keeps_serving) {
+TEST(EngineExceptions, ThrowingFinishFailsTheJobAndTheEngineKeepsServing) {
   auto e = make(false);
   const job_result r = run_one(*e);
   EXPECT_EQ(r.state, job_state::failed);
@@ -117,7 +95,7 @@ TEST(engine_exceptions, throwing_finish_fails_the_job_and_the_engine_keeps_servi
   const job_result next = run_one(*e);
   ASSERT_EQ(next.state, job_state::succeeded) << next.error.to_string();
   ASSERT_EQ(next.partitions.size(), 1u);
-  EXPECT_THAT(groth16::verify(tiny().pk->vk, next.partitions[0].public_inputs, next.partitions[0].proof), IsOk());
+  EXPECT_THAT(groth16::verify(tiny_circuit().pk->vk, next.partitions[0].public_inputs, next.partitions[0].proof), IsOk());
 }
 
 }  // namespace

@@ -254,7 +254,7 @@ child_report run_child_process(const std::filesystem::path& dir, uint64_t budget
 
 double in_mib(uint64_t b) { return static_cast<double>(b) / static_cast<double>(mib); }
 
-TEST(engine_rss, peak_rss_stays_in_the_budget_and_every_job_completes) {
+TEST(EngineRss, PeakRssStaysInTheBudgetAndEveryJobCompletes) {
   if (!std::filesystem::exists("/proc/self/clear_refs")) GTEST_SKIP() << "needs Linux /proc/self/clear_refs";
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("pp_engine_rss_" + std::to_string(getpid()));

@@ -14,45 +14,20 @@
 #include <set>
 #include <thread>
 
-#include "engine/busy_meter.hpp"
 #include "engine/key_catalog.hpp"
 #include "eventually.hpp"
+#include "fake_device.hpp"
 #include "groth16/prover.hpp"
-#include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
-#include "r1cs/synthetic.hpp"
 #include "support/status_matchers.hpp"
+#include "tiny_circuit.hpp"
 
 namespace pp::engine {
 namespace {
 
 using testing::eventually;
-
-struct fixture_circuit {
-  std::shared_ptr<const groth16::proving_key> pk;
-  std::shared_ptr<const r1cs::constraint_system> cs;
-  std::vector<ff::fr> witness;
-};
-
-const fixture_circuit& tiny_circuit() {
-  static const fixture_circuit c = [] {
-    r1cs::synthetic_params p;
-    p.num_constraints = 64;
-    p.num_public = 2;
-    p.num_aux = 96;
-    p.seed = 7;
-    auto sc = r1cs::make_synthetic(p);
-    EXPECT_THAT(sc, IsOk());
-    auto pk = groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange,
-                                      groth16::toxic_waste_from_seed_insecure(3));
-    EXPECT_THAT(pk, IsOk());
-    return fixture_circuit{std::make_shared<const groth16::proving_key>(std::move(pk).value()),
-                           std::make_shared<const r1cs::constraint_system>(sc->cs), sc->w};
-  }();
-  return c;
-}
-
-key_source tiny_key() { return memory_key_source{tiny_circuit().pk, tiny_circuit().cs}; }
+using testing::tiny_circuit;
+using testing::tiny_key;
 
 submit_request tiny_job(uint32_t partitions, priority prio = priority::normal, std::string idem = {}) {
   submit_request r;
@@ -153,7 +128,7 @@ engine_config gated_config(gate& g) {
   return c;
 }
 
-TEST(engine, proves_and_every_proof_verifies) {
+TEST(Engine, ProvesAndEveryProofVerifies) {
   auto e = make_engine(small_config());
   auto id = e->submit(tiny_job(3));
   ASSERT_THAT(id, IsOk());
@@ -179,7 +154,7 @@ TEST(engine, proves_and_every_proof_verifies) {
   EXPECT_EQ(st.memory.partitions_in_use, 0u);
 }
 
-TEST(engine, rejects_bad_requests_precisely) {
+TEST(Engine, RejectsBadRequestsPrecisely) {
   auto e = make_engine(small_config());
   auto unknown = tiny_job(1);
   unknown.key_id = "nope";
@@ -199,7 +174,7 @@ TEST(engine, rejects_bad_requests_precisely) {
   EXPECT_EQ(engine::create(bad).error().code(), status_code::invalid_argument);
 }
 
-TEST(engine, two_hundred_mixed_jobs_none_lost_or_duplicated) {
+TEST(Engine, TwoHundredMixedJobsNoneLostOrDuplicated) {
   engine_config c = small_config();
   c.self_verify = true;
   auto e = make_engine(c);
@@ -244,7 +219,7 @@ TEST(engine, two_hundred_mixed_jobs_none_lost_or_duplicated) {
   EXPECT_TRUE(eventually([&] { return e->status().memory.partitions_in_use == 0; }));
 }
 
-TEST(engine, workload_over_the_budget_waits_and_completes) {
+TEST(Engine, WorkloadOverTheBudgetWaitsAndCompletes) {
   engine_config c = small_config();
   c.partition_bytes = uint64_t{1} << 20;
   c.host_memory_bytes = uint64_t{8} << 20;  // keys 4 MiB, partitions 4 MiB = 4 in flight
@@ -266,7 +241,7 @@ TEST(engine, workload_over_the_budget_waits_and_completes) {
   EXPECT_EQ(m.partitions_in_use, 0u);
 }
 
-TEST(engine, injected_device_failure_is_retried_elsewhere) {
+TEST(Engine, InjectedDeviceFailureIsRetriedElsewhere) {
   auto e = make_engine(small_config());
   ASSERT_THAT(e->inject_device_failure("cpu0", 1), IsOk());
   auto id = e->submit(tiny_job(1));  // both devices idle: placed on cpu0 (lowest index), which fails
@@ -290,7 +265,7 @@ TEST(engine, injected_device_failure_is_retried_elsewhere) {
   EXPECT_NE(e->metrics_text().find("pp_partition_retries_total 1"), std::string::npos);
 }
 
-TEST(engine, all_devices_failed_reports_unavailable) {
+TEST(Engine, AllDevicesFailedReportsUnavailable) {
   engine_config c = small_config();
   c.cpu_devices = 1;
   auto e = make_engine(c);
@@ -302,7 +277,7 @@ TEST(engine, all_devices_failed_reports_unavailable) {
   EXPECT_EQ(r->error.code(), status_code::unavailable);
 }
 
-TEST(engine, critical_job_starts_at_the_next_partition_boundary) {
+TEST(Engine, CriticalJobStartsAtTheNextPartitionBoundary) {
   gate g;
   auto e = make_engine(gated_config(g));
   std::vector<job_id> normal;
@@ -330,7 +305,7 @@ TEST(engine, critical_job_starts_at_the_next_partition_boundary) {
   EXPECT_EQ(g.order[1], crit_witness);  // right after the partition that was running
 }
 
-TEST(engine, shutdown_with_drain_finishes_everything) {
+TEST(Engine, ShutdownWithDrainFinishesEverything) {
   auto e = make_engine(small_config());
   std::vector<job_id> ids;
   for (int i = 0; i < 10; ++i) ids.push_back(*e->submit(tiny_job(2)));
@@ -344,7 +319,7 @@ TEST(engine, shutdown_with_drain_finishes_everything) {
   EXPECT_THAT(e->shutdown(), IsOk());  // idempotent
 }
 
-TEST(engine, shutdown_without_drain_reports_every_job) {
+TEST(Engine, ShutdownWithoutDrainReportsEveryJob) {
   gate g;
   auto e = make_engine(gated_config(g));
   std::vector<job_id> ids;
@@ -362,7 +337,7 @@ TEST(engine, shutdown_without_drain_reports_every_job) {
   EXPECT_EQ(e->status().memory.partitions_in_use, 0u);
 }
 
-TEST(engine, keys_preload_and_evict) {
+TEST(Engine, KeysPreloadAndEvict) {
   auto e = make_engine(small_config());
   EXPECT_EQ(e->preload_key("nope").code(), status_code::not_found);
   ASSERT_THAT(e->preload_key("tiny"), IsOk());
@@ -377,7 +352,7 @@ TEST(engine, keys_preload_and_evict) {
   expect_verifies(*r);
 }
 
-TEST(engine, cancel_while_running_drops_the_result) {
+TEST(Engine, CancelWhileRunningDropsTheResult) {
   gate g;
   auto e = make_engine(gated_config(g));
   auto id = e->submit(tiny_job(2));
@@ -391,22 +366,6 @@ TEST(engine, cancel_while_running_drops_the_result) {
   EXPECT_TRUE(eventually([&] { return e->status().memory.partitions_in_use == 0; }));
   EXPECT_TRUE(eventually([&] { return e->status().devices[0].running == 0; }));
 }
-
-TEST(busy_meter, counts_union_of_busy_intervals) {
-  int64_t t = 0;
-  busy_meter m([&] { return t; });
-  m.begin();
-  t = 10;
-  m.begin();  // a second worker: still one busy interval
-  t = 20;
-  m.end();
-  t = 30;
-  m.end();
-  t = 100;
-  EXPECT_EQ(m.busy_ns(), 30);
-  EXPECT_DOUBLE_EQ(m.fraction(), 0.3);
-}
-
 
 // A backend that reports its own host memory per partition (as a GPU does: its work is in VRAM) and
 // returns off-thread spans (as a GPU lane's kernels): the engine reserves the backend's figure and
@@ -431,17 +390,7 @@ class vram_backend final : public groth16::backend {
   groth16::cpu_backend inner_;
 };
 
-class vram_device final : public device {
- public:
-  [[nodiscard]] std::string_view name() const override { return "vram0"; }
-  [[nodiscard]] std::string_view kind() const override { return "fake"; }
-  [[nodiscard]] groth16::backend& backend() override { return backend_; }
-
- private:
-  vram_backend backend_;
-};
-
-TEST(engine, partition_memory_and_spans_come_from_the_devices) {
+TEST(Engine, PartitionMemoryAndSpansComeFromTheDevices) {
   const uint64_t nv = tiny_circuit().cs->num_variables();
   {
     auto e = make_engine(small_config());  // CPU devices: the CPU backend's estimate
@@ -452,7 +401,7 @@ TEST(engine, partition_memory_and_spans_come_from_the_devices) {
   engine_config c = small_config();
   c.make_devices = []() -> result<std::vector<device_ptr>> {
     std::vector<device_ptr> v;
-    v.push_back(std::make_unique<vram_device>());
+    v.push_back(std::make_unique<testing::device_of<vram_backend>>("vram0"));
     return v;
   };
   auto e = make_engine(c);

@@ -1,17 +1,31 @@
-// A fake device for the engine's component tests: its backend's start() returns what the test set
-// (a fake pending, or an error), counts its calls, and never touches the request.
+// Fakes for the engine's component tests: stub_backend (every call refused) for a test backend to
+// override from; fake_backend, whose start() and finish() return what the test set (a fake pending
+// or an error; a prove_output or an error), count their calls and never touch the request; and
+// device_of<Backend>, a device around either. A clock that stands still for the device slots, and
+// the record of a partition a component failed.
 #pragma once
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/mutex.hpp"
 #include "core/thread_annotations.hpp"
 #include "devices/device.hpp"
+#include "engine/job.hpp"
 
 namespace pp::engine::testing {
 
-class fake_backend final : public groth16::backend {
+class stub_backend : public groth16::backend {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "stub"; }
+  result<groth16::pending_ptr> start(const groth16::prove_request&) override { return unimplemented("stub start"); }
+  result<groth16::prove_output> finish(groth16::pending_ptr) override { return unimplemented("stub finish"); }
+  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t, uint64_t) const override { return 0; }
+};
+
+class fake_backend final : public stub_backend {
  public:
   class fake_pending final : public groth16::pending {};
 
@@ -22,33 +36,57 @@ class fake_backend final : public groth16::backend {
     if (!next_.ok()) return next_;
     return groth16::pending_ptr(std::make_unique<fake_pending>());
   }
-  result<groth16::prove_output> finish(groth16::pending_ptr) override { return unimplemented("fake finish"); }
-  [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t, uint64_t) const override { return 0; }
+  result<groth16::prove_output> finish(groth16::pending_ptr) override {
+    ++finishes;
+    mutex_lock lock(mu_);
+    return finish_next_;
+  }
 
   // What every later start() returns: ok (a fake pending) or this error.
   void fail_with(status s) {
     mutex_lock lock(mu_);
     next_ = std::move(s);
   }
+  // What every later finish() returns: by default an empty proof with no timings.
+  void finish_with(result<groth16::prove_output> r) {
+    mutex_lock lock(mu_);
+    finish_next_ = std::move(r);
+  }
 
   std::atomic<int> starts{0};
+  std::atomic<int> finishes{0};
 
  private:
   mutex mu_;
   status next_ PP_GUARDED_BY(mu_);
+  result<groth16::prove_output> finish_next_ PP_GUARDED_BY(mu_) = groth16::prove_output{};
 };
 
-class fake_device final : public devices::device {
+// A device of kind "fake" around a default-constructed Backend.
+template <class Backend>
+class device_of final : public devices::device {
  public:
-  explicit fake_device(std::string name) : name_(std::move(name)) {}
+  explicit device_of(std::string name) : name_(std::move(name)) {}
   [[nodiscard]] std::string_view name() const override { return name_; }
   [[nodiscard]] std::string_view kind() const override { return "fake"; }
   [[nodiscard]] groth16::backend& backend() override { return backend_; }
-  fake_backend& fake() { return backend_; }
+  Backend& impl() { return backend_; }
 
  private:
   std::string name_;
-  fake_backend backend_;
+  Backend backend_;
+};
+
+using fake_device = device_of<fake_backend>;
+
+// The device slots' clock in tests that measure no busy time.
+inline int64_t zero_clock() { return 0; }
+
+// A partition a component failed (or a job it cancelled: partition 0), with the error.
+struct failure {
+  job_id job;
+  uint32_t partition;
+  status error;
 };
 
 }  // namespace pp::engine::testing

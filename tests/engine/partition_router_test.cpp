@@ -21,9 +21,9 @@ namespace {
 using ::testing::Not;
 
 using testing::eventually;
+using testing::failure;
 using testing::fake_device;
-
-int64_t zero_clock() { return 0; }
+using testing::zero_clock;
 
 partition_task task(job_id job, uint32_t partition, priority prio = priority::normal, uint64_t seq = 0) {
   partition_task t;
@@ -36,12 +36,6 @@ partition_task task(job_id job, uint32_t partition, priority prio = priority::no
 }
 
 std::unique_ptr<partition_work> work() { return std::make_unique<partition_work>(); }
-
-struct failure {
-  job_id job;
-  uint32_t partition;
-  status error;
-};
 
 // A router over `n` fake devices (one worker, inbox depth 1 each) that records what it asks of its
 // owner.
@@ -71,7 +65,7 @@ struct router_rig {
   std::vector<failure> cancelled PP_GUARDED_BY(mu);
 };
 
-TEST(partition_router, admitted_state_is_claimed_once) {
+TEST(PartitionRouter, AdmittedStateIsClaimedOnce) {
   router_rig rig(1);
   auto w = work();
   w->key_id = "k";
@@ -87,7 +81,7 @@ TEST(partition_router, admitted_state_is_claimed_once) {
   EXPECT_EQ(rig.router->parked(), 0u);
 }
 
-TEST(partition_router, admit_on_a_full_intake_keeps_the_state_for_purge) {
+TEST(PartitionRouter, AdmitOnAFullIntakeKeepsTheStateForPurge) {
   router_rig rig(1, {1, 8, 8});
   ASSERT_THAT(rig.router->admit(task(1, 0), work(), no_deadline()), IsOk());
   const status s = rig.router->admit(task(2, 0), work(), immediate());
@@ -98,7 +92,7 @@ TEST(partition_router, admit_on_a_full_intake_keeps_the_state_for_purge) {
   EXPECT_EQ(rig.router->intake().size(), 1u) << "job 1 must stay queued";
 }
 
-TEST(partition_router, places_ready_tasks_on_healthy_devices_only) {
+TEST(PartitionRouter, PlacesReadyTasksOnHealthyDevicesOnly) {
   router_rig rig(2);
   rig.slots[0]->mark_faulty("broken");
   rig.router->forward(rig.router->ready(), task(1, 0), work());
@@ -112,7 +106,7 @@ TEST(partition_router, places_ready_tasks_on_healthy_devices_only) {
   EXPECT_EQ(rig.router->parked(), 2u) << "placing moves the task; its state stays parked for the device stage";
 }
 
-TEST(partition_router, a_full_device_holds_normal_work_in_the_ready_queue) {
+TEST(PartitionRouter, AFullDeviceHoldsNormalWorkInTheReadyQueue) {
   router_rig rig(1);  // load limit: 1 worker + depth 1
   for (uint32_t p = 0; p < 3; ++p) rig.router->forward(rig.router->ready(), task(1, p), work());
   EXPECT_TRUE(rig.router->place_one());
@@ -122,7 +116,7 @@ TEST(partition_router, a_full_device_holds_normal_work_in_the_ready_queue) {
   EXPECT_EQ(rig.slots[0]->inbox().size(), 2u);
 }
 
-TEST(partition_router, no_healthy_device_fails_what_is_ready) {
+TEST(PartitionRouter, NoHealthyDeviceFailsWhatIsReady) {
   router_rig rig(2);
   rig.slots[0]->mark_faulty("a");
   rig.slots[1]->mark_faulty("b");
@@ -139,7 +133,7 @@ TEST(partition_router, no_healthy_device_fails_what_is_ready) {
   }
 }
 
-TEST(partition_router, an_inbox_that_refuses_the_task_cancels_its_job) {
+TEST(PartitionRouter, AnInboxThatRefusesTheTaskCancelsItsJob) {
   router_rig rig(1);
   partition_task t = task(3, 0);
   const cancel_token token = t.cancel;
@@ -155,7 +149,7 @@ TEST(partition_router, an_inbox_that_refuses_the_task_cancels_its_job) {
   EXPECT_EQ(rig.cancelled[0].error.code(), status_code::internal);
 }
 
-TEST(partition_router, purge_removes_a_job_from_every_queue) {
+TEST(PartitionRouter, PurgeRemovesAJobFromEveryQueue) {
   router_rig rig(1);
   ASSERT_THAT(rig.router->admit(task(1, 0), work(), no_deadline()), IsOk());
   ASSERT_THAT(rig.router->admit(task(2, 0), work(), no_deadline()), IsOk());
@@ -178,7 +172,7 @@ TEST(partition_router, purge_removes_a_job_from_every_queue) {
   EXPECT_EQ(left->job, 2u);
 }
 
-TEST(partition_router, forward_to_a_closed_queue_drops_the_state) {
+TEST(PartitionRouter, ForwardToAClosedQueueDropsTheState) {
   router_rig rig(1);
   rig.router->close();
   rig.router->forward(rig.router->ready(), task(1, 0), work());
@@ -186,7 +180,7 @@ TEST(partition_router, forward_to_a_closed_queue_drops_the_state) {
   EXPECT_THAT(rig.router->admit(task(2, 0), work(), no_deadline()), Not(IsOk()));
 }
 
-TEST(partition_router, a_blocked_witness_thread_serves_critical_intake) {
+TEST(PartitionRouter, ABlockedWitnessThreadServesCriticalIntake) {
   router_rig rig(1, {8, 1, 8});
   rig.router->forward(rig.router->ready(), task(1, 0), work());  // the ready queue is now full
   ASSERT_THAT(rig.router->admit(task(9, 0, priority::critical), work(), no_deadline()), IsOk());
@@ -212,7 +206,7 @@ TEST(partition_router, a_blocked_witness_thread_serves_critical_intake) {
   EXPECT_EQ(t->partition, 1u);
 }
 
-TEST(partition_router, a_critical_forward_never_waits_or_serves) {
+TEST(PartitionRouter, ACriticalForwardNeverWaitsOrServes) {
   router_rig rig(1, {8, 1, 8});
   rig.router->forward(rig.router->ready(), task(1, 0), work());
   std::atomic<int> served{0};
@@ -225,7 +219,7 @@ TEST(partition_router, a_critical_forward_never_waits_or_serves) {
   EXPECT_EQ(first->job, 9u) << "CRITICAL pops first";
 }
 
-TEST(partition_router, placement_runs_until_closed) {
+TEST(PartitionRouter, PlacementRunsUntilClosed) {
   router_rig rig(1);
   std::thread placer([&] { rig.router->run_placement(); });
   rig.router->forward(rig.router->ready(), task(1, 0), work());

@@ -38,7 +38,7 @@ std::vector<uint8_t> gmp_bytes_le(const mpz_class& v) {
 }
 
 template <class F>
-class FieldBytesTest : public ::testing::Test {
+class FieldBytes : public ::testing::Test {
  protected:
   const mpz_class m = modulus<F>();
   const std::string name{field_name<typename F::params>};
@@ -63,16 +63,16 @@ class FieldBytesTest : public ::testing::Test {
 };
 
 using fields = ::testing::Types<fp, fr>;
-TYPED_TEST_SUITE(FieldBytesTest, fields);
+TYPED_TEST_SUITE(FieldBytes, fields);
 
-TYPED_TEST(FieldBytesTest, FieldNames) {
+TYPED_TEST(FieldBytes, FieldNames) {
   EXPECT_EQ(field_name<fp_params>, "fp");
   EXPECT_EQ(field_name<fr_params>, "fr");
   EXPECT_EQ(fp::n_bytes, 48);
   EXPECT_EQ(fr::n_bytes, 32);
 }
 
-TYPED_TEST(FieldBytesTest, BytesRoundTripBothEndiannesses) {
+TYPED_TEST(FieldBytes, BytesRoundTripBothEndiannesses) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
   for (const auto& v : this->values(rng)) {
@@ -90,7 +90,7 @@ TYPED_TEST(FieldBytesTest, BytesRoundTripBothEndiannesses) {
   }
 }
 
-TYPED_TEST(FieldBytesTest, BytesRejectValuesAtLeastModulus) {
+TYPED_TEST(FieldBytes, BytesRejectValuesAtLeastModulus) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
   for (const auto& v : this->too_large(rng)) {
@@ -104,7 +104,7 @@ TYPED_TEST(FieldBytesTest, BytesRejectValuesAtLeastModulus) {
   }
 }
 
-TYPED_TEST(FieldBytesTest, BytesRejectWrongLengths) {
+TYPED_TEST(FieldBytes, BytesRejectWrongLengths) {
   using F = TypeParam;
   for (size_t n : {size_t(0), size_t(1), size_t(F::n_bytes - 1), size_t(F::n_bytes + 1), size_t(2 * F::n_bytes)}) {
     const std::vector<uint8_t> zeros(n, 0);
@@ -118,7 +118,7 @@ TYPED_TEST(FieldBytesTest, BytesRejectWrongLengths) {
   }
 }
 
-TYPED_TEST(FieldBytesTest, DecimalRoundTrip) {
+TYPED_TEST(FieldBytes, DecimalRoundTrip) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
   for (const auto& v : this->values(rng)) {
@@ -145,7 +145,7 @@ TYPED_TEST(FieldBytesTest, DecimalRoundTrip) {
   }
 }
 
-TYPED_TEST(FieldBytesTest, DecimalRejectsMalformedAndTooLarge) {
+TYPED_TEST(FieldBytes, DecimalRejectsMalformedAndTooLarge) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
   for (const auto& v : this->too_large(rng)) {
@@ -179,7 +179,7 @@ TYPED_TEST(FieldBytesTest, DecimalRejectsMalformedAndTooLarge) {
   }
 }
 
-TYPED_TEST(FieldBytesTest, HexRoundTripAndRejections) {
+TYPED_TEST(FieldBytes, HexRoundTripAndRejections) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
   for (const auto& v : this->values(rng)) {

@@ -20,7 +20,7 @@ constexpr int kRandom = 20000;    // random inputs per cheap operation per run
 constexpr int kRandomPow = 2000;  // per exponentiation-based operation (about 400 multiplications each)
 
 template <class F>
-class MontFieldTest : public ::testing::Test {
+class MontField : public ::testing::Test {
  protected:
   const mpz_class m = modulus<F>();
 
@@ -38,9 +38,9 @@ class MontFieldTest : public ::testing::Test {
 };
 
 using fields = ::testing::Types<fp, fr>;
-TYPED_TEST_SUITE(MontFieldTest, fields);
+TYPED_TEST_SUITE(MontField, fields);
 
-TYPED_TEST(MontFieldTest, ZeroOneAndCanonicalRoundTrip) {
+TYPED_TEST(MontField, ZeroOneAndCanonicalRoundTrip) {
   using F = TypeParam;
   EXPECT_EQ(to_mpz(F::zero()), 0);
   EXPECT_EQ(to_mpz(F::one()), 1);
@@ -70,7 +70,7 @@ TYPED_TEST(MontFieldTest, ZeroOneAndCanonicalRoundTrip) {
   }
 }
 
-TYPED_TEST(MontFieldTest, CheckedConversionRejectsValuesAtLeastModulus) {
+TYPED_TEST(MontField, CheckedConversionRejectsValuesAtLeastModulus) {
   using F = TypeParam;
   const mpz_class all_ones = radix<F>() - 1;
   const mpz_class top_bits = (mpz_class(1) << F::bits) - 1;
@@ -86,7 +86,7 @@ TYPED_TEST(MontFieldTest, CheckedConversionRejectsValuesAtLeastModulus) {
   }
 }
 
-TYPED_TEST(MontFieldTest, Equality) {
+TYPED_TEST(MontField, Equality) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
   this->for_pairs(rng, kRandom, [&](const mpz_class& a, const mpz_class& b) {
@@ -95,7 +95,7 @@ TYPED_TEST(MontFieldTest, Equality) {
   });
 }
 
-TYPED_TEST(MontFieldTest, AddSubNegDbl) {
+TYPED_TEST(MontField, AddSubNegDbl) {
   using F = TypeParam;
   const mpz_class& m = this->m;
   PP_SEEDED_RNG(rng);
@@ -117,7 +117,7 @@ TYPED_TEST(MontFieldTest, AddSubNegDbl) {
   });
 }
 
-TYPED_TEST(MontFieldTest, MulSqr) {
+TYPED_TEST(MontField, MulSqr) {
   using F = TypeParam;
   const mpz_class& m = this->m;
   PP_SEEDED_RNG(rng);
@@ -133,7 +133,7 @@ TYPED_TEST(MontFieldTest, MulSqr) {
   });
 }
 
-TYPED_TEST(MontFieldTest, Inverse) {
+TYPED_TEST(MontField, Inverse) {
   using F = TypeParam;
   const mpz_class& m = this->m;
   EXPECT_TRUE(F::zero().inverse().is_zero()) << "inverse(0) is defined as 0";
@@ -145,7 +145,7 @@ TYPED_TEST(MontFieldTest, Inverse) {
   });
 }
 
-TYPED_TEST(MontFieldTest, BatchInverseWithZeros) {
+TYPED_TEST(MontField, BatchInverseWithZeros) {
   using F = TypeParam;
   const mpz_class& m = this->m;
   PP_SEEDED_RNG(rng);
@@ -172,7 +172,7 @@ TYPED_TEST(MontFieldTest, BatchInverseWithZeros) {
   for (const auto& x : z) EXPECT_TRUE(x.is_zero());
 }
 
-TYPED_TEST(MontFieldTest, Pow) {
+TYPED_TEST(MontField, Pow) {
   using F = TypeParam;
   const mpz_class& m = this->m;
   PP_SEEDED_RNG(rng);
@@ -206,7 +206,7 @@ TYPED_TEST(MontFieldTest, Pow) {
   }
 }
 
-TYPED_TEST(MontFieldTest, IsSquareMatchesLegendre) {
+TYPED_TEST(MontField, IsSquareMatchesLegendre) {
   using F = TypeParam;
   const mpz_class& m = this->m;
   PP_SEEDED_RNG(rng);

@@ -21,7 +21,7 @@ r1cs::synthetic_circuit small_circuit() {
   return r1cs::make_synthetic(p).value();
 }
 
-TEST(key_circuit, zkey_coefficients_round_trip) {
+TEST(KeyCircuit, ZkeyCoefficientsRoundTrip) {
   const auto sc = small_circuit();
   snarkjs_zkey z;
   z.pk = groth16::setup_insecure(sc.cs, groth16::h_basis::odd_coset_lagrange,
@@ -45,7 +45,7 @@ TEST(key_circuit, zkey_coefficients_round_trip) {
   EXPECT_THAT(circuit_from_zkey(bad), Not(IsOk()));
 }
 
-TEST(key_circuit, bellperson_density_from_circuit) {
+TEST(KeyCircuit, BellpersonDensityFromCircuit) {
   const auto sc = small_circuit();
   auto pk = groth16::setup_insecure(sc.cs, groth16::h_basis::monomial, groth16::toxic_waste_from_seed_insecure(9)).value();
   const auto want_a = *pk.a_density, want_b = *pk.b_density;

@@ -36,9 +36,9 @@ std::string shape_name(const ::testing::TestParamInfo<shape>& info) {
          std::to_string(info.param.num_public);
 }
 
-class prover_shapes : public ::testing::TestWithParam<shape> {};
+class ProverShapes : public ::testing::TestWithParam<shape> {};
 
-TEST_P(prover_shapes, setup_prove_verify) {
+TEST_P(ProverShapes, SetupProveVerify) {
   const shape sh = GetParam();
   uint64_t state = testing::test_seed() ^ (sh.m * 1000003 + sh.num_public * 7 + static_cast<uint64_t>(sh.basis));
   const test_circuit tc = random_circuit(state, sh.m, sh.num_public);
@@ -81,7 +81,7 @@ TEST_P(prover_shapes, setup_prove_verify) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    boundaries, prover_shapes,
+    Boundaries, ProverShapes,
     ::testing::Values(
         // rows = m + p + 1 around 2, 4, 8, 16 and a few hundred, in both layouts.
         shape{h_basis::odd_coset_lagrange, 0, 0}, shape{h_basis::monomial, 0, 0},
@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
         shape{h_basis::odd_coset_lagrange, 300, 5}, shape{h_basis::monomial, 300, 5}),
     shape_name);
 
-class prover_basis : public ::testing::TestWithParam<h_basis> {
+class ProverBasis : public ::testing::TestWithParam<h_basis> {
  protected:
   void SetUp() override {
     state_ = testing::test_seed() ^ static_cast<uint64_t>(GetParam());
@@ -118,7 +118,7 @@ class prover_basis : public ::testing::TestWithParam<h_basis> {
   cpu_backend be_;
 };
 
-TEST_P(prover_basis, fixed_blinding_is_deterministic) {
+TEST_P(ProverBasis, FixedBlindingIsDeterministic) {
   const blinding rs{r1cs::random_fr(state_), r1cs::random_fr(state_)};
   prove_request req{&pk_, &tc_.cs, tc_.w, rs, {}};
   auto p1 = prove(be_, req);
@@ -131,7 +131,7 @@ TEST_P(prover_basis, fixed_blinding_is_deterministic) {
   ASSERT_THAT(p0, IsOk());
 }
 
-TEST_P(prover_basis, proof_for_another_circuit_fails) {
+TEST_P(ProverBasis, ProofForAnotherCircuitFails) {
   const test_circuit other = random_circuit(state_, 20, 3);
   auto pk2 = setup_insecure(other.cs, GetParam(), toxic_waste_from_seed_insecure(state_ + 7));
   ASSERT_THAT(pk2, IsOk());
@@ -141,7 +141,7 @@ TEST_P(prover_basis, proof_for_another_circuit_fails) {
   EXPECT_EQ(verify(pk_.vk, other.public_inputs(), pi2->pi).message(), "proof does not verify");
 }
 
-TEST_P(prover_basis, unsatisfied_witness_is_rejected) {
+TEST_P(ProverBasis, UnsatisfiedWitnessIsRejected) {
   // The last constraint's fresh variable appears only in that constraint's C.
   std::vector<fr> w = tc_.w;
   const uint64_t last = tc_.cs.num_constraints() - 1;
@@ -165,7 +165,7 @@ TEST_P(prover_basis, unsatisfied_witness_is_rejected) {
   EXPECT_EQ(verify(pk_.vk, tc_.public_inputs(), unchecked->pi).message(), "proof does not verify");
 }
 
-TEST_P(prover_basis, witness_size_mismatch) {
+TEST_P(ProverBasis, WitnessSizeMismatch) {
   std::vector<fr> w = tc_.w;
   w.push_back(fr::one());
   auto out = be_.start({&pk_, &tc_.cs, w, std::nullopt, {}});
@@ -202,7 +202,7 @@ std::vector<fr> direct_columns(const r1cs::csr_matrix& m, uint64_t num_vars, con
   return out;
 }
 
-TEST_P(prover_basis, matches_closed_form_from_toxic_waste) {
+TEST_P(ProverBasis, MatchesClosedFormFromToxicWaste) {
   const h_basis basis = GetParam();
   const test_circuit tc = random_circuit(state_, 3, 1, 1);  // 5 QAP rows: n = 8
   const toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state_ + 3);
@@ -236,7 +236,7 @@ TEST_P(prover_basis, matches_closed_form_from_toxic_waste) {
   EXPECT_TRUE(out->pi.c == ec::to_affine(ec::scalar_mul(ec::generator<ec::g1_curve>(), pc)));
 }
 
-INSTANTIATE_TEST_SUITE_P(both, prover_basis, ::testing::Values(h_basis::odd_coset_lagrange, h_basis::monomial),
+INSTANTIATE_TEST_SUITE_P(Both, ProverBasis, ::testing::Values(h_basis::odd_coset_lagrange, h_basis::monomial),
                          [](const auto& info) { return std::string(basis_name(info.param)); });
 
 }  // namespace

@@ -42,7 +42,7 @@ void check(uint64_t& state, uint64_t rows, uint64_t vars, uint64_t max_terms, bo
   EXPECT_EQ(bad, 0u) << rows << " rows, " << vars << " variables, column 0 in every row: " << column0;
 }
 
-TEST(qap_columns, matches_reference) {
+TEST(QapColumns, MatchesReference) {
   uint64_t state = testing::test_seed();
   check(state, 0, 5, 3, false);
   check(state, 1, 1, 3, true);

@@ -19,9 +19,9 @@ std::vector<fr> random_vec(uint64_t& state, std::size_t n) {
   return v;
 }
 
-class qap_family : public ::testing::TestWithParam<ff::root_family> {};
+class QapFamily : public ::testing::TestWithParam<ff::root_family> {};
 
-TEST_P(qap_family, ntt_matches_dft_and_roundtrips) {
+TEST_P(QapFamily, NttMatchesDftAndRoundtrips) {
   uint64_t state = testing::test_seed();
   for (int log_n : {0, 1, 2, 3, 5, 9}) {
     auto d = qap_domain::create(log_n, GetParam());
@@ -36,7 +36,7 @@ TEST_P(qap_family, ntt_matches_dft_and_roundtrips) {
   }
 }
 
-TEST_P(qap_family, lagrange_at_interpolates) {
+TEST_P(QapFamily, LagrangeAtInterpolates) {
   uint64_t state = testing::test_seed() + 1;
   for (int log_n : {0, 1, 4}) {
     auto d = qap_domain::create(log_n, GetParam());
@@ -56,10 +56,10 @@ TEST_P(qap_family, lagrange_at_interpolates) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(both, qap_family, ::testing::Values(ff::root_family::generator7, ff::root_family::snarkjs5));
+INSTANTIATE_TEST_SUITE_P(Both, QapFamily, ::testing::Values(ff::root_family::generator7, ff::root_family::snarkjs5));
 
 
-TEST(compute_h, both_bases_satisfy_h_times_z) {
+TEST(ComputeH, BothBasesSatisfyHTimesZ) {
   uint64_t state = testing::test_seed() + 2;
   for (uint64_t m : {1, 4, 5, 29}) {
     const testing::test_circuit tc = testing::random_circuit(state, m, 2);
@@ -97,7 +97,7 @@ TEST(compute_h, both_bases_satisfy_h_times_z) {
   }
 }
 
-TEST(evaluate_qap, rejects_small_domain_and_bad_witness) {
+TEST(EvaluateQap, RejectsSmallDomainAndBadWitness) {
   uint64_t state = testing::test_seed() + 3;
   const testing::test_circuit tc = testing::random_circuit(state, 6, 2);  // 9 rows
   auto d8 = qap_domain::create(3, ff::root_family::snarkjs5);

@@ -19,7 +19,7 @@ using ff::fr;
 ec::g1_affine g1_mul(const fr& k) { return ec::to_affine(ec::scalar_mul(ec::generator<ec::g1_curve>(), k)); }
 ec::g2_affine g2_mul(const fr& k) { return ec::to_affine(ec::scalar_mul(ec::generator<ec::g2_curve>(), k)); }
 
-TEST(setup_insecure, snarkjs_layout) {
+TEST(SetupInsecure, SnarkjsLayout) {
   uint64_t state = testing::test_seed();
   const testing::test_circuit tc = testing::random_circuit(state, 12, 3, 4);  // 16 rows: n = 16
   const toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state);
@@ -45,7 +45,7 @@ TEST(setup_insecure, snarkjs_layout) {
   EXPECT_TRUE(ec::is_infinity(pk->a[unused]) && ec::is_infinity(pk->b_g2[unused]) && ec::is_infinity(pk->l.back()));
 }
 
-TEST(setup_insecure, bellman_layout_filters_a_and_b) {
+TEST(SetupInsecure, BellmanLayoutFiltersAAndB) {
   uint64_t state = testing::test_seed() + 1;
   const testing::test_circuit tc = testing::random_circuit(state, 13, 2, 3);  // 16 rows
   const toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state);
@@ -70,7 +70,7 @@ TEST(setup_insecure, bellman_layout_filters_a_and_b) {
   EXPECT_TRUE(pk->h[0] == g1_mul((tw.tau.pow(16) - fr::one()) * tw.delta.inverse()));
 }
 
-TEST(setup_insecure, refusals) {
+TEST(SetupInsecure, Refusals) {
   uint64_t state = testing::test_seed() + 2;
   const testing::test_circuit tc = testing::random_circuit(state, 4, 1);  // 6 rows: n = 8
   toxic_waste_insecure tw = toxic_waste_from_seed_insecure(state);
@@ -89,7 +89,7 @@ TEST(setup_insecure, refusals) {
   EXPECT_THAT(setup_insecure(tc.cs, h_basis::monomial, tw), Not(IsOk()));
 }
 
-TEST(setup_insecure, random_toxic_waste_differs) {
+TEST(SetupInsecure, RandomToxicWasteDiffers) {
   const auto a = random_toxic_waste_insecure(), b = random_toxic_waste_insecure();
   EXPECT_NE(a.tau, b.tau);
   EXPECT_NE(a.delta, b.delta);

@@ -14,7 +14,7 @@ namespace {
 
 using ff::fr;
 
-class verifier : public ::testing::Test {
+class Verifier : public ::testing::Test {
  protected:
   void SetUp() override {
     state_ = testing::test_seed();
@@ -35,7 +35,7 @@ class verifier : public ::testing::Test {
   std::vector<fr> x_;
 };
 
-TEST_F(verifier, accepts_and_counts_inputs) {
+TEST_F(Verifier, AcceptsAndCountsInputs) {
   EXPECT_THAT(verify(pk_.vk, x_, pi_), IsOk());
   std::vector<fr> more = x_;
   more.push_back(fr::one());
@@ -46,7 +46,7 @@ TEST_F(verifier, accepts_and_counts_inputs) {
             "wrong number of public inputs: expected 2, got 1");
 }
 
-TEST_F(verifier, rejects_points_off_curve_and_outside_subgroup) {
+TEST_F(Verifier, RejectsPointsOffCurveAndOutsideSubgroup) {
   proof bad = pi_;
   bad.a.y += ff::fp::one();
   EXPECT_EQ(verify(pk_.vk, x_, bad).message(), "proof point A is not on the curve");
@@ -68,7 +68,7 @@ TEST_F(verifier, rejects_points_off_curve_and_outside_subgroup) {
   EXPECT_EQ(verify(pk_.vk, x_, bad).message(), "proof point B is not in the prime-order subgroup");
 }
 
-TEST_F(verifier, infinity_points_do_not_verify) {
+TEST_F(Verifier, InfinityPointsDoNotVerify) {
   proof bad = pi_;
   bad.a = ec::g1_affine::infinity();
   EXPECT_EQ(verify(pk_.vk, x_, bad).message(), "proof does not verify");

@@ -15,11 +15,11 @@ using testing::random_points;
 using testing::sequential_sum;
 
 template <class Curve>
-class BatchSumTest : public ::testing::Test {};
+class BatchSum : public ::testing::Test {};
 using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
-TYPED_TEST_SUITE(BatchSumTest, curves);
+TYPED_TEST_SUITE(BatchSum, curves);
 
-TYPED_TEST(BatchSumTest, MatchesSequentialSum) {
+TYPED_TEST(BatchSum, MatchesSequentialSum) {
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 255, 256, 257, 511, 512, 513, 4095, 4096, 4097, 12289}) {
@@ -33,7 +33,7 @@ TYPED_TEST(BatchSumTest, MatchesSequentialSum) {
   EXPECT_TRUE(batch_sum<TypeParam>(pts) == naive_msm<TypeParam>(pts, ones));
 }
 
-TYPED_TEST(BatchSumTest, InfinityRepeatsAndCancellations) {
+TYPED_TEST(BatchSum, InfinityRepeatsAndCancellations) {
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();

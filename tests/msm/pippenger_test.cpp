@@ -65,9 +65,9 @@ TEST(WindowPlan, CoversTheScalarAndUsesOneChunkOnOneThread) {
 }
 
 template <class Curve>
-class PippengerTest : public ::testing::Test {};
+class Pippenger : public ::testing::Test {};
 using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
-TYPED_TEST_SUITE(PippengerTest, curves);
+TYPED_TEST_SUITE(Pippenger, curves);
 
 template <class Curve>
 void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std::vector<ff::fr>& sc,
@@ -80,7 +80,7 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
   EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.max_threads = 1}) == ref) << "n " << pts.size() << " 1 thread";
 }
 
-TYPED_TEST(PippengerTest, MatchesNaiveAroundPowersOfTwo) {
+TYPED_TEST(Pippenger, MatchesNaiveAroundPowersOfTwo) {
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 255, 256, 257}) {
@@ -96,7 +96,7 @@ TYPED_TEST(PippengerTest, MatchesNaiveAroundPowersOfTwo) {
   expect_all_paths_match<TypeParam>(pts, random_scalars(rng, 511), {7});
 }
 
-TYPED_TEST(PippengerTest, LargerSizesAgreeAcrossWindowsAndThreads) {
+TYPED_TEST(Pippenger, LargerSizesAgreeAcrossWindowsAndThreads) {
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   const std::size_t big = std::is_same_v<TypeParam, ec::g1_curve> ? 8193 : 4097;
@@ -110,7 +110,7 @@ TYPED_TEST(PippengerTest, LargerSizesAgreeAcrossWindowsAndThreads) {
   }
 }
 
-TYPED_TEST(PippengerTest, EdgeCases) {
+TYPED_TEST(Pippenger, EdgeCases) {
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
@@ -180,7 +180,7 @@ TYPED_TEST(PippengerTest, EdgeCases) {
 // exercise batch conflicts (small pools of distinct points, so many equal x in one batch: doublings
 // and P + (-P) cancellations inside a batch), a full conflict queue spilling into the XYZZ side
 // buckets (equal scalars: every point in one bucket per window), and infinity among the points.
-TYPED_TEST(PippengerTest, AffineBucketsMatchNaive) {
+TYPED_TEST(Pippenger, AffineBucketsMatchNaive) {
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();

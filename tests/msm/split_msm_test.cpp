@@ -17,9 +17,9 @@ using testing::random_scalars;
 using testing::witness_scalars;
 
 template <class Curve>
-class SplitMsmTest : public ::testing::Test {};
+class SplitMsm : public ::testing::Test {};
 using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
-TYPED_TEST_SUITE(SplitMsmTest, curves);
+TYPED_TEST_SUITE(SplitMsm, curves);
 
 split_stats count(const std::vector<ff::fr>& sc) {
   split_stats s{0, 0, 0};
@@ -51,7 +51,7 @@ void expect_split_matches(const std::vector<ec::affine<Curve>>& pts, const std::
   EXPECT_TRUE(split_msm<Curve>(pts, sc, msm_options{.window_bits = 3, .max_threads = 1}) == pip) << "n " << pts.size();
 }
 
-TYPED_TEST(SplitMsmTest, WitnessLikeScalarsMatchNaive) {
+TYPED_TEST(SplitMsm, WitnessLikeScalarsMatchNaive) {
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 15, 16, 17, 255, 256, 257, 1023, 1024, 1025}) {
@@ -64,7 +64,7 @@ TYPED_TEST(SplitMsmTest, WitnessLikeScalarsMatchNaive) {
   expect_split_matches<TypeParam>(pts, witness_scalars(rng, big), false);
 }
 
-TYPED_TEST(SplitMsmTest, AllZeroAllOneAndDense) {
+TYPED_TEST(SplitMsm, AllZeroAllOneAndDense) {
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();

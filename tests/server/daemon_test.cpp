@@ -84,7 +84,7 @@ void verify_response(const pb::AwaitProofResponse& r) {
 }
 
 // The in-process daemon, also on TCP with a token and with a 1 MiB message limit.
-class DaemonTest : public daemon_fixture {
+class Daemon : public daemon_fixture {
  protected:
   void SetUp() override {
     daemon_fixture::SetUp();
@@ -107,14 +107,14 @@ class DaemonTest : public daemon_fixture {
   fs::path token_file_;
 };
 
-TEST_F(DaemonTest, SocketHasTheConfiguredMode) {
+TEST_F(Daemon, SocketHasTheConfiguredMode) {
   struct stat st {};
   ASSERT_EQ(::stat(socket_.c_str(), &st), 0);
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0660u);
 }
 
-TEST_F(DaemonTest, ProveRoundTripVerifies) {
+TEST_F(Daemon, ProveRoundTripVerifies) {
   const std::string key = register_key();
   EXPECT_EQ(key, fs::weakly_canonical(shared_fixture().zkey).string());
   pb::AwaitProofResponse resp;
@@ -142,7 +142,7 @@ TEST_F(DaemonTest, ProveRoundTripVerifies) {
 // [[keys]] entry with the circuit's .r1cs: the daemon registers it at start-up, proves with it and
 // the proof verifies under the file's verifying key; registering the same files again through the
 // service is idempotent, and a relative path is refused naming the field.
-class DaemonBellpersonKeyTest : public daemon_fixture {
+class DaemonBellpersonKey : public daemon_fixture {
  protected:
   void SetUp() override {
     daemon_fixture::SetUp();
@@ -168,7 +168,7 @@ class DaemonBellpersonKeyTest : public daemon_fixture {
   fs::path params_, r1cs_;
 };
 
-TEST_F(DaemonBellpersonKeyTest, ProvesWithAFilecoinParametersFileAndVerifies) {
+TEST_F(DaemonBellpersonKey, ProvesWithAFilecoinParametersFileAndVerifies) {
   pb::SubmitProofRequest req;
   req.set_key_id("mul-bellperson");
   req.add_witnesses()->set_wtns(read_file(shared_fixture().wtns));
@@ -195,7 +195,7 @@ TEST_F(DaemonBellpersonKeyTest, ProvesWithAFilecoinParametersFileAndVerifies) {
               StatusIs(status_code::already_exists));
 }
 
-TEST_F(DaemonTest, HttpMetricsAndStatus) {
+TEST_F(Daemon, HttpMetricsAndStatus) {
   pb::AwaitProofResponse resp;
   ASSERT_TRUE(prove(submit_request(register_key()), &resp).ok());
   const std::string m = http(daemon_->http_port(), "GET", "/metrics");
@@ -211,7 +211,7 @@ TEST_F(DaemonTest, HttpMetricsAndStatus) {
   EXPECT_FALSE(st.draining());
 }
 
-TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
+TEST_F(Daemon, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   const std::string key = register_key();
   pb::AwaitProofResponse resp;
   // Unknown key.
@@ -281,7 +281,7 @@ TEST_F(DaemonTest, BadRequestsGetPreciseCodesAndTheDaemonKeepsServing) {
   verify_response(resp);
 }
 
-TEST_F(DaemonTest, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
+TEST_F(Daemon, BurstWithPrioritiesCancellationsAndIdempotencyKeys) {
   const std::string key = register_key();
   constexpr int jobs = 200;
   const std::string wtns = read_file(shared_fixture().wtns);

@@ -1,13 +1,13 @@
 // server_config: the checked-in example parses to exactly the defaults and shows every knob of the
 // table; to_toml reads back; each bad input is refused with an error naming the key.
 #include "server/server_config.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
+#include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
@@ -15,17 +15,9 @@
 namespace pp::server {
 namespace {
 
-std::string source_dir() {
-  const char* d = std::getenv("PP_SOURCE_DIR");
-  return d ? d : PP_TEST_SOURCE_DIR;
-}
+std::filesystem::path example_path() { return test::source_dir() / "proofpipe.example.toml"; }
 
-std::string read_example() {
-  std::ifstream in(source_dir() + "/proofpipe.example.toml");
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
+std::string read_example() { return test::read_file(example_path()); }
 
 // The example with its commented-out [cluster] block switched on: each line from "# [cluster]" on
 // loses its leading "# " (so "# # comment" stays a comment).
@@ -41,7 +33,7 @@ std::string example_with_cluster(const std::string& example) {
 }
 
 TEST(ServerConfig, ExampleFileParsesToExactlyTheDefaults) {
-  auto c = load_server_config(source_dir() + "/proofpipe.example.toml");
+  auto c = load_server_config(example_path());
   ASSERT_THAT(c, IsOk());
   // to_toml writes every knob of the table: equal text is equal values, knob by knob.
   EXPECT_EQ(to_toml(*c), to_toml(server_config{}));

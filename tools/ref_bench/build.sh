@@ -3,7 +3,7 @@
 # this tree, against sppark and blst checkouts (neither is vendored here), for sm_90:
 #   tools/ref_bench/build.sh SPPARK_DIR BLST_DIR OUT_DIR
 # BLST_LIB names libblst.a (blst's build.sh; default BLST_DIR/libblst.a); OUT_DIR receives sppark_bench, which
-# bench/cuda/msm_device_run.sh carries when PP_REF_BENCH names it. Usage there:
+# scripts/device_run.sh build stages (as bin/ref_bench, run by `device msm`) when PP_REF_BENCH names it. Usage there:
 #   sppark_bench g1:24 g1:26 g2:24 g1host:24 ntt:27   (host: its host entry, transfers included)
 set -euo pipefail
 sppark="${1:?usage: build.sh SPPARK_DIR BLST_DIR OUT_DIR}" blst="${2:?}" out="${3:?}"
