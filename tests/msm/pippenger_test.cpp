@@ -78,6 +78,11 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = c}) == ref) << "n " << pts.size() << " c " << c;
   }
   EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.max_threads = 1}) == ref) << "n " << pts.size() << " 1 thread";
+  if constexpr (std::is_same_v<Curve, ec::g1_curve>) {  // G1 without the GLV split, and its affine buckets
+    EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.glv = false}) == ref) << "n " << pts.size() << " no GLV";
+    EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = min_affine_window_bits, .glv = false}) == ref)
+        << "n " << pts.size() << " no GLV, affine buckets";
+  }
 }
 
 TYPED_TEST(PippengerTest, MatchesNaiveAroundPowersOfTwo) {
