@@ -6,7 +6,9 @@ bytes} sections, little-endian) that is well formed except for one lie: a size f
 file, a count its section cannot hold, a missing section, or a header that claims 2^32 - 1 wires
 with no wire map. The readers must refuse each with a status, never allocate what the header
 claims; tests/formats/hostile_seeds_test.cpp reads them in the unit suite too. The valid seeds
-are the circom fixtures. Run from the repository root: python3 fuzz/formats/make_seeds.py
+are the circom fixtures. bellperson parameters (big-endian, no container) get tiny files of generator
+points: two valid, and one lie each (a count beyond the file, a cut or overlong file, flags, a
+coordinate >= p, an off-curve point, inconsistent counts). Run from the repository root: python3 fuzz/formats/make_seeds.py
 """
 import os
 import shutil
@@ -15,6 +17,28 @@ import struct
 ROOT = os.path.dirname(os.path.abspath(__file__))
 R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
 Q = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
+
+# The generators (zcash BLS12-381 serialization spec), checked on the curve below.
+G1_X = 0x17F1D3A73197D7942695638C4FA9AC0FC3688C4F9774B905A14E3A3F171BAC586C55E83FF97A1AEFFB3AF00ADB22C6BB
+G1_Y = 0x08B3F481E3AAA0F1A09E30ED741D8AE4FCF5E095D5D00AF600DB18CB2C04B3EDD03CC744A2888AE40CAA232946C5E7E1
+G2_X = (0x024AA2B2F08F0A91260805272DC51051C6E47AD4FA403B02B4510B647AE3D1770BAC0326A805BBEFD48056C8C121BDB8,
+        0x13E02B6052719F607DACD3A088274F65596BD0D09920B61AB5DA61BBDC7F5049334CF11213945D57E5AC7D055D042B7E)
+G2_Y = (0x0CE5D527727D6E118CC9CDC6DA2E351AADFD9BAA8CBDD3A76D429A695160D12C923AC9CC3BACA289E193548608B82801,
+        0x0606C4A02EA734CC32ACD2B02BC28B99CB3E287E85A763AF267492AB572E99AB3F370D275CEC1DA1AAA9075FF05F79BE)
+assert (G1_Y * G1_Y - G1_X ** 3 - 4) % Q == 0
+
+
+def fp2_mul(a, b):
+    return ((a[0] * b[0] - a[1] * b[1]) % Q, (a[0] * b[1] + a[1] * b[0]) % Q)
+
+
+_x3 = fp2_mul(fp2_mul(G2_X, G2_X), G2_X)
+_y2 = fp2_mul(G2_Y, G2_Y)
+assert ((_y2[0] - _x3[0] - 4) % Q, (_y2[1] - _x3[1] - 4) % Q) == (0, 0)  # y^2 = x^3 + 4(1 + u)
+
+
+def be(n, size):
+    return n.to_bytes(size, "big")
 
 
 def le(n, size):
@@ -95,6 +119,32 @@ def main():
     write(t, "hostile_coefficients_beyond_section.zkey",
           container(b"zkey", 1, [protocol, groth(2, 0, 2), (3, bytes(96)), (4, struct.pack("<I", 0xFFFFFFFF))]))
     write(t, "hostile_missing_groth_header.zkey", container(b"zkey", 1, [protocol]))
+
+    # bellperson parameters (big-endian): the generators as every point, domain 2 (h holds 1 point).
+    t = "bellperson_params_fuzz"
+    g1 = be(G1_X, 48) + be(G1_Y, 48)
+    g2 = be(G2_X[1], 48) + be(G2_X[0], 48) + be(G2_Y[1], 48) + be(G2_Y[0], 48)
+
+    def params(ic=(g1,), h=(g1,), l=(g1,), a=(g1,), b_g1=(g1,), b_g2=(g2,), counts=None):
+        vectors = [ic, h, l, a, b_g1, b_g2]
+        out = g1 + g1 + g2 + g2 + g1 + g2
+        for i, v in enumerate(vectors):
+            out += struct.pack(">I", len(v) if counts is None or counts[i] is None else counts[i]) + b"".join(v)
+        return out
+
+    write(t, "valid_domain_2.params", params())
+    write(t, "valid_domain_4.params", params(ic=(g1, g1), h=(g1,) * 3, l=(g1, g1), a=(g1,) * 3, b_g1=(), b_g2=()))
+    write(t, "hostile_h_count_beyond_file.params", params(counts=[None, 0xFFFFFFFF, None, None, None, None]))
+    write(t, "hostile_b_g2_cut_short.params", params()[:-5])
+    write(t, "hostile_trailing_byte.params", params() + b"\0")
+    write(t, "hostile_compressed_flag.params", params(l=(bytes([g1[0] | 0x80]) + g1[1:],)))
+    write(t, "hostile_infinity_in_l.params", params(l=(bytes([0x40]) + bytes(95),)))
+    write(t, "hostile_x_not_below_p.params", params(a=(be(Q, 48) + g1[48:],)))
+    write(t, "hostile_g2_y_not_below_p.params", params(b_g2=(g2[:96] + be(Q, 48) + g2[144:],)))
+    write(t, "hostile_off_curve.params", params(h=(g1[:95] + bytes([g1[95] ^ 1]),)))
+    write(t, "hostile_h_not_domain_minus_one.params", params(h=(g1, g1)))
+    write(t, "hostile_b_counts_differ.params", params(b_g2=()))
+    write(t, "hostile_empty_ic.params", params(ic=()))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/device_memory.hpp"
+#include "cuda/upload_key_staging.hpp"
 #include "cuda/interval_union.hpp"
 #include "cuda/key_residency.hpp"
 #include "cuda/lane_pool.hpp"
@@ -130,6 +131,7 @@ struct cuda_backend::impl {
   std::vector<std::unique_ptr<key_entry>> keys PP_GUARDED_BY(mu);  // the placed ones
   // Which of the region's workspaces are free; replaced only by a re-plan, which holds every lane.
   std::unique_ptr<lane_pool> free_ws PP_GUARDED_BY(mu);
+  upload_key_staging upload_staging PP_GUARDED_BY(mu);  // the key uploads' pinned chunks
   uint64_t uses PP_GUARDED_BY(mu) = 0;
   uint64_t replans PP_GUARDED_BY(mu) = 0;
   bool healthy PP_GUARDED_BY(mu) = true;
@@ -203,7 +205,7 @@ struct cuda_backend::impl {
   struct key_source {
     key_fingerprint id;
     std::function<result<planned_key>()> shape;
-    std::function<status(key_entry&, const workspace_span&, uint64_t pin_budget)> upload;
+    std::function<status(key_entry&, const workspace_span&, uint64_t pin_budget, upload_key_staging&)> upload;
   };
 
   // Places the region plan's key i (uploads and pins it at its planned offset). Lanes running
@@ -221,7 +223,7 @@ struct cuda_backend::impl {
       pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0}
                                              : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
     }
-    if (status st = src.upload(*k, ws, pin_budget); !st.ok()) return note(std::move(st));
+    if (status st = src.upload(*k, ws, pin_budget, upload_staging); !st.ok()) return note(std::move(st));
     keys.push_back(std::move(k));
     return keys.back().get();
   }
@@ -356,13 +358,14 @@ struct cuda_backend::impl {
     key_source src;
     src.id = key_fingerprint::of(pk, cs);
     src.shape = [&]() { return shape_of(pk, cs, built, given); };
-    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget) -> status {
+    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget,
+                     upload_key_staging& staging) -> status {
       if (given == nullptr) {  // planned before, by another call: its matrices are built here
         PP_ASSIGN_OR_RETURN(const planned_key pl, shape_of(pk, cs, built, given));
         (void)pl;
       }
-      return upload_key(k, pk, given, gather_lists::of(pk), mem->base(), lanes[0].copy, matrix_chunk_bytes(cfg), ws,
-                        pin_budget);
+      return upload_key(k, pk, given, gather_lists::of(pk), mem->base(), lanes[0].copy, staging,
+                        matrix_chunk_bytes(cfg), ws, pin_budget);
     };
     return key_for(src, hl, t);
   }
@@ -435,6 +438,11 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     mc.staging_bytes = cfg.staging_bytes;
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
     PP_CUDA_TRY(cudaSetDevice(cfg.device));
+    {
+      PP_ASSIGN_OR_RETURN(upload_key_staging staging, upload_key_staging::create());
+      pp::mutex_lock lock(p->mu);
+      p->upload_staging = std::move(staging);
+    }
     p->lanes.resize(cfg.lanes);
     p->free_lanes = std::make_unique<lane_pool>(cfg.lanes);
     for (uint32_t i = 0; i < cfg.lanes; ++i) {
@@ -565,8 +573,8 @@ result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation
       PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, impl_->cfg));
       return pl;
     };
-    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget) {
-      return upload_key(k, *req.pk, nullptr, gather_lists::of(req), impl_->mem->base(), impl_->lanes[0].copy,
+    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget, upload_key_staging& staging) {
+      return upload_key(k, *req.pk, nullptr, gather_lists::of(req), impl_->mem->base(), impl_->lanes[0].copy, staging,
                         matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
     };
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));

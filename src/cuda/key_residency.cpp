@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <string>
 
 #include "core/cuda_try.hpp"
@@ -189,8 +190,12 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
 }
 
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
-                  const gather_lists& gather, void* d_region, cudaStream_t copy, uint64_t matrix_chunk_bytes,
-                  const workspace_span& lanes, uint64_t pin_budget) {
+                  const gather_lists& gather, void* d_region, cudaStream_t copy, upload_key_staging& staging,
+                  uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   // Pins [p, p + bytes) while the key stays inside pin_budget, else says why it does not.
   const auto pin = [&](const void* p, uint64_t bytes) -> result<pinned_range> {
     if (k.pinned_bytes + bytes > pin_budget) {
@@ -211,11 +216,13 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   const key_plan& p = k.plan;
   char* const base = static_cast<char*>(d_region) + k.base;
   const void* host[key_table_count] = {pk.h.data(), pk.l.data(), pk.a.data(), pk.b_g1.data(), pk.b_g2.data()};
+  uint64_t resident_bytes = 0;
   for (int t = 0; t < key_table_count; ++t) {
     const uint64_t bytes = s.table_bytes(t);
     if (p.resident[t]) {
       char* d = base + p.table_offset[t];
-      if (bytes != 0) PP_CUDA_TRY(cudaMemcpyAsync(d, host[t], bytes, cudaMemcpyHostToDevice, copy));
+      if (bytes != 0) PP_RETURN_IF_ERROR(staging.copy_to_device(d, host[t], bytes, copy));
+      resident_bytes += bytes;
       k.points[t] = d;
       continue;
     }
@@ -230,7 +237,9 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
                              key_table_names[t], bytes, pinned.error().message());
     }
   }
-  PP_CUDA_TRY(cudaStreamSynchronize(copy));  // pageable sources: setup only
+  PP_CUDA_TRY(cudaStreamSynchronize(copy));  // setup only
+  const double t_points = since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
   // An evaluation key (compact null) has no SpMV.
   if (compact != nullptr && p.matrices_resident) {
     PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(*compact, base + p.matrices_offset, s.matrices_bytes, copy));
@@ -270,6 +279,9 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   PP_RETURN_IF_ERROR(upload_list(gather.a, p.a_index_offset, s.a_index_bytes, k.d_a_idx));
   PP_RETURN_IF_ERROR(upload_list(gather.b, p.b_index_offset, s.b_index_bytes, k.d_b_idx));
   PP_CUDA_TRY(cudaStreamSynchronize(copy));  // the caller's lists may die after this
+  log::get("cuda")->info("key upload: {:.2f} GiB of resident points in {:.3f} s (pinned chunks), pins, matrices, "
+                         "NTT tables and gather lists in {:.3f} s",
+                         double(resident_bytes) / double(uint64_t{1} << 30), t_points, since(t1));
   k.ws.resize(lanes.count);
   for (uint32_t i = 0; i < lanes.count; ++i) {
     char* const w = static_cast<char*>(d_region) + lanes.offset + uint64_t{i} * lanes.stride;

@@ -18,6 +18,7 @@
 #include "cuda/key_layout.hpp"
 #include "cuda/pinned_host.hpp"
 #include "cuda/spmv_device.hpp"
+#include "cuda/upload_key_staging.hpp"
 #include "ec/affine.hpp"
 #include "groth16/evaluation_prover.hpp"
 #include "groth16/keys.hpp"
@@ -106,15 +107,15 @@ struct workspace_span {
   uint32_t count = 0;
 };
 
-// Places k (its plan and base set) at d_region + k.base: copies the resident tables, the matrices
-// (or only their coefficient tables; none for an evaluation key: compact null), the NTT tables and
-// the gather lists on `copy` and waits for it (setup, pageable sources); pins the streamed tables and
+// Places k (its plan and base set) at d_region + k.base: copies the resident tables (through
+// staging's pinned chunks), the matrices (or only their coefficient tables; none for an evaluation
+// key: compact null), the NTT tables and the gather lists on `copy` and waits for it (setup); pins the streamed tables and
 // makes and pins the streamed matrices' image (a warning and pageable streaming when pinning fails,
 // or for what would take the key past pin_budget bytes pinned); points the workspaces of `lanes`
 // (region offsets; each at least k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes:
 // shape_key's.
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
-                  const gather_lists& gather, void* d_region, cudaStream_t copy, uint64_t matrix_chunk_bytes,
-                  const workspace_span& lanes, uint64_t pin_budget);
+                  const gather_lists& gather, void* d_region, cudaStream_t copy, upload_key_staging& staging,
+                  uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget);
 
 }  // namespace pp::cuda

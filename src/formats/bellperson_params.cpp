@@ -1,6 +1,7 @@
-// bellperson parameters: a cursor over the span with big-endian counts, point vectors decoded with
-// ec/encoding (checked or unchecked) in parallel, every count checked against the bytes left before
-// allocating.
+// bellperson parameters: a cursor over the span with big-endian counts, every count checked against
+// the bytes left before allocating; the point vectors sized with their pages faulted in on every
+// core (first_touch.hpp) and decoded in parallel (unchecked: a direct path for plain points, ec's
+// decoder for anything else and for its named errors).
 #include "formats/bellperson_params.hpp"
 
 #include <tbb/blocked_range.h>
@@ -8,10 +9,14 @@
 
 #include <atomic>
 #include <bit>
+#include <chrono>
+#include <cstring>
 #include <string>
 
 #include "core/status_macros.hpp"
 #include "ec/encoding.hpp"
+#include "ff/fp.hpp"
+#include "formats/first_touch.hpp"
 #include "formats/mapped_file.hpp"
 
 namespace pp::formats {
@@ -65,46 +70,96 @@ result<ec::affine<Curve>> read_point(be_cursor& c, bool checked, bool reject_inf
 }
 
 // Points decoded per task of the parallel read: large enough that scheduling costs nothing next to
-// the ~0.1 ms of decoding (unchecked) a task does, small enough to spread 2^27 points over any core count.
+// the decoding a task does, small enough to spread 2^27 points over any core count.
 constexpr uint64_t decode_grain = uint64_t{1} << 12;
 
-// The vector's points are decoded in parallel (oneTBB) straight from the span: a 2^27 PoRep key holds
-// ~6e8 of them, decoded one by one they took most of its load time. On bad input the error is the
-// one a sequential read would give: the first bad point's, found as the least failing index (a task
-// stops only past a failure already seen, so every point below the least one was decoded).
+// 48 big-endian bytes to fp: the conversion ff::from_bytes_be makes (the same limbs, the same
+// from_canonical_checked), without its result and error text. False when the value is >= p.
+bool fp_from_be(const uint8_t* in, ff::fp& out) {
+  uint64_t v[6];
+  for (int i = 0; i < 6; ++i) {
+    uint64_t w;
+    std::memcpy(&w, in + 8 * (5 - i), 8);
+    v[i] = __builtin_bswap64(w);
+  }
+  return ff::fp::from_canonical_checked(v, out);
+}
+
+// An unchecked point without flags, both coordinates < p and not (0, 0): every point of a good key.
+// False for anything else (flags, infinity, a coordinate >= p): ec's decoder then decides, and names
+// what is wrong. G2 coordinates are c1 || c0 (ec/encoding.hpp).
+bool decode_plain(const uint8_t* in, g1_affine& out) {
+  if ((in[0] & 0xe0) != 0) return false;
+  return fp_from_be(in, out.x) && fp_from_be(in + 48, out.y) && !ec::is_infinity(out);
+}
+bool decode_plain(const uint8_t* in, g2_affine& out) {
+  if ((in[0] & 0xe0) != 0) return false;
+  return fp_from_be(in, out.x.c1) && fp_from_be(in + 48, out.x.c0) && fp_from_be(in + 96, out.y.c1) &&
+         fp_from_be(in + 144, out.y.c0) && !ec::is_infinity(out);
+}
+
+constexpr uint64_t no_bad_point = ~uint64_t{0};
+
+// One point vector of the file: where its points are (set by the layout pass), where they go, and
+// the least index that failed to decode.
 template <class Curve>
-status read_vector(be_cursor& c, bool checked, bool reject_infinity, const char* name,
-                   std::vector<ec::affine<Curve>>& out) {
-  constexpr uint64_t size = ec::encoding_sizes<Curve>::uncompressed;
-  PP_ASSIGN_OR_RETURN(const uint32_t n, c.u32(std::string(name) + " count"));
-  PP_RETURN_IF_ERROR(c.require(uint64_t{n} * size, std::string(name) + " (" + std::to_string(n) + " points)"));
-  const uint64_t base = c.offset();
-  const std::span<const uint8_t> bytes = c.take(uint64_t{n} * size);
-  out.resize(n);
-  constexpr uint64_t none = ~uint64_t{0};
-  std::atomic<uint64_t> first_bad{none};
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, decode_grain), [&](const tbb::blocked_range<uint64_t>& r) {
-    for (uint64_t i = r.begin(); i < r.end(); ++i) {
+struct point_vector {
+  const char* name;
+  bool reject_infinity;
+  std::vector<ec::affine<Curve>>* out;
+  uint64_t base = 0;  // file offset of the first point
+  std::span<const uint8_t> bytes{};
+  std::atomic<uint64_t> first_bad{no_bad_point};
+
+  // Reads the count and takes the points' bytes, or says where the file is short.
+  status take(be_cursor& c) {
+    constexpr uint64_t size = ec::encoding_sizes<Curve>::uncompressed;
+    PP_ASSIGN_OR_RETURN(const uint32_t n, c.u32(std::string(name) + " count"));
+    PP_RETURN_IF_ERROR(c.require(uint64_t{n} * size, std::string(name) + " (" + std::to_string(n) + " points)"));
+    base = c.offset();
+    bytes = c.take(uint64_t{n} * size);
+    return ok_status();
+  }
+  uint64_t count() const { return bytes.size() / ec::encoding_sizes<Curve>::uncompressed; }
+
+  // Points [lo, hi) into out (sized already). A task stops only past a failure already seen, so
+  // every point below the least failing index is decoded and first_bad ends as that index.
+  void decode(uint64_t lo, uint64_t hi, bool checked) {
+    constexpr uint64_t size = ec::encoding_sizes<Curve>::uncompressed;
+    ec::affine<Curve>* const dst = out->data();
+    for (uint64_t i = lo; i < hi; ++i) {
       if (i > first_bad.load(std::memory_order_relaxed)) return;
-      const auto in = bytes.subspan(i * size, size);
-      auto p = checked ? ec::decode_uncompressed<Curve>(in) : ec::decode_uncompressed_unchecked<Curve>(in);
-      if (!p.ok() || (reject_infinity && ec::is_infinity(*p))) {
-        uint64_t seen = first_bad.load(std::memory_order_relaxed);
-        while (i < seen && !first_bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-        }
-        return;
+      const uint8_t* const in = bytes.data() + i * size;
+      if (!checked && decode_plain(in, dst[i])) continue;
+      auto p = checked ? ec::decode_uncompressed<Curve>({in, size}) : ec::decode_uncompressed_unchecked<Curve>({in, size});
+      if (p.ok() && !(reject_infinity && ec::is_infinity(*p))) {
+        dst[i] = *p;
+        continue;
       }
-      out[i] = *p;
+      uint64_t seen = first_bad.load(std::memory_order_relaxed);
+      while (i < seen && !first_bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+      }
+      return;
     }
-  });
-  const uint64_t bad = first_bad.load();
-  if (bad == none) return ok_status();
-  be_cursor at_bad(bytes.subspan(bad * size));  // the sequential read's message, with the file offset
-  auto p = read_point<Curve>(at_bad, checked, reject_infinity, std::string(name) + "[" + std::to_string(bad) + "]",
-                             base + bad * size);
-  return p.ok() ? internal_error(std::string("bellperson params: ") + name + "[" + std::to_string(bad) +
-                                 "] failed to decode once, then decoded")
-                : p.error();
+  }
+
+  // The error of the least failing point, as a front-to-back read names it (with the file offset).
+  status error(bool checked) const {
+    constexpr uint64_t size = ec::encoding_sizes<Curve>::uncompressed;
+    const uint64_t bad = first_bad.load();
+    if (bad == no_bad_point) return ok_status();
+    be_cursor at_bad(bytes.subspan(bad * size));
+    auto p = read_point<Curve>(at_bad, checked, reject_infinity, std::string(name) + "[" + std::to_string(bad) + "]",
+                               base + bad * size);
+    return p.ok() ? internal_error(std::string("bellperson params: ") + name + "[" + std::to_string(bad) +
+                                   "] failed to decode once, then decoded")
+                  : p.error();
+  }
+};
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
 void put_u32(std::vector<uint8_t>& out, uint32_t v) {
@@ -143,6 +198,7 @@ status put_vector(std::vector<uint8_t>& out, const std::vector<ec::affine<Curve>
 
 result<groth16::proving_key> read_bellperson_params(std::span<const uint8_t> bytes,
                                                     const bellperson_read_options& options) {
+  const auto t0 = clock_type::now();
   be_cursor c(bytes);
   groth16::proving_key pk;
   groth16::verifying_key& vk = pk.vk;
@@ -153,13 +209,52 @@ result<groth16::proving_key> read_bellperson_params(std::span<const uint8_t> byt
   PP_ASSIGN_OR_RETURN(vk.gamma_g2, read_point<ec::g2_curve>(c, chk, false, "vk.gamma_g2"));
   PP_ASSIGN_OR_RETURN(vk.delta_g1, read_point<ec::g1_curve>(c, chk, false, "vk.delta_g1"));
   PP_ASSIGN_OR_RETURN(vk.delta_g2, read_point<ec::g2_curve>(c, chk, false, "vk.delta_g2"));
-  PP_RETURN_IF_ERROR(read_vector(c, chk, false, "vk.ic", vk.ic));
-  if (vk.ic.empty()) return invalid_argument("bellperson params: vk.ic is empty (it needs one point for the constant 1)");
-  PP_RETURN_IF_ERROR(read_vector(c, chk, true, "h", pk.h));
-  PP_RETURN_IF_ERROR(read_vector(c, chk, true, "l", pk.l));
-  PP_RETURN_IF_ERROR(read_vector(c, chk, true, "a", pk.a));
-  PP_RETURN_IF_ERROR(read_vector(c, chk, true, "b_g1", pk.b_g1));
-  PP_RETURN_IF_ERROR(read_vector(c, chk, true, "b_g2", pk.b_g2));
+  // The layout first (counts against the bytes left, before anything is allocated), then every
+  // vector sized and decoded at once; errors are then taken in file order, so the one reported is
+  // the one a front-to-back read meets first (a vector's bad point before a later count's truncation).
+  point_vector<ec::g1_curve> g1s[] = {{"vk.ic", false, &vk.ic}, {"h", true, &pk.h}, {"l", true, &pk.l},
+                                      {"a", true, &pk.a}, {"b_g1", true, &pk.b_g1}};
+  point_vector<ec::g2_curve> g2{"b_g2", true, &pk.b_g2};
+  constexpr int n_g1 = 5;
+  int laid_out = 0;  // vectors whose bytes are all there (g1s in order, then g2)
+  status layout = ok_status();
+  while (laid_out < n_g1 + 1) {
+    layout = laid_out < n_g1 ? g1s[laid_out].take(c) : g2.take(c);
+    if (!layout.ok()) break;
+    ++laid_out;
+  }
+  const auto t1 = clock_type::now();
+  tbb::parallel_for(0, laid_out, [&](int v) {
+    if (v < n_g1) {
+      resize_first_touched(*g1s[v].out, g1s[v].count());
+    } else {
+      resize_first_touched(*g2.out, g2.count());
+    }
+  });
+  const auto t2 = clock_type::now();
+  uint64_t points = 0;
+  tbb::parallel_for(0, laid_out, [&](int v) {
+    const uint64_t n = v < n_g1 ? g1s[v].count() : g2.count();
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, n, decode_grain), [&](const tbb::blocked_range<uint64_t>& r) {
+      if (v < n_g1) {
+        g1s[v].decode(r.begin(), r.end(), chk);
+      } else {
+        g2.decode(r.begin(), r.end(), chk);
+      }
+    });
+  });
+  for (int v = 0; v < laid_out; ++v) points += v < n_g1 ? g1s[v].count() : g2.count();
+  if (options.stats != nullptr) {
+    *options.stats = {std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count(),
+                      seconds_since(t2), points};
+  }
+  for (int v = 0; v < laid_out; ++v) {
+    PP_RETURN_IF_ERROR(v < n_g1 ? g1s[v].error(chk) : g2.error(chk));
+    if (v == 0 && vk.ic.empty()) {
+      return invalid_argument("bellperson params: vk.ic is empty (it needs one point for the constant 1)");
+    }
+  }
+  PP_RETURN_IF_ERROR(layout);
   if (c.remaining() != 0) {
     return data_loss("bellperson params: " + std::to_string(c.remaining()) + " trailing bytes at offset " +
                      std::to_string(c.offset()));

@@ -15,11 +15,20 @@
 
 namespace pp::formats {
 
+// Where a read's time went (wall seconds), for benchmarks.
+struct bellperson_read_stats {
+  double layout_s = 0;    // the counts, checked against the bytes left
+  double allocate_s = 0;  // the point vectors sized, their pages faulted in on every core
+  double decode_s = 0;    // the points decoded (parallel)
+  uint64_t points = 0;
+};
+
 struct bellperson_read_options {
   // true: every point on the curve and in the prime-order subgroup (bellperson's `checked`).
   // false: flags and coordinates < p only (bellperson's into_affine_unchecked), for keys this
   // machine wrote or verified before: the subgroup checks dominate the read time of a large key.
   bool checked = true;
+  bellperson_read_stats* stats = nullptr;  // filled when set
 };
 
 // The key comes back with basis monomial, n_vars = |ic| + |l|, domain_size = |h| + 1 (bellperson's
@@ -29,7 +38,8 @@ struct bellperson_read_options {
 // i has a non-zero A, resp. B, column; inputs first, then aux, as bellperson's density tracker),
 // and must find |a| resp. |b_g1| bits set.
 // Errors: data_loss for truncation or trailing bytes (with the offset), invalid_argument for bad
-// points (vector, index, offset and the decoder's reason) and inconsistent counts.
+// points (vector, index, offset and the decoder's reason) and inconsistent counts; the error is the
+// one a front-to-back read would meet first, though every vector is sized and decoded at once.
 result<groth16::proving_key> read_bellperson_params(std::span<const uint8_t> bytes,
                                                     const bellperson_read_options& options = {});
 result<groth16::proving_key> read_bellperson_params_file(const std::filesystem::path& path,

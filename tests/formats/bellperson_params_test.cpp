@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "ec/ec_test_util.hpp"
 #include "ec/encoding.hpp"
 #include "formats/bellperson_proof.hpp"
@@ -122,6 +124,112 @@ TEST(BellpersonParams, ParallelReadReportsTheFirstBadPoint) {
   EXPECT_NE(r.error().message().find("l[4096] at offset " + std::to_string(point_at(4096)) + ": point at infinity"),
             std::string::npos)
       << r.error().to_string();
+}
+
+// The unchecked read takes plain points by a direct conversion: it must give exactly what ec's
+// decoder gives point by point, for random coordinates (off the curve too: unchecked trusts the
+// file) over several tasks of G1 and G2, and any encoding it does not take plainly (flags, a
+// coordinate >= p, (0, 0)) must fail with ec's own message, naming the first such point.
+TEST(BellpersonParams, ParallelReadEqualsPointByPointDecode) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const std::size_t n_l = 9001, n_b = 4099;  // 3 and 2 decode tasks, the last ones short
+  auto pk = random_key(rng, 2, 4, 8, 3, 4);
+  const auto any_point = [&]<class Curve>(Curve) {
+    using field = typename Curve::field;
+    return ec::affine<Curve>{ec::testing::random_field<field>(rng), ec::testing::random_field<field>(rng)};
+  };
+  pk.l.clear();
+  for (std::size_t i = 0; i < n_l; ++i) pk.l.push_back(any_point(ec::g1_curve{}));
+  pk.b_g1.clear();
+  pk.b_g2.clear();
+  for (std::size_t i = 0; i < n_b; ++i) {
+    pk.b_g1.push_back(any_point(ec::g1_curve{}));
+    pk.b_g2.push_back(any_point(ec::g2_curve{}));
+  }
+  pk.n_vars = static_cast<uint32_t>(pk.vk.ic.size() + n_l);
+  pk.a_density = groth16::density_bitmap::all_clear(pk.n_vars);
+  pk.b_density = groth16::density_bitmap::all_clear(pk.n_vars);
+  const auto good = write_bellperson_params(pk).value();
+  const std::size_t l0 = vk_fixed + 4 + 2 * 96 + 4 + 7 * 96 + 4;  // l[0]: after ic (2) and h (7)
+  const std::size_t b_g2_0 = l0 + n_l * 96 + 4 + 3 * 96 + 4 + n_b * 96 + 4;
+  const auto back = read_bellperson_params(good, {false});
+  ASSERT_THAT(back, IsOk());
+  for (std::size_t i = 0; i < n_l; ++i) {
+    const auto one = ec::decode_uncompressed_unchecked<ec::g1_curve>(std::span(good).subspan(l0 + 96 * i, 96));
+    ASSERT_THAT(one, IsOk());
+    ASSERT_TRUE(back->l[i] == *one && back->l[i] == pk.l[i]) << "l[" << i << "]";
+  }
+  for (std::size_t i = 0; i < n_b; ++i) {
+    const auto one = ec::decode_uncompressed_unchecked<ec::g2_curve>(std::span(good).subspan(b_g2_0 + 192 * i, 192));
+    ASSERT_THAT(one, IsOk());
+    ASSERT_TRUE(back->b_g2[i] == *one && back->b_g2[i] == pk.b_g2[i]) << "b_g2[" << i << "]";
+  }
+  EXPECT_TRUE(back->b_g1 == pk.b_g1);
+  // Hostile encodings, each at a random index of l (G1) or b_g2 (G2), with a second bad point after
+  // it: the error is ec's message for the first, with its vector, index and offset.
+  struct hostile {
+    const char* what;
+    bool g2;
+    std::function<void(uint8_t*)> spoil;
+  };
+  const hostile cases[] = {
+      {"compression flag", false, [](uint8_t* p) { p[0] |= 0x80; }},
+      {"sign flag", false, [](uint8_t* p) { p[0] |= 0x20; }},
+      {"infinity flag with coordinates", false, [](uint8_t* p) { p[0] |= 0x40; }},
+      {"x >= p", false, [](uint8_t* p) { std::fill(p, p + 48, 0xff), p[0] = 0x1f; }},
+      {"y >= p", false, [](uint8_t* p) { std::fill(p + 48, p + 96, 0xff); }},
+      {"(0, 0) without the flag", false, [](uint8_t* p) { std::fill(p, p + 96, 0); }},
+      {"g2 x.c0 >= p", true, [](uint8_t* p) { std::fill(p + 48, p + 96, 0xff); }},
+      {"g2 y.c1 >= p", true, [](uint8_t* p) { std::fill(p + 96, p + 144, 0xff); }},
+      {"g2 sign flag", true, [](uint8_t* p) { p[0] |= 0x20; }},
+      {"g2 (0, 0) without the flag", true, [](uint8_t* p) { std::fill(p, p + 192, 0); }},
+  };
+  for (const hostile& h : cases) {
+    SCOPED_TRACE(h.what);
+    const std::size_t n = h.g2 ? n_b : n_l, size = h.g2 ? 192 : 96, at0 = h.g2 ? b_g2_0 : l0;
+    const std::size_t first = rng.next() % (n - 1), second = first + 1 + rng.next() % (n - 1 - first);
+    auto f = good;
+    h.spoil(f.data() + at0 + first * size);
+    h.spoil(f.data() + at0 + second * size);
+    const auto spoiled = std::span(f).subspan(at0 + first * size, size);
+    const status want = h.g2 ? ec::decode_uncompressed_unchecked<ec::g2_curve>(spoiled).error()
+                             : ec::decode_uncompressed_unchecked<ec::g1_curve>(spoiled).error();
+    const auto r = read_bellperson_params(f, {false});
+    ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
+    const std::string name = std::string(h.g2 ? "b_g2[" : "l[") + std::to_string(first) + "] at offset " +
+                             std::to_string(at0 + first * size);
+    EXPECT_NE(r.error().message().find(name), std::string::npos) << r.error().to_string();
+    EXPECT_NE(r.error().message().find(want.message()), std::string::npos)
+        << r.error().to_string() << " / " << want.to_string();
+  }
+}
+
+// A bad point before a truncated count is the error (a front-to-back read meets it first), though
+// the read lays out every count before decoding; a truncation before any bad point is data_loss.
+TEST(BellpersonParams, FirstErrorInFileOrder) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto good = write_bellperson_params(random_key(rng, 2, 2, 4, 2, 2)).value();
+  const std::size_t l0 = vk_fixed + 4 + 2 * 96 + 4 + 3 * 96 + 4;
+  std::vector<uint8_t> f(good.begin(), good.end() - 5);  // b_g2's last point cut short
+  std::fill(f.begin() + l0, f.begin() + l0 + 48, 0xff);
+  f[l0] = 0x1f;
+  const auto r = read_bellperson_params(f, {false});
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
+  EXPECT_NE(r.error().message().find("l[0] at offset " + std::to_string(l0)), std::string::npos)
+      << r.error().to_string();
+  f = good;
+  f.resize(f.size() - 5);
+  EXPECT_THAT(read_bellperson_params(f, {false}), StatusIs(status_code::data_loss));
+  // vk.ic empty comes before a later truncation too.
+  auto k = random_key(rng, 2, 2, 4, 2, 2);
+  k.vk.ic.clear();
+  f = write_bellperson_params(k).value();
+  f.resize(f.size() - 5);
+  const auto e = read_bellperson_params(f, {false});
+  ASSERT_THAT(e, StatusIs(status_code::invalid_argument));
+  EXPECT_NE(e.error().message().find("vk.ic is empty"), std::string::npos) << e.error().to_string();
 }
 
 TEST(BellpersonParams, UnfilteredKeyDropsInfinityFromAB) {

@@ -1,6 +1,7 @@
 // The fuzzers' seeds (fuzz/formats/corpus, written by fuzz/formats/make_seeds.py) in the unit
 // suite: every hostile_* header (a size field beyond the file, a count its section cannot hold, a
-// missing section) is refused with a precise status, and the others read. A file that fails to parse
+// missing section) or bellperson parameters file (a lying count, bad points) is refused with a
+// precise status, and the others read. A file that fails to parse
 // is never echoed: a key path pointed at a password file gets no byte of it back.
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -68,6 +70,11 @@ TEST(HostileSeeds, ZkeyHeadersThatLieAreRefused) {
   check_corpus("zkey_fuzz", [](const std::vector<uint8_t>& b) { return read_snarkjs_zkey(b).take_status(); });
 }
 
+TEST(HostileSeeds, BellpersonParamsThatLieAreRefused) {
+  check_corpus("bellperson_params_fuzz",
+               [](const std::vector<uint8_t>& b) { return read_bellperson_params(b, {.checked = true}).take_status(); });
+}
+
 TEST(HostileSeeds, AHeaderClaimingFourBillionWiresWithoutAWireMapAllocatesNothingForThem) {
   // Nothing in the file backs the count, so the reader keeps it as a number: the wire map is
   // absent and the matrices hold the one constraint. (`proofpipe setup` refuses the key it implies.)
@@ -84,7 +91,7 @@ TEST(HostileSeeds, AFileThatFailsToParseIsNotEchoed) {
   const std::vector<status> errors = {
       read_circom_r1cs(b).take_status(), read_circom_wtns(b).take_status(), read_snarkjs_zkey(b).take_status(),
       read_snarkjs_vk_json(secret).take_status(), read_snarkjs_proof_json(secret).take_status(),
-      read_snarkjs_public_json(secret).take_status()};
+      read_snarkjs_public_json(secret).take_status(), read_bellperson_params(b).take_status()};
   for (const status& s : errors) {
     ASSERT_THAT(s, Not(IsOk()));
     EXPECT_EQ(s.message().find("root"), std::string::npos) << s.to_string();

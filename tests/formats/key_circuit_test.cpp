@@ -54,6 +54,8 @@ TEST(key_circuit, bellperson_density_from_circuit) {
   ASSERT_THAT(fill_bellperson_density(pk, sc.cs), IsOk());
   EXPECT_EQ(pk.a_density->words, want_a.words);
   EXPECT_EQ(pk.b_density->words, want_b.words);
+  EXPECT_EQ(pk.a_density->size, want_a.size);
+  EXPECT_EQ(pk.b_density->size, want_b.size);
   pk.a.pop_back();
   EXPECT_THAT(fill_bellperson_density(pk, sc.cs), Not(IsOk()));
 }
