@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "msm/glv.hpp"
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
 #include "msm/window.hpp"
@@ -57,6 +58,12 @@ TEST(WindowPlan, CoversTheScalarAndUsesOneChunkOnOneThread) {
         EXPECT_EQ(p.chunks, 1) << n;
       }
     }
+  }
+  // GLV halves (msm/glv.hpp): the windows cover glv_digit_bits, not 256.
+  for (int c = 1; c <= max_window_bits; ++c) {
+    const msm_plan p = choose_msm_plan(1 << 17, 2, c, glv_digit_bits);
+    EXPECT_EQ(p.windows, (glv_digit_bits + c - 1) / c) << c;
+    EXPECT_GE(p.window_bits * p.windows, glv_digit_bits) << c;
   }
   EXPECT_EQ(choose_msm_plan(1 << 20, 4, 7).window_bits, 7);
   EXPECT_EQ(choose_msm_plan(1 << 20, 4, 99).window_bits, max_window_bits);
