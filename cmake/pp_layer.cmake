@@ -44,17 +44,22 @@ endfunction()
 # pp_test(NAME SOURCES... DEPS ... LABELS ...): a GoogleTest binary registered with ctest, linked with
 # tests/support (seeds, status matchers, generators: tests/support/README.md); it exits 77
 # (skipped) when every test in it skipped (tests/support/gtest_main.cpp). CUSTOM_MAIN: SOURCES bring
-# their own main(). Label tsan: the test runs threads against each other, so the tsan preset builds it
-# (target tsan_targets) and runs it under ThreadSanitizer.
+# their own main(). The main and (PP_TEST_PCH) the precompiled GoogleTest/GoogleMock headers come
+# from pp_gtest_main (tests/CMakeLists.txt), compiled once per build rather than once per binary.
+# Label tsan: the test runs threads against each other, so the tsan preset builds it (target
+# tsan_targets) and runs it under ThreadSanitizer.
 function(pp_test name)
   cmake_parse_arguments(A "CUSTOM_MAIN" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
-  if(A_CUSTOM_MAIN)
-    add_executable(${name} ${A_SOURCES})
-  else()
-    add_executable(${name} ${A_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/gtest_main.cpp)
+  add_executable(${name} ${A_SOURCES})
+  if(NOT A_CUSTOM_MAIN)
+    target_link_libraries(${name} PRIVATE pp_gtest_main)
   endif()
   target_link_libraries(${name} PRIVATE ${A_DEPS} pp::gtest_support)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  if(PP_TEST_PCH)
+    target_precompile_headers(${name} REUSE_FROM pp_gtest_main)
+    target_compile_options(${name} PRIVATE -pthread)  # the header's flags (tests/CMakeLists.txt)
+  endif()
   if(NOT A_LABELS)
     set(A_LABELS unit)
   endif()

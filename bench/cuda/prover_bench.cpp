@@ -14,13 +14,13 @@
 // and whether the proof is identical to the unlimited budget's; "budget_run" lines feed
 // docs/perf/vram-budgets.json. Usage:
 // Budgets mode's extras: --lanes-per-thread P (the lanes phase's partitions per lane, 3);
-// --steady-gib B --steady-partitions N (budget B's lanes phase proves N partitions, 10: a PoRep
-// proof, and reports the steady rate without the ramp); the share of each partition's streamed
+// --steady-gib B,... --steady-partitions N (these budgets' lanes phases prove N partitions, 10: a
+// PoRep proof, and report the steady rate without the ramp); the share of each partition's streamed
 // copies that ran under its kernels (from the trace spans); --two-keys-gib B [--small-log L] (the
 // key and a 2^L one, 24 by default, in one backend of B GiB: bench_two_keys); --pageable-gib B
 // (budget B again with pinning off: how much slower pageable streaming is). Usage:
 //   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K]
-//                     [--vram-budgets-gib B,... [--lanes-per-thread P] [--steady-gib B]
+//                     [--vram-budgets-gib B,... [--lanes-per-thread P] [--steady-gib B,...]
 //                     [--steady-partitions N] [--two-keys-gib B] [--small-log L] [--pageable-gib B]] log_n...
 #include <algorithm>
 #include <atomic>
@@ -65,7 +65,7 @@ struct options {
   int cpu_check_max_log = 20;
   std::vector<double> budgets_gib;  // --vram-budgets-gib; 0 = unlimited
   int lanes_per_thread = 3;         // --lanes-per-thread: the lanes phase's partitions per thread
-  double steady_gib = -1;           // --steady-gib: this budget's lanes phase runs steady_partitions
+  std::vector<double> steady_gibs;  // --steady-gib B,...: these budgets' lanes phases run steady_partitions
   int steady_partitions = 10;       // --steady-partitions (a 10-partition PoRep proof)
   double two_keys_gib = -1;         // --two-keys-gib: the key with a smaller one (--small-log) in one region
   int small_log = 24;
@@ -539,8 +539,10 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     }
     const double t_prepare = secs(t0);
     const auto fp = take(be->resident_footprint(pk, c.cs), "resident_footprint");
-    std::printf("budget %s at 2^%d: region %.2f GiB, plan used %.2f GiB: %s; prepare %.1f s\n", label.c_str(), log_n,
-                be->capacity_bytes() / gib, be->used_bytes() / gib, fp.plan.c_str(), t_prepare);
+    std::printf("budget %s at 2^%d: region %.2f GiB (the driver took %.1f MiB for the kernels at create), plan used "
+                "%.2f GiB: %s; prepare %.1f s\n",
+                label.c_str(), log_n, be->capacity_bytes() / gib, be->driver_bytes() / 1048576.0,
+                be->used_bytes() / gib, fp.plan.c_str(), t_prepare);
     step_times times;
     std::vector<double> gpu_s, overlap;
     groth16::proof last{};
@@ -566,7 +568,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     // Lanes phase: as many threads as the plan has lanes; the steady budget runs a 10-partition
     // proof's worth, the others lanes_per_thread partitions per lane.
     const uint32_t threads = fp.lanes;
-    const bool steady = o.steady_gib >= 0 && b == o.steady_gib;
+    const bool steady = std::find(o.steady_gibs.begin(), o.steady_gibs.end(), b) != o.steady_gibs.end();
     const int total = steady ? o.steady_partitions : int(threads) * o.lanes_per_thread;
     const lanes_result lr = run_lanes(*be, req, threads, total, *reference);
     if (lr.differ != 0 || lr.failed != 0) same = false;
@@ -602,6 +604,17 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   }
 }
 
+// "B,B,..." as GiB values (0: unlimited).
+std::vector<double> gib_list(const std::string& list) {
+  std::vector<double> out;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    out.push_back(std::atof(list.substr(at, comma - at).c_str()));
+    at = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -618,16 +631,11 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--cpu-check-max-log") && i + 1 < argc) {
       o.cpu_check_max_log = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--vram-budgets-gib") && i + 1 < argc) {
-      const std::string list = argv[++i];
-      for (size_t at = 0; at <= list.size();) {
-        const size_t comma = std::min(list.find(',', at), list.size());
-        o.budgets_gib.push_back(std::atof(list.substr(at, comma - at).c_str()));
-        at = comma + 1;
-      }
+      o.budgets_gib = gib_list(argv[++i]);
     } else if (!std::strcmp(argv[i], "--lanes-per-thread") && i + 1 < argc) {
       o.lanes_per_thread = std::max(1, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--steady-gib") && i + 1 < argc) {
-      o.steady_gib = std::atof(argv[++i]);
+      o.steady_gibs = gib_list(argv[++i]);
     } else if (!std::strcmp(argv[i], "--steady-partitions") && i + 1 < argc) {
       o.steady_partitions = std::max(2, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--two-keys-gib") && i + 1 < argc) {

@@ -19,11 +19,13 @@
 #include <vector>
 
 #include "core/cuda_try.hpp"
+#include "core/log.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/upload_key_staging.hpp"
 #include "cuda/interval_union.hpp"
+#include "cuda/kernel_warmup.hpp"
 #include "cuda/key_residency.hpp"
 #include "cuda/lane_pool.hpp"
 #include "cuda/partition_launch.hpp"
@@ -58,13 +60,15 @@ result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_bac
   return chunking_options(s, cfg.max_chunk_points);
 }
 
-// The refusal of a key that does not fit even alone: its least budget, reserve included.
+// The refusal of a key that does not fit even alone: its least budget, the pinned mappings' reserve
+// and driver_bytes (what this backend's create() measured for the kernels; 0 for footprint()) included.
 std::string least_budget_message(const key_shape& s, std::span<const msm_chunking> opts, const cuda_backend_config& cfg,
-                                 const std::string& why) {
-  const uint64_t least = least_plan_bytes(s, opts) + pin_reserve_bytes(cfg);
+                                 uint64_t driver_bytes, const std::string& why) {
+  const uint64_t least = least_plan_bytes(s, opts) + pin_reserve_bytes(cfg) + driver_bytes;
   return "cuda_backend: the key needs a VRAM budget of at least " + std::to_string(least) + " bytes (" +
          std::to_string(least >> 20) + " MiB, " + std::to_string(pin_reserve_bytes(cfg)) +
-         " of them kept for the driver's mappings of pinned memory): " + why;
+         " of them kept for the driver's mappings of pinned memory and " + std::to_string(driver_bytes) +
+         " taken by the driver for the kernels): " + why;
 }
 
 uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
@@ -113,6 +117,7 @@ struct held_ws {
 struct cuda_backend::impl {
   cuda_backend_config cfg;
   std::unique_ptr<device_memory> mem;
+  uint64_t driver_bytes = 0;  // taken by the driver at create()'s kernel warm-up (kernel_warmup.hpp)
   std::vector<lane> lanes;
   cuda_event origin;  // completed at create(); host_origin is the host time just after
   gpu_clock gclock;
@@ -135,6 +140,7 @@ struct cuda_backend::impl {
   uint64_t uses PP_GUARDED_BY(mu) = 0;
   uint64_t replans PP_GUARDED_BY(mu) = 0;
   bool healthy PP_GUARDED_BY(mu) = true;
+  cuda_backend::host_charge_fn host_charge PP_GUARDED_BY(mu);  // the owner of the host budget's, or empty
   std::string last_error PP_GUARDED_BY(mu);
 
   std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a re-plan
@@ -223,6 +229,19 @@ struct cuda_backend::impl {
       pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0}
                                              : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
     }
+    // The streamed matrices' image is a second host copy of the key's rows: charged to the host
+    // budget before upload_key makes it, held as long as the entry.
+    const uint64_t image = k->plan.matrices_resident ? 0 : k->shape.matrix_image_bytes;
+    if (image != 0 && host_charge) {
+      auto charged = host_charge(image);
+      if (!charged.ok()) {
+        return failed_precondition("cuda_backend: the host memory budget cannot hold the " + std::to_string(image) +
+                                   " bytes of the pinned image this plan streams the matrices from (" +
+                                   charged.error().message() +
+                                   "); give the prover more host memory or the GPU a larger VRAM budget");
+      }
+      k->host_charge = std::move(charged).value();
+    }
     if (status st = src.upload(*k, ws, pin_budget, upload_staging); !st.ok()) return note(std::move(st));
     keys.push_back(std::move(k));
     return keys.back().get();
@@ -249,7 +268,8 @@ struct cuda_backend::impl {
     if (planned.empty()) {
       auto r = plan_region(std::span<const key_shape>(&pl.shape, 1), std::span(&pl.options, 1), capacity, cfg.lanes);
       if (!r.ok()) {
-        return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, r.error().message()) +
+        return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, driver_bytes,
+                                                        r.error().message()) +
                                    ": the key does not fit this GPU even alone");
       }
       region = std::move(r).value();
@@ -264,7 +284,8 @@ struct cuda_backend::impl {
       return place_locked(planned.size() - 1, src);
     }
     if (auto alone = plan_key(pl.shape, pl.options, capacity, cfg.lanes); !alone.ok()) {
-      return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, alone.error().message()) +
+      return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, driver_bytes,
+                                                      alone.error().message()) +
                                  ": the key does not fit this GPU even alone");
     }
     replan.emplace(std::move(pl));
@@ -424,16 +445,26 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     if (cfg.lanes == 0 || cfg.lanes > 16) return invalid_argument("cuda_backend: lanes must lie in [1, 16]");
     auto p = std::make_unique<impl>();
     p->cfg = cfg;
-    const uint64_t reserve = pin_reserve_bytes(cfg);
+    // What the driver takes at the kernels' first launches (kernel_warmup.hpp), taken now: inside
+    // the budget, before the region is sized from what is left.
+    PP_ASSIGN_OR_RETURN(p->driver_bytes, warm_up_kernels(cfg.device));
+    if (p->driver_bytes != 0) {
+      log::get("cuda")->info("GPU {}: the kernels' first launches took {} bytes of device memory (driver_bytes, "
+                             "kept out of the region)",
+                             cfg.device, p->driver_bytes);
+    }
+    const uint64_t reserve = pin_reserve_bytes(cfg) + p->driver_bytes;
     if (cfg.max_vram_bytes != 0 && reserve >= cfg.max_vram_bytes) {
       return invalid_argument("cuda_backend: a VRAM budget of " + std::to_string(cfg.max_vram_bytes) +
-                              " bytes leaves nothing beside the " + std::to_string(reserve) +
-                              " kept for the driver's mappings of max_pinned_bytes of pinned memory");
+                              " bytes leaves nothing beside the " + std::to_string(pin_reserve_bytes(cfg)) +
+                              " kept for the driver's mappings of max_pinned_bytes of pinned memory and the " +
+                              std::to_string(p->driver_bytes) +
+                              " the driver took for the kernels (code, local memory)");
     }
     device_memory_config mc;
     mc.device = cfg.device;
     mc.vram_share = cfg.vram_share;
-    mc.max_bytes = cfg.max_vram_bytes - reserve;
+    mc.max_bytes = cfg.max_vram_bytes == 0 ? 0 : cfg.max_vram_bytes - reserve;
     mc.staging_buffers = cfg.lanes;
     mc.staging_bytes = cfg.staging_bytes;
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
@@ -487,7 +518,7 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
     auto plan = plan_key(shape, opts, budget, cfg.lanes);
     if (!plan.ok()) {
       if (plan.error().code() != status_code::resource_exhausted) return plan.error();
-      return resource_exhausted(least_budget_message(shape, opts, cfg, plan.error().message()));
+      return resource_exhausted(least_budget_message(shape, opts, cfg, 0, plan.error().message()));
     }
     return footprint_of(shape, *plan);
   } catch (const std::exception& e) {
@@ -612,6 +643,11 @@ result<prove_output> cuda_backend::finish(pending_ptr base) {
   }
 }
 
+void cuda_backend::set_host_charge(host_charge_fn charge) {
+  pp::mutex_lock lock(impl_->mu);
+  impl_->host_charge = std::move(charge);
+}
+
 bool cuda_backend::healthy() const {
   pp::mutex_lock lock(impl_->mu);
   return impl_->healthy;
@@ -622,6 +658,7 @@ std::string cuda_backend::last_error() const {
 }
 int cuda_backend::device() const { return impl_->cfg.device; }
 uint64_t cuda_backend::capacity_bytes() const { return impl_->mem->capacity(); }
+uint64_t cuda_backend::driver_bytes() const { return impl_->driver_bytes; }
 uint64_t cuda_backend::used_bytes() const {
   pp::mutex_lock lock(impl_->mu);
   return impl_->planned.empty() ? 0 : impl_->region.bytes;

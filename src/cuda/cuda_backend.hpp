@@ -2,8 +2,9 @@
 // witness, the device does upload, SpMV, the H scalars (both bases) and the five MSMs, and the host
 // assembles and self-verifies exactly as cpu_backend does (same group elements).
 // Device memory (docs/engine.md, "Who owns VRAM"): one region taken at create(), the budget
-// (vram_share of the free memory, capped at max_vram_bytes less the pinned mappings' reserve);
-// nothing else is allocated afterwards.
+// (vram_share of the free memory, capped at max_vram_bytes less the pinned mappings' reserve and
+// what the driver took for the kernels at create()'s warm-up, kernel_warmup.hpp); nothing else is
+// allocated afterwards.
 // The keys it serves are planned together inside the region before anything of a key is placed
 // (key_layout.hpp, plan_region): each key's tables resident when they fit, else streamed from
 // pinned host memory through two chunk slots per lane; the partition workspaces (as many as fit, at
@@ -22,6 +23,7 @@
 // (no cudaMalloc, cudaFree or device synchronization) happens after create().
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -151,10 +153,22 @@ class cuda_backend final : public groth16::backend {
   // Touches no device state (runs on any thread, concurrently with start()).
   result<groth16::prove_output> finish(groth16::pending_ptr p) override;
 
+  // Host memory the backend takes for a key beyond the key's own vectors (which it pins in place):
+  // the image of the streamed matrices' rows (~4.5 GiB at 2^27, made when a plan streams them) is
+  // charged through charge(bytes) before it is made, and the token it returns is held while the key
+  // is placed. A refused charge fails that key's proofs with failed_precondition (the device stays
+  // healthy). Unset: nothing is charged. Whoever owns the host budget sets it (the engine, through
+  // devices::device::set_host_charge), before the first proof.
+  using host_charge_fn = std::function<result<std::shared_ptr<void>>(uint64_t bytes)>;
+  void set_host_charge(host_charge_fn charge);
+
   [[nodiscard]] bool healthy() const;
   [[nodiscard]] std::string last_error() const;  // the CUDA error that made it unhealthy
   [[nodiscard]] int device() const;
   [[nodiscard]] uint64_t capacity_bytes() const;  // the device region
+  // Device memory the driver took for the kernels (their code and local memory) at create()'s
+  // warm-up, before the region: counted in max_vram_bytes (0 when the process had run them before).
+  [[nodiscard]] uint64_t driver_bytes() const;
   [[nodiscard]] uint64_t used_bytes() const;      // by the planned keys and the partition workspaces
   // Times the region was planned again for a key that did not fit beside the planned ones (each
   // evicts the keys placed until then) since create().

@@ -88,6 +88,7 @@ struct key_entry {
   spmv_chunking matrix_chunks;
   std::unique_ptr<std::byte[]> matrix_image;
   pinned_range matrix_pin;
+  std::shared_ptr<void> host_charge;  // the host budget's charge for matrix_image (cuda_backend::set_host_charge)
   // Each table's points: on the device (resident) or in host memory (streamed; pinned unless
   // pinning failed, see pinned).
   std::array<const void*, key_table_count> points{};

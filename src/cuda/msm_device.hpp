@@ -74,9 +74,13 @@ struct msm_point_stream {
 };
 
 // msm / split_msm with the points in host memory (h_points), streamed through `points`' slots in
-// chunks of the config's chunk limit (the workspace is sized by the same config). Neither waits:
-// each chunk of split_msm_streamed selects its own points (its index lists use the first 8 bytes per
-// chunk point of the workspace's).
+// chunks of the config's chunk limit (the workspace is sized by the same config). msm_streamed does
+// not wait. split_msm_streamed selects over all its points as split_msm does, with the scalars that
+// are on the device: it counts each chunk's points whose scalar is neither 0 nor 1 up front and
+// waits for `stream` once to read those counts (the first two chunks' copies queued before), so that
+// each chunk's one Pippenger pass covers only those points, at the width for their number; beyond
+// 2^31 points (or more chunks than its sort keys' buffer holds counts) each chunk selects its own,
+// without waiting. Its index lists use the first 8 bytes per chunk point of the workspace's.
 template <class Curve>
 status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
                     uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
@@ -327,11 +328,10 @@ auto chunked(void* ws, cudaStream_t stream, const Pass& pass) {
   return [=](const msm_plan& plan) { return run_chunks<Curve>(plan, ws, stream, pass); };
 }
 
-// One chunk of streamed points: the copy into the next slot on ps.copy (after the kernels that last
-// read that slot), then run(slot) on stream after the copy, then the slot is marked free again.
-template <class Curve, class Run>
-status stream_chunk(msm_point_stream& ps, const affine_t<Curve>* h_points, uint64_t len, cudaStream_t stream,
-                    const Run& run) {
+// Streamed points: copies len points into the stream's next slot on ps.copy, after the kernels that
+// last read that slot (its freed event); returns the slot.
+template <class Curve>
+result<int> stream_copy(msm_point_stream& ps, const affine_t<Curve>* h_points, uint64_t len) {
   const uint64_t bytes = len * sizeof(affine_t<Curve>);
   if (bytes > ps.slot_bytes || ps.d_slot[0] == nullptr || ps.d_slot[1] == nullptr) {
     return invalid_argument("GPU MSM: a streamed chunk of " + std::to_string(bytes) + " bytes, slots of " +
@@ -341,10 +341,115 @@ status stream_chunk(msm_point_stream& ps, const affine_t<Curve>* h_points, uint6
   PP_CUDA_TRY(cudaStreamWaitEvent(ps.copy, ps.freed[s], 0));
   PP_CUDA_TRY(cudaMemcpyAsync(ps.d_slot[s], h_points, bytes, cudaMemcpyHostToDevice, ps.copy));
   PP_CUDA_TRY(cudaEventRecord(ps.loaded[s], ps.copy));
-  PP_CUDA_TRY(cudaStreamWaitEvent(stream, ps.loaded[s], 0));
-  PP_RETURN_IF_ERROR(run(static_cast<const affine_t<Curve>*>(ps.d_slot[s])));
-  PP_CUDA_TRY(cudaEventRecord(ps.freed[s], stream));
   ps.h2d_bytes += bytes;
+  return s;
+}
+
+// run(slot's points) on stream once slot's copy has arrived, then the slot is marked free again.
+template <class Curve, class Run>
+status stream_run(msm_point_stream& ps, int slot, cudaStream_t stream, const Run& run) {
+  PP_CUDA_TRY(cudaStreamWaitEvent(stream, ps.loaded[slot], 0));
+  PP_RETURN_IF_ERROR(run(static_cast<const affine_t<Curve>*>(ps.d_slot[slot])));
+  PP_CUDA_TRY(cudaEventRecord(ps.freed[slot], stream));
+  return ok_status();
+}
+
+// One chunk of streamed points: its copy, then run on it.
+template <class Curve, class Run>
+status stream_chunk(msm_point_stream& ps, const affine_t<Curve>* h_points, uint64_t len, cudaStream_t stream,
+                    const Run& run) {
+  PP_ASSIGN_OR_RETURN(const int slot, stream_copy<Curve>(ps, h_points, len));
+  return stream_run<Curve>(ps, slot, stream, run);
+}
+
+// True when split_msm_streamed can count every chunk's other points up front: CUB's int item count,
+// and the per-chunk counts fit the sort keys' buffer (free until the chunks run).
+inline bool streamed_select_fits(const msm_plan& plan) {
+  const msm_shape& s = plan.shape;
+  return s.split && s.total > 0 && s.total < (uint64_t{1} << 31) && s.chunks <= std::max<uint64_t>(s.entries, 1);
+}
+
+// The selection over all points of a streamed split MSM, whose points are not on the device but whose
+// scalars are: the number of points of each chunk whose scalar is neither 0 nor 1 (one selection per
+// chunk into the workspace's lists, the count into the sort keys' buffer), read back with the call's
+// one host synchronization. The first two chunks' copies are queued before it, so the copy stream
+// is not held up while the host waits.
+template <class Curve>
+result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const ff::fr* d_scalars, void* ws,
+                                                    cudaStream_t stream) {
+  const msm_shape& s = plan.shape;
+  const msm_layout& l = plan.layout;
+  uint32_t* d_counts = at<uint32_t>(ws, l.keys);
+  size_t sel_bytes = plan.select_temp_bytes;
+  for (uint64_t k = 0; k < s.chunks; ++k) {
+    const uint64_t len = k + 1 < s.chunks ? s.n : s.last_n;
+    PP_CUDA_TRY(cub::DeviceSelect::If(at<void>(ws, l.select_temp), sel_bytes, thrust::counting_iterator<uint32_t>(0),
+                                      at<uint32_t>(ws, l.idx_others), d_counts + k, int(len),
+                                      scalar_is_other{d_scalars + k * s.n}, stream));
+  }
+  std::vector<uint32_t> counts(s.chunks);
+  PP_CUDA_TRY(cudaMemcpyAsync(counts.data(), d_counts, s.chunks * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+  PP_CUDA_TRY(cudaStreamSynchronize(stream));
+  for (uint64_t k = 0; k < s.chunks; ++k) {
+    if (counts[k] > (k + 1 < s.chunks ? s.n : s.last_n)) {
+      return internal_error("GPU split MSM: " + std::to_string(counts[k]) + " selected in a chunk of " +
+                            std::to_string(s.n));
+    }
+  }
+  return counts;
+}
+
+// One streamed chunk of the selected split MSM: len points (at most the plan's n), `others` of them
+// counted up front. Its index lists and the scalar-1 sum, then one Pippenger pass over the others
+// only, at the table's width for their number where that fits the layout (as run_split_selected's
+// passes), plus that sum, written to *out.
+template <class Curve>
+status run_selected_chunk(const msm_plan& plan, uint64_t len, uint32_t others, const affine_t<Curve>* d_points,
+                          const ff::fr* d_scalars, void* ws, xyzz_t<Curve>* out, cudaStream_t stream,
+                          const msm_tuning& tuning = msm_tuning_sm90) {
+  PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
+                      select_and_sum_ones<Curve>(plan, len, d_points, d_scalars, ws, stream, tuning));
+  msm_plan pass = plan;
+  pass.shape = make_msm_selected_pass(plan.shape, others, tuning);
+  PP_ASSIGN_OR_RETURN(const cub_temp_bytes temp, query_cub_temp<Curve>(pass.shape));
+  if (temp.sort > plan.sort_temp_bytes || temp.select > plan.select_temp_bytes) {
+    pass.shape = make_msm_chunk_shape(plan.shape, others, tuning);  // the plan's width: its temp sizes fit
+    pass.shape.split = false;
+  }
+  return run_pippenger<Curve>(pass, d_points, d_scalars, at<uint32_t>(ws, plan.layout.idx_others), nullptr, ws,
+                              ones_sum, out, stream, tuning);
+}
+
+// The streamed split MSM with the selection over all points: the others counted per chunk up front
+// (count_streamed_others), then each chunk as it arrives (the copies two chunks ahead of the
+// kernels) runs run_selected_chunk; chunk sums added on the device as run_chunks does.
+template <class Curve>
+status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
+                             const ff::fr* d_scalars, void* ws, cudaStream_t stream) {
+  using bucket = xyzz_t<Curve>;
+  const msm_shape& s = plan.shape;
+  const auto len = [&](uint64_t k) { return k + 1 < s.chunks ? s.n : s.last_n; };
+  std::vector<int> slot(s.chunks, 0);
+  const uint64_t ahead = std::min<uint64_t>(2, s.chunks);
+  for (uint64_t k = 0; k < ahead; ++k) {
+    PP_ASSIGN_OR_RETURN(slot[k], stream_copy<Curve>(ps, h_points + k * s.n, len(k)));
+  }
+  PP_ASSIGN_OR_RETURN(const std::vector<uint32_t> others, count_streamed_others<Curve>(plan, d_scalars, ws, stream));
+  bucket* result = at<bucket>(ws, plan.layout.result);
+  bucket* chunk_result = at<bucket>(ws, plan.layout.chunk_result);
+  for (uint64_t k = 0; k < s.chunks; ++k) {
+    PP_RETURN_IF_ERROR(stream_run<Curve>(ps, slot[k], stream, [&](const affine_t<Curve>* d_points) {
+      return run_selected_chunk<Curve>(plan, len(k), others[k], d_points, d_scalars + k * s.n, ws,
+                                       k == 0 ? result : chunk_result, stream);
+    }));
+    if (k > 0) {
+      accumulate_kernel<Curve><<<1, 32, 0, stream>>>(result, chunk_result);
+      PP_CUDA_TRY(cudaGetLastError());
+    }
+    if (k + 2 < s.chunks) {
+      PP_ASSIGN_OR_RETURN(slot[k + 2], stream_copy<Curve>(ps, h_points + (k + 2) * s.n, len(k + 2)));
+    }
+  }
   return ok_status();
 }
 
@@ -421,8 +526,14 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_sca
       return run_split_pass<Curve>(cp, d_points, d_scalars + off, d_workspace, out, stream);
     });
   };
+  const auto body = [&](const msm_plan& plan) {
+    if (streamed_select_fits(plan)) {
+      return run_streamed_selected<Curve>(plan, points, h_points, d_scalars, d_workspace, stream);
+    }
+    return run_chunks<Curve>(plan, d_workspace, stream, pass);
+  };
   return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             chunked<Curve>(d_workspace, stream, pass));
+                             body);
 }
 
 }  // namespace pp::cuda

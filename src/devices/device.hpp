@@ -4,11 +4,14 @@
 // creation). This layer sits between the backends (groth16, cuda) and the engine; tests use fake
 // devices whose backends fail or block on demand.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/result.hpp"
 #include "groth16/backend.hpp"
 
 namespace pp::devices {
@@ -27,6 +30,12 @@ class device {
   // the span of its partitions), when it has one; otherwise the engine reports the share of time
   // with at least one worker inside start().
   [[nodiscard]] virtual std::optional<double> measured_busy_fraction() const { return std::nullopt; }
+  // Host memory a device takes for the keys it serves beyond what the key store holds (a GPU: the
+  // pinned image of the matrices it streams, docs/engine.md "Pinned memory") is charged through
+  // this: charge(bytes) reserves them in the engine's host budget until the token it returns dies,
+  // or fails when the budget cannot hold them. The engine sets it once, before any partition.
+  using host_charge = std::function<result<std::shared_ptr<void>>(uint64_t bytes)>;
+  virtual void set_host_charge(host_charge) {}
 };
 
 using device_ptr = std::unique_ptr<device>;

@@ -24,6 +24,7 @@ class gpu_device final : public device {
     if (a.partitions == 0) return 0.0;
     return a.busy_fraction();
   }
+  void set_host_charge(host_charge charge) override { be_->set_host_charge(std::move(charge)); }
 
  private:
   std::string name_;

@@ -78,6 +78,12 @@ class engine_impl final : public engine {
                 {.fail = [this](const partition_task& t, pp::status e) { fail(t, std::move(e)); },
                  .cancel_job = [this](job_id id, pp::status e) { tracker_.cancel(id, std::move(e)).ignore(); }}) {
     for (auto& s : slots_) {
+      // What a device takes for the keys it serves beyond the key store's copy (a GPU's pinned
+      // matrix image) is key memory: charged to the key budget, released when the device drops it.
+      s->dev().set_host_charge([this](uint64_t bytes) -> result<std::shared_ptr<void>> {
+        PP_ASSIGN_OR_RETURN(memory_reservation r, keys_budget_.try_reserve(bytes));
+        return std::shared_ptr<void>(std::make_shared<memory_reservation>(std::move(r)));
+      });
       device_workers_.push_back(std::make_unique<device_worker>(
           *s, router_, trace_, *metrics_, device_worker::options{config_.self_verify, config_.max_attempts},
           [this](const partition_task& t, pp::status e) { fail(t, std::move(e)); }));

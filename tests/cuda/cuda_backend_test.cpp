@@ -5,9 +5,11 @@
 // flight on the lanes at once (same proofs, GPU spans and activity recorded), and keys streamed
 // under tiny VRAM budgets (every table or some streamed, many chunks, several lanes): identical
 // proofs again; a budget below the least plan is refused naming it. Exits 77 without a GPU.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "cuda/cuda_backend.hpp"
+#include "cuda/kernel_warmup.hpp"
 #include "cuda/device_memory.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
@@ -31,6 +34,14 @@ using ::testing::Not;
 
 using ff::fr;
 using groth16::h_basis;
+
+// The kernels' first launches take device memory outside any region (kernel_warmup.hpp); taken here
+// once, before any test, the backends' exact budgets below are not shortened by it.
+class warm_kernels : public ::testing::Environment {
+ public:
+  void SetUp() override { ASSERT_THAT(warm_up_kernels(0), IsOk()); }
+};
+[[maybe_unused]] ::testing::Environment* const warm_env = ::testing::AddGlobalTestEnvironment(new warm_kernels);
 
 const cuda_backend_config& gpu_config() {
   static const cuda_backend_config cfg = [] {
@@ -426,6 +437,48 @@ TEST(CudaBackend, StreamedKeysUnderTinyBudgetsMatchCpu) {
   }
 }
 
+// What the process takes on the device while a budget backend proves a streamed key (cudaMemGetInfo
+// before create and after the proofs) stays inside the budget: the region, the pinned mappings'
+// reserve and what create()'s warm-up measured; a second warm-up finds nothing left to take.
+TEST(CudaBackend, DeviceMemoryStaysInsideTheBudget) {
+  const uint64_t seed0 = pp::test::test_seed();
+  const auto inst = make_instance(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 13), h_basis::monomial, seed0);
+  ASSERT_NE(inst, nullptr);
+  const instance& in = *inst;
+  cuda_backend_config cfg = streaming_config(1024);
+  const uint64_t least = least_budget(in, cfg);
+  ASSERT_GT(least, 0u);
+  cfg.max_vram_bytes = round_up_to_granule(least) + granule;
+  const auto used = [] {
+    size_t free_b = 0, total_b = 0;
+    EXPECT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+    return uint64_t(total_b - free_b);
+  };
+  const uint64_t before = used();
+  auto be = cuda_backend::create(cfg);
+  ASSERT_THAT(be, IsOk());
+  EXPECT_LE((*be)->capacity_bytes() + pin_reserve_bytes(cfg) + (*be)->driver_bytes(), cfg.max_vram_bytes);
+  groth16::cpu_backend cpu;
+  const groth16::prove_request req = request_for(in, seed0 + 7);
+  const auto want = groth16::prove(cpu, req);
+  ASSERT_THAT(want, IsOk());
+  for (const auto& g : prove_on_two_threads(**be, req)) {
+    ASSERT_THAT(g, IsOk());
+    EXPECT_TRUE(g->pi == want->pi);
+  }
+  const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
+  ASSERT_THAT(fp, IsOk());
+  EXPECT_GT(fp->streamed_bytes, 0u) << fp->plan;
+  const uint64_t taken = used() - before;
+  std::printf("budget %llu bytes: taken %llu (region %llu, driver at create %llu)\n",
+              (unsigned long long)cfg.max_vram_bytes, (unsigned long long)taken,
+              (unsigned long long)(*be)->capacity_bytes(), (unsigned long long)(*be)->driver_bytes());
+  EXPECT_LE(taken, cfg.max_vram_bytes);
+  const auto again = warm_up_kernels(0);
+  ASSERT_THAT(again, IsOk());
+  EXPECT_LT(*again, granule) << "the kernels' memory was not kept after their first launches";
+}
+
 // Streaming from pageable memory (a host that cannot pin, or a key beyond max_pinned_bytes) proves
 // the CPU's proof too; the region plus the pinned mappings' reserve stay inside the budget, and
 // nothing beyond max_pinned_bytes is pinned.
@@ -499,6 +552,57 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
     EXPECT_GE((*be)->h2d_bytes(), 2 * fp->streamed_bytes);
     EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
   }
+}
+
+// The streamed matrices' pinned image is host memory beyond the key: charged through the host
+// charge before it is made and released with the key. A refused charge fails the proof with
+// failed_precondition naming the image (the backend stays healthy); a granted one holds exactly the
+// image's bytes while the key is placed, the proof equal to the CPU's.
+TEST(CudaBackend, StreamedMatricesImageIsChargedToTheHost) {
+  const uint64_t seed0 = pp::test::test_seed();
+  const auto inst = make_instance(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 11), h_basis::monomial, seed0);
+  ASSERT_NE(inst, nullptr);
+  const instance& in = *inst;
+  cuda_backend_config cfg = streaming_config(1 << 14);
+  cfg.max_matrix_chunk_bytes = 64 << 10;
+  const uint64_t least = least_budget(in, cfg);
+  ASSERT_GT(least, 0u);
+  cfg.max_vram_bytes = round_up_to_granule(least);
+  const groth16::prove_request req = request_for(in, seed0 + 5);
+
+  auto refusing = cuda_backend::create(cfg);
+  ASSERT_THAT(refusing, IsOk());
+  (*refusing)->set_host_charge([](uint64_t) -> result<std::shared_ptr<void>> {
+    return unavailable("test: the host budget is full");
+  });
+  const auto refused = (*refusing)->start(req);
+  ASSERT_THAT(refused, StatusIs(status_code::failed_precondition));
+  EXPECT_NE(refused.error().message().find("pinned image"), std::string::npos) << refused.error().message();
+  EXPECT_TRUE((*refusing)->healthy());
+
+  auto held = std::make_shared<std::atomic<uint64_t>>(0);
+  auto be = cuda_backend::create(cfg);
+  ASSERT_THAT(be, IsOk());
+  (*be)->set_host_charge([held](uint64_t bytes) -> result<std::shared_ptr<void>> {
+    *held += bytes;
+    return std::shared_ptr<void>(new char, [held, bytes](void* p) {
+      delete static_cast<char*>(p);
+      *held -= bytes;
+    });
+  });
+  groth16::cpu_backend cpu;
+  const auto want = groth16::prove(cpu, req);
+  ASSERT_THAT(want, IsOk());
+  const auto got = groth16::prove(**be, req);
+  ASSERT_THAT(got, IsOk());
+  EXPECT_TRUE(got->pi == want->pi);
+  const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
+  ASSERT_THAT(fp, IsOk());
+  ASSERT_TRUE(fp->matrices_streamed) << fp->plan;
+  EXPECT_GT(held->load(), 0u);
+  EXPECT_LE(held->load(), fp->streamed_bytes) << "the image is part of what each partition streams";
+  (*be)->clear_keys();
+  EXPECT_EQ(held->load(), 0u) << "the charge outlived the key";
 }
 
 TEST(CudaBackend, RejectsBadRequests) {

@@ -3,10 +3,13 @@
 // against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
 // infinity points, repeated points, P and -P, one giant bucket, forced window widths; chunked runs
 // (tiny chunk limits, chunk sums equal, opposite or zero); the split MSM's selected passes at their
-// edges (no, one, a chunk limit of and all points with scalars other than 0 and 1). Results are compared as affine points.
+// edges (no, one, a chunk limit of and all points with scalars other than 0 and 1); points streamed
+// from host memory through two slots (both MSMs, many chunks, chunks without scalars other than 0
+// and 1). Results are compared as affine points.
 // Exits 77 without a GPU (gpu_test_main.cpp).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -280,6 +283,101 @@ TYPED_TEST(gpu_msm_test, SelectedSplitEdges) {
   }
   const std::vector<fr> zeros(n, fr::zero());
   EXPECT_TRUE(gpu_msm<C>(pts, zeros, path::split, 0, limit) == ec::affine<C>::infinity());
+  EXPECT_EQ(bad, 0);
+}
+
+// Runs msm_streamed / split_msm_streamed with the points in (pageable) host memory, streamed through
+// two slots of one chunk each on a copy stream, twice in a row on the same slots (the second MSM's
+// first copies wait for the first's kernels), and returns both results in affine form.
+template <class Curve>
+std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<Curve>>& points,
+                                                  const std::vector<fr>& scalars, path p, uint64_t max_chunk_points) {
+  const std::array<ec::affine<Curve>, 2> none{ec::affine<Curve>::infinity(), ec::affine<Curve>::infinity()};
+  const uint64_t n = points.size();
+  const msm_config cfg{.max_chunk_points = max_chunk_points};
+  auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
+  EXPECT_THAT(bytes, IsOk());
+  if (!bytes.ok()) return none;
+  const uint64_t slot = std::min(n, max_chunk_points) * sizeof(ec::affine<Curve>);
+  device_buffer d_scalars(n * sizeof(fr)), ws(*bytes), s0(slot), s1(slot);
+  EXPECT_TRUE(d_scalars.p && ws.p && s0.p && s1.p);
+  EXPECT_EQ(cudaMemcpy(d_scalars.p, scalars.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+  msm_point_stream ps;
+  ps.d_slot[0] = s0.p;
+  ps.d_slot[1] = s1.p;
+  ps.slot_bytes = slot;
+  cudaStream_t compute = nullptr;
+  EXPECT_EQ(cudaStreamCreateWithFlags(&ps.copy, cudaStreamNonBlocking), cudaSuccess);
+  EXPECT_EQ(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), cudaSuccess);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(cudaEventCreateWithFlags(&ps.loaded[i], cudaEventDisableTiming), cudaSuccess);
+    EXPECT_EQ(cudaEventCreateWithFlags(&ps.freed[i], cudaEventDisableTiming), cudaSuccess);
+  }
+  std::array<ec::xyzz<Curve>, 2> out{};
+  const auto* sc = static_cast<const fr*>(d_scalars.p);
+  for (auto& o : out) {
+    const auto* h = points.data();
+    const status st = p == path::plain ? msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, compute, ps, cfg)
+                                       : split_msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, compute, ps, cfg);
+    EXPECT_THAT(st, IsOk());
+  }
+  EXPECT_EQ(cudaStreamSynchronize(compute), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(ps.copy), cudaSuccess);
+  const uint64_t chunks = n == 0 ? 0 : (n + max_chunk_points - 1) / max_chunk_points;
+  EXPECT_EQ(ps.h2d_bytes, 2 * n * sizeof(ec::affine<Curve>)) << "every point copied once per MSM";
+  EXPECT_EQ(ps.turn, 2 * chunks);
+  for (int i = 0; i < 2; ++i) {
+    cudaEventDestroy(ps.loaded[i]);
+    cudaEventDestroy(ps.freed[i]);
+  }
+  cudaStreamDestroy(ps.copy);
+  cudaStreamDestroy(compute);
+  return {ec::to_affine(out[0]), ec::to_affine(out[1])};
+}
+
+// Streamed points against the host MSMs: many chunks (a divisor, a non-divisor, one point per chunk),
+// random and witness scalars, and for the split MSM's selection over all points the edges of the
+// per-chunk counts: chunks with no other point (all 0 and 1), one chunk all others, every scalar 0.
+TYPED_TEST(gpu_msm_test, StreamedMatchesHost) {
+  using C = TypeParam;
+  std::mt19937_64 rng(pp::test::test_seed());
+  int bad = 0;
+  const auto check = [&](const std::vector<ec::affine<C>>& pts, const std::vector<fr>& sc, uint64_t limit,
+                         const char* what) {
+    const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
+    for (path p : {path::plain, path::split}) {
+      const auto got = gpu_msm_streamed<C>(pts, sc, p, limit);
+      if (!(got[0] == want) || !(got[1] == want)) {
+        ++bad;
+        std::printf("mismatch: %s n=%zu limit=%llu %s %s\n", C::name, pts.size(), (unsigned long long)limit, what,
+                    p == path::plain ? "plain" : "split");
+      }
+    }
+  };
+  for (uint64_t n : {uint64_t{1}, uint64_t{3}, uint64_t{4097}, uint64_t{20011}}) {
+    const auto pts = edgy_points<C>(rng(), n);
+    auto random = random_scalars(rng, n), witness = witness_scalars(rng, n);
+    fix_negation_scalars<C>(random);
+    fix_negation_scalars<C>(witness);
+    std::vector<uint64_t> limits = {1024, 1000};
+    if (n <= 3) limits.push_back(1);
+    for (uint64_t limit : limits) {
+      check(pts, random, limit, "random");
+      check(pts, witness, limit, "witness");
+    }
+  }
+  // 5 chunks of 1000: 0/1 only, one other, all others, 0/1 only, a short last chunk of others.
+  const uint64_t limit = 1000, n = 4 * limit + 7;
+  const auto pts = edgy_points<C>(rng(), n);
+  std::vector<fr> sc(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t k = i / limit;
+    sc[i] = k == 2 || k == 4 ? random_scalar(rng) : (rng() % 2 ? fr::one() : fr::zero());
+  }
+  sc[limit + 17] = random_scalar(rng);
+  check(pts, sc, limit, "chunks without others");
+  check(pts, std::vector<fr>(n, fr::zero()), limit, "all zero");
+  check(pts, std::vector<fr>(n, fr::one()), limit, "all one");
   EXPECT_EQ(bad, 0);
 }
 
