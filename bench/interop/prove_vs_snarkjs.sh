@@ -3,6 +3,9 @@
 # circuits from ~2^12 to 2^16 constraints (MiMC7 chains of k hashes, SHA-256 of 64 bytes), and
 # prints a table with the ratio. Keys come from `proofpipe setup` (snarkjs layout): a snarkjs ptau
 # that large is too slow to prepare here. Both proofs are checked with `snarkjs groth16 verify`.
+# The two tools alternate run by run, so on a shared host both see the same load; besides the best
+# wall time of each, the table gives each tool's median CPU time (user + sys) per proof and their
+# ratio, which moves far less with the load than wall time does.
 # Not part of ctest (minutes). Results and method: docs/perf/cpu-prove-vs-snarkjs.md.
 #
 #   bench/interop/prove_vs_snarkjs.sh [build-dir] [runs]      (defaults: build/release, 3)
@@ -24,16 +27,18 @@ mkdir -p "$work"
 rel_work=$(realpath --relative-to="$root" "$work")
 
 now() { date +%s.%N; }
-# best (minimum) wall time of `runs` runs of a command, in seconds
-best_of() {
-  local best="" t0 t1 d
-  for _ in $(seq "$runs"); do
-    t0=$(now); "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; t1=$(now)
-    d=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-  done
-  printf '%.3f' "$best"
+# One timed run of a command: prints "wall cpu" in seconds (cpu = user + sys of the command's tree).
+timed_run() {
+  local t0 t1 tf
+  tf=$(mktemp)
+  t0=$(now)
+  /usr/bin/time -f '%U %S' -o "$tf" "$@" >/dev/null 2>&1 || { rm -f "$tf"; echo "failed: $*" >&2; exit 1; }
+  t1=$(now)
+  echo "$(echo "$t1 - $t0" | bc -l) $(awk '{print $1 + $2}' "$tf")"
+  rm -f "$tf"
 }
+min_of() { printf '%s\n' "$@" | sort -g | head -1; }
+median_of() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 rows=()
 for spec in $circuits; do
@@ -58,19 +63,26 @@ for spec in $circuits; do
   # one untimed run (warm-up) that also reports the domain size
   domain=$("$proofpipe" prove "$d/$name.zkey" "$d/$name.wtns" "$d/pp_proof.json" "$d/pp_public.json" 2>&1 | sed -n 's/.*domain \([0-9]*\).*/\1/p')
   echo "== $name: $constraints constraints, domain $domain; timing $runs run(s) each" >&2
-  t_pp=$(best_of "$proofpipe" --quiet prove "$d/$name.zkey" "$d/$name.wtns" "$d/pp_proof.json" "$d/pp_public.json")
-  t_sj=$(best_of $snarkjs groth16 prove "$d/$name.zkey" "$d/$name.wtns" "$d/sj_proof.json" "$d/sj_public.json")
+  pp_wall=() pp_cpu=() sj_wall=() sj_cpu=()
+  for _ in $(seq "$runs"); do  # alternate the tools, so both see the same load
+    read -r w c < <(timed_run "$proofpipe" --quiet prove "$d/$name.zkey" "$d/$name.wtns" "$d/pp_proof.json" "$d/pp_public.json")
+    pp_wall+=("$w") pp_cpu+=("$c")
+    read -r w c < <(timed_run $snarkjs groth16 prove "$d/$name.zkey" "$d/$name.wtns" "$d/sj_proof.json" "$d/sj_public.json")
+    sj_wall+=("$w") sj_cpu+=("$c")
+  done
+  t_pp=$(min_of "${pp_wall[@]}") t_sj=$(min_of "${sj_wall[@]}")
+  c_pp=$(median_of "${pp_cpu[@]}") c_sj=$(median_of "${sj_cpu[@]}")
   $snarkjs groth16 verify "$d/vk.json" "$d/pp_public.json" "$d/pp_proof.json" >/dev/null || { echo "snarkjs rejects our $name proof" >&2; exit 1; }
   "$proofpipe" --quiet verify "$d/vk.json" "$d/sj_public.json" "$d/sj_proof.json" >/dev/null || { echo "we reject snarkjs's $name proof" >&2; exit 1; }
   cmp -s "$d/pp_public.json" "$d/sj_public.json" || { echo "public.json differs for $name" >&2; exit 1; }
   log_n=$(printf '%.0f' "$(echo "l($domain)/l(2)" | bc -l)")
-  rows+=("$(printf '| %-10s | %11s | %6s | %13s | %11s | %18.1fx |' "$name" "$constraints" "2^$log_n" "$t_pp" "$t_sj" \
-    "$(echo "$t_sj / $t_pp" | bc -l)")")
+  rows+=("$(printf '| %-10s | %11s | %6s | %13.3f | %11.3f | %18.1fx | %8.2f | %8.2f | %8.1fx |' "$name" "$constraints" \
+    "2^$log_n" "$t_pp" "$t_sj" "$(echo "$t_sj / $t_pp" | bc -l)" "$c_pp" "$c_sj" "$(echo "$c_sj / $c_pp" | bc -l)")")
 done
 
 echo
-echo "proofpipe prove vs snarkjs groth16 prove (best of $runs, wall seconds; both verified by snarkjs)"
+echo "proofpipe prove vs snarkjs groth16 prove, $runs alternated runs each (wall: best; CPU = user + sys: median; both verified by snarkjs)"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| circuit    | constraints | domain | proofpipe (s) | snarkjs (s) | snarkjs / proofpipe |"
-echo "|------------|-------------|--------|---------------|-------------|---------------------|"
+echo "| circuit    | constraints | domain | proofpipe (s) | snarkjs (s) | snarkjs / proofpipe | pp CPU s | sj CPU s | CPU ratio |"
+echo "|------------|-------------|--------|---------------|-------------|---------------------|----------|----------|-----------|"
 printf '%s\n' "${rows[@]}"

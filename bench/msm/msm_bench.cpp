@@ -1,5 +1,6 @@
 // Host MSM throughput (items/s = points/s). Second argument: threads (1, or 0 = all oneTBB offers),
-// so single-thread and all-thread numbers come from the same process and the same inputs.
+// so single-thread and all-thread numbers come from the same process and the same inputs; G1's
+// third: the GLV split on (1) or off (0).
 // Run: build/<preset>/bench/msm/msm_bench [--benchmark_filter=BM_PippengerG1]
 #include <benchmark/benchmark.h>
 
@@ -61,7 +62,8 @@ void bm_pippenger(benchmark::State& state) {
   const int log_n = static_cast<int>(state.range(0));
   const auto& pts = points<Curve>(log_n);
   const auto& sc = dense_scalars(log_n);
-  const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1))};
+  const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1)),
+                             .glv = state.range(2) != 0};
   for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger<Curve>(pts, sc, opt));
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
 }
@@ -92,10 +94,10 @@ void bm_batch_sum_g1(benchmark::State& state) {
 }
 
 BENCHMARK(bm_pippenger<ec::g1_curve>)->Name("BM_PippengerG1")
-    ->ArgsProduct({{16, 17, 18, 19, 20}, {1, 0}})->ArgNames({"log_n", "threads"})
+    ->ArgsProduct({{16, 17, 18, 19, 20}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_pippenger<ec::g2_curve>)->Name("BM_PippengerG2")
-    ->ArgsProduct({{16, 17, 18}, {1, 0}})->ArgNames({"log_n", "threads"})
+    ->ArgsProduct({{16, 17, 18}, {1, 0}, {0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_witness_g1)->Name("BM_WitnessG1")
     ->ArgsProduct({{16, 18, 20}, {1, 0}, {0, 1}})->ArgNames({"log_n", "threads", "split"})

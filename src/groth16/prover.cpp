@@ -118,7 +118,9 @@ status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_s
 uint64_t cpu_backend::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
   // The split MSM gathers the points whose scalar is not 0 (and their canonical scalars): for B_G2,
   // up to one G2 point + 32 B per variable. Measured (tests/engine/engine_rss_test.cpp), that gather
-  // is the largest scratch of start() once the variables outnumber the domain rows.
+  // is the largest scratch of start() once the variables outnumber the domain rows. Per domain row,
+  // the H MSM holds a, b, c (96 B), the canonical scalars (32 B) and the GLV x coordinates (48 B,
+  // msm/glv.hpp): 176 B, inside the 8 x 32 B counted below.
   const uint64_t msm_gather = num_variables * (sizeof(ec::g2_affine) + 32);
   const uint64_t raw = 32 * (num_variables + 8 * domain_size) + msm_gather;
   return (raw + 4095) / 4096 * 4096;

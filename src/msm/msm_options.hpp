@@ -1,5 +1,6 @@
-// Options shared by every host MSM entry point (pippenger, split_msm): window size and thread cap.
-// Zero means "choose": the window from n (msm/window.hpp), the thread count from oneTBB.
+// Options shared by every host MSM entry point (pippenger, split_msm): window size, thread cap and
+// the G1 endomorphism. Zero means "choose": the window from n (msm/window.hpp), the thread count
+// from oneTBB.
 #pragma once
 
 namespace pp::msm {
@@ -7,6 +8,9 @@ namespace pp::msm {
 struct msm_options {
   int window_bits = 0;  // 0 = choose from n; otherwise clamped to [1, max_window_bits]
   int max_threads = 0;  // 0 = all threads oneTBB offers
+  // G1 Pippenger splits each scalar in two 128-bit halves (msm/glv.hpp) up to glv_max_points
+  // points; false keeps whole scalars (the tests compare both).
+  bool glv = true;
 };
 
 }  // namespace pp::msm

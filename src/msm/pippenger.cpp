@@ -2,6 +2,8 @@
 // Cost: N*W bucket additions + W*2^c bucket-reduction additions (12M + 2S) + W*c doublings,
 // W = ceil(256 / c); c and the chunk count come from msm/window.hpp. Bucket additions are batched
 // affine ones (~5M + 1S, msm/affine_buckets.hpp) for c >= 10, XYZZ mixed ones (8M + 2S) below.
+// G1 splits scalars by GLV (msm/glv.hpp): 2N points over W = ceil(129 / c) windows, the same N*W
+// bucket additions but half the windows' reductions and doublings.
 #include "msm/pippenger.hpp"
 
 #include <tbb/blocked_range.h>
@@ -10,11 +12,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "ec/xyzz.hpp"
 #include "msm/affine_buckets.hpp"
+#include "msm/glv.hpp"
 #include "msm/length_check.hpp"
 #include "msm/thread_limit.hpp"
 #include "msm/window.hpp"
@@ -36,22 +40,56 @@ ec::xyzz<Curve> reduce_buckets(const std::vector<ec::xyzz<Curve>>& buckets) {
   return sum;
 }
 
-// The MSM proper; runs inside the caller's arena and uses all of its threads.
+// The bucket loops' view of the input: visit(i, w, c, f) calls f(d, p) for each term of point i in
+// window w with signed digit d != 0 (p is added to bucket |d| - 1, negated when d < 0).
 template <class Curve>
-ec::jacobian<Curve> pippenger_in_arena(std::span<const ec::affine<Curve>> points,
-                                       std::span<const canonical_scalar> scalars, int forced_c) {
+struct whole_scalars {
+  std::span<const ec::affine<Curve>> points;
+  std::span<const canonical_scalar> scalars;
+  static constexpr int bits = scalar_bits;
+  static constexpr int terms_per_point = 1;
+
+  template <class F>
+  void visit(int64_t i, int w, int c, F&& f) const {
+    const int32_t d = booth_digit(scalars[i], w, c);
+    if (d != 0) f(d, points[i]);
+  }
+};
+
+// GLV (msm/glv.hpp): scalars hold {k1, k2} from glv_split, endo_x[i] = beta * points[i].x. The second
+// term is [k2] (beta x, -y) = [-k2] (beta x, y), so it goes in with the digit negated.
+struct glv_scalars {
+  std::span<const ec::g1_affine> points;
+  std::span<const canonical_scalar> scalars;
+  std::span<const ff::fp> endo_x;
+  static constexpr int bits = glv_digit_bits;
+  static constexpr int terms_per_point = 2;
+
+  template <class F>
+  void visit(int64_t i, int w, int c, F&& f) const {
+    const canonical_scalar& k = scalars[i];
+    const int32_t d1 = glv_digit(k.l[0], k.l[1], w, c);
+    if (d1 != 0) f(d1, points[i]);
+    const int32_t d2 = glv_digit(k.l[2], k.l[3], w, c);
+    if (d2 != 0) f(-d2, ec::g1_affine{endo_x[i], points[i].y});
+  }
+};
+
+// The MSM proper; runs inside the caller's arena and uses all of its threads.
+template <class Curve, class Terms>
+ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
   using bucket = ec::xyzz<Curve>;
-  const auto n = static_cast<int64_t>(points.size());
+  const auto n = static_cast<int64_t>(in.points.size());
   if (n == 0) return ec::jacobian<Curve>::infinity();
   const int threads = tbb::this_task_arena::max_concurrency();
-  const msm_plan plan = choose_msm_plan(n, threads, forced_c);
+  const msm_plan plan = choose_msm_plan(n * Terms::terms_per_point, threads, forced_c, Terms::bits);
   const int c = plan.window_bits, n_windows = plan.windows, k = plan.chunks;
   const int64_t chunk = (n + k - 1) / k;
   const std::size_t n_buckets = std::size_t{1} << (c - 1);
 
   std::vector<bucket> partial(static_cast<std::size_t>(n_windows) * k);
   const auto task_range = [&](int task) {
-    const int64_t lo = (task % k) * chunk;
+    const int64_t lo = std::min(n, (task % k) * chunk);
     return std::pair<int64_t, int64_t>{lo, std::min(n, lo + chunk)};
   };
   if (c >= min_affine_window_bits) {
@@ -66,13 +104,14 @@ ec::jacobian<Curve> pippenger_in_arena(std::span<const ec::affine<Curve>> points
         const auto [lo, hi] = task_range(task);
         buckets.clear();
         for (int64_t i = lo; i < hi; ++i) {
-          const int32_t d = booth_digit(scalars[i], w, c);
-          if (d == 0 || ec::is_infinity(points[i])) continue;
-          if (d > 0) {
-            buckets.add(static_cast<uint32_t>(d - 1), points[i]);
-          } else {
-            buckets.add(static_cast<uint32_t>(-d - 1), ec::neg(points[i]));
-          }
+          in.visit(i, w, c, [&](int32_t d, const ec::affine<Curve>& p) {
+            if (ec::is_infinity(p)) return;
+            if (d > 0) {
+              buckets.add(static_cast<uint32_t>(d - 1), p);
+            } else {
+              buckets.add(static_cast<uint32_t>(-d - 1), ec::neg(p));
+            }
+          });
         }
         buckets.flush();
         partial[task] = buckets.weighted_sum();
@@ -89,12 +128,13 @@ ec::jacobian<Curve> pippenger_in_arena(std::span<const ec::affine<Curve>> points
         const auto [lo, hi] = task_range(task);
         std::fill(buckets.begin(), buckets.end(), bucket::infinity());
         for (int64_t i = lo; i < hi; ++i) {
-          const int32_t d = booth_digit(scalars[i], w, c);
-          if (d > 0) {
-            buckets[d - 1] = ec::madd(buckets[d - 1], points[i]);
-          } else if (d < 0) {
-            buckets[-d - 1] = ec::madd(buckets[-d - 1], ec::neg(points[i]));
-          }
+          in.visit(i, w, c, [&](int32_t d, const ec::affine<Curve>& p) {
+            if (d > 0) {
+              buckets[d - 1] = ec::madd(buckets[d - 1], p);
+            } else {
+              buckets[-d - 1] = ec::madd(buckets[-d - 1], ec::neg(p));
+            }
+          });
         }
         partial[task] = reduce_buckets(buckets);
       }
@@ -113,6 +153,23 @@ ec::jacobian<Curve> pippenger_in_arena(std::span<const ec::affine<Curve>> points
   return acc;
 }
 
+// G1 through GLV: scalars already split (glv_split); computes beta * x of every point (1M each).
+ec::g1_jacobian pippenger_glv(std::span<const ec::g1_affine> points, std::span<const canonical_scalar> split,
+                              int forced_c) {
+  std::vector<ff::fp> endo_x(points.size());
+  const ff::fp beta = ec::fp_from_limbs(ec::g1_curve::beta());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 4096),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) endo_x[i] = points[i].x * beta;
+                    });
+  return pippenger_in_arena<ec::g1_curve>(glv_scalars{points, split, endo_x}, forced_c);
+}
+
+template <class Curve>
+bool uses_glv(std::size_t n, const msm_options& options) {
+  return std::is_same_v<Curve, ec::g1_curve> && options.glv && static_cast<int64_t>(n) <= glv_max_points;
+}
+
 }  // namespace
 
 template <class Curve>
@@ -120,8 +177,21 @@ ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> point
                                         std::span<const canonical_scalar> scalars, const msm_options& options) {
   detail::check_lengths("pippenger_canonical", points.size(), scalars.size());
   if (points.empty()) return ec::jacobian<Curve>::infinity();
-  return detail::with_thread_limit(options.max_threads,
-                                   [&] { return pippenger_in_arena<Curve>(points, scalars, options.window_bits); });
+  return detail::with_thread_limit(options.max_threads, [&] {
+    if constexpr (std::is_same_v<Curve, ec::g1_curve>) {
+      if (!uses_glv<Curve>(scalars.size(), options)) {
+        return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
+      }
+      std::vector<canonical_scalar> split(scalars.size());
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), 4096),
+                        [&](const tbb::blocked_range<std::size_t>& r) {
+                          for (std::size_t i = r.begin(); i < r.end(); ++i) split[i] = glv_split(scalars[i]);
+                        });
+      return pippenger_glv(points, split, options.window_bits);
+    } else {
+      return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
+    }
+  });
 }
 
 template <class Curve>
@@ -131,11 +201,18 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::sp
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
     std::vector<canonical_scalar> canon(scalars.size());
+    const bool glv = uses_glv<Curve>(scalars.size(), options);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), 4096),
                       [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t i = r.begin(); i < r.end(); ++i) scalars[i].to_canonical(canon[i].l);
+                        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+                          scalars[i].to_canonical(canon[i].l);
+                          if (glv) canon[i] = glv_split(canon[i]);
+                        }
                       });
-    return pippenger_in_arena<Curve>(points, canon, options.window_bits);
+    if constexpr (std::is_same_v<Curve, ec::g1_curve>) {
+      if (glv) return pippenger_glv(points, canon, options.window_bits);
+    }
+    return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, canon}, options.window_bits);
   });
 }
 

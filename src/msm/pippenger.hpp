@@ -1,6 +1,7 @@
 // Multi-threaded host Pippenger MSM: signed (Booth) digits so each window has 2^(c-1) buckets,
 // XYZZ buckets filled by mixed addition, running-sum bucket reduction, windows combined by
-// doubling. Work is split into (window, point-chunk) tasks for oneTBB; see msm/window.hpp.
+// doubling. Work is split into (window, point-chunk) tasks for oneTBB; see msm/window.hpp. G1
+// scalars are split in two 128-bit halves by the curve's endomorphism (msm/glv.hpp).
 #pragma once
 #include <span>
 

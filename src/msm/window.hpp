@@ -14,7 +14,7 @@ inline constexpr int max_window_bits = 24;  // forced widths: digits are read fr
 
 struct msm_plan {
   int window_bits;  // c
-  int windows;      // W = ceil(256 / c)
+  int windows;      // W = ceil(bits / c): 256 for whole scalars, glv_digit_bits for GLV halves
   int chunks;       // k: points split into k chunks, each (window, chunk) pair one task
 };
 
@@ -46,19 +46,21 @@ inline double msm_task_cost(int64_t n, int c, int k) {
 }
 
 // W*k equal tasks on T threads finish after ceil(W*k / T) rounds; pick (c, k) minimising that
-// makespan, preferring fewer chunks (less bucket memory, less merging) on ties.
+// makespan, preferring fewer chunks (less bucket memory, less merging) on ties. n counts bucket
+// additions per window (2 per point under GLV), bits the digits to cover (W = ceil(bits / c)).
 // forced_c > 0 fixes c (clamped to [1, max_window_bits]) and only chooses k.
-inline msm_plan choose_msm_plan(int64_t n, int threads, int forced_c = 0) {
+inline msm_plan choose_msm_plan(int64_t n, int threads, int forced_c = 0, int bits = scalar_bits) {
   if (threads < 1) threads = 1;
   int c_lo = 1, c_hi = max_auto_window_bits;
   if (forced_c > 0) {
     c_lo = c_hi = forced_c > max_window_bits ? max_window_bits : forced_c;
   }
   const int max_chunks = 8 * threads;
-  msm_plan best{c_lo, num_windows(c_lo), 1};
+  const auto windows = [bits](int c) { return (bits + c - 1) / c; };
+  msm_plan best{c_lo, windows(c_lo), 1};
   double best_cost = -1;
   for (int c = c_lo; c <= c_hi; ++c) {
-    const int w = num_windows(c);
+    const int w = windows(c);
     for (int k = 1; k <= max_chunks && k <= (n > 0 ? n : 1); ++k) {
       const int64_t rounds = (static_cast<int64_t>(w) * k + threads - 1) / threads;
       const double cost = static_cast<double>(rounds) * msm_task_cost(n, c, k);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "msm/glv.hpp"
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
 #include "msm/window.hpp"
@@ -58,6 +59,12 @@ TEST(WindowPlan, CoversTheScalarAndUsesOneChunkOnOneThread) {
       }
     }
   }
+  // GLV halves (msm/glv.hpp): the windows cover glv_digit_bits, not 256.
+  for (int c = 1; c <= max_window_bits; ++c) {
+    const msm_plan p = choose_msm_plan(1 << 17, 2, c, glv_digit_bits);
+    EXPECT_EQ(p.windows, (glv_digit_bits + c - 1) / c) << c;
+    EXPECT_GE(p.window_bits * p.windows, glv_digit_bits) << c;
+  }
   EXPECT_EQ(choose_msm_plan(1 << 20, 4, 7).window_bits, 7);
   EXPECT_EQ(choose_msm_plan(1 << 20, 4, 99).window_bits, max_window_bits);
   // More points, wider windows (single thread, where the model is the textbook one).
@@ -78,6 +85,11 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = c}) == ref) << "n " << pts.size() << " c " << c;
   }
   EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.max_threads = 1}) == ref) << "n " << pts.size() << " 1 thread";
+  if constexpr (std::is_same_v<Curve, ec::g1_curve>) {  // G1 without the GLV split, and its affine buckets
+    EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.glv = false}) == ref) << "n " << pts.size() << " no GLV";
+    EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = min_affine_window_bits, .glv = false}) == ref)
+        << "n " << pts.size() << " no GLV, affine buckets";
+  }
 }
 
 TYPED_TEST(Pippenger, MatchesNaiveAroundPowersOfTwo) {
