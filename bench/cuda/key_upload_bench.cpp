@@ -1,6 +1,6 @@
 // Key upload of a PoRep-shaped bellperson key at 2^k from a file in the page cache to the device
-// (issue 13's `key_upload_2_27_s`): the file is written first (64 distinct points, tiled; h 2^k - 1,
-// l 2^k, a 2^k - 2^k/300, b_g1 = b_g2 2^k/4, ic 2: the shape of formats_params_read_bench), then per
+// (issue 13's `key_upload_2_27_s`): the file is written first (tests/support/bellperson_image.hpp, the
+// image formats_params_read_bench reads), then per
 // run: formats::read_bellperson_params_file unchecked (as the engine's key catalog and c2/srs.cpp
 // read it: layout, allocate, decode), the density bitmaps (set directly: fill_bellperson_density
 // derives them from the circuit), and cuda_backend::prepare with a circuit of the key's variables
@@ -9,7 +9,6 @@
 // where prepare's time went. Lines "result NAME VALUE" for docs/perf/h200.json. Usage:
 //   cuda_key_upload_bench [--dir D] [--runs R] [--keep] LOG_N   (D: /dev/shm, R: 2)
 #include <fcntl.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
 
@@ -22,10 +21,9 @@
 
 #include "bench_fail_fast.hpp"
 #include "cuda/cuda_backend.hpp"
-#include "ec/ec.hpp"
-#include "ec/encoding.hpp"
 #include "formats/bellperson_params.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "support/bellperson_image.hpp"
 
 namespace {
 
@@ -35,18 +33,6 @@ using bench::secs;
 using bench::take;
 
 constexpr double gib = double(uint64_t{1} << 30);
-
-template <class Curve>
-std::vector<std::vector<uint8_t>> encodings(int count) {
-  std::vector<std::vector<uint8_t>> out;
-  auto p = ec::generator<Curve>();
-  for (int i = 0; i < count; ++i) {
-    const auto e = ec::encode_uncompressed(p);
-    out.emplace_back(e.begin(), e.end());
-    p = ec::to_affine(ec::add(ec::scalar_mul(p, ff::fr::from_uint(3)), ec::generator<Curve>()));
-  }
-  return out;
-}
 
 void write_all(int fd, const void* p, uint64_t bytes, uint64_t at) {
   const auto* b = static_cast<const uint8_t*>(p);
@@ -60,41 +46,17 @@ void write_all(int fd, const void* p, uint64_t bytes, uint64_t at) {
   }
 }
 
-struct shape {
-  uint64_t counts[5];  // h, l, a, b_g1, b_g2
-};
-
-// Writes the image with every core (blocks of 2^16 points each), returns its size.
-uint64_t write_params(const std::string& path, const shape& s) {
-  const auto g1 = encodings<ec::g1_curve>(64);
-  const auto g2 = encodings<ec::g2_curve>(64);
+// Writes the image with every core, returns its size.
+uint64_t write_params(const std::string& path, const test::bellperson_shape& s) {
   const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
   if (fd < 0) {
     std::perror(path.c_str());
     std::exit(1);
   }
-  uint64_t at = 0;
-  for (const auto* e : {&g1[0], &g1[1], &g2[0], &g2[1], &g1[2], &g2[2]}) {
-    write_all(fd, e->data(), e->size(), at);
-    at += e->size();
-  }
-  const auto put_points = [&](const std::vector<std::vector<uint8_t>>& enc, uint64_t count) {
-    const uint8_t c[4] = {uint8_t(count >> 24), uint8_t(count >> 16), uint8_t(count >> 8), uint8_t(count)};
-    write_all(fd, c, 4, at);
-    at += 4;
-    const uint64_t size = enc[0].size(), block = uint64_t{1} << 16;
-    tbb::parallel_for(uint64_t{0}, (count + block - 1) / block, [&](uint64_t k) {
-      const uint64_t lo = k * block, hi = std::min(count, lo + block);
-      std::vector<uint8_t> buf((hi - lo) * size);
-      for (uint64_t i = lo; i < hi; ++i) std::memcpy(buf.data() + (i - lo) * size, enc[i % enc.size()].data(), size);
-      write_all(fd, buf.data(), buf.size(), at + lo * size);
-    });
-    at += count * size;
-  };
-  put_points(g1, 2);  // ic
-  for (int t = 0; t < 5; ++t) put_points(t == 4 ? g2 : g1, s.counts[t]);
+  const uint64_t bytes = test::write_bellperson_image(
+      s, [fd](const uint8_t* b, uint64_t size, uint64_t offset) { write_all(fd, b, size, offset); });
   ::close(fd);
-  return at;
+  return bytes;
 }
 
 groth16::density_bitmap first_bits(uint64_t n_vars, uint64_t count) {
@@ -126,8 +88,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: cuda_key_upload_bench [--dir D] [--runs R] [--keep] LOG_N (4..27)\n");
     return 2;
   }
-  const uint64_t n = uint64_t{1} << log_n;
-  const shape s{{n - 1, n, n - n / 300, n / 4, n / 4}};
+  const test::bellperson_shape s = test::porep_bellperson_shape(log_n);
   const std::string path = dir + "/pp_key_upload_2_" + std::to_string(log_n) + ".params";
   std::printf("threads %d, file %s\n", tbb::this_task_arena::max_concurrency(), path.c_str());
   auto t0 = clock_type::now();

@@ -1,12 +1,10 @@
 // Reading bellperson parameters (formats/bellperson_params.hpp) of the PoRep shape at 2^k, the way
 // c2/srs.cpp and the engine's key catalog read a key (unchecked): the image is built in memory (a
-// stand-in for a file in the page cache: 64 distinct encoded points, tiled), then read with every
+// stand-in for a file in the page cache: tests/support/bellperson_image.hpp), then read with every
 // core and, up to 2^24, with one (a oneTBB arena of one thread), best of `runs`, each run's steps
 // (layout, allocate, decode) printed. Also times std::vector's own allocate-and-zero of the decoded
-// size on one thread (what the read's parallel first touch replaces). Shape: h 2^k - 1, l 2^k,
-// a 2^k - 2^k/300 (A's aux density 99.7%), b_g1 = b_g2 2^k / 4 (B's 25%), ic 2.
+// size on one thread (what the read's parallel first touch replaces).
 // Usage: formats_params_read_bench [LOG_N ...] [runs=R] (default 24, runs=2).
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <chrono>
@@ -17,8 +15,8 @@
 #include <vector>
 
 #include "ec/ec.hpp"
-#include "ec/encoding.hpp"
 #include "formats/bellperson_params.hpp"
+#include "support/bellperson_image.hpp"
 
 namespace {
 
@@ -27,54 +25,17 @@ using clock_type = std::chrono::steady_clock;
 
 double secs(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
 
-template <class Curve>
-std::vector<std::vector<uint8_t>> encodings(int count) {
-  std::vector<std::vector<uint8_t>> out;
-  auto p = ec::generator<Curve>();
-  for (int i = 0; i < count; ++i) {
-    const auto e = ec::encode_uncompressed(p);
-    out.emplace_back(e.begin(), e.end());
-    p = ec::to_affine(ec::add(ec::scalar_mul(p, ff::fr::from_uint(3)), ec::generator<Curve>()));
-  }
-  return out;
-}
-
-void put_u32(std::vector<uint8_t>& f, uint64_t at, uint32_t v) {
-  f[at] = uint8_t(v >> 24), f[at + 1] = uint8_t(v >> 16), f[at + 2] = uint8_t(v >> 8), f[at + 3] = uint8_t(v);
-}
-
-// Appends a count and count tiled encodings (written in parallel).
-void put_points(std::vector<uint8_t>& f, uint64_t& at, const std::vector<std::vector<uint8_t>>& enc, uint64_t count) {
-  put_u32(f, at, uint32_t(count));
-  at += 4;
-  const uint64_t size = enc[0].size();
-  uint8_t* base = f.data() + at;
-  tbb::parallel_for(uint64_t{0}, count, uint64_t{1} << 16, [&](uint64_t lo) {
-    const uint64_t hi = std::min(count, lo + (uint64_t{1} << 16));
-    for (uint64_t i = lo; i < hi; ++i) std::memcpy(base + i * size, enc[i % enc.size()].data(), size);
-  });
-  at += count * size;
-}
-
 // Above this size the one-thread read is skipped (it takes minutes at 2^27).
 constexpr int one_thread_max_log = 24;
 
 void bench(int log_n, int runs) {
-  const uint64_t n = uint64_t{1} << log_n;
-  const uint64_t counts[5] = {n - 1, n, n - n / 300, n / 4, n / 4};  // h, l, a, b_g1, b_g2
-  const auto g1 = encodings<ec::g1_curve>(64);
-  const auto g2 = encodings<ec::g2_curve>(64);
-  uint64_t bytes = 3 * 96 + 3 * 192 + 4 + 2 * 96;
-  for (int t = 0; t < 5; ++t) bytes += 4 + counts[t] * (t == 4 ? 192 : 96);
+  const test::bellperson_shape shape = test::porep_bellperson_shape(log_n);
+  const uint64_t* counts = shape.counts;  // h, l, a, b_g1, b_g2
+  const uint64_t bytes = test::bellperson_image_bytes(shape);
   auto t0 = clock_type::now();
   std::vector<uint8_t> f(bytes);
-  uint64_t at = 0;
-  for (const auto* e : {&g1[0], &g1[1], &g2[0], &g2[1], &g1[2], &g2[2]}) {
-    std::memcpy(f.data() + at, e->data(), e->size());
-    at += e->size();
-  }
-  put_points(f, at, g1, 2);  // ic
-  for (int t = 0; t < 5; ++t) put_points(f, at, t == 4 ? g2 : g1, counts[t]);
+  const uint64_t at = test::write_bellperson_image(
+      shape, [&](const uint8_t* b, uint64_t size, uint64_t offset) { std::memcpy(f.data() + offset, b, size); });
   if (at != bytes) {
     std::fprintf(stderr, "image size %llu, expected %llu\n", (unsigned long long)at, (unsigned long long)bytes);
     std::exit(1);

@@ -19,8 +19,8 @@
 
 #include "backend_test_config.hpp"
 #include "cuda/cuda_backend.hpp"
-#include "cuda/kernel_warmup.hpp"
 #include "cuda/device_memory.hpp"
+#include "cuda/kernel_warmup.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
@@ -36,12 +36,6 @@ using ::testing::Not;
 using ff::fr;
 using groth16::h_basis;
 
-// The kernels' first launches take device memory outside any region (kernel_warmup.hpp); taken here
-// once, before any test, the backends' exact budgets below are not shortened by it.
-class warm_kernels : public ::testing::Environment {
- public:
-  void SetUp() override { ASSERT_THAT(warm_up_kernels(0), IsOk()); }
-};
 [[maybe_unused]] ::testing::Environment* const warm_env = ::testing::AddGlobalTestEnvironment(new warm_kernels);
 
 const cuda_backend_config& gpu_config() {

@@ -31,6 +31,8 @@ using ::testing::Not;
 using ff::fr;
 using groth16::h_basis;
 
+[[maybe_unused]] ::testing::Environment* const warm_env = ::testing::AddGlobalTestEnvironment(new warm_kernels);
+
 // A PoRep-shaped circuit, its monomial key and the evaluations a request points into
 // (support/groth16_fixtures.hpp).
 struct fixture {
