@@ -14,10 +14,17 @@
 #       bellperson parameters and (r, s); both drivers prove it; cmp compares the 384-byte proofs;
 #       c2_fixture verifies proofpipe's; THREADS x REPEATS timed calls follow when given. Options
 #       (environment): PP_C2_TIMED="T R [T R]..." more timed (threads, repeats) rounds per driver;
-#       PP_C2_SINGLE=1 each driver first proves circuit 0 alone (compared too); PP_C2_BUDGET_MB=M
-#       proofpipe once more under engine.gpu_vram_max_mb = M (compared too), with the timed rounds
-#       PP_C2_BUDGET_TIMED="T R..." when set; PP_C2_GPU_TEST=1 runs the staged GPU tests first
-#       (cuda_evaluation_staging_test, cuda_evaluation_test; PP_C2_GPU_TEST_FILTER: a gtest filter).
+#       PP_C2_REF_TIMED="T R..." the reference's rounds instead, when set (it serialises every call,
+#       so its two-thread round costs two calls); PP_C2_SINGLE=1 each driver first proves circuit 0
+#       alone (compared too); PP_C2_BUDGET_MB=M proofpipe once more under
+#       engine.gpu_vram_max_mb = M (compared too), with the timed rounds PP_C2_BUDGET_TIMED="T R..."
+#       when set; PP_C2_GPU_TEST=1 runs the staged GPU tests first (cuda_evaluation_staging_test,
+#       cuda_evaluation_test; PP_C2_GPU_TEST_FILTER: a gtest filter). Every step (fixture, driver,
+#       verify) runs under `timeout`: at most PP_C2_STEP_S seconds (default 900), and none past
+#       PP_C2_DEADLINE (a `date +%s` time, when set), so a hang or an overrun still leaves the log of
+#       the steps before it under $OUT; a step with under 10 s left is skipped. PP_C2_REF_LATE="T R..."
+#       after everything else, the reference once more (circuit 0 alone, compared, then only these
+#       rounds), when at least PP_C2_REF_LATE_S seconds (default 150) are left before PP_C2_DEADLINE.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -83,18 +90,35 @@ device() {
       echo "RESULT $t: exit $?" >>"$log"
     done
   fi
+  # step NAME COMMAND...: COMMAND under its time limit, output to the log, its seconds logged.
+  step() {
+    local name="$1" limit="${PP_C2_STEP_S:-900}"
+    shift
+    if [ -n "${PP_C2_DEADLINE:-}" ]; then
+      local left=$((PP_C2_DEADLINE - $(date +%s)))
+      [ "$left" -lt "$limit" ] && limit=$left
+    fi
+    if [ "$limit" -lt 10 ]; then
+      echo "$name: skipped, ${limit} s left before PP_C2_DEADLINE" >>"$log"
+      return 124
+    fi
+    local t0=$SECONDS rc=0
+    timeout -k 10 "$limit" "$@" >>"$log" 2>&1 || rc=$?
+    echo "$name: $((SECONDS - t0)) s, exit $rc$([ "$rc" = 124 ] && echo " (stopped at its ${limit} s limit)")" >>"$log"
+    return "$rc"
+  }
   local work=/tmp/c2_cases
   for spec in $*; do
     IFS=: read -r log_n circuits threads repeats <<<"$spec"
     local dir="$work/$log_n"
     local timed=(${threads:+$threads $repeats} ${PP_C2_TIMED:-})
     mkdir -p "$dir"
+    rm -f "$dir"/ref*.bin "$dir"/pp*.bin  # no proofs of an earlier run compared or verified
     echo "=== 2^$log_n, $circuits circuits per call" >>"$log"
     if [ ! -f "$dir/params.bin" ] || [ "$(cat "$dir/circuits" 2>/dev/null)" != "$circuits" ]; then
-      local t0=$SECONDS
-      "$stage/bin/c2_fixture" make "$dir" "$log_n" "$circuits" random >>"$log" 2>&1 || { echo "fixture FAILED" >>"$log"; continue; }
+      step fixture "$stage/bin/c2_fixture" make "$dir" "$log_n" "$circuits" random || { echo "fixture FAILED" >>"$log"; continue; }
       echo "$circuits" >"$dir/circuits"
-      echo "fixture: $((SECONDS - t0)) s" >>"$log"
+      { free -g; df -h "$work"; } >>"$log" 2>&1
     fi
     # name driver output [environment...]: one driver run, its proofs in $dir/output.bin (and
     # $dir/output_1.bin, circuit 0 alone, with PP_C2_SINGLE=1).
@@ -104,7 +128,7 @@ device() {
       echo "--- $name" >>"$log"
       local single=()
       [ "${PP_C2_SINGLE:-0}" = 1 ] && single=(C2_DRIVER_SINGLE="$dir/${out}_1.bin")
-      env "${single[@]}" "$@" "$stage/bin/$bin" "$dir" "$dir/$out.bin" "${timed[@]}" >>"$log" 2>&1 || echo "$name FAILED" >>"$log"
+      step "$name" env "${single[@]}" "$@" "$stage/bin/$bin" "$dir" "$dir/$out.bin" "${timed[@]}" || echo "$name FAILED" >>"$log"
     }
     compare() {
       local what="$1" a="$2" b="$3"
@@ -114,7 +138,10 @@ device() {
         echo "RESULT 2^$log_n $what: DIFFERENT" >>"$log"
       fi
     }
+    local pp_timed=("${timed[@]}")
+    [ -n "${PP_C2_REF_TIMED+set}" ] && timed=(${PP_C2_REF_TIMED})
     run_driver reference c2_driver_ref ref
+    timed=("${pp_timed[@]}")
     run_driver proofpipe c2_driver pp
     compare "x$circuits" ref.bin pp.bin
     [ "${PP_C2_SINGLE:-0}" = 1 ] && compare "x1 (circuit 0 alone)" ref_1.bin pp_1.bin
@@ -127,9 +154,21 @@ device() {
       timed=("${all_timed[@]}")
       compare "x$circuits under gpu_vram_max_mb = $PP_C2_BUDGET_MB" ref.bin pp_budget.bin
     fi
-    "$stage/bin/c2_fixture" verify "$dir" "$dir/pp.bin" >>"$log" 2>&1 && echo "proofpipe's proofs verify" >>"$log"
-    cp "$dir/ref.bin" "$OUT/ref_${log_n}_x${circuits}.bin" 2>/dev/null
-    cp "$dir/pp.bin" "$OUT/pp_${log_n}_x${circuits}.bin" 2>/dev/null
+    step verify "$stage/bin/c2_fixture" verify "$dir" "$dir/pp.bin" && echo "RESULT 2^$log_n x$circuits: proofpipe's proofs verify" >>"$log"
+    if [ -n "${PP_C2_REF_LATE:-}" ]; then
+      local left=$(( ${PP_C2_DEADLINE:-$(( $(date +%s) + 100000 ))} - $(date +%s) ))
+      if [ "$left" -ge "${PP_C2_REF_LATE_S:-150}" ]; then
+        local late_single=(C2_DRIVER_SINGLE="$dir/ref_late_1.bin")
+        echo "--- reference again, rounds $PP_C2_REF_LATE" >>"$log"
+        step "reference again" env "${late_single[@]}" "$stage/bin/c2_driver_ref" "$dir" - $PP_C2_REF_LATE ||
+          echo "reference again FAILED" >>"$log"
+        [ -f "$dir/pp_1.bin" ] && compare "x1 (circuit 0 alone, the reference again)" ref_late_1.bin pp_1.bin
+      else
+        echo "reference again: skipped, $left s left before PP_C2_DEADLINE" >>"$log"
+      fi
+    fi
+    # The proofs' digests, not the files: a run brings back at most 8 files.
+    (cd "$dir" && sha256sum ref*.bin pp*.bin) >>"$log" 2>&1
   done
   grep RESULT "$log"
 }
