@@ -168,8 +168,8 @@ int main(int argc, char** argv) {
     if (r.max_registers >= 0) {
       tuning.max_registers = r.max_registers;
       tuning.twiddles_ahead = r.twiddles_ahead;
-    } else if (r.elements_log != 0 && r.elements_log != tuning.elements_log) {
-      tuning.max_registers = 0;  // another kernel shape: its own register cap
+    } else if (r.elements_log != 0) {
+      tuning.max_registers = 0;  // a shape of its own: the kernel's default register cap
       tuning.twiddles_ahead = true;
     }
     auto plan = pp::cuda::make_ntt_plan(r.log_n, tuning, dd->max_shared_bytes());
