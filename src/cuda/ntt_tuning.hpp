@@ -23,12 +23,14 @@ struct ntt_tuning {
   bool twiddles_ahead = true;
 };
 
-// Hopper (sm_90, H200): four Fr per thread on 2^9 tiles (128 threads, 78 registers, 6 blocks = 24
-// warps per SM; the radix-8 kernel at 128 registers gets 16). 2^27 forward nr: 39.1 ms against 43.2
+// Hopper (sm_90, H200): four Fr per thread on 2^9 tiles (128 threads; uncapped, 78 registers give 6
+// blocks = 24 warps per SM, the radix-8 kernel at 128 registers gets 16). 2^27 forward nr: 39.1 ms against 43.2
 // for 8 Fr per thread on 2^11 tiles, in spite of a fourth pass (6+6+6+9); 2^24: 4.38 against 4.86.
 // Rows of 2 (min_columns_log 1) and 4 gave the same at 2^27; 2 is 1% faster at 2^24 (3 passes, not 4).
-// Since 2026-12-01 (session 7) the kernel is capped at 64 registers for 32 warps per SM, twiddles
-// just in time: measurement in docs/perf/ntt-h200.md.
+// Capped at 64 registers (8 blocks = 32 warps per SM), each twiddle loaded just before its butterfly
+// (60-72 bytes of spills): 2^27 forward nn out of place 38.56 ms against 39.22 at 78 registers (24
+// warps) and 40.40 at 64 with twiddles ahead (112-148 bytes of spills), one call; 2^24 4.31 / 4.39 /
+// 4.51 (docs/perf/ntt-h200.md, 2026-12-01).
 inline constexpr ntt_tuning ntt_tuning_sm90{
     .tile_log = 9, .min_columns_log = 1, .elements_log = 2, .max_registers = 64, .twiddles_ahead = false};
 
