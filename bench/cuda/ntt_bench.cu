@@ -1,6 +1,8 @@
 // GPU NTT throughput over Fr (src/cuda/ntt_device.hpp): data and tables resident, CUDA events around
 // each transform, median of 7 after 2 warm-ups, fresh random input (device-generated) before every
-// run. Prints one table with the ratio to the best public library's figures (workload notes §8b).
+// run. Prints one table with the ratio to the best public library's figures (workload notes §8b);
+// tools/ref_bench measures the reference in the same run. Rows "to_coset" time the H step's way to
+// the coset (groth16_qap.cu): intt_shifted nr + ntt rn, against intt nn + coset_ntt nr ("to_coset_2").
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -58,7 +60,27 @@ struct row {
   int elements_log = 0;      // 0: the tuning table's; else the tile column reads "10/4c1" (tile 2^10,
                              // 4 Fr per thread, rows of 2^1)
   int min_columns_log = -1;  // -1: the tuning table's
+  int max_registers = -1;    // -1: the tuning table's; the tile column adds "/64" or "/64j" (just in time)
+  bool twiddles_ahead = true;
+  int chain = 0;             // 1: intt_shifted nr + ntt rn; 2: intt nn + coset_ntt nr (kind, order ignored)
 };
+
+// One timed transform (or chain) of row r with plan p.
+pp::status run_row(const row& r, const pp::cuda::device_ntt_domain& dd, fr* d_a, fr* d_b,
+                   const pp::cuda::ntt_plan& p, cudaStream_t stream) {
+  if (r.chain == 1) {
+    if (pp::status s = pp::cuda::run_intt_shifted(dd, d_a, ntt_order::nr, dd.coset_shift_powers(), p, stream); !s.ok()) {
+      return s;
+    }
+    return pp::cuda::run_ntt(dd, d_a, ntt_kind::forward, ntt_order::rn, p, stream);
+  }
+  if (r.chain == 2) {
+    if (pp::status s = pp::cuda::run_ntt(dd, d_a, ntt_kind::inverse, ntt_order::nn, p, stream); !s.ok()) return s;
+    return pp::cuda::run_ntt(dd, d_a, ntt_kind::coset_forward, ntt_order::nr, p, stream);
+  }
+  return r.into ? pp::cuda::run_ntt_into(dd, d_a, d_b, r.kind, p, stream)
+                : pp::cuda::run_ntt(dd, d_a, r.kind, r.order, p, stream);
+}
 
 }  // namespace
 
@@ -75,6 +97,21 @@ int main(int argc, char** argv) {
     rows.push_back({lg, ntt_kind::forward, ntt_order::nn, 0, true});
   }
   for (int lg : {24, 27}) {
+    // The 4-per-thread kernel at 2^9 tiles, rows of 2, under both register caps (80 and 64) and
+    // both twiddle modes of the 64-register one, whatever the tuning table's default is.
+    for (const auto& [regs, ahead] : {std::pair{0, true}, std::pair{64, true}, std::pair{64, false}}) {
+      for (const bool into : {false, true}) {
+        row x{lg, ntt_kind::forward, into ? ntt_order::nn : ntt_order::nr, 9, into, 2, 1};
+        x.max_registers = regs;
+        x.twiddles_ahead = ahead;
+        rows.push_back(x);
+      }
+    }
+    for (const int chain : {1, 2}) {
+      row x{lg, ntt_kind::inverse, ntt_order::nn, 0};
+      x.chain = chain;
+      rows.push_back(x);
+    }
     rows.push_back({lg, ntt_kind::forward, ntt_order::nr, 0});
     rows.push_back({lg, ntt_kind::inverse, ntt_order::nn, 0});
     rows.push_back({lg, ntt_kind::inverse, ntt_order::rn, 0});
@@ -102,7 +139,7 @@ int main(int argc, char** argv) {
   BENCH_CHECK(cudaEventCreate(&start));
   BENCH_CHECK(cudaEventCreate(&stop));
 
-  std::printf("\n%-6s %-11s %-6s %-5s %-30s %10s %10s %10s %9s\n", "size", "transform", "order", "tile", "plan",
+  std::printf("\n%-6s %-11s %-6s %-10s %-30s %10s %10s %10s %9s\n", "size", "transform", "order", "tile", "plan",
               "median ms", "min ms", "ref ms", "ref/ours");
   int current_log = -1;
   void* d_tables = nullptr;
@@ -128,6 +165,13 @@ int main(int argc, char** argv) {
     if (r.tile_log) tuning.tile_log = r.tile_log;
     if (r.elements_log) tuning.elements_log = r.elements_log;
     if (r.min_columns_log >= 0) tuning.min_columns_log = r.min_columns_log;
+    if (r.max_registers >= 0) {
+      tuning.max_registers = r.max_registers;
+      tuning.twiddles_ahead = r.twiddles_ahead;
+    } else if (r.elements_log != 0) {
+      tuning.max_registers = 0;  // a shape of its own: the kernel's default register cap
+      tuning.twiddles_ahead = true;
+    }
     auto plan = pp::cuda::make_ntt_plan(r.log_n, tuning, dd->max_shared_bytes());
     if (!plan.ok()) {
       std::fprintf(stderr, "%s\n", plan.error().to_string().c_str());
@@ -138,8 +182,7 @@ int main(int argc, char** argv) {
       fill_random<<<4096, 256, 0, stream>>>(d_a, n, seed += 0x1234567);
       BENCH_CHECK(cudaGetLastError());
       BENCH_CHECK(cudaEventRecord(start, stream));
-      const pp::status s = r.into ? pp::cuda::run_ntt_into(*dd, d_a, d_b, r.kind, *plan, stream)
-                                  : pp::cuda::run_ntt(*dd, d_a, r.kind, r.order, *plan, stream);
+      const pp::status s = run_row(r, *dd, d_a, d_b, *plan, stream);
       BENCH_CHECK(cudaEventRecord(stop, stream));
       if (!s.ok()) {
         std::fprintf(stderr, "%s\n", s.to_string().c_str());
@@ -155,11 +198,13 @@ int main(int argc, char** argv) {
     const double ref = r.kind == ntt_kind::forward ? reference_ms(r.log_n) : 0;
     std::string tile = std::to_string(tuning.tile_log);
     if (r.elements_log) tile += "/" + std::to_string(1 << r.elements_log) + "c" + std::to_string(tuning.min_columns_log);
+    if (r.max_registers >= 0) tile += r.max_registers == 64 ? (r.twiddles_ahead ? "/64" : "/64j") : "/80";
     char ratio[32] = "-";
     if (ref > 0) std::snprintf(ratio, sizeof ratio, "%.2f", ref / med);
     char refs[32] = "-";
     if (ref > 0) std::snprintf(refs, sizeof refs, "%.3f", ref);
-    std::printf("2^%-4d %-11s %-6s %-5s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, ntt_kind_name(r.kind),
+    const char* name = r.chain == 1 ? "to_coset" : r.chain == 2 ? "to_coset_2" : ntt_kind_name(r.kind);
+    std::printf("2^%-4d %-11s %-6s %-10s %-30s %10.3f %10.3f %10s %9s\n", r.log_n, name,
                 r.into ? "nn-oop" : ntt_order_name(r.order), tile.c_str(), pp::cuda::to_string(*plan).c_str(), med, ms.front(), refs, ratio);
     std::fflush(stdout);
   }

@@ -49,7 +49,7 @@ result<device_qap> device_qap::create(int log_n, groth16::h_basis basis, void* d
     const uint32_t lo_log = shift_lo_log(log_n);
     std::vector<fr> lo(uint64_t{1} << lo_log), hi(uint64_t{1} << (log_n - lo_log));
     poly::fill_powers(lo, shift);
-    poly::fill_powers(hi, shift.pow(lo.size()));
+    poly::fill_powers(hi, shift.pow(lo.size()), d.size_inv());  // 1/n folded in: intt_shifted's tables
     char* p = static_cast<char*>(d_workspace) + ntt_bytes;
     PP_CUDA_TRY(cudaMemcpyAsync(p, lo.data(), lo.size() * sizeof(fr), cudaMemcpyHostToDevice, stream));
     q.d_shift_lo_ = reinterpret_cast<const fr*>(p);

@@ -1,5 +1,7 @@
 // Device half of groth16_qap.hpp: one thread per element for the pointwise Groth16 steps (input
-// rows, c = a∘b, the omega_2n^i shift, h = a b - c [/ Z]) around the resident NTTs.
+// rows, c = a∘b, h = a b - c [/ Z]) around the resident NTTs. Each coset shift rides on its
+// inverse transform's 1/n (intt_shifted), and the chains keep every vector in one order without a
+// bit-reversal pass: intt_shifted natural -> bit-reversed (DIF), ntt bit-reversed -> natural (DIT).
 #include <string>
 
 #include "core/cuda_try.hpp"
@@ -25,24 +27,15 @@ __global__ void hadamard_kernel(const fr* __restrict__ a, const fr* __restrict__
   if (i < n) store_fr(c + i, ldg_fr(a + i) * ldg_fr(b + i));
 }
 
-// v[x] *= s^x with s^x = lo[x mod 2^lo_log] * hi[x >> lo_log], for three vectors at once (grid.y).
-__global__ void shift_kernel(fr* v0, fr* v1, fr* v2, const fr* __restrict__ lo, const fr* __restrict__ hi,
-                             uint32_t lo_log, uint64_t n) {
+// out = a b - c, times z_inv when scale is set; out may be a or b (each thread reads its element
+// before writing it).
+__global__ void combine_kernel(fr* out, const fr* a, const fr* b, const fr* __restrict__ c, bool scale, fr z_inv,
+                               uint64_t n) {
   const uint64_t i = tid();
   if (i >= n) return;
-  fr* v = blockIdx.y == 0 ? v0 : blockIdx.y == 1 ? v1 : v2;
-  const fr f = ldg_fr(lo + (i & ((uint64_t{1} << lo_log) - 1))) * ldg_fr(hi + (i >> lo_log));
-  store_fr(v + i, ldg_fr(v + i) * f);
-}
-
-// a = a b - c, times z_inv when scale is set.
-__global__ void combine_kernel(fr* __restrict__ a, const fr* __restrict__ b, const fr* __restrict__ c, bool scale,
-                               fr z_inv, uint64_t n) {
-  const uint64_t i = tid();
-  if (i >= n) return;
-  fr h = ldg_fr(a + i) * ldg_fr(b + i) - ldg_fr(c + i);
+  fr h = load_fr(a + i) * load_fr(b + i) - ldg_fr(c + i);
   if (scale) h = h * z_inv;
-  store_fr(a + i, h);
+  store_fr(out + i, h);
 }
 
 // a = (a - c) z_inv.
@@ -75,10 +68,17 @@ status gather_scalars(fr* d_out, const fr* d_in, const uint32_t* d_idx, uint64_t
   return ok_status();
 }
 
+namespace {
+// Evaluations over the domain -> evaluations on the coset s<omega>, natural order in and out.
+status to_coset(const device_ntt_domain& dd, fr* d_x, const device_shift_powers& s, cudaStream_t stream) {
+  PP_RETURN_IF_ERROR(intt_shifted(dd, d_x, poly::ntt_order::nr, s, stream));
+  return ntt(dd, d_x, poly::ntt_order::rn, stream);
+}
+}  // namespace
+
 status h_to_coset(const device_qap& q, fr* d_x, cudaStream_t stream) {
   if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_to_coset: monomial basis only");
-  PP_RETURN_IF_ERROR(intt(q.ntt_, d_x, poly::ntt_order::nn, stream));
-  return coset_ntt(q.ntt_, d_x, poly::ntt_order::nr, stream);
+  return to_coset(q.ntt_, d_x, q.ntt_.coset_shift_powers(), stream);
 }
 
 status h_multiply(const device_qap& q, fr* d_a, const fr* d_b, cudaStream_t stream) {
@@ -94,7 +94,7 @@ status h_finish(const device_qap& q, fr* d_a, const fr* d_c, cudaStream_t stream
   const uint64_t n = q.size();
   sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_c, q.z_coset_inv_, n);
   PP_CUDA_TRY(cudaGetLastError());
-  return coset_intt(q.ntt_, d_a, poly::ntt_order::rn, stream);
+  return coset_intt(q.ntt_, d_a, poly::ntt_order::nn, stream);
 }
 
 status compute_h_device(const device_qap& q, fr* d_a, fr* d_b, fr* d_c, cudaStream_t stream) {
@@ -103,24 +103,19 @@ status compute_h_device(const device_qap& q, fr* d_a, fr* d_b, fr* d_c, cudaStre
   if (d_a == nullptr || d_b == nullptr || d_c == nullptr) return invalid_argument("compute_h_device: null buffer");
   fr* v[3] = {d_a, d_b, d_c};
   if (q.basis_ == groth16::h_basis::monomial) {
-    // poly::compute_quotient: iNTT, coset NTT (bit-reversed out), (a b - c) / Z, coset iNTT (bit-reversed in).
-    for (fr* x : v) {
-      PP_RETURN_IF_ERROR(intt(dd, x, poly::ntt_order::nn, stream));
-      PP_RETURN_IF_ERROR(coset_ntt(dd, x, poly::ntt_order::nr, stream));
-    }
-    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, true, q.z_coset_inv_, n);
+    // poly::compute_quotient: iNTT, coset NTT, (a b - c) / Z into b, coset iNTT back into a (out of
+    // place, natural order: no bit-reversal pass).
+    for (fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, dd.coset_shift_powers(), stream));
+    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_b, d_a, d_b, d_c, true, q.z_coset_inv_, n);
     PP_CUDA_TRY(cudaGetLastError());
-    return coset_intt(dd, d_a, poly::ntt_order::rn, stream);
+    return ntt_into(dd, d_b, d_a, ntt_kind::coset_inverse, stream);
   }
   // snarkjs: c = a∘b; each of a, b, c: iNTT, coefficient i times omega_2n^i, NTT (all over <omega_5>).
   hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, n);
   PP_CUDA_TRY(cudaGetLastError());
-  for (fr* x : v) PP_RETURN_IF_ERROR(intt(dd, x, poly::ntt_order::nn, stream));
-  shift_kernel<<<dim3(blocks(n), 3), block_threads, 0, stream>>>(d_a, d_b, d_c, q.d_shift_lo_, q.d_shift_hi_,
-                                                                 q.shift_lo_log_, n);
-  PP_CUDA_TRY(cudaGetLastError());
-  for (fr* x : v) PP_RETURN_IF_ERROR(ntt(dd, x, poly::ntt_order::nn, stream));
-  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, false, fr::zero(), n);
+  const device_shift_powers shift{q.d_shift_lo_, q.d_shift_hi_, int(q.shift_lo_log_)};
+  for (fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, shift, stream));
+  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_a, d_b, d_c, false, fr::zero(), n);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
 }

@@ -38,7 +38,7 @@ class device_qap {
   device_ntt_domain ntt_;
   groth16::h_basis basis_ = groth16::h_basis::odd_coset_lagrange;
   ff::fr z_coset_inv_{};             // monomial: 1 / (g^n - 1)
-  const ff::fr* d_shift_lo_ = nullptr;  // odd_coset_lagrange: omega_2n^x = lo[x mod 2^lo_log] * hi[x >> lo_log]
+  const ff::fr* d_shift_lo_ = nullptr;  // odd_coset_lagrange: omega_2n^x / n = lo[x mod 2^lo_log] * hi[x >> lo_log]
   const ff::fr* d_shift_hi_ = nullptr;
   uint32_t shift_lo_log_ = 0;
 };

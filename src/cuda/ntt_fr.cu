@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
 #include "cuda/ntt_device.hpp"
 #include "cuda/ntt_kernels.cuh"
 #include "poly/powers.hpp"
@@ -25,7 +26,7 @@ uint64_t align_up(uint64_t x) { return (x + table_align - 1) / table_align * tab
 struct table_layout {
   uint64_t tw, lo, hi;  // element counts
   int lo_log;
-  uint64_t off_lo, off_hi, off_ilo, off_ihi, total;  // byte offsets
+  uint64_t off_lo, off_hi, off_ilo, off_ihi, off_shi, total;  // byte offsets
 };
 
 table_layout layout_for(int log_n) {
@@ -39,7 +40,8 @@ table_layout layout_for(int log_n) {
   t.off_hi = t.off_lo + align_up(t.lo * sizeof(fr));
   t.off_ilo = t.off_hi + align_up(t.hi * sizeof(fr));
   t.off_ihi = t.off_ilo + align_up(t.lo * sizeof(fr));
-  t.total = t.off_ihi + align_up(t.hi * sizeof(fr));
+  t.off_shi = t.off_ihi + align_up(t.hi * sizeof(fr));
+  t.total = t.off_shi + align_up(t.hi * sizeof(fr));
   return t;
 }
 
@@ -47,15 +49,15 @@ static_assert(ntt_tile_bytes(0) == sizeof(fr), "ntt_tuning.hpp counts 32 bytes p
 
 // The kernel's largest tile, clamped to what the device allows per block: asking for more fails
 // (128 KiB against the 99 KiB of sm_86, sm_89 and sm_120), and plans never use more than this.
-template <bool Dif, bool Inverse, int T>
+template <bool Dif, bool Inverse, int T, int R, bool Ahead>
 status set_smem_limit(uint64_t device_bytes) {
-  const uint64_t bytes = std::min(ntt_tile_bytes(ntt_kernel_shape<T>::max_tile_log), device_bytes);
-  PP_CUDA_TRY(cudaFuncSetAttribute(ntt_detail::ntt_pass_kernel<Dif, Inverse, T>,
+  const uint64_t bytes = std::min(ntt_tile_bytes(ntt_kernel_shape<T, R>::max_tile_log), device_bytes);
+  PP_CUDA_TRY(cudaFuncSetAttribute(ntt_detail::ntt_pass_kernel<Dif, Inverse, T, R, Ahead>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   return ok_status();
 }
 
-template <bool Dif, bool Inverse, int T>
+template <bool Dif, bool Inverse, int T, int R, bool Ahead>
 status launch_passes(const ntt_plan& plan, pass_args a, cudaStream_t stream) {
   if (plan.count == 0) {
     ntt_detail::ntt_small_kernel<Dif, Inverse><<<1, 1, 0, stream>>>(a);
@@ -75,16 +77,27 @@ status launch_passes(const ntt_plan& plan, pass_args a, cudaStream_t stream) {
     const uint32_t blocks = uint32_t((uint64_t{1} << a.log_n) >> log_e);
     const uint32_t threads = 1u << (log_e - T);
     const size_t smem = sizeof(fr) << log_e;
-    ntt_detail::ntt_pass_kernel<Dif, Inverse, T><<<blocks, threads, smem, stream>>>(a);
+    ntt_detail::ntt_pass_kernel<Dif, Inverse, T, R, Ahead><<<blocks, threads, smem, stream>>>(a);
     PP_CUDA_TRY(cudaGetLastError());
   }
   return ok_status();
 }
 
-template <int T>
+template <int T, int R, bool Ahead>
 status launch(bool dif, bool inverse, const ntt_plan& plan, const pass_args& a, cudaStream_t stream) {
-  return dif ? (inverse ? launch_passes<true, true, T>(plan, a, stream) : launch_passes<true, false, T>(plan, a, stream))
-             : (inverse ? launch_passes<false, true, T>(plan, a, stream) : launch_passes<false, false, T>(plan, a, stream));
+  return dif ? (inverse ? launch_passes<true, true, T, R, Ahead>(plan, a, stream)
+                        : launch_passes<true, false, T, R, Ahead>(plan, a, stream))
+             : (inverse ? launch_passes<false, true, T, R, Ahead>(plan, a, stream)
+                        : launch_passes<false, false, T, R, Ahead>(plan, a, stream));
+}
+
+// Every compilation of the pass kernel (T, R, Ahead) for the four stage directions.
+template <int T, int R, bool Ahead>
+status set_smem_limits(uint64_t device_bytes) {
+  PP_RETURN_IF_ERROR((set_smem_limit<true, false, T, R, Ahead>(device_bytes)));
+  PP_RETURN_IF_ERROR((set_smem_limit<true, true, T, R, Ahead>(device_bytes)));
+  PP_RETURN_IF_ERROR((set_smem_limit<false, false, T, R, Ahead>(device_bytes)));
+  return set_smem_limit<false, true, T, R, Ahead>(device_bytes);
 }
 
 }  // namespace
@@ -112,22 +125,20 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
   PP_CUDA_TRY(cudaGetDevice(&device));
   PP_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   const uint64_t device_bytes = uint64_t(optin);
-  if (status s = set_smem_limit<true, false, 3>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<true, true, 3>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<false, false, 3>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<false, true, 3>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<true, false, 2>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<true, true, 2>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<false, false, 2>(device_bytes); !s.ok()) return s;
-  if (status s = set_smem_limit<false, true, 2>(device_bytes); !s.ok()) return s;
+  PP_RETURN_IF_ERROR((set_smem_limits<3, 0, true>(device_bytes)));
+  PP_RETURN_IF_ERROR((set_smem_limits<2, 0, true>(device_bytes)));
+  PP_RETURN_IF_ERROR((set_smem_limits<2, 64, true>(device_bytes)));
+  PP_RETURN_IF_ERROR((set_smem_limits<2, 64, false>(device_bytes)));
 
-  // Coset tables: g^x = lo[x mod 2^lo_log] * hi[x >> lo_log]; the inverse pair carries 1/n.
+  // Coset tables: g^x = lo[x mod 2^lo_log] * hi[x >> lo_log]; the inverse pair carries 1/n, and so
+  // does the second forward hi table (shi: g^x / n = lo * shi, for intt_shifted).
   const fr g = d.coset_shift(), g_inv = d.coset_shift_inv();
-  std::vector<fr> lo(t.lo), hi(t.hi), ilo(t.lo), ihi(t.hi);
+  std::vector<fr> lo(t.lo), hi(t.hi), ilo(t.lo), ihi(t.hi), shi(t.hi);
   poly::fill_powers(lo, g);
   poly::fill_powers(hi, g.pow(t.lo));
   poly::fill_powers(ilo, g_inv);
   poly::fill_powers(ihi, g_inv.pow(t.lo), d.size_inv());
+  poly::fill_powers(shi, g.pow(t.lo), d.size_inv());
 
   char* base = static_cast<char*>(d_workspace);
   PP_CUDA_TRY(cudaMemcpyAsync(base, d.twiddles().data(), t.tw * sizeof(fr), cudaMemcpyHostToDevice, stream));
@@ -135,6 +146,7 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
   PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_hi, hi.data(), t.hi * sizeof(fr), cudaMemcpyHostToDevice, stream));
   PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_ilo, ilo.data(), t.lo * sizeof(fr), cudaMemcpyHostToDevice, stream));
   PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_ihi, ihi.data(), t.hi * sizeof(fr), cudaMemcpyHostToDevice, stream));
+  PP_CUDA_TRY(cudaMemcpyAsync(base + t.off_shi, shi.data(), t.hi * sizeof(fr), cudaMemcpyHostToDevice, stream));
   PP_CUDA_TRY(cudaStreamSynchronize(stream));  // the host vectors die here
 
   device_ntt_domain dd;
@@ -147,14 +159,43 @@ result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domai
   dd.d_coset_hi_ = reinterpret_cast<const fr*>(base + t.off_hi);
   dd.d_coset_inv_lo_ = reinterpret_cast<const fr*>(base + t.off_ilo);
   dd.d_coset_inv_hi_ = reinterpret_cast<const fr*>(base + t.off_ihi);
+  dd.d_shift_hi_ = reinterpret_cast<const fr*>(base + t.off_shi);
   return dd;
 }
 
 namespace {
 
-// In place (d_out == nullptr) in the asked order, or natural in, natural out into d_out.
-status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind, poly::ntt_order order,
-                 const ntt_plan& plan, cudaStream_t stream) {
+// What multiplies the elements of a kind: 1/n on the inverse's store, the coset tables on the
+// coset forward's load and the coset inverse's store.
+scale_spec scale_for(const device_ntt_domain& dd, ntt_kind kind) {
+  scale_spec s;
+  switch (kind) {
+    case ntt_kind::forward:
+      break;
+    case ntt_kind::inverse:
+      s.kind = scale_kind::constant;
+      s.constant = dd.size_inv();
+      break;
+    case ntt_kind::coset_forward:
+    case ntt_kind::coset_inverse: {
+      const bool inverse = kind == ntt_kind::coset_inverse;
+      s.kind = scale_kind::table;
+      s.on_load = !inverse;
+      s.lo = dd.coset_lo(inverse);
+      s.hi = dd.coset_hi(inverse);
+      s.lo_log = uint32_t(dd.coset_lo_log());
+      break;
+    }
+  }
+  return s;
+}
+
+bool is_inverse(ntt_kind kind) { return kind == ntt_kind::inverse || kind == ntt_kind::coset_inverse; }
+
+// In place (d_out == nullptr) in the asked order, or natural in, natural out into d_out; inverse
+// twiddles when `inverse`, elements multiplied as `scale` says.
+status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, bool inverse, const scale_spec& scale,
+                 poly::ntt_order order, const ntt_plan& plan, cudaStream_t stream) {
   if (d_a == nullptr) return invalid_argument("ntt: null device pointer");
   if (dd.twiddles() == nullptr) return failed_precondition("ntt: device domain not created");
   if (plan.log_n != dd.log_size()) {
@@ -172,7 +213,6 @@ status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind,
     return ok_status();
   }
 
-  const bool inverse = kind == ntt_kind::inverse || kind == ntt_kind::coset_inverse;
   const bool in_rev = order == poly::ntt_order::rn || order == poly::ntt_order::rr;
   const bool out_rev = order == poly::ntt_order::nr || order == poly::ntt_order::rr;
   const bool dif = !in_rev;  // DIF: natural -> bit-reversed; DIT: bit-reversed -> natural
@@ -182,25 +222,17 @@ status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind,
   a.out = d_out;
   a.tw = dd.twiddles();
   a.log_n = uint32_t(log_n);
-  switch (kind) {
-    case ntt_kind::forward:
-      break;
-    case ntt_kind::inverse:
-      a.scale.kind = scale_kind::constant;
-      a.scale.constant = dd.size_inv();
-      break;
-    case ntt_kind::coset_forward:
-    case ntt_kind::coset_inverse:
-      a.scale.kind = scale_kind::table;
-      a.scale.on_load = kind == ntt_kind::coset_forward;
-      a.scale.lo = dd.coset_lo(inverse);
-      a.scale.hi = dd.coset_hi(inverse);
-      a.scale.lo_log = uint32_t(dd.coset_lo_log());
-      break;
-  }
+  a.scale = scale;
 
-  status s = plan.elements_log == 2 ? launch<2>(dif, inverse, plan, a, stream) : launch<3>(dif, inverse, plan, a, stream);
-  if (!s.ok()) return s;
+  if (plan.elements_log == 3) {
+    PP_RETURN_IF_ERROR((launch<3, 0, true>(dif, inverse, plan, a, stream)));
+  } else if (plan.max_registers != 64) {
+    PP_RETURN_IF_ERROR((launch<2, 0, true>(dif, inverse, plan, a, stream)));
+  } else if (plan.twiddles_ahead) {
+    PP_RETURN_IF_ERROR((launch<2, 64, true>(dif, inverse, plan, a, stream)));
+  } else {
+    PP_RETURN_IF_ERROR((launch<2, 64, false>(dif, inverse, plan, a, stream)));
+  }
   if (d_out == nullptr && out_rev != dif) {  // the algorithm's output order differs from the one asked for
     const uint32_t n = 1u << log_n;
     if (log_n >= 8) {
@@ -218,7 +250,21 @@ status transform(const device_ntt_domain& dd, fr* d_a, fr* d_out, ntt_kind kind,
 
 status run_ntt(const device_ntt_domain& dd, fr* d_a, ntt_kind kind, poly::ntt_order order, const ntt_plan& plan,
                cudaStream_t stream) {
-  return transform(dd, d_a, nullptr, kind, order, plan, stream);
+  return transform(dd, d_a, nullptr, is_inverse(kind), scale_for(dd, kind), order, plan, stream);
+}
+
+status run_intt_shifted(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, const device_shift_powers& p,
+                        const ntt_plan& plan, cudaStream_t stream) {
+  if (p.lo == nullptr || p.hi == nullptr || p.lo_log < 0 || p.lo_log > dd.log_size()) {
+    return invalid_argument("intt_shifted: shift tables must be non-null with lo_log in [0, " +
+                            std::to_string(dd.log_size()) + "], got lo_log " + std::to_string(p.lo_log));
+  }
+  scale_spec s;
+  s.kind = scale_kind::table;
+  s.lo = p.lo;
+  s.hi = p.hi;
+  s.lo_log = uint32_t(p.lo_log);
+  return transform(dd, d_a, nullptr, /*inverse=*/true, s, order, plan, stream);
 }
 
 status run_ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind kind, const ntt_plan& plan,
@@ -230,7 +276,7 @@ status run_ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind k
   if (d_in != nullptr && i0 < o0 + bytes && o0 < i0 + bytes) {
     return invalid_argument("ntt_into: input and output overlap (use the in-place transform)");
   }
-  return transform(dd, d_in, d_out, kind, poly::ntt_order::nn, plan, stream);
+  return transform(dd, d_in, d_out, is_inverse(kind), scale_for(dd, kind), poly::ntt_order::nn, plan, stream);
 }
 
 namespace {
@@ -252,6 +298,13 @@ status coset_ntt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cu
 }
 status coset_intt(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, cudaStream_t s) {
   return run_default(dd, d_a, ntt_kind::coset_inverse, order, s);
+}
+
+status intt_shifted(const device_ntt_domain& dd, fr* d_a, poly::ntt_order order, const device_shift_powers& p,
+                    cudaStream_t s) {
+  result<ntt_plan> plan = make_ntt_plan(dd.log_size(), ntt_tuning_sm90, dd.max_shared_bytes());
+  if (!plan.ok()) return plan.error();
+  return run_intt_shifted(dd, d_a, order, p, *plan, s);
 }
 
 status ntt_into(const device_ntt_domain& dd, fr* d_in, fr* d_out, ntt_kind kind, cudaStream_t s) {

@@ -127,11 +127,15 @@ __device__ __forceinline__ void butterfly(fr& u, fr& v, const fr& w, uint32_t e)
 // Rounds take the stage bits (row bits) T at a time, top first for DIF, bottom first for DIT; a
 // round's register run is the T-bit run of e holding its stage bits, and the thread id fills the
 // other bits from the bottom, so lanes read consecutive elements wherever possible.
-template <bool Dif, bool Inverse, int T>
-__global__ void __launch_bounds__(ntt_kernel_shape<T>::max_threads, ntt_kernel_shape<T>::min_blocks)
+// R: the register cap of ntt_kernel_shape<T, R> (0: the shape's default). Ahead: a stage loads all
+// its twiddles before its butterflies (their loads in flight together), else each just before its
+// butterfly (2^(T-1) - 1 fewer Fr live: what a 64-register cap has room for).
+template <bool Dif, bool Inverse, int T, int R, bool Ahead>
+__global__ void __launch_bounds__(ntt_kernel_shape<T, R>::max_threads, ntt_kernel_shape<T, R>::min_blocks)
     ntt_pass_kernel(const pass_args a) {
   constexpr int ne = 1 << T;   // elements per thread
   constexpr int nb = ne / 2;   // butterflies per stage
+  static_assert(Ahead || T == 2, "just-in-time twiddles reuse the previous butterfly's: two per stage only");
   extern __shared__ uint32_t smem[];
   const uint32_t log_e = a.r + a.log_c;
   const uint32_t big_e = 1u << log_e;
@@ -178,29 +182,46 @@ PP_UNROLL
       if (pj < lo || pj >= hi) continue;
       const uint32_t t = a.log_n - 1 - a.log_l - uint32_t(pj);
       const uint32_t j_mask = (1u << pj) - 1;
-      // The twiddles first, so their loads are in flight together. When the register run lies in
+      // Ahead: the twiddles first, so their loads are in flight together. When the register run lies in
       // the row bits, register bits above qb are row bits above the stage, which the exponent masks
       // off: butterflies k and k & (2^qb - 1) share a twiddle (T = 3: 4, 2, 1 distinct per stage).
       const bool shared = run >= a.log_c;
-      uint32_t exps[nb];
-      fr w[nb];
+      if constexpr (!Ahead) {
+        // One twiddle live at a time; a butterfly that shares its twiddle keeps the previous one.
+        uint32_t exp = 0;
+        fr w{};
 PP_UNROLL
-      for (int k = 0; k < nb; ++k) {
-        if (shared && (k >> qb) != 0) {
-          exps[k] = exps[k & ((1 << qb) - 1)];
-          w[k] = w[k & ((1 << qb) - 1)];
-          continue;
+        for (int k = 0; k < nb; ++k) {
+          const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));
+          if (!(shared && (k >> qb) != 0)) {
+            const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
+            const uint32_t i = uint32_t((g0 + (e & c_mask)) & l_mask);
+            exp = ((((e >> a.log_c) & j_mask) << a.log_l) | i) << t;
+            w = exp != 0 ? twiddle<Inverse>(a.tw, half, exp) : fr{};
+          }
+          butterfly<Dif, Inverse>(x[m], x[m | (1 << qb)], w, exp);
         }
-        const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));  // k with a 0 inserted at bit qb
-        const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
-        const uint32_t i = uint32_t((g0 + (e & c_mask)) & l_mask);
-        exps[k] = ((((e >> a.log_c) & j_mask) << a.log_l) | i) << t;
-        w[k] = exps[k] != 0 ? twiddle<Inverse>(a.tw, half, exps[k]) : fr{};
-      }
+      } else {
+        uint32_t exps[nb];
+        fr w[nb];
 PP_UNROLL
-      for (int k = 0; k < nb; ++k) {
-        const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));
-        butterfly<Dif, Inverse>(x[m], x[m | (1 << qb)], w[k], exps[k]);
+        for (int k = 0; k < nb; ++k) {
+          if (shared && (k >> qb) != 0) {
+            exps[k] = exps[k & ((1 << qb) - 1)];
+            w[k] = w[k & ((1 << qb) - 1)];
+            continue;
+          }
+          const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));  // k with a 0 inserted at bit qb
+          const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
+          const uint32_t i = uint32_t((g0 + (e & c_mask)) & l_mask);
+          exps[k] = ((((e >> a.log_c) & j_mask) << a.log_l) | i) << t;
+          w[k] = exps[k] != 0 ? twiddle<Inverse>(a.tw, half, exps[k]) : fr{};
+        }
+PP_UNROLL
+        for (int k = 0; k < nb; ++k) {
+          const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));
+          butterfly<Dif, Inverse>(x[m], x[m | (1 << qb)], w[k], exps[k]);
+        }
       }
     }
 

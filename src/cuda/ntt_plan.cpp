@@ -12,17 +12,26 @@ result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& t, uint64_t max_shar
   if (t.elements_log != 2 && t.elements_log != 3) {
     return invalid_argument("ntt plan: elements_log must be 2 or 3, got " + std::to_string(t.elements_log));
   }
+  if (t.max_registers != 0 && !(t.max_registers == 64 && t.elements_log == 2)) {
+    return invalid_argument("ntt plan: max_registers must be 0, or 64 with elements_log 2, got " +
+                            std::to_string(t.max_registers) + " with " + std::to_string(t.elements_log));
+  }
+  if (!t.twiddles_ahead && t.max_registers != 64) {
+    return invalid_argument("ntt plan: twiddles just in time only with max_registers 64");
+  }
   const int et = t.elements_log;
-  if (t.tile_log < et + 1 || t.tile_log > ntt_max_tile_log(et) || t.min_columns_log < 0 ||
+  if (t.tile_log < et + 1 || t.tile_log > ntt_max_tile_log(et, t.max_registers) || t.min_columns_log < 0 ||
       t.min_columns_log >= t.tile_log - et) {
     return invalid_argument("ntt plan: tile_log must be in [" + std::to_string(et + 1) + ", " +
-                            std::to_string(ntt_max_tile_log(et)) + "] with min_columns_log below tile_log - " +
+                            std::to_string(ntt_max_tile_log(et, t.max_registers)) + "] with min_columns_log below tile_log - " +
                             std::to_string(et) + ", got " + std::to_string(t.tile_log) + " / " +
                             std::to_string(t.min_columns_log));
   }
   ntt_plan p;
   p.log_n = log_n;
   p.elements_log = et;
+  p.max_registers = t.max_registers;
+  p.twiddles_ahead = t.twiddles_ahead;
   if (log_n < 3) return p;  // sizes 1, 2, 4: one-thread kernel
   // The largest tile the device's shared memory holds, at most the tuning's; rows shrink with it.
   int tile_log = t.tile_log;
@@ -64,7 +73,7 @@ uint64_t shared_bytes(const ntt_plan& p) {
 }
 
 std::string to_string(const ntt_plan& p) {
-  std::string s = std::to_string(p.log_n) + (p.elements_log == 2 ? " r4:" : ":");
+  std::string s = std::to_string(p.log_n) + (p.elements_log == 2 ? (p.max_registers == 64 ? (p.twiddles_ahead ? " r4/64:" : " r4/64j:") : " r4:") : ":");
   if (p.count == 0) return s + " one thread";
   for (int k = 0; k < p.count; ++k) {
     const ntt_pass& q = p.passes[k];

@@ -22,6 +22,8 @@ struct ntt_plan {
   int log_n = 0;
   int count = 0;          // passes; 0 for log_n < 3 (those sizes run a one-thread kernel)
   int elements_log = 3;   // Fr per thread, log2 (the tuning's)
+  int max_registers = 0;  // the tuning's: which compilation of the pass kernel runs it
+  bool twiddles_ahead = true;  // the tuning's
   std::array<ntt_pass, 4> passes{};
 };
 
@@ -37,7 +39,8 @@ result<ntt_plan> make_ntt_plan(int log_n, const ntt_tuning& tuning = ntt_tuning_
 // The largest shared-memory tile of the plan, in bytes (0 for the one-thread kernel).
 uint64_t shared_bytes(const ntt_plan& p);
 
-// "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1" (stage range, columns per tile; r4: 4 Fr per thread).
+// "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1" (stage range, columns per tile; r4: 4 Fr per thread;
+// "r4/64:" when the kernel is capped at 64 registers, "r4/64j:" with twiddles just in time).
 std::string to_string(const ntt_plan& p);
 
 }  // namespace pp::cuda

@@ -1,8 +1,9 @@
 // GPU NTT (src/cuda/ntt_device.hpp) against the host NTT (src/poly/ntt.hpp) on fresh random inputs:
 // every size 2^0..2^20, forward / inverse / coset forward / coset inverse, all four orders and the
 // out-of-place natural-order transform (ntt_into), both root families, compared element by element;
-// one 2^24 case; a round trip; every tile shape; the plans of a card with 99 KiB of shared memory per
-// block (sm_86, sm_89, sm_120) forced on this one; argument errors.
+// one 2^24 case; a round trip; every tile shape, and the 64-register kernel; intt_shifted against the
+// host intt times s^x; the plans of a card with 99 KiB of shared memory per block (sm_86, sm_89,
+// sm_120) forced on this one; argument errors.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,7 +14,9 @@
 
 #include "cuda/ntt_device.hpp"
 #include "gpu_test_util.hpp"
+#include "poly/bit_reverse.hpp"
 #include "poly/ntt.hpp"
+#include "poly/powers.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
@@ -151,6 +154,84 @@ TEST(DeviceNtt, EightPerThreadAllSizesKindsOrders) {
   check_all_sizes(ff::root_family::generator7, "ntt 8 per thread", &t);
 }
 
+// The 4-per-thread kernel's other compilations (the default is the 64-register one with twiddles
+// just in time): 80 registers, and 64 with twiddles loaded ahead.
+TEST(DeviceNtt, RegisterCapsAllSizesKindsOrders) {
+  const ntt_tuning r80{.tile_log = 9, .min_columns_log = 1, .elements_log = 2};
+  check_all_sizes(ff::root_family::generator7, "ntt 80 registers", &r80);
+  const ntt_tuning ahead{.tile_log = 9, .min_columns_log = 1, .elements_log = 2, .max_registers = 64};
+  check_all_sizes(ff::root_family::snarkjs5, "ntt 64 registers, twiddles ahead", &ahead);
+}
+
+// intt_shifted(a, s) = the host intt, then coefficient x times s^x, in every order: with the
+// domain's coset tables (then ntt of it equals the host coset_ntt of the coefficients) and with a
+// random shift whose tables the test builds at several splits lo_log; every tuning shape.
+TEST(DeviceNtt, InttShiftedAllSizesOrders) {
+  std::mt19937_64 rng(pp::test::test_seed());
+  const ntt_tuning tunings[] = {ntt_tuning_sm90,
+                                {.tile_log = 11, .min_columns_log = 2, .elements_log = 3},
+                                {.tile_log = 9, .min_columns_log = 1, .elements_log = 2},
+                                {.tile_log = 9, .min_columns_log = 1, .elements_log = 2, .max_registers = 64}};
+  int cases = 0;
+  for (int log_n = 0; log_n <= 18; ++log_n) {
+    const ff::root_family family = log_n % 2 ? ff::root_family::snarkjs5 : ff::root_family::generator7;
+    auto d = poly::evaluation_domain::create(log_n, family);
+    ASSERT_THAT(d, IsOk());
+    const uint64_t n = d->size(), ws = device_ntt_domain::workspace_bytes(*d);
+    device_buffer tables(ws), data(n * sizeof(fr)), own(2 * n * sizeof(fr) + 64);
+    ASSERT_TRUE(tables.p && data.p && own.p);
+    auto dd = device_ntt_domain::create(*d, tables.p, ws, nullptr);
+    ASSERT_THAT(dd, IsOk());
+    fr* d_a = static_cast<fr*>(data.p);
+    // A random shift s, split at lo_log (0, the middle, log_n in turn): lo = s^i, hi = s^(i 2^lo_log) / n.
+    const fr s = random_element<fr>(rng);
+    const int lo_log = (log_n % 3 == 0) ? 0 : (log_n % 3 == 1) ? log_n / 2 : log_n;
+    std::vector<fr> lo(uint64_t{1} << lo_log), hi(n >> lo_log);
+    poly::fill_powers(lo, s);
+    poly::fill_powers(hi, s.pow(lo.size()), d->size_inv());
+    fr* d_lo = static_cast<fr*>(own.p);
+    fr* d_hi = d_lo + lo.size();
+    ASSERT_EQ(cudaMemcpy(d_lo, lo.data(), lo.size() * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(d_hi, hi.data(), hi.size() * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+    const device_shift_powers random_shift{d_lo, d_hi, lo_log};
+    std::vector<fr> in(n), want, got(n), sx(n);
+    for (const bool coset : {true, false}) {
+      poly::fill_powers(sx, coset ? d->coset_shift() : s);
+      const device_shift_powers p = coset ? dd->coset_shift_powers() : random_shift;
+      for (ntt_order o : kOrders) {
+        for (const ntt_tuning& t : tunings) {
+          for (auto& x : in) x = random_element<fr>(rng);
+          want = in;
+          ASSERT_THAT(poly::intt(*d, want, o), IsOk());
+          const bool out_rev = o == ntt_order::nr || o == ntt_order::rr;
+          for (uint64_t j = 0; j < n; ++j) want[j] = want[j] * sx[out_rev ? poly::bit_reverse_index(j, log_n) : j];
+          auto plan = make_ntt_plan(log_n, t, dd->max_shared_bytes());
+          ASSERT_THAT(plan, IsOk());
+          ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+          ASSERT_THAT(run_intt_shifted(*dd, d_a, o, p, *plan, nullptr), IsOk());
+          ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+          const std::string what = std::string("intt_shifted ") + (coset ? "coset " : "random ") +
+                                   poly::ntt_order_name(o) + " 2^" + std::to_string(log_n) + " " + to_string(*plan);
+          EXPECT_EQ(count_mismatches(what.c_str(), want, got), 0) << what;
+          ++cases;
+        }
+      }
+    }
+    // The identity the H step relies on: ntt rn of intt_shifted nr = the host coset_ntt of intt.
+    for (auto& x : in) x = random_element<fr>(rng);
+    want = in;
+    ASSERT_THAT(poly::intt(*d, want, ntt_order::nn), IsOk());
+    ASSERT_THAT(poly::coset_ntt(*d, want, ntt_order::nn), IsOk());
+    ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_THAT(intt_shifted(*dd, d_a, ntt_order::nr, dd->coset_shift_powers(), nullptr), IsOk());
+    ASSERT_THAT(ntt(*dd, d_a, ntt_order::rn, nullptr), IsOk());
+    ASSERT_EQ(cudaMemcpy(got.data(), d_a, n * sizeof(fr), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(count_mismatches(("coset_ntt(intt) 2^" + std::to_string(log_n)).c_str(), want, got), 0);
+    std::printf("intt_shifted 2^%d: %d cases so far\n", log_n, cases);
+  }
+  testing::Test::RecordProperty("cases", std::to_string(cases));
+}
+
 // A card with 99 KiB of dynamic shared memory per block (sm_86, sm_89, sm_120), forced on this one:
 // the 2^12 tiles of the 8-per-thread kernel do not fit, so its plans run on 2^11 tiles; every size,
 // kind and order still equals the host NTT, and so do the default plans.
@@ -212,6 +293,20 @@ std::vector<std::pair<int, int>> tile_shapes() {
   return v;
 }
 
+// The tunings of every tile shape: both register caps of the 4-per-thread kernel, both twiddle modes.
+std::vector<ntt_tuning> tile_tunings() {
+  std::vector<ntt_tuning> v;
+  for (const auto& [et, tile_log] : tile_shapes()) {
+    v.push_back({.tile_log = tile_log, .min_columns_log = 0, .elements_log = et});
+    if (et == 2 && tile_log <= ntt_max_tile_log(2, 64)) {
+      v.push_back({.tile_log = tile_log, .min_columns_log = 0, .elements_log = 2, .max_registers = 64});
+      v.push_back({.tile_log = tile_log, .min_columns_log = 0, .elements_log = 2, .max_registers = 64,
+                   .twiddles_ahead = false});
+    }
+  }
+  return v;
+}
+
 // nr then rn round-trips with no permutation; every tile shape the tuning allows gives the same result.
 TEST(DeviceNtt, RoundTripAndPlans) {
   std::mt19937_64 rng(pp::test::test_seed());
@@ -235,8 +330,8 @@ TEST(DeviceNtt, RoundTripAndPlans) {
 
   ref = in;
   ASSERT_THAT(poly::ntt(*d, ref, ntt_order::nn), IsOk());
-  for (const auto& [et, tile_log] : tile_shapes()) {
-    auto plan = make_ntt_plan(log_n, ntt_tuning{.tile_log = tile_log, .min_columns_log = 0, .elements_log = et});
+  for (const ntt_tuning& t : tile_tunings()) {
+    auto plan = make_ntt_plan(log_n, t);
     ASSERT_THAT(plan, IsOk());
     ASSERT_EQ(cudaMemcpy(d_a, in.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
     ASSERT_THAT(run_ntt(*dd, d_a, ntt_kind::forward, ntt_order::nn, *plan, nullptr), IsOk());
@@ -272,6 +367,20 @@ TEST(DeviceNtt, ArgumentErrors) {
             status_code::invalid_argument);
   EXPECT_EQ(make_ntt_plan(20, ntt_tuning{.tile_log = 10, .min_columns_log = 1, .elements_log = 4}).error().code(),
             status_code::invalid_argument);
+  // The 64-register kernel: 4 per thread only, tiles up to 2^9; twiddles just in time only there.
+  EXPECT_EQ(make_ntt_plan(20, {.tile_log = 10, .min_columns_log = 1, .elements_log = 2, .max_registers = 64})
+                .error().code(),
+            status_code::invalid_argument);
+  EXPECT_EQ(make_ntt_plan(20, {.tile_log = 9, .min_columns_log = 1, .elements_log = 3, .max_registers = 64})
+                .error().code(),
+            status_code::invalid_argument);
+  EXPECT_EQ(make_ntt_plan(20, {.tile_log = 9, .min_columns_log = 1, .elements_log = 2, .twiddles_ahead = false})
+                .error().code(),
+            status_code::invalid_argument);
+  EXPECT_EQ(intt_shifted(*dd, d_a, ntt_order::nn, device_shift_powers{}, nullptr).code(), status_code::invalid_argument);
+  device_shift_powers too_wide = dd->coset_shift_powers();
+  too_wide.lo_log = 11;
+  EXPECT_EQ(intt_shifted(*dd, d_a, ntt_order::nn, too_wide, nullptr).code(), status_code::invalid_argument);
 }
 
 }  // namespace

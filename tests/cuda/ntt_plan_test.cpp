@@ -136,10 +136,35 @@ TEST(NttPlan, SharedMemoryTooSmall) {
   EXPECT_THAT(make_ntt_plan(10, ntt_tuning_sm90, ntt_tile_bytes(ntt_tuning_sm90.elements_log + 1)), IsOk());
 }
 
+// The 64-register compilation of the 4-per-thread kernel: every size, tiles 2^5..2^9, both twiddle
+// modes; the plan names it.
+TEST(NttPlan, SixtyFourRegisterShapes) {
+  for (const bool ahead : {true, false}) {
+    for (int tile_log = 5; tile_log <= ntt_max_tile_log(2, 64); ++tile_log) {
+      const ntt_tuning t{.tile_log = tile_log, .min_columns_log = 1, .elements_log = 2, .max_registers = 64,
+                         .twiddles_ahead = ahead};
+      for (int log_n = 0; log_n <= 28; ++log_n) {
+        auto p = make_ntt_plan(log_n, t);
+        if (!p.ok()) {
+          EXPECT_GT(log_n, 3 * (tile_log - 1) + tile_log) << p.error().message();
+          continue;
+        }
+        expect_valid(*p, log_n, t);
+        EXPECT_EQ(p->max_registers, 64);
+        EXPECT_EQ(p->twiddles_ahead, ahead);
+      }
+    }
+  }
+  EXPECT_EQ(ntt_max_tile_log(2, 64), 9);
+  const ntt_tuning jit{.tile_log = 9, .min_columns_log = 1, .elements_log = 2, .max_registers = 64,
+                       .twiddles_ahead = false};
+  EXPECT_EQ(to_string(*make_ntt_plan(27, jit)), "27 r4/64j: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1");
+}
+
 TEST(NttPlan, DefaultAtPoRepSizes) {
   auto p27 = make_ntt_plan(27);
   ASSERT_THAT(p27, IsOk());
-  EXPECT_EQ(to_string(*p27), "27 r4: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1");
+  EXPECT_EQ(to_string(*p27), "27 r4/64j: [0,6)x8 [6,12)x8 [12,18)x8 [18,27)x1");
   for (int log_n = 0; log_n <= 28; ++log_n) {
     auto p = make_ntt_plan(log_n);
     ASSERT_THAT(p, IsOk()) << log_n << ": " << p.error().to_string();
@@ -157,6 +182,10 @@ TEST(NttPlan, ArgumentErrors) {
       {.tile_log = 9, .min_columns_log = 7, .elements_log = 2},   // rows as long as the tile allows none
       {.tile_log = 9, .min_columns_log = -1, .elements_log = 2},
       {.tile_log = 9, .min_columns_log = 1, .elements_log = 4},
+      {.tile_log = 10, .min_columns_log = 1, .elements_log = 2, .max_registers = 64},  // past 2^9 at 64
+      {.tile_log = 9, .min_columns_log = 1, .elements_log = 3, .max_registers = 64},   // 4 per thread only
+      {.tile_log = 9, .min_columns_log = 1, .elements_log = 2, .max_registers = 72},
+      {.tile_log = 9, .min_columns_log = 1, .elements_log = 2, .twiddles_ahead = false},  // 64 registers only
   };
   for (const ntt_tuning& t : bad) {
     auto p = make_ntt_plan(20, t);
