@@ -36,6 +36,24 @@ void place_resident(const key_shape& s, key_plan& p) {
   p.resident_bytes = at;
 }
 
+// B_G2 through the scalars buffer's tail at the wide G2 chunk, when B_G2 streams in more than one
+// chunk, two wide slots fit the tail (past the gathered B scalars: the tail is dead once A's MSM is
+// done) and the wide workspace fits the phase region (B_G2 runs last: the other MSMs' workspace and
+// slots are dead then).
+void place_wide_b_g2(const key_shape& s, key_plan& p) {
+  const msm_chunking& m = p.msm;
+  const uint64_t n = s.points[table_b_g2];
+  if (p.resident[table_b_g2] || m.wide_g2_chunk <= m.g2_chunk || n <= m.g2_chunk) return;
+  lane_layout& l = p.lane;
+  const uint64_t head = s.b_index_bytes != 0 ? pad256(s.points[table_b_g1] * key_shape::fr_bytes) : 0;
+  const uint64_t slot = pad256(std::min(m.wide_g2_chunk, n) * s.point_bytes[table_b_g2]);
+  if (l.scalars + head + 2 * slot > l.phase) return;
+  if (pad256(m.wide_g2_workspace_bytes) > l.bytes - l.msm_ws) return;
+  l.wide_slot[0] = l.scalars + head;
+  l.wide_slot[1] = l.wide_slot[0] + slot;
+  l.wide_slot_bytes = slot;
+}
+
 key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
                    bool h_in_turns, bool matrices_resident) {
   key_plan p;
@@ -46,6 +64,7 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
   p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
   p.h_in_turns = h_in_turns;
   p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes);
+  place_wide_b_g2(s, p);
   place_resident(s, p);
   return p;
 }
@@ -129,8 +148,11 @@ std::string key_plan::to_string(const key_shape& s) const {
        gib(lane.bytes) + (guest ? " (the host key's workspaces)" : "") +
        (lane.slots_clear_of_h ? ", first chunks copied under H" : "") + ", MSM chunks 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
-       std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
-       gib(streamed_bytes(s)) + " per partition";
+       std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2" +
+       (lane.wide_slot_bytes != 0 ? " (B_G2 2^" + std::to_string(63 - __builtin_clzll(msm.wide_g2_chunk | 1)) +
+                                        " through the scalars' tail)"
+                                  : "") +
+       ", streamed " + gib(streamed_bytes(s)) + " per partition";
   return r;
 }
 
@@ -153,26 +175,32 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   }
   std::array<bool, key_table_count> none{};
   const bool turns = s.h_in_turns;
-  // Matrices resident first: their copies would not overlap (the SpMV is short), the point tables'
-  // run under the MSMs.
-  const bool can_stream_matrices = s.matrix_slot_bytes != 0;
-  for (const bool matrices_resident : {true, false}) {
-    if (!matrices_resident && !can_stream_matrices) break;
+  // The largest chunking whose all-streamed plan fits one lane, then tables resident while one lane
+  // still fits (the slots shrink to the streamed tables' chunks).
+  const auto streamed_plan = [&](bool matrices_resident) -> std::optional<key_plan> {
     for (const msm_chunking& m : options) {
-      key_plan q = make_plan(s, m, none, turns, matrices_resident);
-      if (lanes_that_fit(q, budget, 1) == 0) continue;
-      // Tables resident while one lane still fits (the slots shrink to the streamed tables' chunks).
+      if (lanes_that_fit(make_plan(s, m, none, turns, matrices_resident), budget, 1) == 0) continue;
       std::array<bool, key_table_count> res = none;
       for (const key_table t : residency_order) {
         std::array<bool, key_table_count> more = res;
         more[t] = true;
-        const key_plan r = make_plan(s, m, more, turns, matrices_resident);
-        if (lanes_that_fit(r, budget, 1) > 0) res = more;
+        if (lanes_that_fit(make_plan(s, m, more, turns, matrices_resident), budget, 1) > 0) res = more;
       }
-      q = make_plan(s, m, res, turns, matrices_resident);
-      q.lanes = lanes_that_fit(q, budget, max_lanes);
-      return q;
+      return make_plan(s, m, res, turns, matrices_resident);
     }
+    return std::nullopt;
+  };
+  // Matrices resident first: their copies would not overlap (the SpMV is short), the point tables'
+  // run under the MSMs; streamed when nothing else fits or when that buys chunks of
+  // stream_matrices_below_g1_chunk and more.
+  std::optional<key_plan> best = streamed_plan(true);
+  if (s.matrix_slot_bytes != 0 && (!best || best->msm.g1_chunk < stream_matrices_below_g1_chunk)) {
+    const std::optional<key_plan> q = streamed_plan(false);
+    if (q && (!best || q->msm.g1_chunk > best->msm.g1_chunk)) best = q;
+  }
+  if (best) {
+    best->lanes = lanes_that_fit(*best, budget, max_lanes);
+    return *best;
   }
   const key_plan least = least_plan(s, options);
   return resource_exhausted("the key needs at least " + std::to_string(least.resident_bytes + least.lane.bytes) +

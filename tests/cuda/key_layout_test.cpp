@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <random>
 #include <span>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "cuda/key_layout.hpp"
+#include "cuda/msm_plan.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 
@@ -73,6 +75,33 @@ std::vector<msm_chunking> options_for(uint64_t g1_top = uint64_t{1} << 25) {
   return o;
 }
 
+// The H200's chunkings as chunking_options makes them, sized by the MSM's own layout (msm_plan.hpp)
+// without CUB's temp storage (a few MiB): G1 2^25 / G2 2^24 halving, the largest workspace of H's
+// MSM and the split ones, B_G2's at twice its chunk.
+std::vector<msm_chunking> h200_options(const key_shape& s) {
+  const auto ws = [](uint64_t n, bool split, uint64_t chunk, uint64_t bucket) {
+    const auto shape = make_msm_shape(n, 0, split, chunk);
+    EXPECT_THAT(shape, IsOk());
+    return shape.ok() ? make_msm_plan(*shape, bucket, 0, 0).layout.total : 0;
+  };
+  std::vector<msm_chunking> o;
+  for (int shift = 0; shift <= 4; ++shift) {
+    msm_chunking m;
+    m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
+    m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
+    uint64_t w = ws(s.points[table_h], false, m.g1_chunk, 192);
+    for (int t : {table_l, table_a, table_b_g1}) w = std::max(w, ws(s.points[t], true, m.g1_chunk, 192));
+    w = std::max(w, ws(s.points[table_b_g2], true, m.g2_chunk, 384));
+    m.workspace_bytes = pad256(w);
+    if (shift > 0) {
+      m.wide_g2_chunk = 2 * m.g2_chunk;
+      m.wide_g2_workspace_bytes = ws(s.points[table_b_g2], true, m.wide_g2_chunk, 384);
+    }
+    o.push_back(m);
+  }
+  return o;
+}
+
 // Every region of the plan inside [0, total) and the per-lane ones inside the lane; the phase
 // region's overlays (b / c, witness workspace, MSM workspace + slots) start at the phase and stay
 // inside the lane; witness and scalars never overlap the phase region.
@@ -114,6 +143,21 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
     EXPECT_LT(l.slot[0], pad256(h_end));
   }
 
+  // B_G2 through the scalars' tail: only when streamed in more than one chunk; two wide slots past
+  // the gathered B scalars inside the scalars buffer, each holding a wide chunk; the wide workspace
+  // inside [msm_ws, bytes).
+  if (l.wide_slot_bytes != 0) {
+    EXPECT_FALSE(p.resident[table_b_g2]);
+    EXPECT_GT(p.msm.wide_g2_chunk, p.msm.g2_chunk);
+    EXPECT_GT(s.points[table_b_g2], p.msm.g2_chunk);
+    EXPECT_GE(l.wide_slot[0], l.scalars + (s.b_index_bytes != 0 ? s.points[table_b_g1] * 32 : 0));
+    EXPECT_LE(l.wide_slot[0] + l.wide_slot_bytes, l.wide_slot[1]);
+    EXPECT_LE(l.wide_slot[1] + l.wide_slot_bytes, l.phase);
+    EXPECT_GE(l.wide_slot_bytes, std::min(p.msm.wide_g2_chunk, s.points[table_b_g2]) * s.point_bytes[table_b_g2]);
+    EXPECT_LE(l.msm_ws + p.msm.wide_g2_workspace_bytes, l.bytes);
+    EXPECT_EQ(l.wide_slot[0] % layout_alignment, 0u);
+    EXPECT_EQ(l.wide_slot[1] % layout_alignment, 0u);
+  }
   // A streamed table's chunk fits a slot.
   for (int t = 0; t < key_table_count; ++t) {
     if (p.resident[t]) continue;
@@ -210,6 +254,42 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
     last_streamed = p->streamed_bytes(s);
     EXPECT_EQ(p->matrices_resident, b > 16) << b << " GiB";
   }
+}
+
+// The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, s7), with the MSM's own workspace
+// sizes and the regions those budgets leave (less the driver's 460 MiB and the 128 MiB pinning
+// reserve): at 24 GiB, resident matrices would cost 2^23-point chunks, so the matrices stream and the
+// chunks are 2^24 (B_G1 resident in the room left); at 16 GiB everything streams at 2^23 and B_G2
+// goes through the scalars' tail at 2^23 G2 points instead of 2^22.
+TEST(KeyLayout, Porep27AtTheH200sBudgets) {
+  const key_shape s = porep27();
+  const auto opts = h200_options(s);
+  for (const auto& m : opts) {
+    std::printf("chunks 2^%d / 2^%d: workspace %.2f GiB, B_G2 at 2^%d %.2f GiB\n", std::countr_zero(m.g1_chunk),
+                std::countr_zero(m.g2_chunk), double(m.workspace_bytes) / gib,
+                m.wide_g2_chunk ? std::countr_zero(m.wide_g2_chunk) : 0, double(m.wide_g2_workspace_bytes) / gib);
+  }
+  const uint64_t driver = 460 * (uint64_t{1} << 20), reserve = 128 * (uint64_t{1} << 20);
+  const auto plan24 = plan_key(s, opts, 24 * gib - driver - reserve, 2);
+  ASSERT_THAT(plan24, IsOk());
+  std::printf("24 GiB: %s, total %.2f GiB\n", plan24->to_string(s).c_str(), double(plan24->total_bytes()) / gib);
+  check_plan(s, *plan24, 24 * gib - driver - reserve);
+  EXPECT_EQ(plan24->msm.g1_chunk, uint64_t{1} << 24);
+  EXPECT_FALSE(plan24->matrices_resident);
+  // The matrices resident instead: only 2^23-point chunks fit.
+  key_shape fixed = s;
+  fixed.matrix_slot_bytes = 0;
+  const auto resident24 = plan_key(fixed, opts, 24 * gib - driver - reserve, 2);
+  ASSERT_THAT(resident24, IsOk());
+  EXPECT_EQ(resident24->msm.g1_chunk, uint64_t{1} << 23);
+
+  const auto plan16 = plan_key(s, opts, 16 * gib - reserve, 2);
+  ASSERT_THAT(plan16, IsOk());
+  std::printf("16 GiB: %s, total %.2f GiB\n", plan16->to_string(s).c_str(), double(plan16->total_bytes()) / gib);
+  check_plan(s, *plan16, 16 * gib - reserve);
+  EXPECT_EQ(plan16->msm.g1_chunk, uint64_t{1} << 23);
+  EXPECT_EQ(plan16->msm.wide_g2_chunk, uint64_t{1} << 23);
+  EXPECT_NE(plan16->lane.wide_slot_bytes, 0u);
 }
 
 // The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices
