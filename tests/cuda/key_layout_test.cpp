@@ -68,10 +68,14 @@ key_shape porep_scaled(int log_n) {
   return s;
 }
 
-// Workspaces that scale with the chunk as the GPU MSM's do (~80 B per G1 chunk point plus buckets).
+// Workspaces that scale with the chunk as the GPU MSM's do (~80 B per G1 chunk point plus buckets);
+// B_G2 offered at twice its chunk with a workspace as large as the G1 one.
 std::vector<msm_chunking> options_for(uint64_t g1_top = uint64_t{1} << 25) {
   std::vector<msm_chunking> o;
-  for (uint64_t c = g1_top; c >= 1024; c /= 2) o.push_back({c, c / 2, 80 * c + (uint64_t{64} << 20)});
+  for (uint64_t c = g1_top; c >= 1024; c /= 2) {
+    const uint64_t ws = 80 * c + (uint64_t{64} << 20);
+    o.push_back({c, c / 2, ws, c, ws});
+  }
   return o;
 }
 
@@ -361,6 +365,7 @@ TEST(KeyLayout, HInTurnsLowersTheMinimum) {
 // refusal only when the all-streamed plan with the smallest chunking does not fit.
 TEST(KeyLayout, RandomShapes) {
   std::mt19937_64 rng = pp::test::seeded_rng();
+  int wide_plans = 0;
   for (int i = 0; i < 2000; ++i) {
     key_shape s;
     const int log_n = int(rng() % 20) + 1;
@@ -378,7 +383,10 @@ TEST(KeyLayout, RandomShapes) {
     s.witness_ws_bytes = rng() % (s.nv * 40 + 1);
     s.h_in_turns = rng() % 2;
     std::vector<msm_chunking> opts;
-    for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) opts.push_back({c, c / 2, 80 * c + 4096});
+    const bool wide = rng() % 2;
+    for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) {
+      opts.push_back({c, c / 2, 80 * c + 4096, wide ? c : 0, wide ? rng() % (200 * c) : 0});
+    }
     const auto full = plan_key(s, opts, ~uint64_t{0}, 3);
     ASSERT_THAT(full, IsOk());
     const uint64_t budget = rng() % (full->total_bytes() + 1);
@@ -386,6 +394,7 @@ TEST(KeyLayout, RandomShapes) {
     if (p.ok()) {
       check_plan(s, *p, budget);
       if (HasFatalFailure() || HasNonfatalFailure()) FAIL() << "iteration " << i;
+      wide_plans += p->lane.wide_slot_bytes != 0;
     } else {
       EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
       std::array<bool, key_table_count> none{};
@@ -401,6 +410,8 @@ TEST(KeyLayout, RandomShapes) {
       }
     }
   }
+  std::printf("%d of 2000 plans send B_G2 through the scalars' tail\n", wide_plans);
+  EXPECT_GT(wide_plans, 0);
 }
 
 // The least budget plan_key names for s.
