@@ -36,24 +36,6 @@ void place_resident(const key_shape& s, key_plan& p) {
   p.resident_bytes = at;
 }
 
-// B_G2 through the scalars buffer's tail at the wide G2 chunk, when B_G2 streams in more than one
-// chunk, two wide slots fit the tail (past the gathered B scalars: the tail is dead once A's MSM is
-// done) and the wide workspace fits the phase region (B_G2 runs last: the other MSMs' workspace and
-// slots are dead then).
-void place_wide_b_g2(const key_shape& s, key_plan& p) {
-  const msm_chunking& m = p.msm;
-  const uint64_t n = s.points[table_b_g2];
-  if (p.resident[table_b_g2] || m.wide_g2_chunk <= m.g2_chunk || n <= m.g2_chunk) return;
-  lane_layout& l = p.lane;
-  const uint64_t head = s.b_index_bytes != 0 ? pad256(s.points[table_b_g1] * key_shape::fr_bytes) : 0;
-  const uint64_t slot = pad256(std::min(m.wide_g2_chunk, n) * s.point_bytes[table_b_g2]);
-  if (l.scalars + head + 2 * slot > l.phase) return;
-  if (pad256(m.wide_g2_workspace_bytes) > l.bytes - l.msm_ws) return;
-  l.wide_slot[0] = l.scalars + head;
-  l.wide_slot[1] = l.wide_slot[0] + slot;
-  l.wide_slot_bytes = slot;
-}
-
 key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
                    bool h_in_turns, bool matrices_resident) {
   key_plan p;
@@ -64,7 +46,6 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
   p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
   p.h_in_turns = h_in_turns;
   p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes);
-  place_wide_b_g2(s, p);
   place_resident(s, p);
   return p;
 }
@@ -148,11 +129,8 @@ std::string key_plan::to_string(const key_shape& s) const {
        gib(lane.bytes) + (guest ? " (the host key's workspaces)" : "") +
        (lane.slots_clear_of_h ? ", first chunks copied under H" : "") + ", MSM chunks 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
-       std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2" +
-       (lane.wide_slot_bytes != 0 ? " (B_G2 2^" + std::to_string(63 - __builtin_clzll(msm.wide_g2_chunk | 1)) +
-                                        " through the scalars' tail)"
-                                  : "") +
-       ", streamed " + gib(streamed_bytes(s)) + " per partition";
+       std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
+       gib(streamed_bytes(s)) + " per partition";
   return r;
 }
 

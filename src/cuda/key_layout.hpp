@@ -11,9 +11,7 @@
 // part and lay their own lane layout inside those. A lane's workspace is laid out by phase: the
 // witness and the MSM scalars (a, later h, later the gathered A and B scalars) live throughout; b and
 // c (H phase; one buffer in turns for streamed monomial keys) share their memory with the
-// packed-witness workspace (upload) and with the MSM workspace and slots (MSM phase). B_G2, the last
-// MSM, may stream through the scalars buffer's tail (dead once A's MSM is done) at twice the G2 chunk,
-// with the whole phase region as its workspace (lane_layout::wide_slot).
+// packed-witness workspace (upload) and with the MSM workspace and slots (MSM phase).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -36,9 +34,6 @@ constexpr uint64_t pad256(uint64_t b) { return (b + layout_alignment - 1) / layo
 struct msm_chunking {
   uint64_t g1_chunk = 0, g2_chunk = 0;
   uint64_t workspace_bytes = 0;
-  // B_G2's chunk when it streams through the scalars' tail (twice g2_chunk, at most the tuning's
-  // limit) and its split MSM's workspace at that chunk; 0: not offered.
-  uint64_t wide_g2_chunk = 0, wide_g2_workspace_bytes = 0;
 };
 
 // What the plan needs to know of a (key, circuit), in bytes unless a count.
@@ -69,10 +64,6 @@ struct lane_layout {  // offsets inside one lane's workspace
   // The point slots lie past everything the SpMV and H steps use (b, c, the matrix slots): a
   // partition's first chunks may be copied while its H is computed, not only once b and c are dead.
   bool slots_clear_of_h = false;
-  // B_G2's two slots in the scalars buffer's tail, past the gathered B scalars (wide_slot_bytes 0:
-  // B_G2 uses slot[] like the other tables). Its workspace is then [msm_ws, bytes).
-  uint64_t wide_slot[2] = {0, 0};
-  uint64_t wide_slot_bytes = 0;
 };
 
 struct key_plan {
@@ -120,7 +111,6 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 // - the same with the matrices streamed too (when the shape allows it: matrix_slot_bytes > 0) when
 //   no plan with resident matrices fits, or when that one's G1 chunks are below
 //   stream_matrices_below_g1_chunk and streaming the matrices makes room for larger ones.
-// Every streamed plan sends B_G2 through the scalars' tail at its wide chunk where that fits.
 // resource_exhausted naming the smallest budget that would do, when even the smallest chunking
 // streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,

@@ -181,15 +181,6 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
     if (s.points[table_b_g2] != 0) {
       PP_ASSIGN_OR_RETURN(const uint64_t w, split_msm_workspace_bytes<ec::g2_curve>(s.points[table_b_g2], g2));
       ws = std::max(ws, w);
-      // B_G2 through the scalars' tail (key_layout.hpp, lane_layout::wide_slot) at twice the chunk.
-      m.wide_g2_chunk = std::min(2 * m.g2_chunk, msm_tuning_sm90.max_chunk_points_g2);
-      if (m.wide_g2_chunk > m.g2_chunk) {
-        const msm_config wide{0, m.wide_g2_chunk};
-        PP_ASSIGN_OR_RETURN(m.wide_g2_workspace_bytes,
-                            split_msm_workspace_bytes<ec::g2_curve>(s.points[table_b_g2], wide));
-      } else {
-        m.wide_g2_chunk = 0;
-      }
     }
     m.workspace_bytes = pad256(ws);
     out.push_back(m);
@@ -309,10 +300,6 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     if (p.matrix_slot_bytes != 0) {
       pw.d_mslot[0] = w + l.mslot[0];
       pw.d_mslot[1] = w + l.mslot[1];
-    }
-    if (l.wide_slot_bytes != 0) {
-      pw.d_wide_slot[0] = w + l.wide_slot[0];
-      pw.d_wide_slot[1] = w + l.wide_slot[1];
     }
   }
   return ok_status();

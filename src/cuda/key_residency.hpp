@@ -74,7 +74,6 @@ struct partition_workspace {
   void* d_msm_ws = nullptr;
   void* d_slot[2] = {nullptr, nullptr};
   void* d_mslot[2] = {nullptr, nullptr};  // streamed matrix rows
-  void* d_wide_slot[2] = {nullptr, nullptr};  // B_G2's slots in the scalars' tail (lane_layout::wide_slot)
 };
 
 struct key_entry {

@@ -85,28 +85,6 @@ struct msm_runner {
                  : msm_streamed<Curve>(pts, d_scalars, n, ws, wsb, out, s, ps, cfg);
   }
 
-  // B_G2 through the scalars buffer's tail (plan.lane.wide_slot_bytes != 0): its own two slots
-  // there at the wide G2 chunk, the whole phase region as its workspace (it runs last: the other
-  // MSMs' workspace and slots are dead), the same copy stream and slot events. Its first copy waits
-  // for tail_dead (A's MSM done: the gathered A scalars fill the tail until then).
-  status run_wide_b_g2(const fr* d_scalars, const cuda_event& tail_dead, ec::g2_xyzz* out) {
-    const lane_layout& l = k.plan.lane;
-    PP_RETURN_IF_ERROR(begin_stream());
-    PP_RETURN_IF_ERROR(tail_dead.wait_on(ln.copy));
-    msm_point_stream wide = ps;
-    wide.d_slot[0] = pw.d_wide_slot[0];
-    wide.d_slot[1] = pw.d_wide_slot[1];
-    wide.slot_bytes = l.wide_slot_bytes;
-    msm_config cfg;
-    cfg.max_chunk_points = k.plan.msm.wide_g2_chunk;
-    const auto* pts = static_cast<const ec::g2_affine*>(k.points[table_b_g2]);
-    const status st = split_msm_streamed<ec::g2_curve>(pts, d_scalars, k.shape.points[table_b_g2], pw.d_msm_ws,
-                                                       l.bytes - l.msm_ws, out, ln.compute, wide, cfg);
-    ps.turn = wide.turn;
-    ps.h2d_bytes = wide.h2d_bytes;
-    return st;
-  }
-
   status end_stream() { return started ? ln.stream_end.record(ln.copy) : ok_status(); }
 };
 
@@ -150,11 +128,7 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
   }
   PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_b_g1, b_scalars, true, &sums->b1));
   PP_RETURN_IF_ERROR(events[ev_msm_b1].record(compute));
-  if (k.plan.lane.wide_slot_bytes != 0) {
-    PP_RETURN_IF_ERROR(r.run_wide_b_g2(b_scalars, events[ev_msm_a], &sums->b2));
-  } else {
-    PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
-  }
+  PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
   PP_RETURN_IF_ERROR(r.end_stream());
   PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
   // Per-event wait (not the device): the sums are in pinned memory once the last event completes,

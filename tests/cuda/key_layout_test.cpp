@@ -68,25 +68,25 @@ key_shape porep_scaled(int log_n) {
   return s;
 }
 
-// Workspaces that scale with the chunk as the GPU MSM's do (~80 B per G1 chunk point plus buckets);
-// B_G2 offered at twice its chunk with a workspace as large as the G1 one.
+// Workspaces that scale with the chunk as the GPU MSM's do (~80 B per G1 chunk point plus buckets).
 std::vector<msm_chunking> options_for(uint64_t g1_top = uint64_t{1} << 25) {
   std::vector<msm_chunking> o;
-  for (uint64_t c = g1_top; c >= 1024; c /= 2) {
-    const uint64_t ws = 80 * c + (uint64_t{64} << 20);
-    o.push_back({c, c / 2, ws, c, ws});
-  }
+  for (uint64_t c = g1_top; c >= 1024; c /= 2) o.push_back({c, c / 2, 80 * c + (uint64_t{64} << 20)});
   return o;
 }
 
-// The H200's chunkings as chunking_options makes them, sized by the MSM's own layout (msm_plan.hpp)
-// without CUB's temp storage (a few MiB): G1 2^25 / G2 2^24 halving, the largest workspace of H's
-// MSM and the split ones, B_G2's at twice its chunk.
+// The H200's chunkings as chunking_options makes them, sized by the MSM's own layout (msm_plan.hpp):
+// G1 2^25 / G2 2^24 halving, the largest workspace of H's MSM and the split ones. CUB's temp storage
+// is left out for G1 (the device's 2^27 lanes are within 0.02 GiB of these); for G2 it is taken as 6
+// bytes per sorted entry, what the G2 workspaces msm_tuning.hpp records (8.9 / 15.3 GiB at 2^24 /
+// 2^25-point chunks) have beyond this layout.
 std::vector<msm_chunking> h200_options(const key_shape& s) {
   const auto ws = [](uint64_t n, bool split, uint64_t chunk, uint64_t bucket) {
     const auto shape = make_msm_shape(n, 0, split, chunk);
     EXPECT_THAT(shape, IsOk());
-    return shape.ok() ? make_msm_plan(*shape, bucket, 0, 0).layout.total : 0;
+    if (!shape.ok()) return uint64_t{0};
+    const uint64_t temp = bucket == 384 ? 6 * shape->entries : 0;
+    return make_msm_plan(*shape, bucket, temp, 0).layout.total;
   };
   std::vector<msm_chunking> o;
   for (int shift = 0; shift <= 4; ++shift) {
@@ -97,10 +97,6 @@ std::vector<msm_chunking> h200_options(const key_shape& s) {
     for (int t : {table_l, table_a, table_b_g1}) w = std::max(w, ws(s.points[t], true, m.g1_chunk, 192));
     w = std::max(w, ws(s.points[table_b_g2], true, m.g2_chunk, 384));
     m.workspace_bytes = pad256(w);
-    if (shift > 0) {
-      m.wide_g2_chunk = 2 * m.g2_chunk;
-      m.wide_g2_workspace_bytes = ws(s.points[table_b_g2], true, m.wide_g2_chunk, 384);
-    }
     o.push_back(m);
   }
   return o;
@@ -147,21 +143,6 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
     EXPECT_LT(l.slot[0], pad256(h_end));
   }
 
-  // B_G2 through the scalars' tail: only when streamed in more than one chunk; two wide slots past
-  // the gathered B scalars inside the scalars buffer, each holding a wide chunk; the wide workspace
-  // inside [msm_ws, bytes).
-  if (l.wide_slot_bytes != 0) {
-    EXPECT_FALSE(p.resident[table_b_g2]);
-    EXPECT_GT(p.msm.wide_g2_chunk, p.msm.g2_chunk);
-    EXPECT_GT(s.points[table_b_g2], p.msm.g2_chunk);
-    EXPECT_GE(l.wide_slot[0], l.scalars + (s.b_index_bytes != 0 ? s.points[table_b_g1] * 32 : 0));
-    EXPECT_LE(l.wide_slot[0] + l.wide_slot_bytes, l.wide_slot[1]);
-    EXPECT_LE(l.wide_slot[1] + l.wide_slot_bytes, l.phase);
-    EXPECT_GE(l.wide_slot_bytes, std::min(p.msm.wide_g2_chunk, s.points[table_b_g2]) * s.point_bytes[table_b_g2]);
-    EXPECT_LE(l.msm_ws + p.msm.wide_g2_workspace_bytes, l.bytes);
-    EXPECT_EQ(l.wide_slot[0] % layout_alignment, 0u);
-    EXPECT_EQ(l.wide_slot[1] % layout_alignment, 0u);
-  }
   // A streamed table's chunk fits a slot.
   for (int t = 0; t < key_table_count; ++t) {
     if (p.resident[t]) continue;
@@ -263,15 +244,14 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
 // The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, s7), with the MSM's own workspace
 // sizes and the regions those budgets leave (less the driver's 460 MiB and the 128 MiB pinning
 // reserve): at 24 GiB, resident matrices would cost 2^23-point chunks, so the matrices stream and the
-// chunks are 2^24 (B_G1 resident in the room left); at 16 GiB everything streams at 2^23 and B_G2
-// goes through the scalars' tail at 2^23 G2 points instead of 2^22.
+// chunks are 2^24 (B_G1 resident in the room left); at 16 GiB everything and the matrices stream at
+// 2^23. The lanes match the device's (16.81 and 12.77 GiB in the s7 run).
 TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   const key_shape s = porep27();
   const auto opts = h200_options(s);
   for (const auto& m : opts) {
-    std::printf("chunks 2^%d / 2^%d: workspace %.2f GiB, B_G2 at 2^%d %.2f GiB\n", std::countr_zero(m.g1_chunk),
-                std::countr_zero(m.g2_chunk), double(m.workspace_bytes) / gib,
-                m.wide_g2_chunk ? std::countr_zero(m.wide_g2_chunk) : 0, double(m.wide_g2_workspace_bytes) / gib);
+    std::printf("chunks 2^%d / 2^%d: workspace %.2f GiB\n", std::countr_zero(m.g1_chunk), std::countr_zero(m.g2_chunk),
+                double(m.workspace_bytes) / gib);
   }
   const uint64_t driver = 460 * (uint64_t{1} << 20), reserve = 128 * (uint64_t{1} << 20);
   const auto plan24 = plan_key(s, opts, 24 * gib - driver - reserve, 2);
@@ -292,8 +272,7 @@ TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   std::printf("16 GiB: %s, total %.2f GiB\n", plan16->to_string(s).c_str(), double(plan16->total_bytes()) / gib);
   check_plan(s, *plan16, 16 * gib - reserve);
   EXPECT_EQ(plan16->msm.g1_chunk, uint64_t{1} << 23);
-  EXPECT_EQ(plan16->msm.wide_g2_chunk, uint64_t{1} << 23);
-  EXPECT_NE(plan16->lane.wide_slot_bytes, 0u);
+  EXPECT_FALSE(plan16->matrices_resident);
 }
 
 // The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices
@@ -365,7 +344,6 @@ TEST(KeyLayout, HInTurnsLowersTheMinimum) {
 // refusal only when the all-streamed plan with the smallest chunking does not fit.
 TEST(KeyLayout, RandomShapes) {
   std::mt19937_64 rng = pp::test::seeded_rng();
-  int wide_plans = 0;
   for (int i = 0; i < 2000; ++i) {
     key_shape s;
     const int log_n = int(rng() % 20) + 1;
@@ -383,10 +361,7 @@ TEST(KeyLayout, RandomShapes) {
     s.witness_ws_bytes = rng() % (s.nv * 40 + 1);
     s.h_in_turns = rng() % 2;
     std::vector<msm_chunking> opts;
-    const bool wide = rng() % 2;
-    for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) {
-      opts.push_back({c, c / 2, 80 * c + 4096, wide ? c : 0, wide ? rng() % (200 * c) : 0});
-    }
+    for (uint64_t c = uint64_t{1} << (rng() % 12 + 4); c >= 2; c /= 2) opts.push_back({c, c / 2, 80 * c + 4096});
     const auto full = plan_key(s, opts, ~uint64_t{0}, 3);
     ASSERT_THAT(full, IsOk());
     const uint64_t budget = rng() % (full->total_bytes() + 1);
@@ -394,7 +369,6 @@ TEST(KeyLayout, RandomShapes) {
     if (p.ok()) {
       check_plan(s, *p, budget);
       if (HasFatalFailure() || HasNonfatalFailure()) FAIL() << "iteration " << i;
-      wide_plans += p->lane.wide_slot_bytes != 0;
     } else {
       EXPECT_EQ(p.error().code(), status_code::resource_exhausted);
       std::array<bool, key_table_count> none{};
@@ -410,8 +384,6 @@ TEST(KeyLayout, RandomShapes) {
       }
     }
   }
-  std::printf("%d of 2000 plans send B_G2 through the scalars' tail\n", wide_plans);
-  EXPECT_GT(wide_plans, 0);
 }
 
 // The least budget plan_key names for s.
