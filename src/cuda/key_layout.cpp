@@ -153,26 +153,32 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   }
   std::array<bool, key_table_count> none{};
   const bool turns = s.h_in_turns;
-  // Matrices resident first: their copies would not overlap (the SpMV is short), the point tables'
-  // run under the MSMs.
-  const bool can_stream_matrices = s.matrix_slot_bytes != 0;
-  for (const bool matrices_resident : {true, false}) {
-    if (!matrices_resident && !can_stream_matrices) break;
+  // The largest chunking whose all-streamed plan fits one lane, then tables resident while one lane
+  // still fits (the slots shrink to the streamed tables' chunks).
+  const auto streamed_plan = [&](bool matrices_resident) -> std::optional<key_plan> {
     for (const msm_chunking& m : options) {
-      key_plan q = make_plan(s, m, none, turns, matrices_resident);
-      if (lanes_that_fit(q, budget, 1) == 0) continue;
-      // Tables resident while one lane still fits (the slots shrink to the streamed tables' chunks).
+      if (lanes_that_fit(make_plan(s, m, none, turns, matrices_resident), budget, 1) == 0) continue;
       std::array<bool, key_table_count> res = none;
       for (const key_table t : residency_order) {
         std::array<bool, key_table_count> more = res;
         more[t] = true;
-        const key_plan r = make_plan(s, m, more, turns, matrices_resident);
-        if (lanes_that_fit(r, budget, 1) > 0) res = more;
+        if (lanes_that_fit(make_plan(s, m, more, turns, matrices_resident), budget, 1) > 0) res = more;
       }
-      q = make_plan(s, m, res, turns, matrices_resident);
-      q.lanes = lanes_that_fit(q, budget, max_lanes);
-      return q;
+      return make_plan(s, m, res, turns, matrices_resident);
     }
+    return std::nullopt;
+  };
+  // Matrices resident first: their copies would not overlap (the SpMV is short), the point tables'
+  // run under the MSMs; streamed when nothing else fits or when that buys chunks of
+  // stream_matrices_below_g1_chunk and more.
+  std::optional<key_plan> best = streamed_plan(true);
+  if (s.matrix_slot_bytes != 0 && (!best || best->msm.g1_chunk < stream_matrices_below_g1_chunk)) {
+    const std::optional<key_plan> q = streamed_plan(false);
+    if (q && (!best || q->msm.g1_chunk > best->msm.g1_chunk)) best = q;
+  }
+  if (best) {
+    best->lanes = lanes_that_fit(*best, budget, max_lanes);
+    return *best;
   }
   const key_plan least = least_plan(s, options);
   return resource_exhausted("the key needs at least " + std::to_string(least.resident_bytes + least.lane.bytes) +

@@ -108,11 +108,18 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 // - else the largest chunking whose all-streamed plan with resident matrices fits one lane (b and c
 //   in turns when the key allows it); then tables made resident while they fit (L, A, B_G1, B_G2, H:
 //   the ones whose copies take longest against their MSMs first), then more lanes while they fit;
-// - else the same with the matrices streamed too (when the shape allows it: matrix_slot_bytes > 0).
+// - the same with the matrices streamed too (when the shape allows it: matrix_slot_bytes > 0) when
+//   no plan with resident matrices fits, or when that one's G1 chunks are below
+//   stream_matrices_below_g1_chunk and streaming the matrices makes room for larger ones.
 // resource_exhausted naming the smallest budget that would do, when even the smallest chunking
 // streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
                           uint32_t max_lanes);
+
+// Below this many G1 points per chunk, H's per-chunk passes cost more than streaming the compact
+// matrices: at 2^27 on the H200, 2^23-point chunks against 2^24 cost H +149 ms and L, A, B_G2
+// +166 ms, the streamed matrices +61 ms (docs/perf/vram-budgets.md, s6).
+inline constexpr uint64_t stream_matrices_below_g1_chunk = uint64_t{1} << 24;
 
 // The least budget any plan of s fits (one lane, every table streamed with the smallest chunking,
 // the matrices streamed where that takes less): what plan_key's refusal names.

@@ -26,7 +26,7 @@ struct device_sums {
 };
 
 constexpr const char* ev_names[ev_count] = {"",          "gpu witness upload", "",          "gpu spmv",
-                                            "gpu ntt (h)", "gpu msm H",         "gpu msm L", "gpu msm A",
+                                            "gpu ntt (h)", "gpu msm L",         "gpu msm H", "gpu msm A",
                                             "gpu msm B_G1", "gpu msm B_G2"};
 
 std::chrono::nanoseconds from_ms(float ms) { return std::chrono::nanoseconds(int64_t(double(ms) * 1e6)); }
@@ -106,12 +106,14 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
   PP_RETURN_IF_ERROR(events[ev_h].record(compute));
   // From here b and c are dead: the MSM workspace (and the streaming slots, unless they lie clear
   // of the H step) overlay them. The scalars buffer holds h for the H MSM, then the gathered A
-  // scalars, then the gathered B scalars.
+  // scalars, then the gathered B scalars. L (its scalars are the witness's) runs first: streamed,
+  // it is bound by its copies, and the chunks copied while the SpMV and NTTs run (slots clear of
+  // the H step) are then L's; H, bound by its kernels, hides its own copies and the next MSM's first.
   msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, pw.d_scalars, false, &sums->h));
-  PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
   PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_l, pw.d_w + first_aux, true, &sums->l));
   PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, pw.d_scalars, false, &sums->h));
+  PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
   const fr* a_scalars = pw.d_w;
   if (k.d_a_idx != nullptr) {
     PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_a_idx, s.points[table_a], compute));
@@ -224,12 +226,14 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
     PP_RETURN_IF_ERROR(compute_h_device(k.qap, a, pw.d_b, pw.d_c, compute));
   } else {
-    // b, then c, in the one buffer d_b: a and b to the coset, a = a∘b, c to the coset, h.
+    // b, then c, in the one buffer d_b: a to the coset, then b, a = a∘b, c to the coset, h. a's
+    // transforms run before B's SpMV so that streamed B rows are copied under them (C's under b's);
+    // the SpMV step is A's SpMV, B's and C's count in the H step.
     PP_RETURN_IF_ERROR(spmv(0, a));
     PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
-    PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
+    PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
     PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
     PP_RETURN_IF_ERROR(spmv(2, pw.d_b));

@@ -29,7 +29,7 @@ namespace pp::cuda {
 // copy stream, the rest on the compute stream (ev_compute_begin: its wait for the upload is over).
 // The gathers of the filtered A / B scalars count in the A / B_G1 MSM steps.
 enum partition_event : int {
-  ev_start, ev_uploaded, ev_compute_begin, ev_spmv, ev_h, ev_msm_h, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2,
+  ev_start, ev_uploaded, ev_compute_begin, ev_spmv, ev_h, ev_msm_l, ev_msm_h, ev_msm_a, ev_msm_b1, ev_msm_b2,
   ev_count
 };
 

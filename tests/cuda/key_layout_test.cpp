@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <random>
 #include <span>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "cuda/key_layout.hpp"
+#include "cuda/msm_plan.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 
@@ -70,6 +72,33 @@ key_shape porep_scaled(int log_n) {
 std::vector<msm_chunking> options_for(uint64_t g1_top = uint64_t{1} << 25) {
   std::vector<msm_chunking> o;
   for (uint64_t c = g1_top; c >= 1024; c /= 2) o.push_back({c, c / 2, 80 * c + (uint64_t{64} << 20)});
+  return o;
+}
+
+// The H200's chunkings as chunking_options makes them, sized by the MSM's own layout (msm_plan.hpp):
+// G1 2^25 / G2 2^24 halving, the largest workspace of H's MSM and the split ones. CUB's temp storage
+// is left out for G1 (the device's 2^27 lanes are within 0.02 GiB of these); for G2 it is taken as 6
+// bytes per sorted entry, what the G2 workspaces msm_tuning.hpp records (8.9 / 15.3 GiB at 2^24 /
+// 2^25-point chunks) have beyond this layout.
+std::vector<msm_chunking> h200_options(const key_shape& s) {
+  const auto ws = [](uint64_t n, bool split, uint64_t chunk, uint64_t bucket) {
+    const auto shape = make_msm_shape(n, 0, split, chunk);
+    EXPECT_THAT(shape, IsOk());
+    if (!shape.ok()) return uint64_t{0};
+    const uint64_t temp = bucket == 384 ? 6 * shape->entries : 0;
+    return make_msm_plan(*shape, bucket, temp, 0).layout.total;
+  };
+  std::vector<msm_chunking> o;
+  for (int shift = 0; shift <= 4; ++shift) {
+    msm_chunking m;
+    m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
+    m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
+    uint64_t w = ws(s.points[table_h], false, m.g1_chunk, 192);
+    for (int t : {table_l, table_a, table_b_g1}) w = std::max(w, ws(s.points[t], true, m.g1_chunk, 192));
+    w = std::max(w, ws(s.points[table_b_g2], true, m.g2_chunk, 384));
+    m.workspace_bytes = pad256(w);
+    o.push_back(m);
+  }
   return o;
 }
 
@@ -210,6 +239,40 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
     last_streamed = p->streamed_bytes(s);
     EXPECT_EQ(p->matrices_resident, b > 16) << b << " GiB";
   }
+}
+
+// The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, s7), with the MSM's own workspace
+// sizes and the regions those budgets leave (less the driver's 460 MiB and the 128 MiB pinning
+// reserve): at 24 GiB, resident matrices would cost 2^23-point chunks, so the matrices stream and the
+// chunks are 2^24 (B_G1 resident in the room left); at 16 GiB everything and the matrices stream at
+// 2^23. The lanes match the device's (16.81 and 12.77 GiB in the s7 run).
+TEST(KeyLayout, Porep27AtTheH200sBudgets) {
+  const key_shape s = porep27();
+  const auto opts = h200_options(s);
+  for (const auto& m : opts) {
+    std::printf("chunks 2^%d / 2^%d: workspace %.2f GiB\n", std::countr_zero(m.g1_chunk), std::countr_zero(m.g2_chunk),
+                double(m.workspace_bytes) / gib);
+  }
+  const uint64_t driver = 460 * (uint64_t{1} << 20), reserve = 128 * (uint64_t{1} << 20);
+  const auto plan24 = plan_key(s, opts, 24 * gib - driver - reserve, 2);
+  ASSERT_THAT(plan24, IsOk());
+  std::printf("24 GiB: %s, total %.2f GiB\n", plan24->to_string(s).c_str(), double(plan24->total_bytes()) / gib);
+  check_plan(s, *plan24, 24 * gib - driver - reserve);
+  EXPECT_EQ(plan24->msm.g1_chunk, uint64_t{1} << 24);
+  EXPECT_FALSE(plan24->matrices_resident);
+  // The matrices resident instead: only 2^23-point chunks fit.
+  key_shape fixed = s;
+  fixed.matrix_slot_bytes = 0;
+  const auto resident24 = plan_key(fixed, opts, 24 * gib - driver - reserve, 2);
+  ASSERT_THAT(resident24, IsOk());
+  EXPECT_EQ(resident24->msm.g1_chunk, uint64_t{1} << 23);
+
+  const auto plan16 = plan_key(s, opts, 16 * gib - reserve, 2);
+  ASSERT_THAT(plan16, IsOk());
+  std::printf("16 GiB: %s, total %.2f GiB\n", plan16->to_string(s).c_str(), double(plan16->total_bytes()) / gib);
+  check_plan(s, *plan16, 16 * gib - reserve);
+  EXPECT_EQ(plan16->msm.g1_chunk, uint64_t{1} << 23);
+  EXPECT_FALSE(plan16->matrices_resident);
 }
 
 // The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices
