@@ -54,8 +54,7 @@ class affine_buckets {
   // Sum over b of (b + 1) * bucket[b] by the running-sum trick (call after flush()): scanning from
   // the top, running = sum of buckets >= b, and adding it once per step weights bucket b by b + 1.
   // Per bucket: one mixed addition (8M + 2S) into running, one full addition (12M + 2S) into sum.
-  // Flattened like apply_batch (the field multiplications inlined).
-  [[gnu::flatten]] ec::xyzz<Curve> weighted_sum() const {
+  ec::xyzz<Curve> weighted_sum() const {
     auto running = ec::xyzz<Curve>::infinity();
     auto sum = ec::xyzz<Curve>::infinity();
     for (std::size_t b = point_.size(); b-- > 0;) {
