@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ec/xyzz.hpp"
+#include "ff/interleaved_batch_inverse.hpp"
 #include "msm/thread_limit.hpp"
 
 namespace pp::msm {
@@ -27,8 +28,9 @@ constexpr std::size_t min_level_points = 256;
 constexpr std::size_t min_chunk_points = 4096;
 
 // Sums cur (no infinity points; destroyed) by batch-affine levels, then XYZZ mixed additions.
+// Flattened: the field multiplications are inlined (as in msm/affine_buckets.hpp's apply_batch).
 template <class Curve>
-ec::xyzz<Curve> reduce_chunk(std::vector<ec::affine<Curve>>& cur) {
+[[gnu::flatten]] ec::xyzz<Curve> reduce_chunk(std::vector<ec::affine<Curve>>& cur) {
   using F = typename Curve::field;
   std::size_t m = cur.size();
   std::vector<F> den(m / 2), scratch(m / 2);
@@ -42,10 +44,10 @@ ec::xyzz<Curve> reduce_chunk(std::vector<ec::affine<Curve>>& cur) {
       } else if (a.y == b.y) {
         den[i] = a.y.dbl();  // doubling; zero only for a 2-torsion point, whose double is infinity
       } else {
-        den[i] = F::zero();  // P + (-P) = infinity; batch_inverse leaves zeros alone
+        den[i] = F::zero();  // P + (-P) = infinity; the batch inversion leaves zeros alone
       }
     }
-    ff::batch_inverse(den.data(), scratch.data(), static_cast<int64_t>(pairs));
+    ff::interleaved_batch_inverse(den.data(), scratch.data(), static_cast<int64_t>(pairs));
     // Results overwrite the front of cur: slot out <= i is written after pair i (slots 2i, 2i+1) is read.
     std::size_t out = 0;
     for (std::size_t i = 0; i < pairs; ++i) {
