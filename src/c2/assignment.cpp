@@ -1,16 +1,11 @@
 #include "c2/assignment.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
-
-#include <algorithm>
 #include <span>
 #include <utility>
 #include <string>
 
 #include "c2/abi_layout.hpp"
 #include "core/status_macros.hpp"
-#include "ff/limbs.hpp"
 
 namespace pp::c2 {
 
@@ -26,20 +21,6 @@ uint64_t popcount_bits(const uint64_t* words, uint64_t bits) {
 }
 
 std::span<const fr> scalars(const fr_t* p, size_t n) { return {reinterpret_cast<const fr*>(p), n}; }
-
-// The first scalar not below r (not a reduced Montgomery value), or v.size(). Unreduced limbs would
-// index past the MSMs' buckets; one parallel pass over the inputs is cheap next to proving.
-size_t first_unreduced(std::span<const fr> v) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<size_t>(0, v.size(), 1 << 14), v.size(),
-      [&](const tbb::blocked_range<size_t>& r, size_t first) {
-        for (size_t i = r.begin(); i < r.end() && i < first; ++i) {
-          if (ff::limbs::cmp<fr::n64>(v[i].l, fr::params::modulus) >= 0) return i;
-        }
-        return first;
-      },
-      [](size_t x, size_t y) { return std::min(x, y); });
-}
 
 class field_checker {
  public:
@@ -123,9 +104,8 @@ status check_reduced(const groth16::evaluation_request& req, size_t index, scala
                                                                  {"inp_assignment_data", req.inputs},
                                                                  {"aux_assignment_data", req.aux}};
   for (const auto& [name, v] : vectors) {
-    if (const size_t i = first_unreduced(v); i != v.size()) {
-      return invalid_argument("provers[" + std::to_string(index) + "]." + name + "[" + std::to_string(i) +
-                              "] is not a reduced scalar (Montgomery form, below r)");
+    if (const uint64_t i = groth16::first_unreduced(v); i != v.size()) {
+      return groth16::unreduced_scalar("provers[" + std::to_string(index) + "]." + name, i);
     }
   }
   return ok_status();

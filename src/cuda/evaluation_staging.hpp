@@ -1,19 +1,18 @@
 // evaluation_staging: the copies of an evaluation request's a, b, c (plain pageable memory handed
 // over by the caller, src/c2) to the device through a lane's pinned staging, each value checked to be
-// a reduced scalar on the way. The host fills one chunk (in parallel, checking as it copies) while
-// the copy engine sends the chunk before, two chunks in turn: the check costs no pass of its own and
-// the copy runs at the pinned rate. Used by run_evaluation_partition (partition_launch.hpp).
-// Internal to the cuda layer.
+// a reduced scalar on the way. Two chunks of a pinned_chunk_copier inside the staging: the host fills
+// one (in parallel, checking as it copies: groth16::first_unreduced) while the copy engine sends the
+// other, so the check costs no pass of its own and the copy runs at the pinned rate. Used by
+// run_evaluation_partition (partition_launch.hpp). Internal to the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "core/result.hpp"
-#include "cuda/cuda_event.hpp"
+#include "cuda/pinned_chunk_copier.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {
@@ -28,7 +27,7 @@ class staged_copier {
   static constexpr uint64_t max_chunk_bytes = uint64_t{16} << 20;
 
   // pinned: the free part of the lane's pinned staging (not touched by copies already queued on the
-  // stream the copies go to). Its two events are created here.
+  // stream the copies go to, nor by anything else while the copier lives).
   static result<staged_copier> create(std::span<std::byte> pinned);
 
   // Queues h's values at d, then zeros up to `padded` values, on `stream`; returns once every value
@@ -37,17 +36,10 @@ class staged_copier {
   // (the values queued before it stay queued: the caller drains the stream).
   status copy(ff::fr* d, std::span<const ff::fr> h, uint64_t padded, cudaStream_t stream, const char* name);
 
-  [[nodiscard]] bool pinned() const { return chunk_values_ != 0; }
+  [[nodiscard]] bool pinned() const { return chunks_.chunks() != 0; }
 
  private:
-  std::array<std::span<ff::fr>, 2> chunks_;
-  std::array<cuda_event, 2> sent_;  // sent_[i]: the copy out of chunks_[i] has completed
-  std::array<bool, 2> queued_{false, false};
-  uint64_t chunk_values_ = 0;
-  unsigned next_ = 0;
+  pinned_chunk_copier chunks_;  // none when the staging is too small to stage
 };
-
-// The first value of v not below r (not a reduced Montgomery value), or v.size(); in parallel.
-uint64_t first_unreduced(std::span<const ff::fr> v);
 
 }  // namespace pp::cuda

@@ -190,7 +190,7 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
 }
 
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
-                  const gather_lists& gather, void* d_region, cudaStream_t copy, upload_key_staging& staging,
+                  const gather_lists& gather, void* d_region, cudaStream_t copy, pinned_chunk_copier& staging,
                   uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto since = [](std::chrono::steady_clock::time_point t) {

@@ -16,9 +16,9 @@
 #include "core/result.hpp"
 #include "cuda/groth16_qap.hpp"
 #include "cuda/key_layout.hpp"
+#include "cuda/pinned_chunk_copier.hpp"
 #include "cuda/pinned_host.hpp"
 #include "cuda/spmv_device.hpp"
-#include "cuda/upload_key_staging.hpp"
 #include "ec/affine.hpp"
 #include "groth16/evaluation_prover.hpp"
 #include "groth16/keys.hpp"
@@ -116,7 +116,7 @@ struct workspace_span {
 // (region offsets; each at least k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes:
 // shape_key's.
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
-                  const gather_lists& gather, void* d_region, cudaStream_t copy, upload_key_staging& staging,
+                  const gather_lists& gather, void* d_region, cudaStream_t copy, pinned_chunk_copier& staging,
                   uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget);
 
 }  // namespace pp::cuda

@@ -3,10 +3,16 @@
 // (witness values are mostly 0 and 1), assembly and the self-check (proof_assembly.hpp).
 #include "groth16/evaluation_prover.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/status_macros.hpp"
+#include "ff/limbs.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/pippenger.hpp"
@@ -82,6 +88,30 @@ status check_evaluation_request(const evaluation_request& req) {
                             std::to_string(req.inputs.size()) + " input rows");
   }
   return ok_status();
+}
+
+uint64_t first_unreduced(std::span<const fr> v, fr* copy_to) {
+  // Values per task: 1 MiB of scalars.
+  constexpr uint64_t grain = uint64_t{1} << 15;
+  return tbb::parallel_reduce(
+      tbb::blocked_range<uint64_t>(0, v.size(), grain), uint64_t(v.size()),
+      [&](const tbb::blocked_range<uint64_t>& r, uint64_t first) {
+        const fr* block = v.data() + r.begin();
+        if (copy_to != nullptr) {
+          std::memcpy(copy_to + r.begin(), block, (r.end() - r.begin()) * sizeof(fr));
+          block = copy_to + r.begin();
+        }
+        for (uint64_t i = r.begin(); i < r.end() && i < first; ++i) {
+          if (ff::limbs::cmp<fr::n64>(block[i - r.begin()].l, fr::params::modulus) >= 0) return i;
+        }
+        return first;
+      },
+      [](uint64_t x, uint64_t y) { return std::min(x, y); });
+}
+
+status unreduced_scalar(std::string_view name, uint64_t i) {
+  return invalid_argument(std::string(name) + "[" + std::to_string(i) +
+                          "] is not a reduced scalar (Montgomery form, below r)");
 }
 
 result<proof> prove_from_evaluations(const evaluation_request& req) {

@@ -44,6 +44,17 @@ result<proof> prove_from_evaluations(const evaluation_request& req);
 // The same checks alone (the ABI runs them on every circuit before proving any).
 status check_evaluation_request(const evaluation_request& req);
 
+// The index of the first value of v not below r (not a reduced Montgomery value: its limbs would
+// index past the MSMs' buckets), or v.size(); one parallel pass. With copy_to (room for v.size()
+// values), v is also copied there in the same pass, each block checked where it was just written
+// (the GPU's checked staging, src/cuda/evaluation_staging.cpp). The ABI checks the scalars it is
+// handed with it (src/c2/assignment.cpp).
+uint64_t first_unreduced(std::span<const ff::fr> v, ff::fr* copy_to = nullptr);
+
+// invalid_argument "NAME[i] is not a reduced scalar (Montgomery form, below r)": what every caller
+// of first_unreduced says of the value it found.
+status unreduced_scalar(std::string_view name, uint64_t i);
+
 // What follows the five MSMs, shared by every prover from evaluations: the proof assembled with
 // req.rs from the sums, then verified against req.pk->vk with inputs[1..] (internal when it fails:
 // such a proof is never returned).

@@ -488,6 +488,16 @@ TEST(CudaBackend, PageableStreamingMatchesCpu) {
   }
 }
 
+// streaming_config(2^14) with matrix row chunks of 64 KiB, in a region of in's least budget (whole
+// granules): a key whose compact matrices are several granules streams them, ~100 chunks per proof
+// through the lane's matrix slots. max_vram_bytes 0 (and a failure) when the least budget is unread.
+cuda_backend_config streamed_matrices_config(const instance& in) {
+  cuda_backend_config cfg = streaming_config(1 << 14);
+  cfg.max_matrix_chunk_bytes = 64 << 10;
+  cfg.max_vram_bytes = round_up_to_granule(least_budget(in, cfg));
+  return cfg;
+}
+
 // The matrices streamed too (the plan of a 2^27 partition in 16 GiB): a PoRep-shaped key whose
 // compact matrices are several granules, on a backend whose region is the least budget with row
 // chunks of 64 KiB, so that the SpMV streams ~100 chunks per proof through the lane's matrix slots;
@@ -500,11 +510,8 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
     const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 7), basis, seed0 + 2);
     ASSERT_NE(inst, nullptr);
     const instance& in = *inst;
-    cuda_backend_config cfg = streaming_config(1 << 14);
-    cfg.max_matrix_chunk_bytes = 64 << 10;
-    const uint64_t least = least_budget(in, cfg);
-    ASSERT_GT(least, 0u);
-    cfg.max_vram_bytes = round_up_to_granule(least);
+    const cuda_backend_config cfg = streamed_matrices_config(in);
+    ASSERT_GT(cfg.max_vram_bytes, 0u);
     auto be = cuda_backend::create(cfg);
     ASSERT_THAT(be, IsOk());
     ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
@@ -535,11 +542,8 @@ TEST(CudaBackend, StreamedMatricesImageIsChargedToTheHost) {
   const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 11), h_basis::monomial, seed0);
   ASSERT_NE(inst, nullptr);
   const instance& in = *inst;
-  cuda_backend_config cfg = streaming_config(1 << 14);
-  cfg.max_matrix_chunk_bytes = 64 << 10;
-  const uint64_t least = least_budget(in, cfg);
-  ASSERT_GT(least, 0u);
-  cfg.max_vram_bytes = round_up_to_granule(least);
+  const cuda_backend_config cfg = streamed_matrices_config(in);
+  ASSERT_GT(cfg.max_vram_bytes, 0u);
   const groth16::prove_request req = request_for(in, seed0 + 5);
 
   auto refusing = cuda_backend::create(cfg);

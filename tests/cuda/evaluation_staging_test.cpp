@@ -1,4 +1,5 @@
 // staged_copier (src/cuda/evaluation_staging.hpp) on the GPU: values copied through two pinned chunks
+// (a pinned_chunk_copier inside the staging, filled by groth16::first_unreduced's checked copy)
 // come back from the device equal to the host's, followed by zeros up to the padded size (the device
 // buffer starts as garbage), for sizes around the chunk, several copies in a row through one copier
 // (the chunks reused behind their events), and a staging span too small to stage (direct copies).
@@ -62,7 +63,7 @@ class EvaluationStaging : public ::testing::Test {
   fr* device(uint64_t n) {
     void* p = nullptr;
     EXPECT_EQ(cudaMalloc(&p, n * sizeof(fr)), cudaSuccess);
-    EXPECT_EQ(cudaMemset(p, 0xa5, n * sizeof(fr)), cudaSuccess);
+    EXPECT_EQ(cudaMemsetAsync(p, 0xa5, n * sizeof(fr), stream_), cudaSuccess);  // ordered before the copies
     d_ = p;
     return static_cast<fr*>(p);
   }
@@ -136,9 +137,12 @@ TEST_F(EvaluationStaging, RefusesTheFirstUnreducedValueNamingIt) {
   EXPECT_THAT(st, StatusIs(status_code::invalid_argument,
                            HasSubstr("b[" + std::to_string(at) + "] is not a reduced scalar")));
   EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
-  EXPECT_EQ(first_unreduced(h), at);
+  // The earlier of two, r itself replaced by r - 1 (reduced): the all-ones value after it.
   h[at] = modulus_minus_one();
-  EXPECT_EQ(first_unreduced(h), at + 7);
+  EXPECT_THAT(copier->copy(d, h, n, stream_, "b"),
+              StatusIs(status_code::invalid_argument,
+                       HasSubstr("b[" + std::to_string(at + 7) + "] is not a reduced scalar")));
+  EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
 }
 
 TEST_F(EvaluationStaging, TooLittleStagingCopiesDirectlyAndStillChecks) {
