@@ -47,9 +47,11 @@ endfunction()
 # their own main(). The main and (PP_TEST_PCH) the precompiled GoogleTest/GoogleMock headers come
 # from pp_gtest_main (tests/CMakeLists.txt), compiled once per build rather than once per binary.
 # Label tsan: the test runs threads against each other, so the tsan preset builds it (target
-# tsan_targets) and runs it under ThreadSanitizer.
+# tsan_targets) and runs it under ThreadSanitizer. COST: its seconds on CI's 2 cores, for the slow
+# ones: ctest has no timing data on a fresh machine and would start them in declaration order, so
+# the slowest could start last and leave the other core idle.
 function(pp_test name)
-  cmake_parse_arguments(A "CUSTOM_MAIN" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(A "CUSTOM_MAIN" "TIMEOUT;COST" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${A_SOURCES})
   if(NOT A_CUSTOM_MAIN)
     target_link_libraries(${name} PRIVATE pp_gtest_main)
@@ -73,6 +75,9 @@ function(pp_test name)
   set_tests_properties(${name} PROPERTIES LABELS "${A_LABELS}" TIMEOUT ${A_TIMEOUT}
     ENVIRONMENT "PP_SOURCE_DIR=${PROJECT_SOURCE_DIR};PP_BINARY_DIR=${PROJECT_BINARY_DIR}"
     SKIP_RETURN_CODE 77)
+  if(A_COST)
+    set_tests_properties(${name} PROPERTIES COST ${A_COST})
+  endif()
 endfunction()
 
 # pp_bench(NAME SOURCES... DEPS ...): a Google Benchmark binary, linked with pp::test_support (seeds
