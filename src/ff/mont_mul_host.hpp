@@ -192,14 +192,6 @@ inline void mont_mul_adx4(uint64_t* out, const uint64_t* a, const uint64_t* b) {
 #undef PP_ADX_ROUND6
 #undef PP_ADX_MAC
 
-// The portable product on a CPU without BMI2+ADX, kept out of line: where the ADX path is inlined
-// (every field product; all of them in the flattened MSM loops, msm/affine_buckets.hpp), an inlined
-// fallback doubled each call site's code (msm/pippenger.cpp took 278 s of CPU to compile, 21 s without).
-template <class P>
-[[gnu::noinline, gnu::cold]] void mont_mul_portable_cold(uint64_t* out, const uint64_t* a, const uint64_t* b) {
-  mont_mul_portable<P>(out, a, b);
-}
-
 #endif  // PP_MONT_MUL_ADX
 
 // out = a * b / 2^(64N) mod m for a, b < m; out may alias a or b.
@@ -217,10 +209,8 @@ PP_HD_INLINE void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) 
       return;
     }
   }
-  mont_mul_portable_cold<P>(out, a, b);
-#else
-  mont_mul_portable<P>(out, a, b);
 #endif
+  mont_mul_portable<P>(out, a, b);
 }
 
 }  // namespace pp::ff::host_path

@@ -10,6 +10,7 @@
 
 #include "ec/xyzz.hpp"
 #include "ff/interleaved_batch_inverse.hpp"
+#include "msm/flatten_products.hpp"
 
 namespace pp::msm::detail {
 
@@ -111,10 +112,18 @@ class affine_buckets {
 #endif
   }
 
-  // Applies the open batch with one inversion, then schedules the queue again. Flattened: the field
-  // multiplications (mont_mul_adx6, an asm block g++ keeps out of line) are inlined here, where the
-  // H MSM spends most of a proof.
-  [[gnu::flatten]] void apply_batch() {
+  // Applies the open batch with one inversion, then schedules the queue again. Flattened for G1
+  // (msm/flatten_products.hpp): the field multiplications (mont_mul_adx6, an asm block g++ keeps out
+  // of line) are inlined here, where the H MSM spends most of a proof.
+  void apply_batch() {
+    if constexpr (flatten_products<Curve>) {
+      apply_batch_flattened();
+    } else {
+      apply_batch_body();
+    }
+  }
+  [[gnu::flatten]] void apply_batch_flattened() { apply_batch_body(); }
+  void apply_batch_body() {
     const std::size_t m = batch_bucket_.size();
     den_.resize(m);
     scratch_.resize(m);

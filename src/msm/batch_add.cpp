@@ -13,6 +13,7 @@
 
 #include "ec/xyzz.hpp"
 #include "ff/interleaved_batch_inverse.hpp"
+#include "msm/flatten_products.hpp"
 #include "msm/thread_limit.hpp"
 
 namespace pp::msm {
@@ -28,9 +29,8 @@ constexpr std::size_t min_level_points = 256;
 constexpr std::size_t min_chunk_points = 4096;
 
 // Sums cur (no infinity points; destroyed) by batch-affine levels, then XYZZ mixed additions.
-// Flattened: the field multiplications are inlined (as in msm/affine_buckets.hpp's apply_batch).
 template <class Curve>
-[[gnu::flatten]] ec::xyzz<Curve> reduce_chunk(std::vector<ec::affine<Curve>>& cur) {
+ec::xyzz<Curve> reduce_chunk_body(std::vector<ec::affine<Curve>>& cur) {
   using F = typename Curve::field;
   std::size_t m = cur.size();
   std::vector<F> den(m / 2), scratch(m / 2);
@@ -70,6 +70,22 @@ template <class Curve>
   auto acc = ec::xyzz<Curve>::infinity();
   for (std::size_t i = 0; i < m; ++i) acc = ec::madd(acc, cur[i]);
   return acc;
+}
+
+template <class Curve>
+[[gnu::flatten]] ec::xyzz<Curve> reduce_chunk_flattened(std::vector<ec::affine<Curve>>& cur) {
+  return reduce_chunk_body<Curve>(cur);
+}
+
+// Flattened for G1 (msm/flatten_products.hpp): the field multiplications are inlined, as in
+// msm/affine_buckets.hpp's apply_batch.
+template <class Curve>
+ec::xyzz<Curve> reduce_chunk(std::vector<ec::affine<Curve>>& cur) {
+  if constexpr (detail::flatten_products<Curve>) {
+    return reduce_chunk_flattened<Curve>(cur);
+  } else {
+    return reduce_chunk_body<Curve>(cur);
+  }
 }
 
 }  // namespace
