@@ -1,7 +1,8 @@
 // Kernels of the GPU MSM (msm_device.hpp), templates over the curve; msm_run.cuh launches them.
 // Pipeline: digits (scalar -> canonical -> W signed digits -> (bucket, point) keys) -> CUB radix
-// sort by bucket -> segmented bucket sums (fixed entries per thread, carries for cut runs) ->
-// running-sum bucket reduction per segment -> pairwise combine tree -> Horner over windows.
+// sort by bucket -> segmented bucket sums (fixed entries per thread, carries for cut runs; a
+// chunked MSM's later chunks merge theirs into the first's) -> running-sum bucket reduction per
+// segment -> pairwise combine tree -> Horner over windows.
 #pragma once
 #include <cstdint>
 
@@ -200,6 +201,21 @@ __global__ void window_combine_kernel(const xyzz_t<Curve>* __restrict__ window_s
   }
   if (extra != nullptr) acc = ec::add(acc, *extra);
   *out = acc;
+}
+
+// buckets[i] += later[i] for i < count (add-2008-s; infinity on either side): a later chunk's
+// bucket sums into the sums of the chunks before it. Kept out of segmented_sum_kernel: a full
+// addition at its flush raised that kernel to 252 registers with a stack frame and made it ~2.9x
+// slower (docs/perf/msm-h200.md, session 6).
+template <class Curve>
+__global__ void __launch_bounds__(128) merge_buckets_kernel(xyzz_t<Curve>* __restrict__ buckets,
+                                                            const xyzz_t<Curve>* __restrict__ later,
+                                                            uint64_t count) {
+  const uint64_t i = global_thread();
+  if (i >= count) return;
+  const xyzz_t<Curve> x = later[i];
+  if (ec::is_infinity(x)) return;
+  buckets[i] = ec::add(buckets[i], x);
 }
 
 // One thread: *acc = *acc + *x (add-2008-s; either may be infinity, and equal or opposite sums

@@ -118,12 +118,20 @@ msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_
   msm_layout& l = p.layout;
   bump b;
   const uint64_t m = s.entries > 0 ? s.entries : 1;
-  l.keys = b.take(4 * m);
-  l.keys_alt = b.take(4 * m);
-  l.vals = b.take(4 * m);
-  l.vals_alt = b.take(4 * m);
+  const uint64_t bucket_array = bucket_bytes * s.windows * s.buckets_per_window;
+  const uint64_t keys_bytes = ceil_div(4 * m, align) * align;
+  // A chunked plain MSM's later chunks sum into the pair the sort left unused. G1 chunks of 2^21 to
+  // 2^25 points (what the VRAM plans pick) have n >= 12 x 2^c, so their pair holds the buckets as
+  // it is; smaller chunks and G2 grow it.
+  uint64_t pair = 2 * keys_bytes;
+  if (!s.split && s.chunks > 1 && pair < bucket_array) pair = ceil_div(bucket_array, align) * align;
+  l.pair_bytes = pair;
+  l.keys = b.take(keys_bytes);
+  l.vals = b.take(pair - keys_bytes);
+  l.keys_alt = b.take(keys_bytes);
+  l.vals_alt = b.take(pair - keys_bytes);
   l.sort_temp = b.take(sort_temp_bytes);
-  l.buckets = b.take(bucket_bytes * s.windows * s.buckets_per_window);
+  l.buckets = b.take(bucket_array);
   l.slot_keys = b.take(4 * s.slots);
   l.slot_flags = b.take(s.slots);
   l.slot_vals = b.take(bucket_bytes * s.slots);

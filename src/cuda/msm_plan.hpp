@@ -11,7 +11,8 @@ namespace pp::cuda {
 
 // Counts that depend only on n, c and the tuning (no CUB sizes). An MSM of more points than the
 // chunk limit runs as `chunks` consecutive Pippenger passes over n points each (the last over
-// last_n), one workspace and one window width for all; the counts below are those of one chunk.
+// last_n), one workspace and one window width for all (the plain MSM's chunks merge their buckets
+// and reduce them once); the counts below are those of one chunk.
 struct msm_shape {
   uint64_t total = 0;                 // points of the whole MSM
   uint64_t chunks = 1;                // passes; n = min(total, chunk limit), all but the last full
@@ -39,15 +40,18 @@ struct msm_shape {
 
 // Byte offsets (256-aligned) of every array in the workspace.
 struct msm_layout {
-  uint64_t keys, keys_alt, vals, vals_alt, sort_temp;
+  // The sort's double buffers as two pairs, [keys, vals] and [keys_alt, vals_alt], each pair_bytes
+  // long: the pair the sort leaves unused holds a later chunk's buckets of a chunked plain MSM
+  // (msm_run.cuh, add_bucket_sums), so there each pair is at least one bucket array.
+  uint64_t keys, vals, keys_alt, vals_alt, pair_bytes, sort_temp;
   uint64_t buckets;
   uint64_t slot_keys, slot_flags, slot_vals;
   uint64_t carry_keys[2], carry_vals[2];
   uint64_t counts;  // 4 x uint32: carry counts [0], [1]; split: ones [2], others [3]
   uint64_t select_temp;
   uint64_t seg_t[2], seg_s[2];
-  uint64_t result;        // the MSM's sum (the chunk sums accumulate here)
-  uint64_t chunk_result;  // sum of one chunk after the first, before it is added to result
+  uint64_t result;        // the MSM's sum
+  uint64_t chunk_result;  // split: the sum of a later chunk or pass, before it is added to result
   uint64_t idx_ones, idx_others, ones_partials[2];  // split only
   uint64_t total;
 };

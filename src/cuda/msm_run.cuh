@@ -87,12 +87,15 @@ inline msm_plan chunk_plan(const msm_plan& plan, uint64_t k) {
   return p;
 }
 
-// Pippenger over plan.shape.n slots. With idx / d_count (split), slot i is point idx[i] and only the
-// first *d_count slots are live. Writes the result (+ *extra) to *out (device, in the workspace).
+// Stages 1 and 2 of Pippenger over plan.shape.n slots: the bucket sums of those points. The first
+// chunk (or a single pass) writes them to the buckets, zeroed first; a later chunk of a chunked
+// plain MSM (same width) writes its own into the sort's unused key/value pair (the layout sizes it
+// for that) and merges them into the buckets. With idx / d_count (split), slot i is point idx[i]
+// and only the first *d_count slots are live.
 template <class Curve>
-status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
-                     const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
-                     xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
+                       const uint32_t* idx, const uint32_t* d_count, void* ws, bool first, cudaStream_t stream,
+                       const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
@@ -100,78 +103,111 @@ status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, cons
   const int c = s.window_bits, windows = s.windows;
   const uint32_t n = uint32_t(s.n);
   const uint32_t sentinel = uint32_t(windows) << (c - 1);
+  const uint64_t bucket_count = uint64_t(windows) * s.buckets_per_window;
   bucket* buckets = at<bucket>(ws, l.buckets);
   uint32_t* counts = at<uint32_t>(ws, l.counts);
 
-  PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * windows * uint64_t(s.buckets_per_window), stream));
-  if (n > 0) {
-    // 1. Signed digits -> (bucket, point) pairs, sorted by bucket.
-    digits_kernel<Curve><<<blocks_for(n, block), block, 0, stream>>>(d_scalars, idx, d_count, n, c, windows,
-                                                                      at<uint32_t>(ws, l.keys),
-                                                                      at<uint32_t>(ws, l.vals));
-    PP_CUDA_TRY(cudaGetLastError());
-    cub::DoubleBuffer<uint32_t> kb(at<uint32_t>(ws, l.keys), at<uint32_t>(ws, l.keys_alt));
-    cub::DoubleBuffer<uint32_t> vb(at<uint32_t>(ws, l.vals), at<uint32_t>(ws, l.vals_alt));
-    size_t sort_bytes = plan.sort_temp_bytes;
-    PP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(at<void>(ws, l.sort_temp), sort_bytes, kb, vb, int(s.entries), 0,
-                                                s.key_bits, stream));
-
-    // 2. Bucket sums: fixed entries per thread; cut runs reduced in carry passes until none is cut.
-    uint32_t* slot_keys = at<uint32_t>(ws, l.slot_keys);
-    uint8_t* slot_flags = at<uint8_t>(ws, l.slot_flags);
-    bucket* slot_vals = at<bucket>(ws, l.slot_vals);
-    size_t sel_bytes = plan.select_temp_bytes;
-    void* sel_temp = at<void>(ws, l.select_temp);
-    uint64_t threads = s.accumulate_threads;
-    segmented_sum_kernel<Curve, point_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
-        kb.Current(), point_source<Curve>{d_points, vb.Current()}, s.entries, nullptr, sentinel,
-        tuning.accumulate_chunk, threads, buckets, slot_keys, slot_flags, slot_vals);
-    PP_CUDA_TRY(cudaGetLastError());
-    uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
-    int cur = 0;
-    while (threads > 1) {
-      uint32_t* ck = at<uint32_t>(ws, l.carry_keys[cur]);
-      bucket* cv = at<bucket>(ws, l.carry_vals[cur]);
-      PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_keys, slot_flags, ck, counts + cur,
-                                             int(bound), stream));
-      PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_vals, slot_flags, cv, counts + cur,
-                                             int(bound), stream));
-      threads = (bound + tuning.carry_chunk - 1) / tuning.carry_chunk;
-      segmented_sum_kernel<Curve, partial_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
-          ck, partial_source<Curve>{cv}, bound, counts + cur, no_sentinel, tuning.carry_chunk, threads, buckets,
-          slot_keys, slot_flags, slot_vals);
-      PP_CUDA_TRY(cudaGetLastError());
-      bound = 2 * threads;
-      cur ^= 1;
+  if (first) PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * bucket_count, stream));
+  if (n == 0) return ok_status();
+  // 1. Signed digits -> (bucket, point) pairs, sorted by bucket.
+  digits_kernel<Curve><<<blocks_for(n, block), block, 0, stream>>>(d_scalars, idx, d_count, n, c, windows,
+                                                                    at<uint32_t>(ws, l.keys), at<uint32_t>(ws, l.vals));
+  PP_CUDA_TRY(cudaGetLastError());
+  cub::DoubleBuffer<uint32_t> kb(at<uint32_t>(ws, l.keys), at<uint32_t>(ws, l.keys_alt));
+  cub::DoubleBuffer<uint32_t> vb(at<uint32_t>(ws, l.vals), at<uint32_t>(ws, l.vals_alt));
+  size_t sort_bytes = plan.sort_temp_bytes;
+  PP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(at<void>(ws, l.sort_temp), sort_bytes, kb, vb, int(s.entries), 0,
+                                              s.key_bits, stream));
+  bucket* sums = buckets;
+  if (!first) {
+    if (kb.selector != vb.selector || l.pair_bytes < sizeof(bucket) * bucket_count) {
+      return internal_error("GPU MSM: no free sort pair of " + std::to_string(sizeof(bucket) * bucket_count) +
+                            " bytes for a later chunk's buckets (pair of " + std::to_string(l.pair_bytes) + ")");
     }
+    sums = at<bucket>(ws, kb.selector == 0 ? l.keys_alt : l.keys);
+    PP_CUDA_TRY(cudaMemsetAsync(sums, 0, sizeof(bucket) * bucket_count, stream));
   }
 
-  // 3. Bucket reduction: running sums per segment, then the pairwise tree down to one per window.
+  // 2. Bucket sums: fixed entries per thread; cut runs reduced in carry passes until none is cut.
+  uint32_t* slot_keys = at<uint32_t>(ws, l.slot_keys);
+  uint8_t* slot_flags = at<uint8_t>(ws, l.slot_flags);
+  bucket* slot_vals = at<bucket>(ws, l.slot_vals);
+  size_t sel_bytes = plan.select_temp_bytes;
+  void* sel_temp = at<void>(ws, l.select_temp);
+  uint64_t threads = s.accumulate_threads;
+  segmented_sum_kernel<Curve, point_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
+      kb.Current(), point_source<Curve>{d_points, vb.Current()}, s.entries, nullptr, sentinel,
+      tuning.accumulate_chunk, threads, sums, slot_keys, slot_flags, slot_vals);
+  PP_CUDA_TRY(cudaGetLastError());
+  uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
+  int cur = 0;
+  while (threads > 1) {
+    uint32_t* ck = at<uint32_t>(ws, l.carry_keys[cur]);
+    bucket* cv = at<bucket>(ws, l.carry_vals[cur]);
+    PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_keys, slot_flags, ck, counts + cur, int(bound),
+                                           stream));
+    PP_CUDA_TRY(cub::DeviceSelect::Flagged(sel_temp, sel_bytes, slot_vals, slot_flags, cv, counts + cur, int(bound),
+                                           stream));
+    threads = (bound + tuning.carry_chunk - 1) / tuning.carry_chunk;
+    segmented_sum_kernel<Curve, partial_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
+        ck, partial_source<Curve>{cv}, bound, counts + cur, no_sentinel, tuning.carry_chunk, threads, sums, slot_keys,
+        slot_flags, slot_vals);
+    PP_CUDA_TRY(cudaGetLastError());
+    bound = 2 * threads;
+    cur ^= 1;
+  }
+  if (sums != buckets) {
+    merge_buckets_kernel<Curve><<<blocks_for(bucket_count, block), block, 0, stream>>>(buckets, sums, bucket_count);
+    PP_CUDA_TRY(cudaGetLastError());
+  }
+  return ok_status();
+}
+
+// Stages 3 and 4 of Pippenger: the buckets reduced to one sum per window (running sums per segment,
+// then the pairwise tree), the windows combined by Horner, + *extra when given, written to *out
+// (device, in the workspace).
+template <class Curve>
+status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* extra, xyzz_t<Curve>* out,
+                      cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  using bucket = xyzz_t<Curve>;
+  const msm_shape& s = plan.shape;
+  const msm_layout& l = plan.layout;
+  const int block = tuning.block_threads;
+  const int windows = s.windows;
   uint32_t segs = s.segments_per_window;
   uint64_t threads = uint64_t(windows) * segs;
   int p = 0;
   bucket_segments_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
-      buckets, s.buckets_per_window, s.segment_len, segs, threads, at<bucket>(ws, l.seg_t[p]),
+      at<bucket>(ws, l.buckets), s.buckets_per_window, s.segment_len, segs, threads, at<bucket>(ws, l.seg_t[p]),
       at<bucket>(ws, l.seg_s[p]));
   PP_CUDA_TRY(cudaGetLastError());
   int log_len = 0;
   while ((uint32_t{1} << log_len) < s.segment_len) ++log_len;
   while (segs > 1) {
-    const uint32_t out = (segs + 1) / 2;
-    threads = uint64_t(windows) * out;
+    const uint32_t half = (segs + 1) / 2;
+    threads = uint64_t(windows) * half;
     segments_combine_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
-        at<bucket>(ws, l.seg_t[p]), at<bucket>(ws, l.seg_s[p]), segs, out, threads, log_len,
+        at<bucket>(ws, l.seg_t[p]), at<bucket>(ws, l.seg_s[p]), segs, half, threads, log_len,
         at<bucket>(ws, l.seg_t[p ^ 1]), at<bucket>(ws, l.seg_s[p ^ 1]));
     PP_CUDA_TRY(cudaGetLastError());
     p ^= 1;
-    segs = out;
+    segs = half;
     ++log_len;
   }
-
-  // 4. Windows: Horner, one thread.
-  window_combine_kernel<Curve><<<1, 32, 0, stream>>>(at<bucket>(ws, l.seg_s[p]), 1, windows, c, extra, out);
+  window_combine_kernel<Curve><<<1, 32, 0, stream>>>(at<bucket>(ws, l.seg_s[p]), 1, windows, s.window_bits, extra,
+                                                     out);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
+}
+
+// Pippenger over plan.shape.n slots in one pass (idx / d_count as add_bucket_sums): the result
+// (+ *extra) to *out.
+template <class Curve>
+status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
+                     const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
+                     xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  PP_RETURN_IF_ERROR(add_bucket_sums<Curve>(plan, d_points, d_scalars, idx, d_count, ws, true, stream, tuning));
+  return reduce_buckets<Curve>(plan, ws, extra, out, stream, tuning);
 }
 
 template <class Curve>
@@ -290,7 +326,8 @@ status run_split_selected(const msm_plan& plan, const affine_t<Curve>* d_points,
   return ok_status();
 }
 
-// Runs pass(chunk_plan, first point, out) over the plan's chunks in stream order on one workspace:
+// The split MSM's chunks that select their own points: pass(chunk_plan, first point, out) over the
+// plan's chunks in stream order on one workspace:
 // chunk 0 writes the result slot, each later chunk its own slot, then added into the result on the
 // device (ec::add handles infinity on either side, equal and opposite sums).
 template <class Curve, class Pass>
@@ -308,6 +345,18 @@ status run_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, const Pas
   return ok_status();
 }
 
+// The plain MSM's chunks: pass(chunk_plan, first point, first) adds each chunk's bucket sums into
+// one set of buckets in stream order (every chunk has the plan's width and bucket layout:
+// make_msm_chunk_shape), reduced once into the result slot, so a later chunk costs a bucket merge
+// (one addition a bucket) instead of a reduction (two a bucket, the tree, Horner).
+template <class Curve, class Pass>
+status run_merged_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, const Pass& pass) {
+  for (uint64_t k = 0; k < plan.shape.chunks; ++k) {
+    PP_RETURN_IF_ERROR(pass(chunk_plan(plan, k), k * plan.shape.n, k == 0));
+  }
+  return reduce_buckets<Curve>(plan, ws, nullptr, at<xyzz_t<Curve>>(ws, plan.layout.result), stream);
+}
+
 // The plan, the argument checks, body(plan) (which leaves the MSM's sum in the plan's result slot),
 // then the result's copy to the host: the shared frame of msm, split_msm and the streamed ones.
 template <class Curve, class Body>
@@ -322,10 +371,10 @@ status plan_and_run(uint64_t n, bool split, const msm_config& config, const void
   return ok_status();
 }
 
-// body for plan_and_run: pass(chunk plan, first point, out) over the plan's chunks.
+// body for plan_and_run: pass(chunk plan, first point, first) over the plain MSM's chunks.
 template <class Curve, class Pass>
-auto chunked(void* ws, cudaStream_t stream, const Pass& pass) {
-  return [=](const msm_plan& plan) { return run_chunks<Curve>(plan, ws, stream, pass); };
+auto merged_chunks(void* ws, cudaStream_t stream, const Pass& pass) {
+  return [=](const msm_plan& plan) { return run_merged_chunks<Curve>(plan, ws, stream, pass); };
 }
 
 // Streamed points: copies len points into the stream's next slot on ps.copy, after the kernels that
@@ -478,12 +527,11 @@ template <class Curve>
 status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
            uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config) {
   using namespace msm_detail;
-  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
-    return run_pippenger<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, nullptr, out,
-                                stream);
+  const auto pass = [&](const msm_plan& cp, uint64_t off, bool first) {
+    return add_bucket_sums<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);
   };
   return plan_and_run<Curve>(n, false, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             chunked<Curve>(d_workspace, stream, pass));
+                             merged_chunks<Curve>(d_workspace, stream, pass));
 }
 
 template <class Curve>
@@ -507,13 +555,13 @@ status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, 
                     uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                     msm_point_stream& points, const msm_config& config) {
   using namespace msm_detail;
-  const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
+  const auto pass = [&](const msm_plan& cp, uint64_t off, bool first) {
     return stream_chunk<Curve>(points, h_points + off, cp.shape.n, stream, [&](const affine_t<Curve>* d_points) {
-      return run_pippenger<Curve>(cp, d_points, d_scalars + off, nullptr, nullptr, d_workspace, nullptr, out, stream);
+      return add_bucket_sums<Curve>(cp, d_points, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);
     });
   };
   return plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             chunked<Curve>(d_workspace, stream, pass));
+                             merged_chunks<Curve>(d_workspace, stream, pass));
 }
 
 template <class Curve>

@@ -18,8 +18,9 @@ struct msm_tuning {
   uint32_t ones_chunk;
   int block_threads;
   // Most points one Pippenger pass takes; longer MSMs run as consecutive chunks of this many points
-  // on one workspace (sized for one chunk), the chunk sums added on the device. Over Fp (G1) and
-  // Fp2 (G2). Values and measurements at msm_tuning_sm90.
+  // on one workspace (sized for one chunk): the plain MSM's chunks merge their buckets and reduce
+  // them once, the split MSM's chunk sums are added on the device. Over Fp (G1) and Fp2 (G2).
+  // Values and measurements at msm_tuning_sm90.
   uint64_t max_chunk_points_g1;
   uint64_t max_chunk_points_g2;
   // The split MSM of at most this many chunks selects over all its points first (index lists of
@@ -37,8 +38,9 @@ inline constexpr msm_tuning msm_tuning_sm90{
     .ones_chunk = 64,
     .block_threads = 128,
     // A chunk's workspace is ~16 B x W per point (sort keys and values, double-buffered), its
-    // buckets W x 2^(c-1) XYZZ and the carry slots 3 x 2 x W / 256 XYZZ per point; every chunk
-    // also pays the bucket reduction, ~16 ms for G1 and ~54 ms for G2 at c = 20 on the H200.
+    // buckets W x 2^(c-1) XYZZ and the carry slots 3 x 2 x W / 256 XYZZ per point. The figures
+    // below were measured with a bucket reduction per chunk (~16 ms for G1, ~54 ms for G2 at c = 20
+    // on the H200), which the plain MSM now pays once (docs/perf/msm-h200.md, session 9).
     // H200 (2026-11-29), G1 2^26, chunk 2^24 / 2^25 / 2^26: random 477.3 / 449.1 / 432.3 ms,
     // witness split 133.6 / 102.1 / 86.5 ms, workspace 5.5 / 9.7 / 18.1 GiB; G1 2^27 at 2^25:
     // 898.7 / 204.0 ms. G2 2^25, chunk 2^24 / 2^25: random 797.1 / 743.3 ms, witness split

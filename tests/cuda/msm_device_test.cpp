@@ -2,10 +2,11 @@
 // Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
 // against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
 // infinity points, repeated points, P and -P, one giant bucket, forced window widths; chunked runs
-// (tiny chunk limits, chunk sums equal, opposite or zero); the split MSM's selected passes at their
-// edges (no, one, a chunk limit of and all points with scalars other than 0 and 1); points streamed
-// from host memory through two slots (both MSMs, many chunks, chunks without scalars other than 0
-// and 1). Results are compared as affine points.
+// (tiny chunk limits, chunk sums equal, opposite or zero, chunks adding into the buckets earlier
+// ones filled); the split MSM's selected passes at their edges (no, one, a chunk limit of and all
+// points with scalars other than 0 and 1); points streamed from host memory through two slots (both
+// MSMs, many chunks, chunks without scalars other than 0 and 1). Results are compared as affine
+// points.
 // Exits 77 without a GPU (gpu_test_main.cpp).
 #include <gtest/gtest.h>
 
@@ -247,7 +248,12 @@ TYPED_TEST(MsmDevice, WorkspaceOfOneChunk) {
                 double(*plain) / gib, double(*split) / gib);
   }
   const msm_config cfg{.max_chunk_points = 5000};
-  EXPECT_EQ(*msm_workspace_bytes<C>(20000, cfg), *msm_workspace_bytes<C>(5000));
+  // Chunks this small grow the sort's two key/value pairs to a bucket array each (msm_plan.hpp).
+  const auto one = plan_msm<C>(5000, false);
+  ASSERT_TRUE(one.ok());
+  const uint64_t array = sizeof(ec::xyzz<C>) * one->shape.windows * one->shape.buckets_per_window;
+  EXPECT_GE(*msm_workspace_bytes<C>(20000, cfg), *msm_workspace_bytes<C>(5000));
+  EXPECT_LE(*msm_workspace_bytes<C>(20000, cfg), *msm_workspace_bytes<C>(5000) + 2 * array);
   // The split MSM adds its index lists over all 20000 points and their ones partials.
   const uint64_t lists = 8 * 20000 + 2 * sizeof(ec::xyzz<C>) * (20000 / 64 + 1) + 4 * 256;
   EXPECT_GT(*split_msm_workspace_bytes<C>(20000, cfg), *split_msm_workspace_bytes<C>(5000));
@@ -378,6 +384,56 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   check(pts, sc, limit, "chunks without others");
   check(pts, std::vector<fr>(n, fr::zero()), limit, "all zero");
   check(pts, std::vector<fr>(n, fr::one()), limit, "all one");
+  EXPECT_EQ(bad, 0);
+}
+
+// The plain MSM's chunks merge their buckets into one set, reduced once: chunks that hit the buckets
+// an earlier one filled (a repeat: equal sums; the negated repeat: opposite sums), a giant bucket
+// whose runs go through carry passes before the merge, an all-zero chunk and a short last chunk,
+// resident and streamed, at the table's and a forced width; the split MSM on the same inputs
+// (chunks selecting their own points, and with fewer chunks the selection over all points in
+// several passes); all against the host MSM.
+TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
+  using C = TypeParam;
+  std::mt19937_64 rng(pp::test::test_seed());
+  const uint64_t limit = 5000;
+  const auto base = random_points<C>(rng(), limit);
+  const auto base_sc = random_scalars(rng, limit);
+  const auto giant = random_points<C>(rng(), 1)[0];
+  const fr giant_sc = random_scalar(rng);
+  std::vector<ec::affine<C>> pts;
+  std::vector<fr> sc;
+  const auto add = [&](const ec::affine<C>& q, const fr& k) {
+    pts.push_back(q);
+    sc.push_back(k);
+  };
+  for (uint64_t i = 0; i < limit; ++i) add(base[i], base_sc[i]);
+  for (uint64_t i = 0; i < limit; ++i) add(giant, giant_sc);
+  for (uint64_t i = 0; i < limit; ++i) add(base[(i * 31) % limit], fr::zero());
+  for (uint64_t i = 0; i < limit; ++i) add(base[i], base_sc[i]);
+  for (uint64_t i = 0; i < limit; ++i) add(ec::neg(base[i]), base_sc[i]);
+  for (uint64_t i = 0; i < 13; ++i) add(base[i], i % 2 ? fr::one() : random_scalar(rng));
+  const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
+  int bad = 0;
+  const auto expect = [&](const ec::affine<C>& got, const char* what, uint64_t lim) {
+    if (!(got == want)) {
+      ++bad;
+      std::printf("mismatch: %s %s limit=%llu\n", C::name, what, (unsigned long long)lim);
+    }
+  };
+  // 6 chunks (each split chunk selects its own points); 4 (the split MSM selects over all points and
+  // runs its 20007 others in 3 passes of at most 7000).
+  for (uint64_t lim : {limit, uint64_t{7000}}) {
+    expect(gpu_msm<C>(pts, sc, path::plain, 0, lim), "plain", lim);
+    expect(gpu_msm<C>(pts, sc, path::split, 0, lim), "split", lim);
+    expect(gpu_msm<C>(pts, sc, path::plain, 11, lim), "plain c = 11", lim);
+    expect(gpu_msm<C>(pts, sc, path::split, 11, lim), "split c = 11", lim);
+    for (path p : {path::plain, path::split}) {
+      const auto got = gpu_msm_streamed<C>(pts, sc, p, lim);
+      expect(got[0], p == path::plain ? "streamed plain" : "streamed split", lim);
+      expect(got[1], p == path::plain ? "streamed plain, again" : "streamed split, again", lim);
+    }
+  }
   EXPECT_EQ(bad, 0);
 }
 

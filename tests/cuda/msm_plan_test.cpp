@@ -1,7 +1,8 @@
-// GPU MSM plan (src/cuda/msm_plan.hpp, msm_device.hpp): chunk counts and shapes, the workspace of
-// the PoRep sizes (2^27, 2^28 points) for G1 and G2 under the default chunk limits, the passes of
-// the split MSM that selects over all points, and input checks. Host only: the shape and layout need no device; msm_workspace_bytes also queries CUB's
-// temp sizes, which some CUDA versions refuse without a device (those cases skip then).
+// GPU MSM plan (src/cuda/msm_plan.hpp, msm_device.hpp): chunk counts and shapes, the sort pairs that
+// hold a chunked plain MSM's later buckets, the workspace of the PoRep sizes (2^27, 2^28 points) for
+// G1 and G2 under the default chunk limits, the passes of the split MSM that selects over all
+// points, and input checks. Host only: the shape and layout need no device; msm_workspace_bytes also
+// queries CUB's temp sizes, which some CUDA versions refuse without a device (those cases skip then).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -95,6 +96,39 @@ TEST(MsmPlan, InputChecks) {
   EXPECT_THAT(make_msm_shape(16, msm_max_window_bits + 1, false, 16), Not(IsOk()));
   EXPECT_THAT(make_msm_shape(uint64_t{1} << 31, 0, false, uint64_t{1} << 25), IsOk());
   EXPECT_THAT(make_msm_shape((uint64_t{1} << 32) - 1, 0, true, uint64_t{1} << 24), IsOk());
+}
+
+// The sort's buffers lie as two pairs, [keys, vals] and [keys_alt, vals_alt], of pair_bytes each; a
+// chunked plain MSM's pair holds a bucket array (its later chunks' buckets go to the pair the sort
+// left unused). H's chunks under the VRAM plans (G1, 2^23 to 2^25 points) need no more bytes for it.
+TEST(MsmPlan, SortPairsHoldTheLaterBuckets) {
+  struct row {
+    uint64_t n, limit, bucket_bytes;
+    bool split;
+  };
+  const row rows[] = {{50003, 777, g1_bucket, false}, {50003, 777, g2_bucket, false}, {50003, 777, g1_bucket, true},
+                      {999, 1000, g1_bucket, false},  {uint64_t{1} << 27, uint64_t{1} << 25, g1_bucket, false},
+                      {uint64_t{1} << 27, uint64_t{1} << 24, g1_bucket, false},
+                      {uint64_t{1} << 27, uint64_t{1} << 23, g1_bucket, false},
+                      {uint64_t{1} << 27, uint64_t{1} << 24, g2_bucket, false}};
+  for (const row& r : rows) {
+    const auto s = make_msm_shape(r.n, 0, r.split, r.limit);
+    ASSERT_THAT(s, IsOk());
+    const msm_layout l = make_msm_plan(*s, r.bucket_bytes, 4096, 4096).layout;
+    const uint64_t keys = (4 * s->entries + 255) / 256 * 256;
+    const uint64_t array = r.bucket_bytes * s->windows * s->buckets_per_window;
+    EXPECT_EQ(l.vals, l.keys + keys);
+    EXPECT_EQ(l.keys_alt, l.keys + l.pair_bytes);
+    EXPECT_EQ(l.vals_alt, l.keys_alt + keys);
+    EXPECT_LE(l.vals_alt + (l.pair_bytes - keys), l.sort_temp);
+    EXPECT_EQ(l.pair_bytes % 256, 0u);
+    if (!r.split && s->chunks > 1) {
+      EXPECT_GE(l.pair_bytes, array) << "n=" << r.n << " limit=" << r.limit;
+    }
+    if (r.split || s->chunks == 1 || (r.bucket_bytes == g1_bucket && s->n >= (uint64_t{1} << 23))) {
+      EXPECT_EQ(l.pair_bytes, 2 * keys) << "n=" << r.n << " limit=" << r.limit;
+    }
+  }
 }
 
 // The layout without CUB's temp storage (a few MiB at these sizes) under the default limits.
