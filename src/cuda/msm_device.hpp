@@ -71,6 +71,9 @@ struct msm_point_stream {
   cudaEvent_t freed[2] = {nullptr, nullptr};
   uint64_t turn = 0;
   uint64_t h2d_bytes = 0;  // bytes copied so far
+  // Bucket reductions run so far: 1 a plain MSM; a split MSM 1 when its chunks carry their buckets
+  // (msm_run.cuh, run_streamed_selected), else 1 a chunk.
+  uint64_t bucket_reductions = 0;
 };
 
 // msm / split_msm with the points in host memory (h_points), streamed through `points`' slots in
@@ -78,8 +81,9 @@ struct msm_point_stream {
 // not wait. split_msm_streamed selects over all its points as split_msm does, with the scalars that
 // are on the device: it counts each chunk's points whose scalar is neither 0 nor 1 up front and
 // waits for `stream` once to read those counts (the first two chunks' copies queued before), so that
-// each chunk's one Pippenger pass covers only those points, at the width for their number; beyond
-// 2^31 points (or more chunks than its sort keys' buffer holds counts) each chunk selects its own,
+// each chunk's one Pippenger pass covers only those points, at one width for all chunks where their
+// buckets fit the workspace (added into one set, reduced once), else at the width for each chunk's
+// number (each chunk reduced); beyond 2^31 points (or more chunks than its sort keys' buffer holds counts) each chunk selects its own,
 // without waiting. Its index lists use the first 8 bytes per chunk point of the workspace's.
 template <class Curve>
 status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,

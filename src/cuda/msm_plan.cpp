@@ -109,6 +109,20 @@ msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tun
   return pass_shape(n, s.window_bits, false, tuning);
 }
 
+msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
+                                const msm_tuning& tuning) {
+  const msm_shape& s = plan.shape;
+  const uint64_t n = max_len < s.n ? max_len : s.n;
+  const int widest = s.forced_width ? s.window_bits : msm_window_bits(total_len > n ? total_len : n);
+  const int narrowest = s.forced_width ? s.window_bits : msm_window_bits(n);
+  for (int c = widest; c >= narrowest; --c) {
+    const msm_shape pass = pass_shape(n, c, false, tuning);
+    const uint64_t bucket_array = bucket_bytes * pass.windows * pass.buckets_per_window;
+    if (msm_pass_fits(s, pass) && bucket_array <= plan.layout.pair_bytes) return pass;
+  }
+  return msm_shape{};
+}
+
 msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
                        uint64_t select_temp_bytes) {
   msm_plan p;

@@ -82,6 +82,16 @@ msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tun
 // True when every count of pass fits the layout made for s.
 bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 
+// The shape of the passes of a streamed split MSM whose chunks carry their buckets (msm_run.cuh,
+// run_streamed_selected): every chunk's selected points (at most max_len) at one width, their bucket
+// sums added into one set of buckets that is reduced once. The widest width from the table's for
+// total_len down to the table's for max_len (a forced width: that one only) whose pass over max_len
+// points fits plan's layout (msm_pass_fits) and whose bucket array (bucket_bytes a bucket) fits the
+// sort pair a later chunk sums into (layout.pair_bytes); window_bits 0 when none does. CUB's temp
+// sizes are the caller's to check.
+msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
+                                const msm_tuning& tuning = msm_tuning_sm90);
+
 // Lays out the workspace for a shape (sized for one chunk of n points), given the curve's bucket
 // (XYZZ) size and CUB's temp sizes (the larger of the full and the last chunk's).
 msm_plan make_msm_plan(const msm_shape& shape, uint64_t bucket_bytes, uint64_t sort_temp_bytes,

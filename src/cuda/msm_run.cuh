@@ -6,6 +6,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -469,9 +470,53 @@ status run_selected_chunk(const msm_plan& plan, uint64_t len, uint32_t others, c
                               ones_sum, out, stream, tuning);
 }
 
+// The pass plan of a streamed selected split MSM whose chunks carry their buckets, for these
+// per-chunk counts of other points (make_msm_carried_pass), with CUB's temp sizes checked for every
+// chunk's pass; nullopt when the chunks cannot carry (each then reduces its own).
+template <class Curve>
+result<std::optional<msm_plan>> carried_plan(const msm_plan& plan, const std::vector<uint32_t>& others) {
+  uint64_t total = 0, most = 0;
+  for (const uint32_t o : others) {
+    total += o;
+    most = std::max<uint64_t>(most, o);
+  }
+  msm_plan carried = plan;
+  carried.shape = make_msm_carried_pass(plan, sizeof(xyzz_t<Curve>), total, most);
+  if (carried.shape.window_bits == 0) return std::optional<msm_plan>{};
+  for (const uint32_t o : others) {
+    PP_ASSIGN_OR_RETURN(const cub_temp_bytes temp, query_cub_temp<Curve>(make_msm_chunk_shape(carried.shape, o)));
+    if (temp.sort > plan.sort_temp_bytes || temp.select > plan.select_temp_bytes) return std::optional<msm_plan>{};
+  }
+  return std::optional<msm_plan>{carried};
+}
+
+// One streamed chunk of a selected split MSM whose chunks carry their buckets (carried:
+// carried_plan's): its index lists and scalar-1 sum (on plan's layout), that sum added into *ones,
+// then the bucket sums of its `others` selected points added into the buckets (the first chunk
+// writes them).
+template <class Curve>
+status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_t len, uint32_t others,
+                          const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws, bool first,
+                          xyzz_t<Curve>* ones, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
+                      select_and_sum_ones<Curve>(plan, len, d_points, d_scalars, ws, stream, tuning));
+  if (ones_sum != nullptr) {
+    accumulate_kernel<Curve><<<1, 32, 0, stream>>>(ones, ones_sum);
+    PP_CUDA_TRY(cudaGetLastError());
+  }
+  msm_plan pass = carried;
+  pass.shape = make_msm_chunk_shape(carried.shape, others, tuning);
+  return add_bucket_sums<Curve>(pass, d_points, d_scalars, at<uint32_t>(ws, plan.layout.idx_others), nullptr, ws,
+                                first, stream, tuning);
+}
+
 // The streamed split MSM with the selection over all points: the others counted per chunk up front
 // (count_streamed_others), then each chunk as it arrives (the copies two chunks ahead of the
-// kernels) runs run_selected_chunk; chunk sums added on the device as run_chunks does.
+// kernels). Where carried_plan fits, every chunk's bucket sums go into one set of buckets, reduced
+// once with the chunks' scalar-1 sums (summed in the chunk-result slot) as the extra term: a later
+// chunk costs a bucket merge instead of a reduction, which for G2 is most of a small chunk's time
+// (docs/perf/vram-budgets.md, s10). Otherwise each chunk runs run_selected_chunk and the chunk sums
+// are added on the device as run_chunks does.
 template <class Curve>
 status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
                              const ff::fr* d_scalars, void* ws, cudaStream_t stream) {
@@ -484,14 +529,20 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
     PP_ASSIGN_OR_RETURN(slot[k], stream_copy<Curve>(ps, h_points + k * s.n, len(k)));
   }
   PP_ASSIGN_OR_RETURN(const std::vector<uint32_t> others, count_streamed_others<Curve>(plan, d_scalars, ws, stream));
+  PP_ASSIGN_OR_RETURN(const std::optional<msm_plan> carried, carried_plan<Curve>(plan, others));
   bucket* result = at<bucket>(ws, plan.layout.result);
   bucket* chunk_result = at<bucket>(ws, plan.layout.chunk_result);
+  if (carried) PP_CUDA_TRY(cudaMemsetAsync(chunk_result, 0, sizeof(bucket), stream));
   for (uint64_t k = 0; k < s.chunks; ++k) {
     PP_RETURN_IF_ERROR(stream_run<Curve>(ps, slot[k], stream, [&](const affine_t<Curve>* d_points) {
+      if (carried) {
+        return add_selected_chunk<Curve>(plan, *carried, len(k), others[k], d_points, d_scalars + k * s.n, ws,
+                                         k == 0, chunk_result, stream);
+      }
       return run_selected_chunk<Curve>(plan, len(k), others[k], d_points, d_scalars + k * s.n, ws,
                                        k == 0 ? result : chunk_result, stream);
     }));
-    if (k > 0) {
+    if (!carried && k > 0) {
       accumulate_kernel<Curve><<<1, 32, 0, stream>>>(result, chunk_result);
       PP_CUDA_TRY(cudaGetLastError());
     }
@@ -499,6 +550,8 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
       PP_ASSIGN_OR_RETURN(slot[k + 2], stream_copy<Curve>(ps, h_points + (k + 2) * s.n, len(k + 2)));
     }
   }
+  if (carried) PP_RETURN_IF_ERROR(reduce_buckets<Curve>(*carried, ws, chunk_result, result, stream));
+  ps.bucket_reductions += carried ? 1 : s.chunks;
   return ok_status();
 }
 
@@ -560,8 +613,10 @@ status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, 
       return add_bucket_sums<Curve>(cp, d_points, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);
     });
   };
-  return plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             merged_chunks<Curve>(d_workspace, stream, pass));
+  PP_RETURN_IF_ERROR(plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result,
+                                         stream, merged_chunks<Curve>(d_workspace, stream, pass)));
+  ++points.bucket_reductions;
+  return ok_status();
 }
 
 template <class Curve>
@@ -578,7 +633,9 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_sca
     if (streamed_select_fits(plan)) {
       return run_streamed_selected<Curve>(plan, points, h_points, d_scalars, d_workspace, stream);
     }
-    return run_chunks<Curve>(plan, d_workspace, stream, pass);
+    PP_RETURN_IF_ERROR(run_chunks<Curve>(plan, d_workspace, stream, pass));
+    points.bucket_reductions += plan.shape.chunks;
+    return ok_status();
   };
   return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
                              body);

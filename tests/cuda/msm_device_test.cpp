@@ -294,13 +294,15 @@ TYPED_TEST(MsmDevice, SelectedSplitEdges) {
 
 // Runs msm_streamed / split_msm_streamed with the points in (pageable) host memory, streamed through
 // two slots of one chunk each on a copy stream, twice in a row on the same slots (the second MSM's
-// first copies wait for the first's kernels), and returns both results in affine form.
+// first copies wait for the first's kernels), and returns both results in affine form; the bucket
+// reductions the two ran to *reductions when given.
 template <class Curve>
 std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<Curve>>& points,
-                                                  const std::vector<fr>& scalars, path p, uint64_t max_chunk_points) {
+                                                  const std::vector<fr>& scalars, path p, uint64_t max_chunk_points,
+                                                  int window_bits = 0, uint64_t* reductions = nullptr) {
   const std::array<ec::affine<Curve>, 2> none{ec::affine<Curve>::infinity(), ec::affine<Curve>::infinity()};
   const uint64_t n = points.size();
-  const msm_config cfg{.max_chunk_points = max_chunk_points};
+  const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
   auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
   EXPECT_THAT(bytes, IsOk());
   if (!bytes.ok()) return none;
@@ -332,6 +334,9 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
   const uint64_t chunks = n == 0 ? 0 : (n + max_chunk_points - 1) / max_chunk_points;
   EXPECT_EQ(ps.h2d_bytes, 2 * n * sizeof(ec::affine<Curve>)) << "every point copied once per MSM";
   EXPECT_EQ(ps.turn, 2 * chunks);
+  EXPECT_GE(ps.bucket_reductions, 2u);
+  EXPECT_LE(ps.bucket_reductions, 2 * std::max<uint64_t>(chunks, 1));
+  if (reductions != nullptr) *reductions = ps.bucket_reductions;
   for (int i = 0; i < 2; ++i) {
     cudaEventDestroy(ps.loaded[i]);
     cudaEventDestroy(ps.freed[i]);
@@ -387,12 +392,12 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   EXPECT_EQ(bad, 0);
 }
 
-// The plain MSM's chunks merge their buckets into one set, reduced once: chunks that hit the buckets
-// an earlier one filled (a repeat: equal sums; the negated repeat: opposite sums), a giant bucket
-// whose runs go through carry passes before the merge, an all-zero chunk and a short last chunk,
-// resident and streamed, at the table's and a forced width; the split MSM on the same inputs
-// (chunks selecting their own points, and with fewer chunks the selection over all points in
-// several passes); all against the host MSM.
+// The plain MSM's chunks, and the streamed split MSM's where they fit, merge their buckets into one
+// set, reduced once: chunks that hit the buckets an earlier one filled (a repeat: equal sums; the
+// negated repeat: opposite sums), a giant bucket whose runs go through carry passes before the
+// merge, an all-zero chunk and a short last chunk, resident and streamed, at the table's and a
+// forced width; the split MSM on the same inputs (chunks selecting their own points, and with fewer
+// chunks the selection over all points in several passes); all against the host MSM.
 TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
@@ -433,6 +438,17 @@ TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
       expect(got[0], p == path::plain ? "streamed plain" : "streamed split", lim);
       expect(got[1], p == path::plain ? "streamed plain, again" : "streamed split, again", lim);
     }
+  }
+  // The streamed split MSM's chunks carry their buckets where the carried width's bucket array fits
+  // the sort pair (make_msm_carried_pass): at c = 6 it does (one reduction an MSM), at the table's
+  // width for 5000-point chunks (c = 9, 29 x 256 buckets) it does not (one a chunk: 6).
+  for (const auto& [c, want_reductions] : {std::pair{6, uint64_t{2}}, std::pair{0, uint64_t{12}}}) {
+    uint64_t reductions = 0;
+    const auto got = gpu_msm_streamed<C>(pts, sc, path::split, limit, c, &reductions);
+    expect(got[0], c == 0 ? "streamed split, chunks reduced" : "streamed split, buckets carried", limit);
+    expect(got[1], c == 0 ? "streamed split, chunks reduced, again" : "streamed split, buckets carried, again",
+           limit);
+    EXPECT_EQ(reductions, want_reductions) << C::name << " c=" << c;
   }
   EXPECT_EQ(bad, 0);
 }

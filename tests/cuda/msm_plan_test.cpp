@@ -11,6 +11,7 @@
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_plan.hpp"
 #include "ec/ec.hpp"
+#include "msm/booth.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
@@ -216,6 +217,51 @@ TEST(MsmPlan, SelectedPassesFitTheLayout) {
   ASSERT_THAT(s, IsOk());
   EXPECT_EQ(make_msm_selected_pass(*s, 13000000).window_bits, msm_window_bits(13000000));
   EXPECT_EQ(make_msm_selected_pass(*s, 3000000).window_bits, msm_window_bits(3000000));
+}
+
+// A streamed split MSM's chunks carry their buckets at the widest width between the table's for the
+// largest chunk's and for all selected points whose pass fits the layout and whose bucket array
+// fits the sort pair. At the PoRep budgets' chunks they carry (B_G2 in 2^22-point chunks one bit
+// below the table's width for all: its buckets would not fit the pair); with small G2 chunks the
+// buckets never fit (window_bits 0: each chunk reduces its own); a forced width is the only one.
+TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
+  struct row {
+    uint64_t total, limit, bucket_bytes, others, most;
+    int forced, want;  // want: the width expected, 0 none
+  };
+  const uint64_t m = uint64_t{1} << 20;
+  const row rows[] = {
+      // 16 GiB: B_G2 (2^25 points in 2^22-point chunks, ~11% others), L (G1, 2^23-point chunks).
+      {uint64_t{1} << 25, uint64_t{1} << 22, g2_bucket, 3600000, 460000, 0, msm_window_bits(3600000) - 1},
+      {uint64_t{1} << 27, uint64_t{1} << 23, g1_bucket, 13 * m, 900000, 0, 19},
+      // 24 GiB: B_G2 in 2^23-point chunks, L in 2^24-point chunks: the table's width for all.
+      {uint64_t{1} << 25, uint64_t{1} << 23, g2_bucket, 3600000, 920000, 0, msm_window_bits(3600000)},
+      {uint64_t{1} << 27, uint64_t{1} << 24, g1_bucket, 13 * m, 1800000, 0, msm_window_bits(13 * m)},
+      {50003, 777, g2_bucket, 50003, 777, 0, 0},
+      {30007, 5000, g2_bucket, 20007, 5000, 6, 6},
+      {30007, 5000, g1_bucket, 20007, 5000, 11, 0},
+  };
+  for (const row& r : rows) {
+    const auto s = make_msm_shape(r.total, r.forced, true, r.limit);
+    ASSERT_THAT(s, IsOk());
+    const msm_plan plan = make_msm_plan(*s, r.bucket_bytes, 0, 0);
+    const msm_shape pass = make_msm_carried_pass(plan, r.bucket_bytes, r.others, r.most);
+    EXPECT_EQ(pass.window_bits, r.want) << "total=" << r.total << " limit=" << r.limit << " others=" << r.others;
+    const auto array = [&](int c) {
+      return r.bucket_bytes * uint64_t(msm::num_windows(c)) * (uint64_t{1} << (c - 1));
+    };
+    if (pass.window_bits == 0) continue;
+    EXPECT_EQ(pass.n, r.most);
+    EXPECT_FALSE(pass.split);
+    EXPECT_TRUE(msm_pass_fits(*s, pass));
+    EXPECT_LE(array(pass.window_bits), plan.layout.pair_bytes);
+    EXPECT_GE(pass.window_bits, r.forced != 0 ? r.forced : msm_window_bits(r.most));
+    EXPECT_LE(pass.window_bits, r.forced != 0 ? r.forced : msm_window_bits(r.others));
+    // Every chunk's pass at that width fits too.
+    for (uint64_t len : {uint64_t{0}, uint64_t{1}, r.most / 2}) {
+      EXPECT_TRUE(msm_pass_fits(*s, make_msm_chunk_shape(pass, len)));
+    }
+  }
 }
 
 template <class Curve>
