@@ -453,10 +453,10 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     p->cfg = cfg;
     // What the driver takes at the kernels' first launches (kernel_warmup.hpp), taken now: inside
     // the budget, before the region is sized from what is left.
-    PP_ASSIGN_OR_RETURN(p->driver_bytes, warm_up_kernels(cfg.device));
+    PP_ASSIGN_OR_RETURN(p->driver_bytes, kernel_driver_bytes(cfg.device));
     if (p->driver_bytes != 0) {
-      log::get("cuda")->info("GPU {}: the kernels' first launches took {} bytes of device memory (driver_bytes, "
-                             "kept out of the region)",
+      log::get("cuda")->info("GPU {}: the kernels hold {} bytes of device memory, taken at their first launches "
+                             "in this process (driver_bytes, kept out of the region)",
                              cfg.device, p->driver_bytes);
     }
     const uint64_t reserve = pin_reserve_bytes(cfg) + p->driver_bytes;
@@ -496,7 +496,7 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
       }
       PP_ASSIGN_OR_RETURN(l.stream_begin, cuda_event::create(/*timing=*/true));
       PP_ASSIGN_OR_RETURN(l.stream_end, cuda_event::create(/*timing=*/true));
-      for (int s = 0; s < 2; ++s) {
+      for (size_t s = 0; s < l.slot_loaded.size(); ++s) {
         PP_ASSIGN_OR_RETURN(l.slot_loaded[s], cuda_event::create());
         PP_ASSIGN_OR_RETURN(l.slot_freed[s], cuda_event::create());
       }

@@ -3,11 +3,12 @@
 // assembles and self-verifies exactly as cpu_backend does (same group elements).
 // Device memory (docs/engine.md, "Who owns VRAM"): one region taken at create(), the budget
 // (vram_share of the free memory, capped at max_vram_bytes less the pinned mappings' reserve and
-// what the driver took for the kernels at create()'s warm-up, kernel_warmup.hpp); nothing else is
+// what the driver holds for the kernels, taken at their first launches in the process: create()'s
+// warm-up or an earlier backend's, kernel_warmup.hpp); nothing else is
 // allocated afterwards.
 // The keys it serves are planned together inside the region before anything of a key is placed
 // (key_layout.hpp, plan_region): each key's tables resident when they fit, else streamed from
-// pinned host memory through two chunk slots per lane; the partition workspaces (as many as fit, at
+// pinned host memory through two to four chunk slots per lane; the partition workspaces (as many as fit, at
 // least one, at most one per lane) are the largest key's and every key lays its partitions out
 // inside them. A new key is added beside the planned ones when it fits there; otherwise, once
 // every lane is idle, the region is planned again for it and the most recently used keys that fit
@@ -168,8 +169,9 @@ class cuda_backend final : public groth16::backend {
   [[nodiscard]] std::string last_error() const;  // the CUDA error that made it unhealthy
   [[nodiscard]] int device() const;
   [[nodiscard]] uint64_t capacity_bytes() const;  // the device region
-  // Device memory the driver took for the kernels (their code and local memory) at create()'s
-  // warm-up, before the region: counted in max_vram_bytes (0 when the process had run them before).
+  // Device memory the driver took for the kernels (their code and local memory) at their first
+  // launches in this process (create()'s warm-up, or an earlier backend's): counted in max_vram_bytes
+  // (0 only when the process had run them before any backend measured it).
   [[nodiscard]] uint64_t driver_bytes() const;
   [[nodiscard]] uint64_t used_bytes() const;      // by the planned keys and the partition workspaces
   // Times the region was planned again for a key that did not fit beside the planned ones (each

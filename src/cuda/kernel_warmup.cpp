@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
 
 #include "core/cuda_try.hpp"
+#include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/msm_device.hpp"
 #include "ec/bls12_381_curves.hpp"
@@ -62,6 +64,19 @@ result<uint64_t> warm_up_kernels(int device) {
   PP_CUDA_TRY(cudaDeviceSynchronize());
   PP_CUDA_TRY(cudaMemGetInfo(&free1, &total));
   return free1 < free0 ? uint64_t(free0 - free1) : 0;
+}
+
+namespace {
+mutex driver_mu;
+std::map<int, uint64_t> driver_taken PP_GUARDED_BY(driver_mu);  // device -> its first warm-up's bytes
+}  // namespace
+
+result<uint64_t> kernel_driver_bytes(int device) {
+  mutex_lock lock(driver_mu);
+  if (const auto it = driver_taken.find(device); it != driver_taken.end()) return it->second;
+  PP_ASSIGN_OR_RETURN(const uint64_t bytes, warm_up_kernels(device));
+  driver_taken[device] = bytes;
+  return bytes;
 }
 
 }  // namespace pp::cuda

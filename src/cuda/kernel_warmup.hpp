@@ -18,4 +18,9 @@ namespace pp::cuda {
 // than before (0 when the process had run them already). Setup only: it synchronizes the device.
 result<uint64_t> warm_up_kernels(int device);
 
+// What the kernels' first launches took on `device` in this process: warm_up_kernels' figure from
+// the first call, that same figure afterwards (the memory stays taken for the process's life), so
+// that every backend's budget holds it, also one created after another took it.
+result<uint64_t> kernel_driver_bytes(int device);
+
 }  // namespace pp::cuda
