@@ -37,7 +37,7 @@ void place_resident(const key_shape& s, key_plan& p) {
 }
 
 key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
-                   bool h_in_turns, bool matrices_resident) {
+                   bool h_in_turns, bool matrices_resident, int slots = 2) {
   key_plan p;
   p.resident = resident;
   p.matrices_resident = matrices_resident;
@@ -45,7 +45,7 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
   p.slot_bytes = slot_bytes_for(s, m, resident);
   p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
   p.h_in_turns = h_in_turns;
-  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes);
+  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes, slots);
   place_resident(s, p);
   return p;
 }
@@ -67,6 +67,20 @@ uint32_t lanes_that_fit(const key_plan& p, uint64_t budget, uint32_t max_lanes) 
   return uint32_t(std::min<uint64_t>(fit, max_lanes));
 }
 
+// More point slots per lane while all of p's lanes still fit. Each lets the copies run one chunk
+// further ahead of the kernels: with two slots a chunk's copy waits for the kernels of the chunk
+// two before it, so a streamed MSM bound by its copies starts behind its first chunk's kernels and
+// only its first two chunks are copied under the step before it (docs/perf/vram-budgets.md, s10).
+void add_point_slots(const key_shape& s, key_plan& p, uint64_t budget) {
+  if (p.slot_bytes == 0 || p.lanes == 0) return;
+  while (p.lane.slots < msm_max_point_slots) {
+    const lane_layout more =
+        make_lane_layout(s, p.msm, p.slot_bytes, p.h_in_turns, p.matrix_slot_bytes, p.lane.slots + 1);
+    if (p.resident_bytes + uint64_t{p.lanes} * more.bytes > budget) return;
+    p.lane = more;
+  }
+}
+
 }  // namespace
 
 uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident) {
@@ -80,7 +94,7 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 }
 
 lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns,
-                             uint64_t matrix_slot_bytes) {
+                             uint64_t matrix_slot_bytes, int slots) {
   constexpr uint64_t fr = key_shape::fr_bytes;
   lane_layout l;
   uint64_t at = 0;
@@ -100,12 +114,12 @@ lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t
   l.mslot[0] = at + bc;
   l.mslot[1] = l.mslot[0] + matrix_slot_bytes;
   const uint64_t h_live = std::max(bc + 2 * matrix_slot_bytes, pad256(s.witness_ws_bytes));
-  const uint64_t phase = std::max(h_live, pad256(m.workspace_bytes) + 2 * slot_bytes);
+  l.slots = std::clamp(slots, 2, msm_max_point_slots);
+  const uint64_t phase = std::max(h_live, pad256(m.workspace_bytes) + uint64_t(l.slots) * slot_bytes);
   // The MSM workspace at the phase's start, the slots at its end: where the workspace is larger than
   // what the H step uses, the slots stay clear of it.
   l.msm_ws = at;
-  l.slot[1] = at + phase - slot_bytes;
-  l.slot[0] = l.slot[1] - slot_bytes;
+  for (int i = 0; i < l.slots; ++i) l.slot[i] = at + phase - uint64_t(l.slots - i) * slot_bytes;
   l.slots_clear_of_h = slot_bytes != 0 && l.slot[0] >= at + h_live;
   l.bytes = at + phase;
   return l;
@@ -127,7 +141,9 @@ std::string key_plan::to_string(const key_shape& s) const {
   r += matrices_resident ? ", matrices resident" : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes);
   r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " +
        gib(lane.bytes) + (guest ? " (the host key's workspaces)" : "") +
-       (lane.slots_clear_of_h ? ", first chunks copied under H" : "") + ", MSM chunks 2^" +
+       (lane.slots_clear_of_h ? ", first chunks copied under H" : "") +
+       (slot_bytes != 0 ? ", " + std::to_string(lane.slots) + " point slots of " + gib(slot_bytes) : "") +
+       ", MSM chunks 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g1_chunk | 1))) + " G1 / 2^" +
        std::to_string(std::max(0, 63 - __builtin_clzll(msm.g2_chunk | 1))) + " G2, streamed " +
        gib(streamed_bytes(s)) + " per partition";
@@ -153,18 +169,23 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   }
   std::array<bool, key_table_count> none{};
   const bool turns = s.h_in_turns;
-  // The largest chunking whose all-streamed plan fits one lane, then tables resident while one lane
-  // still fits (the slots shrink to the streamed tables' chunks).
+  // The largest chunking whose all-streamed plan fits one lane, with point_slots_before_residency
+  // slots where that fits, then tables resident while one lane still fits (the slots shrink to the
+  // streamed tables' chunks).
   const auto streamed_plan = [&](bool matrices_resident) -> std::optional<key_plan> {
     for (const msm_chunking& m : options) {
       if (lanes_that_fit(make_plan(s, m, none, turns, matrices_resident), budget, 1) == 0) continue;
+      const int slots =
+          lanes_that_fit(make_plan(s, m, none, turns, matrices_resident, point_slots_before_residency), budget, 1) > 0
+              ? point_slots_before_residency
+              : 2;
       std::array<bool, key_table_count> res = none;
       for (const key_table t : residency_order) {
         std::array<bool, key_table_count> more = res;
         more[t] = true;
-        if (lanes_that_fit(make_plan(s, m, more, turns, matrices_resident), budget, 1) > 0) res = more;
+        if (lanes_that_fit(make_plan(s, m, more, turns, matrices_resident, slots), budget, 1) > 0) res = more;
       }
-      return make_plan(s, m, res, turns, matrices_resident);
+      return make_plan(s, m, res, turns, matrices_resident, slots);
     }
     return std::nullopt;
   };
@@ -178,6 +199,7 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   }
   if (best) {
     best->lanes = lanes_that_fit(*best, budget, max_lanes);
+    add_point_slots(s, *best, budget);
     return *best;
   }
   const key_plan least = least_plan(s, options);

@@ -4,14 +4,15 @@
 // carves the region at the plan's offsets. Plain C++ header.
 //
 // Resident: the NTT tables and the density index lists, always; the compact matrices when they fit
-// (else only their coefficient tables, the rows streamed through two matrix slots per lane during the
-// SpMV); each of the five point tables (H, L, A, B_G1, B_G2) when it fits, else streamed from pinned
-// host memory through two chunk slots per lane. Several keys share one region (plan_region): the
-// key with the largest workspace owns the lanes' workspaces, the others keep only their resident
-// part and lay their own lane layout inside those. A lane's workspace is laid out by phase: the
-// witness and the MSM scalars (a, later h, later the gathered A and B scalars) live throughout; b and
-// c (H phase; one buffer in turns for streamed monomial keys) share their memory with the
-// packed-witness workspace (upload) and with the MSM workspace and slots (MSM phase).
+// (else only their coefficient tables, the rows streamed through two matrix slots per lane during
+// the SpMV); each of the five point tables (H, L, A, B_G1, B_G2) when it fits, else streamed from
+// pinned host memory through two chunk slots per lane (up to msm_max_point_slots where the budget
+// has room). Several keys share one region (plan_region): the key with the largest workspace owns
+// the lanes' workspaces, the others keep only their resident part and lay their own lane layout
+// inside those. A lane's workspace is laid out by phase: the witness and the MSM scalars (a, later
+// h, later the gathered A and B scalars) live throughout; b and c (H phase; one buffer in turns for
+// streamed monomial keys) share their memory with the packed-witness workspace (upload) and with
+// the MSM workspace and slots (MSM phase).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "cuda/msm_plan.hpp"
 
 namespace pp::cuda {
 
@@ -59,7 +61,9 @@ struct lane_layout {  // offsets inside one lane's workspace
   uint64_t b = 0, c = 0;                   // H phase (inside the phase region; c = b in turns)
   uint64_t mslot[2] = {0, 0};              // streamed matrix rows (H phase, after b and c)
   uint64_t witness_ws = 0;                 // upload (inside the phase region)
-  uint64_t msm_ws = 0, slot[2] = {0, 0};   // MSM phase (inside the phase region; slots at its end)
+  uint64_t msm_ws = 0;                     // MSM phase (inside the phase region)
+  uint64_t slot[msm_max_point_slots] = {};  // the point slots, at the phase region's end
+  int slots = 2;                            // point slots in use
   uint64_t bytes = 0;
   // The point slots lie past everything the SpMV and H steps use (b, c, the matrix slots): a
   // partition's first chunks may be copied while its H is computed, not only once b and c are dead.
@@ -70,7 +74,7 @@ struct key_plan {
   std::array<bool, key_table_count> resident{};
   bool matrices_resident = true;  // else their rows stream through the lane's matrix slots
   msm_chunking msm;
-  uint64_t slot_bytes = 0;  // each of a lane's two streaming slots (0 when every table is resident)
+  uint64_t slot_bytes = 0;  // each of a lane's streaming slots (0 when every table is resident)
   uint64_t matrix_slot_bytes = 0;  // each of a lane's two matrix slots (0 when the matrices are resident)
   bool h_in_turns = false;  // b and c share one buffer (streamed plans of monomial keys)
   uint32_t lanes = 0;       // partition workspaces (a guest: those of its region's host key)
@@ -96,9 +100,10 @@ struct key_plan {
 };
 
 // The lane layout for a chunking and the streamed tables; h_in_turns: one buffer for b and c;
-// matrix_slot_bytes: each matrix slot (0 when the matrices are resident).
+// matrix_slot_bytes: each matrix slot (0 when the matrices are resident); slots: point slots (2 to
+// msm_max_point_slots).
 lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns,
-                             uint64_t matrix_slot_bytes = 0);
+                             uint64_t matrix_slot_bytes = 0, int slots = 2);
 // Slot size for a chunking: the largest chunk of any streamed table.
 uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident);
 
@@ -110,11 +115,19 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 //   the ones whose copies take longest against their MSMs first), then more lanes while they fit;
 // - the same with the matrices streamed too (when the shape allows it: matrix_slot_bytes > 0) when
 //   no plan with resident matrices fits, or when that one's G1 chunks are below
-//   stream_matrices_below_g1_chunk and streaming the matrices makes room for larger ones.
+//   stream_matrices_below_g1_chunk and streaming the matrices makes room for larger ones;
+// - point_slots_before_residency point slots per lane before any table is made resident (where one
+//   lane fits with them), and after the lanes more while every lane still fits (up to
+//   msm_max_point_slots): the copies run further ahead of the MSMs that are bound by them.
 // resource_exhausted naming the smallest budget that would do, when even the smallest chunking
 // streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
                           uint32_t max_lanes);
+
+// Point slots a streaming plan keeps before it makes tables resident (where one lane fits with them;
+// more are added after, while they fit): at 2^27 under 24 GiB a third and fourth slot save more
+// than keeping B_G1 resident would (docs/perf/vram-budgets.md, s10).
+inline constexpr int point_slots_before_residency = 3;
 
 // Below this many G1 points per chunk, H's per-chunk passes cost more than streaming the compact
 // matrices: at 2^27 on the H200, 2^23-point chunks against 2^24 cost H +149 ms and L, A, B_G2

@@ -294,8 +294,7 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     pw.d_witness_ws = w + l.witness_ws;
     pw.d_msm_ws = w + l.msm_ws;
     if (p.slot_bytes != 0) {
-      pw.d_slot[0] = w + l.slot[0];
-      pw.d_slot[1] = w + l.slot[1];
+      for (int s = 0; s < l.slots; ++s) pw.d_slot[s] = w + l.slot[s];
     }
     if (p.matrix_slot_bytes != 0) {
       pw.d_mslot[0] = w + l.mslot[0];

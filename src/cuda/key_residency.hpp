@@ -72,7 +72,7 @@ struct partition_workspace {
   ff::fr *d_b = nullptr, *d_c = nullptr;
   void* d_witness_ws = nullptr;
   void* d_msm_ws = nullptr;
-  void* d_slot[2] = {nullptr, nullptr};
+  void* d_slot[msm_max_point_slots] = {};  // the lane layout's slots (point chunks)
   void* d_mslot[2] = {nullptr, nullptr};  // streamed matrix rows
 };
 

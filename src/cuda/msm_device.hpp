@@ -58,17 +58,19 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
                  const msm_config& config = {});
 
 // Points streamed from host memory (pinned keeps the copies asynchronous): every chunk of an MSM is
-// copied on `copy` into one of two device slots and its kernels wait for that copy, so one chunk's
-// copy overlaps the kernels of the chunk before it (double buffering). loaded[i] / freed[i] (events,
-// timing off) order slot i between the two streams; `turn` picks the next slot and carries over
-// from one MSM to the next on the same slots. The caller orders the first copy after any earlier
-// use of the slots' memory (the slots may alias buffers that are dead by then).
+// copied on `copy` into the next of `slots` device slots (2 to msm_max_point_slots) and its kernels
+// wait for that copy, so the copies of the next slots - 1 chunks overlap the kernels of the chunk
+// before them (two slots: double buffering). loaded[i] / freed[i] (events, timing off) order slot i
+// between the two streams; `turn` picks the next slot and carries over from one MSM to the next on
+// the same slots. The caller orders the first copy after any earlier use of the slots' memory (the
+// slots may alias buffers that are dead by then).
 struct msm_point_stream {
-  void* d_slot[2] = {nullptr, nullptr};
+  void* d_slot[msm_max_point_slots] = {};
+  int slots = 2;
   uint64_t slot_bytes = 0;  // each; at least one chunk of points
   cudaStream_t copy = nullptr;
-  cudaEvent_t loaded[2] = {nullptr, nullptr};
-  cudaEvent_t freed[2] = {nullptr, nullptr};
+  cudaEvent_t loaded[msm_max_point_slots] = {};
+  cudaEvent_t freed[msm_max_point_slots] = {};
   uint64_t turn = 0;
   uint64_t h2d_bytes = 0;  // bytes copied so far
   // Bucket reductions run so far: 1 a plain MSM; a split MSM 1 when its chunks carry their buckets
@@ -80,11 +82,12 @@ struct msm_point_stream {
 // chunks of the config's chunk limit (the workspace is sized by the same config). msm_streamed does
 // not wait. split_msm_streamed selects over all its points as split_msm does, with the scalars that
 // are on the device: it counts each chunk's points whose scalar is neither 0 nor 1 up front and
-// waits for `stream` once to read those counts (the first two chunks' copies queued before), so that
-// each chunk's one Pippenger pass covers only those points, at one width for all chunks where their
-// buckets fit the workspace (added into one set, reduced once), else at the width for each chunk's
-// number (each chunk reduced); beyond 2^31 points (or more chunks than its sort keys' buffer holds counts) each chunk selects its own,
-// without waiting. Its index lists use the first 8 bytes per chunk point of the workspace's.
+// waits for `stream` once to read those counts (the first chunks' copies, one a slot, queued
+// before), so that each chunk's one Pippenger pass covers only those points, at one width for all
+// chunks where their buckets fit the workspace (added into one set, reduced once), else at the
+// width for each chunk's number (each chunk reduced); beyond 2^31 points (or more chunks than its
+// sort keys' buffer holds counts) each chunk selects its own, without waiting. Its index lists use
+// the first 8 bytes per chunk point of the workspace's.
 template <class Curve>
 status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
                     uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,

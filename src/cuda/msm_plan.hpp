@@ -9,6 +9,11 @@
 
 namespace pp::cuda {
 
+// Most device slots a streamed MSM's chunks rotate through (msm_device.hpp, msm_point_stream): two
+// double-buffer; each further one lets the copies run a chunk further ahead of the kernels, where
+// the VRAM plan has room for it (key_layout.cpp, add_point_slots).
+inline constexpr int msm_max_point_slots = 4;
+
 // Counts that depend only on n, c and the tuning (no CUB sizes). An MSM of more points than the
 // chunk limit runs as `chunks` consecutive Pippenger passes over n points each (the last over
 // last_n), one workspace and one window width for all (the plain MSM's chunks merge their buckets
@@ -83,12 +88,14 @@ msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tun
 bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 
 // The shape of the passes of a streamed split MSM whose chunks carry their buckets (msm_run.cuh,
-// run_streamed_selected): every chunk's selected points (at most max_len) at one width, their bucket
-// sums added into one set of buckets that is reduced once. The widest width from the table's for
-// total_len down to the table's for max_len (a forced width: that one only) whose pass over max_len
-// points fits plan's layout (msm_pass_fits) and whose bucket array (bucket_bytes a bucket) fits the
-// sort pair a later chunk sums into (layout.pair_bytes); window_bits 0 when none does. CUB's temp
-// sizes are the caller's to check.
+// run_streamed_selected): every chunk's selected points (at most max_len, total_len in all over the
+// plan's chunks) at one width, their bucket sums added into one set of buckets that is reduced
+// once. Of the widths from the table's for max_len to the table's for total_len (a forced width:
+// that one only) whose pass over max_len points fits plan's layout (msm_pass_fits) and whose bucket
+// array (bucket_bytes a bucket) fits the sort pair a later chunk sums into (layout.pair_bytes), the
+// cheapest by the cost model: total_len x W additions, a merge of every bucket per later chunk and
+// one reduction (tuning.bucket_merge_madds, bucket_reduce_madds a bucket). window_bits 0 when none
+// fits. CUB's temp sizes are the caller's to check.
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
                                 const msm_tuning& tuning = msm_tuning_sm90);
 

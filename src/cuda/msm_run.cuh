@@ -383,11 +383,16 @@ auto merged_chunks(void* ws, cudaStream_t stream, const Pass& pass) {
 template <class Curve>
 result<int> stream_copy(msm_point_stream& ps, const affine_t<Curve>* h_points, uint64_t len) {
   const uint64_t bytes = len * sizeof(affine_t<Curve>);
-  if (bytes > ps.slot_bytes || ps.d_slot[0] == nullptr || ps.d_slot[1] == nullptr) {
-    return invalid_argument("GPU MSM: a streamed chunk of " + std::to_string(bytes) + " bytes, slots of " +
-                            std::to_string(ps.slot_bytes));
+  if (ps.slots < 2 || ps.slots > msm_max_point_slots) {
+    return invalid_argument("GPU MSM: " + std::to_string(ps.slots) + " point slots, expected 2 to " +
+                            std::to_string(msm_max_point_slots));
   }
-  const int s = int(ps.turn++ & 1);
+  const bool placed = std::all_of(ps.d_slot, ps.d_slot + ps.slots, [](const void* p) { return p != nullptr; });
+  if (bytes > ps.slot_bytes || !placed) {
+    return invalid_argument("GPU MSM: a streamed chunk of " + std::to_string(bytes) + " bytes, slots of " +
+                            std::to_string(ps.slot_bytes) + (placed ? "" : ", a slot without memory"));
+  }
+  const int s = int(ps.turn++ % uint64_t(ps.slots));
   PP_CUDA_TRY(cudaStreamWaitEvent(ps.copy, ps.freed[s], 0));
   PP_CUDA_TRY(cudaMemcpyAsync(ps.d_slot[s], h_points, bytes, cudaMemcpyHostToDevice, ps.copy));
   PP_CUDA_TRY(cudaEventRecord(ps.loaded[s], ps.copy));
@@ -419,11 +424,11 @@ inline bool streamed_select_fits(const msm_plan& plan) {
   return s.split && s.total > 0 && s.total < (uint64_t{1} << 31) && s.chunks <= std::max<uint64_t>(s.entries, 1);
 }
 
-// The selection over all points of a streamed split MSM, whose points are not on the device but whose
-// scalars are: the number of points of each chunk whose scalar is neither 0 nor 1 (one selection per
-// chunk into the workspace's lists, the count into the sort keys' buffer), read back with the call's
-// one host synchronization. The first two chunks' copies are queued before it, so the copy stream
-// is not held up while the host waits.
+// The selection over all points of a streamed split MSM, whose points are not on the device but
+// whose scalars are: the number of points of each chunk whose scalar is neither 0 nor 1 (one
+// selection per chunk into the workspace's lists, the count into the sort keys' buffer), read back
+// with the call's one host synchronization. The first chunks' copies (one a slot) are queued before
+// it, so the copy stream is not held up while the host waits.
 template <class Curve>
 result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const ff::fr* d_scalars, void* ws,
                                                     cudaStream_t stream) {
@@ -511,12 +516,12 @@ status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_
 }
 
 // The streamed split MSM with the selection over all points: the others counted per chunk up front
-// (count_streamed_others), then each chunk as it arrives (the copies two chunks ahead of the
-// kernels). Where carried_plan fits, every chunk's bucket sums go into one set of buckets, reduced
-// once with the chunks' scalar-1 sums (summed in the chunk-result slot) as the extra term: a later
-// chunk costs a bucket merge instead of a reduction, which for G2 is most of a small chunk's time
-// (docs/perf/vram-budgets.md, s10). Otherwise each chunk runs run_selected_chunk and the chunk sums
-// are added on the device as run_chunks does.
+// (count_streamed_others), then each chunk as it arrives (the copies as many chunks ahead of the
+// kernels as the stream has slots). Where carried_plan fits, every chunk's bucket sums go into one
+// set of buckets, reduced once with the chunks' scalar-1 sums (summed in the chunk-result slot) as
+// the extra term: a later chunk costs a bucket merge instead of a reduction, which for G2 is most
+// of a small chunk's time (docs/perf/vram-budgets.md, s10). Otherwise each chunk runs
+// run_selected_chunk and the chunk sums are added on the device as run_chunks does.
 template <class Curve>
 status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
                              const ff::fr* d_scalars, void* ws, cudaStream_t stream) {
@@ -524,7 +529,7 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
   const msm_shape& s = plan.shape;
   const auto len = [&](uint64_t k) { return k + 1 < s.chunks ? s.n : s.last_n; };
   std::vector<int> slot(s.chunks, 0);
-  const uint64_t ahead = std::min<uint64_t>(2, s.chunks);
+  const uint64_t ahead = std::min<uint64_t>(uint64_t(std::max(ps.slots, 1)), s.chunks);
   for (uint64_t k = 0; k < ahead; ++k) {
     PP_ASSIGN_OR_RETURN(slot[k], stream_copy<Curve>(ps, h_points + k * s.n, len(k)));
   }
@@ -546,8 +551,8 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
       accumulate_kernel<Curve><<<1, 32, 0, stream>>>(result, chunk_result);
       PP_CUDA_TRY(cudaGetLastError());
     }
-    if (k + 2 < s.chunks) {
-      PP_ASSIGN_OR_RETURN(slot[k + 2], stream_copy<Curve>(ps, h_points + (k + 2) * s.n, len(k + 2)));
+    if (k + ahead < s.chunks) {
+      PP_ASSIGN_OR_RETURN(slot[k + ahead], stream_copy<Curve>(ps, h_points + (k + ahead) * s.n, len(k + ahead)));
     }
   }
   if (carried) PP_RETURN_IF_ERROR(reduce_buckets<Curve>(*carried, ws, chunk_result, result, stream));

@@ -28,6 +28,12 @@ struct msm_tuning {
   // (small chunks under a tight VRAM budget) each chunk selects its own and the workspace stays one
   // chunk's. H200, 2^27 witness split (2026-12-01): 204.0 -> 128.3 ms (G1, 4 chunks of 2^25).
   uint64_t split_select_all_max_chunks;
+  // The cost model's price, in mixed additions, of one bucket in a later chunk's bucket merge (a
+  // full addition) and in the reduction (running sums and the combine tree, msm_window_table's
+  // note): what a streamed split MSM's carried width trades against its points' additions
+  // (make_msm_carried_pass).
+  double bucket_merge_madds;
+  double bucket_reduce_madds;
 };
 
 // Hopper (sm_90, H200).
@@ -51,6 +57,8 @@ inline constexpr msm_tuning msm_tuning_sm90{
     .max_chunk_points_g1 = uint64_t{1} << 25,
     .max_chunk_points_g2 = uint64_t{1} << 24,
     .split_select_all_max_chunks = 4,
+    .bucket_merge_madds = 1.4,
+    .bucket_reduce_madds = 2.8,
 };
 
 // Window width c (signed digits: 2^(c-1) buckets per window, ceil(256 / c) windows) by

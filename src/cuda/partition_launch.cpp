@@ -46,11 +46,11 @@ struct msm_runner {
 
   msm_runner(const key_entry& key, const partition_workspace& w, lane& l, const cuda_event* ready_event)
       : k(key), pw(w), ln(l), ready(ready_event) {
-    ps.d_slot[0] = pw.d_slot[0];
-    ps.d_slot[1] = pw.d_slot[1];
+    ps.slots = k.plan.lane.slots;
     ps.slot_bytes = k.plan.slot_bytes;
     ps.copy = ln.copy;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < ps.slots; ++i) {
+      ps.d_slot[i] = pw.d_slot[i];
       ps.loaded[i] = ln.slot_loaded[i].get();
       ps.freed[i] = ln.slot_freed[i].get();
     }

@@ -2,7 +2,7 @@
 // is a copy stream, a compute stream, timing events and a pinned staging buffer; the partition runs
 // on one of the region's workspaces, laid out for its key (key_residency.hpp): witness upload (copy
 // stream) -> SpMV -> H scalars -> the five MSMs (compute stream), the streamed tables' chunks copied
-// on the copy stream into the workspace's two slots while the chunk before runs; streamed matrices'
+// on the copy stream into the workspace's point slots while the chunks before run; streamed matrices'
 // row chunks go the same way through the workspace's two matrix slots during the SpMV. From QAP
 // evaluations (run_evaluation_partition) the SpMV gives way to copies of the caller's a, b, c.
 // Internal to the cuda layer.
@@ -39,7 +39,7 @@ struct lane {
   std::array<cuda_event, ev_count> events;
   // The streamed chunks' copies on the copy stream: first and last (timing), and the slot events.
   cuda_event stream_begin, stream_end;
-  std::array<cuda_event, 2> slot_loaded, slot_freed;
+  std::array<cuda_event, msm_max_point_slots> slot_loaded, slot_freed;  // point slots; [0], [1] matrix rows too
   std::span<std::byte> staging;
   std::string copy_track, compute_track;
 };

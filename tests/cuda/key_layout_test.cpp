@@ -119,8 +119,10 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   }
   EXPECT_LE(l.witness_ws + s.witness_ws_bytes, l.bytes);
   EXPECT_LE(l.msm_ws + p.msm.workspace_bytes, l.slot[0]);
-  EXPECT_LE(l.slot[1] + p.slot_bytes, l.bytes);
-  EXPECT_LE(l.slot[0] + p.slot_bytes, l.slot[1]);
+  ASSERT_GE(l.slots, 2);
+  ASSERT_LE(l.slots, msm_max_point_slots);
+  EXPECT_LE(l.slot[l.slots - 1] + p.slot_bytes, l.bytes);
+  for (int i = 1; i < l.slots; ++i) EXPECT_LE(l.slot[i - 1] + p.slot_bytes, l.slot[i]);
   // Matrix slots: past b and c, inside the lane, disjoint; none when the matrices are resident.
   if (p.matrices_resident) {
     EXPECT_EQ(p.matrix_slot_bytes, 0u);
@@ -164,9 +166,8 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   }
   EXPECT_LE(end, p.resident_bytes);
   EXPECT_EQ(p.lane_offset(0), p.resident_bytes);
-  for (uint64_t v : {p.resident_bytes, l.bytes, l.scalars, l.phase, l.c, l.slot[0], l.slot[1]}) {
-    EXPECT_EQ(v % layout_alignment, 0u);
-  }
+  for (uint64_t v : {p.resident_bytes, l.bytes, l.scalars, l.phase, l.c}) EXPECT_EQ(v % layout_alignment, 0u);
+  for (int i = 0; i < l.slots; ++i) EXPECT_EQ(l.slot[i] % layout_alignment, 0u);
 }
 
 // The slots sit at the end of the phase region: with the H200's MSM workspace at 2^24-point chunks
@@ -241,11 +242,12 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
   }
 }
 
-// The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, s7), with the MSM's own workspace
-// sizes and the regions those budgets leave (less the driver's 460 MiB and the 128 MiB pinning
-// reserve): at 24 GiB, resident matrices would cost 2^23-point chunks, so the matrices stream and the
-// chunks are 2^24 (B_G1 resident in the room left); at 16 GiB everything and the matrices stream at
-// 2^23. The lanes match the device's (16.81 and 12.77 GiB in the s7 run).
+// The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, s7 and s10), with the MSM's own
+// workspace sizes and the regions those budgets leave (less the driver's 460 MiB and the 128 MiB
+// pinning reserve): at 24 GiB, resident matrices would cost 2^23-point chunks, so the matrices
+// stream and the chunks are 2^24, with four point slots (s10: the room B_G1 took in s7); at 16 GiB
+// everything and the matrices stream at 2^23 through two slots. The lanes match the device's (16.81
+// and 12.77 GiB with two slots in the s7 run).
 TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   const key_shape s = porep27();
   const auto opts = h200_options(s);
@@ -260,6 +262,9 @@ TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   check_plan(s, *plan24, 24 * gib - driver - reserve);
   EXPECT_EQ(plan24->msm.g1_chunk, uint64_t{1} << 24);
   EXPECT_FALSE(plan24->matrices_resident);
+  EXPECT_EQ(plan24->lane.slots, msm_max_point_slots);
+  EXPECT_FALSE(plan24->resident[table_b_g1]);
+  EXPECT_TRUE(plan24->lane.slots_clear_of_h);
   // The matrices resident instead: only 2^23-point chunks fit.
   key_shape fixed = s;
   fixed.matrix_slot_bytes = 0;
@@ -267,12 +272,20 @@ TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   ASSERT_THAT(resident24, IsOk());
   EXPECT_EQ(resident24->msm.g1_chunk, uint64_t{1} << 23);
 
-  const auto plan16 = plan_key(s, opts, 16 * gib - reserve, 2);
+  const auto plan16 = plan_key(s, opts, 16 * gib - driver - reserve, 2);
   ASSERT_THAT(plan16, IsOk());
   std::printf("16 GiB: %s, total %.2f GiB\n", plan16->to_string(s).c_str(), double(plan16->total_bytes()) / gib);
-  check_plan(s, *plan16, 16 * gib - reserve);
+  check_plan(s, *plan16, 16 * gib - driver - reserve);
   EXPECT_EQ(plan16->msm.g1_chunk, uint64_t{1} << 23);
   EXPECT_FALSE(plan16->matrices_resident);
+  EXPECT_EQ(plan16->lane.slots, 2);
+  for (const uint64_t b : {48, 32}) {
+    const auto p = plan_key(s, opts, b * gib - driver - reserve, 2);
+    ASSERT_THAT(p, IsOk());
+    std::printf("%llu GiB: %s, total %.2f GiB\n", (unsigned long long)b, p->to_string(s).c_str(),
+                double(p->total_bytes()) / gib);
+    check_plan(s, *p, b * gib - driver - reserve);
+  }
 }
 
 // The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdio>
+#include <deque>
 #include <random>
 #include <string>
 #include <vector>
@@ -293,13 +294,14 @@ TYPED_TEST(MsmDevice, SelectedSplitEdges) {
 }
 
 // Runs msm_streamed / split_msm_streamed with the points in (pageable) host memory, streamed through
-// two slots of one chunk each on a copy stream, twice in a row on the same slots (the second MSM's
-// first copies wait for the first's kernels), and returns both results in affine form; the bucket
-// reductions the two ran to *reductions when given.
+// `slots` slots of one chunk each on a copy stream, twice in a row on the same slots (the second
+// MSM's first copies wait for the first's kernels), and returns both results in affine form; the
+// bucket reductions the two ran to *reductions when given.
 template <class Curve>
 std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<Curve>>& points,
                                                   const std::vector<fr>& scalars, path p, uint64_t max_chunk_points,
-                                                  int window_bits = 0, uint64_t* reductions = nullptr) {
+                                                  int window_bits = 0, uint64_t* reductions = nullptr,
+                                                  int slots = 2) {
   const std::array<ec::affine<Curve>, 2> none{ec::affine<Curve>::infinity(), ec::affine<Curve>::infinity()};
   const uint64_t n = points.size();
   const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
@@ -307,17 +309,22 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
   EXPECT_THAT(bytes, IsOk());
   if (!bytes.ok()) return none;
   const uint64_t slot = std::min(n, max_chunk_points) * sizeof(ec::affine<Curve>);
-  device_buffer d_scalars(n * sizeof(fr)), ws(*bytes), s0(slot), s1(slot);
-  EXPECT_TRUE(d_scalars.p && ws.p && s0.p && s1.p);
-  EXPECT_EQ(cudaMemcpy(d_scalars.p, scalars.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
+  device_buffer d_scalars(n * sizeof(fr)), ws(*bytes);
+  EXPECT_TRUE(d_scalars.p && ws.p);
+  std::deque<device_buffer> slot_buffers;  // deque: its elements never move
   msm_point_stream ps;
-  ps.d_slot[0] = s0.p;
-  ps.d_slot[1] = s1.p;
+  ps.slots = slots;
+  for (int i = 0; i < slots; ++i) {
+    slot_buffers.emplace_back(slot);
+    EXPECT_NE(slot_buffers.back().p, nullptr);
+    ps.d_slot[i] = slot_buffers.back().p;
+  }
+  EXPECT_EQ(cudaMemcpy(d_scalars.p, scalars.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
   ps.slot_bytes = slot;
   cudaStream_t compute = nullptr;
   EXPECT_EQ(cudaStreamCreateWithFlags(&ps.copy, cudaStreamNonBlocking), cudaSuccess);
   EXPECT_EQ(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), cudaSuccess);
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < slots; ++i) {
     EXPECT_EQ(cudaEventCreateWithFlags(&ps.loaded[i], cudaEventDisableTiming), cudaSuccess);
     EXPECT_EQ(cudaEventCreateWithFlags(&ps.freed[i], cudaEventDisableTiming), cudaSuccess);
   }
@@ -337,7 +344,7 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
   EXPECT_GE(ps.bucket_reductions, 2u);
   EXPECT_LE(ps.bucket_reductions, 2 * std::max<uint64_t>(chunks, 1));
   if (reductions != nullptr) *reductions = ps.bucket_reductions;
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < slots; ++i) {
     cudaEventDestroy(ps.loaded[i]);
     cudaEventDestroy(ps.freed[i]);
   }
@@ -347,8 +354,9 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
 }
 
 // Streamed points against the host MSMs: many chunks (a divisor, a non-divisor, one point per chunk),
-// random and witness scalars, and for the split MSM's selection over all points the edges of the
-// per-chunk counts: chunks with no other point (all 0 and 1), one chunk all others, every scalar 0.
+// random and witness scalars, through two slots and through the most (copies further ahead), and for
+// the split MSM's selection over all points the edges of the per-chunk counts: chunks with no other
+// point (all 0 and 1), one chunk all others, every scalar 0.
 TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   using C = TypeParam;
   std::mt19937_64 rng(pp::test::test_seed());
@@ -357,11 +365,13 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
                          const char* what) {
     const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
     for (path p : {path::plain, path::split}) {
-      const auto got = gpu_msm_streamed<C>(pts, sc, p, limit);
-      if (!(got[0] == want) || !(got[1] == want)) {
-        ++bad;
-        std::printf("mismatch: %s n=%zu limit=%llu %s %s\n", C::name, pts.size(), (unsigned long long)limit, what,
-                    p == path::plain ? "plain" : "split");
+      for (int slots : {2, msm_max_point_slots}) {
+        const auto got = gpu_msm_streamed<C>(pts, sc, p, limit, 0, nullptr, slots);
+        if (!(got[0] == want) || !(got[1] == want)) {
+          ++bad;
+          std::printf("mismatch: %s n=%zu limit=%llu %s %s, %d slots\n", C::name, pts.size(),
+                      (unsigned long long)limit, what, p == path::plain ? "plain" : "split", slots);
+        }
       }
     }
   };

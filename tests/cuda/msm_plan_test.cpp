@@ -219,11 +219,13 @@ TEST(MsmPlan, SelectedPassesFitTheLayout) {
   EXPECT_EQ(make_msm_selected_pass(*s, 3000000).window_bits, msm_window_bits(3000000));
 }
 
-// A streamed split MSM's chunks carry their buckets at the widest width between the table's for the
-// largest chunk's and for all selected points whose pass fits the layout and whose bucket array
-// fits the sort pair. At the PoRep budgets' chunks they carry (B_G2 in 2^22-point chunks one bit
-// below the table's width for all: its buckets would not fit the pair); with small G2 chunks the
-// buckets never fit (window_bits 0: each chunk reduces its own); a forced width is the only one.
+// A streamed split MSM's chunks carry their buckets at the cheapest width (points' additions, a
+// merge a later chunk, one reduction) between the table's for the largest chunk's and for all
+// selected points whose pass fits the layout and whose bucket array fits the sort pair. At the
+// PoRep budgets' chunks (8 to 16 of them, ~10% of the points selected) the merges make c = 16 the
+// cheapest (c = 20 at 24 GiB: 7 merges of 6.8M buckets); with two chunks of many selected points
+// the wider width wins; with small G2 chunks the buckets never fit (window_bits 0: each chunk
+// reduces its own); a forced width is the only one.
 TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
   struct row {
     uint64_t total, limit, bucket_bytes, others, most;
@@ -232,11 +234,13 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
   const uint64_t m = uint64_t{1} << 20;
   const row rows[] = {
       // 16 GiB: B_G2 (2^25 points in 2^22-point chunks, ~11% others), L (G1, 2^23-point chunks).
-      {uint64_t{1} << 25, uint64_t{1} << 22, g2_bucket, 3600000, 460000, 0, msm_window_bits(3600000) - 1},
-      {uint64_t{1} << 27, uint64_t{1} << 23, g1_bucket, 13 * m, 900000, 0, 19},
-      // 24 GiB: B_G2 in 2^23-point chunks, L in 2^24-point chunks: the table's width for all.
-      {uint64_t{1} << 25, uint64_t{1} << 23, g2_bucket, 3600000, 920000, 0, msm_window_bits(3600000)},
-      {uint64_t{1} << 27, uint64_t{1} << 24, g1_bucket, 13 * m, 1800000, 0, msm_window_bits(13 * m)},
+      {uint64_t{1} << 25, uint64_t{1} << 22, g2_bucket, 3600000, 460000, 0, 16},
+      {uint64_t{1} << 27, uint64_t{1} << 23, g1_bucket, 13 * m, 900000, 0, 16},
+      // 24 GiB: B_G2 in 2^23-point chunks, L in 2^24-point chunks.
+      {uint64_t{1} << 25, uint64_t{1} << 23, g2_bucket, 3600000, 920000, 0, 16},
+      {uint64_t{1} << 27, uint64_t{1} << 24, g1_bucket, 13 * m, 1800000, 0, 16},
+      // Two chunks, half their points selected: c = 20 (13 windows) over 19 (14).
+      {uint64_t{1} << 25, uint64_t{1} << 24, g1_bucket, uint64_t{1} << 24, uint64_t{1} << 23, 0, 20},
       {50003, 777, g2_bucket, 50003, 777, 0, 0},
       {30007, 5000, g2_bucket, 20007, 5000, 6, 6},
       {30007, 5000, g1_bucket, 20007, 5000, 11, 0},
