@@ -64,7 +64,7 @@ host_buffer make_registered(const char* name, const char* key, uint64_t bytes, i
   return {name, key, p, true};
 }
 
-// Median GiB/s of `passes` timed passes over the buffer (one warm-up first).
+// Median GiB/s of 5 timed passes over the buffer (one warm-up first).
 double copy_rate(const host_buffer& h, uint64_t bytes, uint64_t chunk, void* const slot[2], cudaStream_t s) {
   cudaEvent_t a, b;
   BENCH_CHECK(cudaEventCreate(&a));

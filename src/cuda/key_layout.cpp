@@ -37,7 +37,7 @@ void place_resident(const key_shape& s, key_plan& p) {
 }
 
 key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident,
-                   bool h_in_turns, bool matrices_resident, int slots = 2) {
+                   bool h_in_turns, bool matrices_resident, int slots = msm_min_point_slots) {
   key_plan p;
   p.resident = resident;
   p.matrices_resident = matrices_resident;
@@ -114,7 +114,7 @@ lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t
   l.mslot[0] = at + bc;
   l.mslot[1] = l.mslot[0] + matrix_slot_bytes;
   const uint64_t h_live = std::max(bc + 2 * matrix_slot_bytes, pad256(s.witness_ws_bytes));
-  l.slots = std::clamp(slots, 2, msm_max_point_slots);
+  l.slots = std::clamp(slots, msm_min_point_slots, msm_max_point_slots);
   const uint64_t phase = std::max(h_live, pad256(m.workspace_bytes) + uint64_t(l.slots) * slot_bytes);
   // The MSM workspace at the phase's start, the slots at its end: where the workspace is larger than
   // what the H step uses, the slots stay clear of it.
@@ -178,7 +178,7 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
       const int slots =
           lanes_that_fit(make_plan(s, m, none, turns, matrices_resident, point_slots_before_residency), budget, 1) > 0
               ? point_slots_before_residency
-              : 2;
+              : msm_min_point_slots;
       std::array<bool, key_table_count> res = none;
       for (const key_table t : residency_order) {
         std::array<bool, key_table_count> more = res;

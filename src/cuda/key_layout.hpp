@@ -63,7 +63,7 @@ struct lane_layout {  // offsets inside one lane's workspace
   uint64_t witness_ws = 0;                 // upload (inside the phase region)
   uint64_t msm_ws = 0;                     // MSM phase (inside the phase region)
   uint64_t slot[msm_max_point_slots] = {};  // the point slots, at the phase region's end
-  int slots = 2;                            // point slots in use
+  int slots = msm_min_point_slots;          // point slots in use
   uint64_t bytes = 0;
   // The point slots lie past everything the SpMV and H steps use (b, c, the matrix slots): a
   // partition's first chunks may be copied while its H is computed, not only once b and c are dead.
@@ -100,10 +100,10 @@ struct key_plan {
 };
 
 // The lane layout for a chunking and the streamed tables; h_in_turns: one buffer for b and c;
-// matrix_slot_bytes: each matrix slot (0 when the matrices are resident); slots: point slots (2 to
-// msm_max_point_slots).
+// matrix_slot_bytes: each matrix slot (0 when the matrices are resident); slots: point slots
+// (msm_min_point_slots to msm_max_point_slots).
 lane_layout make_lane_layout(const key_shape& s, const msm_chunking& m, uint64_t slot_bytes, bool h_in_turns,
-                             uint64_t matrix_slot_bytes = 0, int slots = 2);
+                             uint64_t matrix_slot_bytes = 0, int slots = msm_min_point_slots);
 // Slot size for a chunking: the largest chunk of any streamed table.
 uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident);
 

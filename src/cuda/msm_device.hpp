@@ -58,7 +58,7 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
                  const msm_config& config = {});
 
 // Points streamed from host memory (pinned keeps the copies asynchronous): every chunk of an MSM is
-// copied on `copy` into the next of `slots` device slots (2 to msm_max_point_slots) and its kernels
+// copied on `copy` into the next of `slots` device slots (msm_min_point_slots to msm_max_point_slots) and its kernels
 // wait for that copy, so the copies of the next slots - 1 chunks overlap the kernels of the chunk
 // before them (two slots: double buffering). loaded[i] / freed[i] (events, timing off) order slot i
 // between the two streams; `turn` picks the next slot and carries over from one MSM to the next on
@@ -66,7 +66,7 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
 // slots may alias buffers that are dead by then).
 struct msm_point_stream {
   void* d_slot[msm_max_point_slots] = {};
-  int slots = 2;
+  int slots = msm_min_point_slots;
   uint64_t slot_bytes = 0;  // each; at least one chunk of points
   cudaStream_t copy = nullptr;
   cudaEvent_t loaded[msm_max_point_slots] = {};

@@ -115,13 +115,13 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
   const uint64_t n = max_len < s.n ? max_len : s.n;
   const int widest = s.forced_width ? s.window_bits : msm_window_bits(total_len > n ? total_len : n);
   const int narrowest = s.forced_width ? s.window_bits : msm_window_bits(n);
+  const double merges = s.chunks > 1 ? double(s.chunks - 1) : 0.0;
   msm_shape best;
   double best_cost = 0;
   for (int c = narrowest; c <= widest; ++c) {
     const msm_shape pass = pass_shape(n, c, false, tuning);
     const uint64_t buckets = uint64_t(pass.windows) * pass.buckets_per_window;
     if (!msm_pass_fits(s, pass) || bucket_bytes * buckets > plan.layout.pair_bytes) continue;
-    const double merges = s.chunks > 1 ? double(s.chunks - 1) : 0.0;
     const double cost = double(total_len) * pass.windows +
                         double(buckets) * (merges * tuning.bucket_merge_madds + tuning.bucket_reduce_madds);
     if (best.window_bits == 0 || cost < best_cost) {

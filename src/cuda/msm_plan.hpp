@@ -9,9 +9,10 @@
 
 namespace pp::cuda {
 
-// Most device slots a streamed MSM's chunks rotate through (msm_device.hpp, msm_point_stream): two
-// double-buffer; each further one lets the copies run a chunk further ahead of the kernels, where
-// the VRAM plan has room for it (key_layout.cpp, add_point_slots).
+// Device slots a streamed MSM's chunks rotate through (msm_device.hpp, msm_point_stream): the least,
+// two, double-buffer; each further one lets the copies run a chunk further ahead of the kernels,
+// where the VRAM plan has room for it (key_layout.cpp, add_point_slots).
+inline constexpr int msm_min_point_slots = 2;
 inline constexpr int msm_max_point_slots = 4;
 
 // Counts that depend only on n, c and the tuning (no CUB sizes). An MSM of more points than the

@@ -383,9 +383,9 @@ auto merged_chunks(void* ws, cudaStream_t stream, const Pass& pass) {
 template <class Curve>
 result<int> stream_copy(msm_point_stream& ps, const affine_t<Curve>* h_points, uint64_t len) {
   const uint64_t bytes = len * sizeof(affine_t<Curve>);
-  if (ps.slots < 2 || ps.slots > msm_max_point_slots) {
-    return invalid_argument("GPU MSM: " + std::to_string(ps.slots) + " point slots, expected 2 to " +
-                            std::to_string(msm_max_point_slots));
+  if (ps.slots < msm_min_point_slots || ps.slots > msm_max_point_slots) {
+    return invalid_argument("GPU MSM: " + std::to_string(ps.slots) + " point slots, expected " +
+                            std::to_string(msm_min_point_slots) + " to " + std::to_string(msm_max_point_slots));
   }
   const bool placed = std::all_of(ps.d_slot, ps.d_slot + ps.slots, [](const void* p) { return p != nullptr; });
   if (bytes > ps.slot_bytes || !placed) {

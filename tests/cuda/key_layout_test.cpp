@@ -119,7 +119,7 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   }
   EXPECT_LE(l.witness_ws + s.witness_ws_bytes, l.bytes);
   EXPECT_LE(l.msm_ws + p.msm.workspace_bytes, l.slot[0]);
-  ASSERT_GE(l.slots, 2);
+  ASSERT_GE(l.slots, msm_min_point_slots);
   ASSERT_LE(l.slots, msm_max_point_slots);
   EXPECT_LE(l.slot[l.slots - 1] + p.slot_bytes, l.bytes);
   for (int i = 1; i < l.slots; ++i) EXPECT_LE(l.slot[i - 1] + p.slot_bytes, l.slot[i]);

@@ -365,7 +365,7 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
                          const char* what) {
     const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
     for (path p : {path::plain, path::split}) {
-      for (int slots : {2, msm_max_point_slots}) {
+      for (int slots : {msm_min_point_slots, msm_max_point_slots}) {
         const auto got = gpu_msm_streamed<C>(pts, sc, p, limit, 0, nullptr, slots);
         if (!(got[0] == want) || !(got[1] == want)) {
           ++bad;
