@@ -2,9 +2,10 @@
 // each MSM (result copy to pinned memory included), median of 5 after one warm-up, fresh random
 // scalars (device-generated) before every run. Points: up to 2^22 distinct host-made points, tiled.
 // Prints one table with the ratio to the best public library's figures (workload notes).
-// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG]. With sizes, only those run
-// (G1 unless g2:, plain random + split witness + plain witness at the default width, e.g. 26 27);
-// chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case.
+// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...]. With sizes, only those
+// run (G1 unless g2:, plain random + split witness + plain witness at the default width, e.g. 26 27);
+// chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case; c= lists the widths of the
+// plain random runs of the given sizes (0: the tuning's; default 0), e.g. c=0,21,22.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -146,19 +147,26 @@ int main(int argc, char** argv) {
   const uint64_t seed = pp::test::run_seed();
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   bool quick = false;
-  std::vector<int> g1_sizes, g2_sizes;
+  std::vector<int> g1_sizes, g2_sizes, widths{0};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "quick") {
       quick = true;
     } else if (a.rfind("chunk=", 0) == 0) {
       g_max_chunk_points = uint64_t{1} << std::atoi(a.c_str() + 6);
+    } else if (a.rfind("c=", 0) == 0) {
+      widths.clear();
+      for (size_t at = 2; at <= a.size();) {
+        const size_t comma = std::min(a.find(',', at), a.size());
+        widths.push_back(std::atoi(a.substr(at, comma - at).c_str()));
+        at = comma + 1;
+      }
     } else if (a.rfind("g2:", 0) == 0) {
       g2_sizes.push_back(std::atoi(a.c_str() + 3));
     } else if (!a.empty() && a[0] >= '0' && a[0] <= '9') {
       g1_sizes.push_back(std::atoi(a.c_str()));
     } else {
-      std::fprintf(stderr, "usage: %s [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...]\n", argv[0]);
       return 2;
     }
   }
@@ -168,8 +176,8 @@ int main(int argc, char** argv) {
   using pp::ec::g1_curve;
   using pp::ec::g2_curve;
   if (!g1_sizes.empty() || !g2_sizes.empty()) {
-    for (int log_n : g1_sizes) sweep<g1_curve>(log_n, {0}, true, seed);
-    for (int log_n : g2_sizes) sweep<g2_curve>(log_n, {0}, true, seed);
+    for (int log_n : g1_sizes) sweep<g1_curve>(log_n, widths, true, seed);
+    for (int log_n : g2_sizes) sweep<g2_curve>(log_n, widths, true, seed);
     return 0;
   }
   sweep<g1_curve>(20, {0}, false, seed);

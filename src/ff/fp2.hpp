@@ -7,9 +7,12 @@ namespace pp::ff {
 struct fp2;
 #if PP_DEVICE_PASS
 // On the device, Fp2 products are out-of-line calls: force-inlining 3 Fp products into every G2
-// formula made the G2 kernels so large that nvcc took ~20 minutes per file and ptxas spilled.
-static __device__ __noinline__ fp2 fp2_mul_device(const fp2& a, const fp2& b);
-static __device__ __noinline__ fp2 fp2_sqr_device(const fp2& a);
+// formula made the G2 kernels so large that nvcc took ~20 minutes per file and ptxas spilled
+// (H200, 2026-12-02: the G2 accumulation 7% slower inlined). Operands pass by value, in registers:
+// by reference they had to live in the caller's stack frame (1312 bytes in the G2 accumulation,
+// 424 by value; that kernel 3% faster, the bucket reduction 7-11%; docs/perf/msm-h200.md, s11).
+static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b);
+static __device__ __noinline__ fp2 fp2_sqr_device(fp2 a);
 #endif
 
 struct fp2 {
@@ -77,8 +80,8 @@ struct fp2 {
 static_assert(sizeof(fp2) == 96);
 
 #if PP_DEVICE_PASS
-static __device__ __noinline__ fp2 fp2_mul_device(const fp2& a, const fp2& b) { return fp2::mul_inline(a, b); }
-static __device__ __noinline__ fp2 fp2_sqr_device(const fp2& a) { return a.sqr_inline(); }
+static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b) { return fp2::mul_inline(a, b); }
+static __device__ __noinline__ fp2 fp2_sqr_device(fp2 a) { return a.sqr_inline(); }
 #endif
 
 }  // namespace pp::ff
