@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
+#include "bench_list_arg.hpp"
 #include "cuda/msm_device.hpp"
 #include "msm_points.hpp"
 #include "support/seed.hpp"
@@ -155,12 +156,7 @@ int main(int argc, char** argv) {
     } else if (a.rfind("chunk=", 0) == 0) {
       g_max_chunk_points = uint64_t{1} << std::atoi(a.c_str() + 6);
     } else if (a.rfind("c=", 0) == 0) {
-      widths.clear();
-      for (size_t at = 2; at <= a.size();) {
-        const size_t comma = std::min(a.find(',', at), a.size());
-        widths.push_back(std::atoi(a.substr(at, comma - at).c_str()));
-        at = comma + 1;
-      }
+      widths = comma_list(a.substr(2), [](const char* v) { return std::atoi(v); });
     } else if (a.rfind("g2:", 0) == 0) {
       g2_sizes.push_back(std::atoi(a.c_str() + 3));
     } else if (!a.empty() && a[0] >= '0' && a[0] <= '9') {

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
+#include "bench_list_arg.hpp"
 #include "core/mutex.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/fixed_base_device.hpp"
@@ -611,13 +612,7 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
 
 // "B,B,..." as GiB values (0: unlimited).
 std::vector<double> gib_list(const std::string& list) {
-  std::vector<double> out;
-  for (size_t at = 0; at <= list.size();) {
-    const size_t comma = std::min(list.find(',', at), list.size());
-    out.push_back(std::atof(list.substr(at, comma - at).c_str()));
-    at = comma + 1;
-  }
-  return out;
+  return comma_list(list, [](const char* v) { return std::atof(v); });
 }
 
 }  // namespace
