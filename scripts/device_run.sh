@@ -40,14 +40,16 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 stage="$here/.devrun/cuda"
 build_dir="${PP_BUILD_DIR:-$here/build/cuda}"
 tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_test cuda_spmv_device_test
-       cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_fixed_base_device_test cuda_backend_test
-       cuda_evaluation_test cuda_evaluation_staging_test cuda_pinned_chunk_copier_test)
+       cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_msm_precompute_test
+       cuda_fixed_base_device_test cuda_backend_test cuda_evaluation_test cuda_evaluation_staging_test
+       cuda_pinned_chunk_copier_test)
 benches=(cuda_ntt_bench cuda_msm_bench cuda_h2d_bench)
 partition_bench=cuda_prover_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
-                  [cuda_msm_device_test]=150 [cuda_fixed_base_device_test]=120 [cuda_backend_test]=240 [cuda_evaluation_test]=120
+                  [cuda_msm_device_test]=150 [cuda_msm_precompute_test]=150 [cuda_fixed_base_device_test]=120
+                  [cuda_backend_test]=240 [cuda_evaluation_test]=120
                   [cuda_evaluation_staging_test]=60 [cuda_pinned_chunk_copier_test]=60
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_h2d_bench]=60 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
@@ -228,6 +230,7 @@ PY
   if [ "$phase" = msm ]; then
     step tests 10 bin/cuda_msm_plan_test || failed=1
     step tests 200 bin/cuda_msm_device_test || failed=1
+    step tests 150 bin/cuda_msm_precompute_test || failed=1
     step tests 150 bin/cuda_backend_test --gtest_filter='*Streamed*:*SmallCircuits*:*PoRepLike*' || failed=1
     step msm 150 bin/cuda_msm_bench 24 26 27 g2:24 g2:25
     if [ -x bin/ref_bench ]; then step ref 100 bin/ref_bench g1:24 g1:26 g2:24 g1host:24 ntt:27; fi

@@ -2,10 +2,13 @@
 // each MSM (result copy to pinned memory included), median of 5 after one warm-up, fresh random
 // scalars (device-generated) before every run. Points: up to 2^22 distinct host-made points, tiled.
 // Prints one table with the ratio to the best public library's figures (workload notes).
-// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...]. With sizes, only those
-// run (G1 unless g2:, plain random + split witness + plain witness at the default width, e.g. 26 27);
-// chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case; c= lists the widths of the
-// plain random runs of the given sizes (0: the tuning's; default 0), e.g. c=0,21,22.
+// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...] [pre=G,G...]. With
+// sizes, only those run (G1 unless g2:, plain random + split witness + plain witness at the default
+// width, e.g. 26 27); chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case; c= lists
+// the widths of the plain random runs of the given sizes (0: the tuning's; default 0), e.g.
+// c=0,21,22; pre= adds plain random runs over precomputed bases (msm_precompute.hpp) of G copies
+// each, at each c= width (0: make_msm_precomputation's; more copies than digits: one per digit),
+// and a second table of what the copies cost: device memory beyond the points, time to make them.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include "bench_fail_fast.hpp"
 #include "bench_list_arg.hpp"
 #include "cuda/msm_device.hpp"
+#include "cuda/msm_precompute.hpp"
 #include "msm_points.hpp"
 #include "support/seed.hpp"
 
@@ -53,12 +57,14 @@ double reference_ms(bool g2, int log_n) {
 }
 
 uint64_t g_max_chunk_points = 0;  // chunk=LOG; 0 = the tuning's limit
+std::vector<std::string> g_precompute_rows;  // the second table, printed at the end
 
 template <class Curve>
 void run_case(const char* label, int log_n, bool split, bool witness, int window_bits, void* d_points_all,
-              fr* d_scalars, uint64_t seed) {
+              fr* d_scalars, uint64_t seed, const pp::cuda::msm_precomputation& pre = {}) {
   const uint64_t n = uint64_t{1} << log_n;
-  const pp::cuda::msm_config cfg{.window_bits = window_bits, .max_chunk_points = g_max_chunk_points};
+  const pp::cuda::msm_config cfg{
+      .window_bits = window_bits, .max_chunk_points = g_max_chunk_points, .precomputed = pre};
   auto plan = pp::cuda::plan_msm<Curve>(n, split, cfg);
   if (!plan.ok()) {
     std::printf("%s: %s\n", label, plan.error().to_string().c_str());
@@ -94,8 +100,9 @@ void run_case(const char* label, int log_n, bool split, bool witness, int window
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
     const double ref = split ? 0 : reference_ms(Curve::name[1] == '2', log_n);
-    std::printf("| %-4s | 2^%d | %-5s | %-7s | %2d | %10.3f | %8.3f | %8.3f | %7.1f | %s |\n", Curve::name, log_n,
-                split ? "split" : "plain", witness ? "witness" : "random", plan->shape.window_bits, med, ms.front(),
+    const std::string path = split ? "split" : pre.groups > 1 ? "pre:" + std::to_string(pre.groups) : "plain";
+    std::printf("| %-4s | 2^%d | %-6s | %-7s | %2d | %10.3f | %8.3f | %8.3f | %7.1f | %s |\n", Curve::name, log_n,
+                path.c_str(), witness ? "witness" : "random", plan->shape.window_bits, med, ms.front(),
                 ms.back(), plan->layout.total / 1048576.0, ref > 0 ? std::to_string(ref / med).c_str() : "-");
     std::fflush(stdout);
   }
@@ -121,12 +128,59 @@ void* make_points(int log_n, uint64_t seed) {
   return d;
 }
 
+// Plain random runs over `groups` precomputed copies of the points at width window_bits (a table made
+// here from them, timed with CUDA events, freed after its runs), and its row of the cost table.
 template <class Curve>
-void sweep(int log_n, const std::vector<int>& plain_windows, bool with_split, uint64_t seed) {
+void run_precomputed(int log_n, uint32_t groups, int window_bits, const void* d_points, fr* d_scalars,
+                     uint64_t seed) {
+  using affine = pp::ec::affine<Curve>;
+  const uint64_t n = uint64_t{1} << log_n;
+  const auto pre = pp::cuda::make_msm_precomputation(n, groups, window_bits);
+  if (!pre.ok() || pre->groups < 2) {
+    std::printf("pre:%u 2^%d: %s\n", groups, log_n, pre.ok() ? "one copy, no precomputation" : pre.error().to_string().c_str());
+    return;
+  }
+  const uint64_t extra = (pp::cuda::msm_precomputed_points(*pre) - n) * sizeof(affine);
+  void* table = nullptr;
+  if (cudaMalloc(&table, n * sizeof(affine) + extra) != cudaSuccess) {
+    cudaGetLastError();
+    std::printf("pre:%u 2^%d: %.1f GiB of copies do not fit\n", groups, log_n, extra / 1073741824.0);
+    return;
+  }
+  BENCH_CHECK(cudaMemcpy(table, d_points, n * sizeof(affine), cudaMemcpyDeviceToDevice));
+  cudaEvent_t e0, e1;
+  BENCH_CHECK(cudaEventCreate(&e0));
+  BENCH_CHECK(cudaEventCreate(&e1));
+  BENCH_CHECK(cudaEventRecord(e0));
+  const pp::status st = pp::cuda::precompute_msm_bases<Curve>(static_cast<affine*>(table), n, *pre, nullptr);
+  BENCH_CHECK(cudaEventRecord(e1));
+  BENCH_CHECK(cudaEventSynchronize(e1));
+  float made_ms = 0;
+  BENCH_CHECK(cudaEventElapsedTime(&made_ms, e0, e1));
+  if (!st.ok()) {
+    std::printf("pre:%u 2^%d: %s\n", groups, log_n, st.to_string().c_str());
+  } else {
+    run_case<Curve>("pre", log_n, false, false, 0, table, d_scalars, seed, *pre);
+    char row[256];
+    std::snprintf(row, sizeof(row), "| %-4s | 2^%d | %2u | %2d | %2d | %8.2f | %9.1f |", Curve::name, log_n, pre->groups,
+                  pre->group_windows, pre->window_bits, extra / 1073741824.0, made_ms);
+    g_precompute_rows.emplace_back(row);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaFree(table);
+}
+
+template <class Curve>
+void sweep(int log_n, const std::vector<int>& plain_windows, bool with_split, uint64_t seed,
+           const std::vector<int>& precomputed = {}) {
   void* d_points = make_points<Curve>(log_n, seed);
   fr* d_scalars = nullptr;
   BENCH_CHECK(cudaMalloc(&d_scalars, (uint64_t{1} << log_n) * sizeof(fr)));
   for (int c : plain_windows) run_case<Curve>("plain", log_n, false, false, c, d_points, d_scalars, seed);
+  for (int g : precomputed) {
+    for (int c : plain_windows) run_precomputed<Curve>(log_n, uint32_t(g), c, d_points, d_scalars, seed);
+  }
   if (with_split) {
     run_case<Curve>("split", log_n, true, true, 0, d_points, d_scalars, seed);
     run_case<Curve>("plain-witness", log_n, false, true, 0, d_points, d_scalars, seed);
@@ -148,7 +202,7 @@ int main(int argc, char** argv) {
   const uint64_t seed = pp::test::run_seed();
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   bool quick = false;
-  std::vector<int> g1_sizes, g2_sizes, widths{0};
+  std::vector<int> g1_sizes, g2_sizes, widths{0}, groups;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "quick") {
@@ -157,12 +211,15 @@ int main(int argc, char** argv) {
       g_max_chunk_points = uint64_t{1} << std::atoi(a.c_str() + 6);
     } else if (a.rfind("c=", 0) == 0) {
       widths = comma_list(a.substr(2), [](const char* v) { return std::atoi(v); });
+    } else if (a.rfind("pre=", 0) == 0) {
+      groups = comma_list(a.substr(4), [](const char* v) { return std::atoi(v); });
     } else if (a.rfind("g2:", 0) == 0) {
       g2_sizes.push_back(std::atoi(a.c_str() + 3));
     } else if (!a.empty() && a[0] >= '0' && a[0] <= '9') {
       g1_sizes.push_back(std::atoi(a.c_str()));
     } else {
-      std::fprintf(stderr, "usage: %s [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...] [pre=G,G...]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -172,8 +229,13 @@ int main(int argc, char** argv) {
   using pp::ec::g1_curve;
   using pp::ec::g2_curve;
   if (!g1_sizes.empty() || !g2_sizes.empty()) {
-    for (int log_n : g1_sizes) sweep<g1_curve>(log_n, widths, true, seed);
-    for (int log_n : g2_sizes) sweep<g2_curve>(log_n, widths, true, seed);
+    for (int log_n : g1_sizes) sweep<g1_curve>(log_n, widths, true, seed, groups);
+    for (int log_n : g2_sizes) sweep<g2_curve>(log_n, widths, true, seed, groups);
+    if (!g_precompute_rows.empty()) {
+      std::printf("\nprecomputed bases: copies (G), bucket windows, c, device memory beyond the points, time to make\n");
+      std::printf("| curve | n | G | windows | c | copies GiB | made in ms |\n|---|---|---|---|---|---|---|\n");
+      for (const auto& r : g_precompute_rows) std::printf("%s\n", r.c_str());
+    }
     return 0;
   }
   sweep<g1_curve>(20, {0}, false, seed);

@@ -25,6 +25,10 @@ namespace pp::cuda {
 struct msm_config {
   int window_bits = 0;            // 0 = the tuning table's width for one chunk (msm_tuning.hpp)
   uint64_t max_chunk_points = 0;  // 0 = the tuning's limit for the curve (msm_tuning.hpp)
+  // Precomputed copies of the points (msm_precompute.hpp): msm's d_points holds them, made by
+  // precompute_msm_bases for this precomputation; its width is the MSM's. msm only: the split and
+  // streamed MSMs refuse them.
+  msm_precomputation precomputed{};
 };
 
 // The plan (sizes and workspace layout) for n points; plan.layout.total is the workspace size,

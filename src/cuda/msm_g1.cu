@@ -1,6 +1,9 @@
-// GPU MSM over G1 (msm_device.hpp): the kernels and launch sequence of msm_run.cuh for g1_curve.
+// GPU MSM over G1 (msm_device.hpp, msm_precompute.hpp): the kernels and launch sequences of msm_run.cuh
+// and msm_precompute_run.cuh for g1_curve.
+#include "cuda/msm_precompute_run.cuh"
 #include "cuda/msm_run.cuh"
 
 namespace pp::cuda {
 PP_CUDA_INSTANTIATE_MSM(ec::g1_curve)
+PP_CUDA_INSTANTIATE_MSM_PRECOMPUTE(ec::g1_curve)
 }  // namespace pp::cuda

@@ -38,32 +38,41 @@ __device__ __forceinline__ int32_t booth_digit(const uint64_t (&k)[4], int w, in
   return int32_t(int64_t(v >> 1) + int64_t(v & 1) - (top << c));
 }
 
-// Entry e = w * n + i: key = bucket id w * 2^(c-1) + |d| - 1 (or the sentinel W * 2^(c-1) for d = 0,
-// sorted past every bucket), value = point index | sign bit for d < 0. With idx, slot i reads scalar
-// and point idx[i] and slots i >= *d_count are empty (sentinel).
+// Entry e = v * n + i for digit v < digits: key = bucket id w * 2^(c-1) + |d| - 1 (or the sentinel
+// windows * 2^(c-1) for d = 0, sorted past every bucket), value = point index | sign bit for d < 0.
+// Without precomputed copies (windows = digits) w = v and the point is p; with them (windows =
+// group_windows, msm_plan.hpp) w = v mod windows and the point is p's copy v / windows, at
+// (v / windows) * stride + p. With idx, slot i reads scalar and point idx[i] and slots i >= *d_count
+// are empty (sentinel).
 template <class Curve>
 __global__ void digits_kernel(const ff::fr* __restrict__ scalars, const uint32_t* __restrict__ idx,
-                              const uint32_t* __restrict__ d_count, uint32_t n, int c, int windows,
-                              uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
+                              const uint32_t* __restrict__ d_count, uint32_t n, int c, int digits, int windows,
+                              uint32_t stride, uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   const uint64_t i = global_thread();
   if (i >= n) return;
   const uint32_t sentinel = uint32_t(windows) << (c - 1);
   const uint32_t count = d_count != nullptr ? *d_count : n;
   if (i >= count) {
-    for (int w = 0; w < windows; ++w) {
-      keys[uint64_t(w) * n + i] = sentinel;
-      vals[uint64_t(w) * n + i] = 0;
+    for (int v = 0; v < digits; ++v) {
+      keys[uint64_t(v) * n + i] = sentinel;
+      vals[uint64_t(v) * n + i] = 0;
     }
     return;
   }
   const uint32_t p = idx != nullptr ? idx[i] : uint32_t(i);
   uint64_t k[4];
   scalars[p].to_canonical(k);
-  for (int w = 0; w < windows; ++w) {
-    const int32_t d = booth_digit(k, w, c);
+  int w = 0;
+  uint32_t point = p;
+  for (int v = 0; v < digits; ++v) {
+    const int32_t d = booth_digit(k, v, c);
     const uint32_t mag = uint32_t(d < 0 ? -d : d);
-    keys[uint64_t(w) * n + i] = d == 0 ? sentinel : (uint32_t(w) << (c - 1)) + mag - 1;
-    vals[uint64_t(w) * n + i] = p | (d < 0 ? sign_bit : 0u);
+    keys[uint64_t(v) * n + i] = d == 0 ? sentinel : (uint32_t(w) << (c - 1)) + mag - 1;
+    vals[uint64_t(v) * n + i] = point | (d < 0 ? sign_bit : 0u);
+    if (++w == windows) {
+      w = 0;
+      point += stride;
+    }
   }
 }
 

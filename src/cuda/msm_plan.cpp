@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "core/status_macros.hpp"
+
 #include "msm/booth.hpp"
 
 namespace pp::cuda {
@@ -21,17 +23,21 @@ struct bump {
   }
 };
 
-// Per-pass counts for len points at width c (the caller checked c and W * len).
-msm_shape pass_shape(uint64_t len, int c, bool split, const msm_tuning& tuning) {
+// Per-pass counts for len points at width c (the caller checked c and D * len); group_windows > 0:
+// precomputed copies group_stride points apart (msm_precomputation), buckets for that many windows.
+msm_shape pass_shape(uint64_t len, int c, bool split, const msm_tuning& tuning, int group_windows = 0,
+                     uint64_t group_stride = 0) {
   msm_shape s;
   s.total = len;
   s.last_n = len;
   s.n = len;
   s.split = split;
   s.window_bits = c;
-  s.windows = msm::num_windows(c);
+  s.digits = msm::num_windows(c);
+  s.windows = group_windows > 0 ? group_windows : s.digits;
+  s.group_stride = group_windows > 0 ? group_stride : 0;
   s.buckets_per_window = uint32_t{1} << (c - 1);
-  s.entries = uint64_t(s.windows) * len;
+  s.entries = uint64_t(s.digits) * len;
   const uint64_t sentinel = uint64_t(s.windows) * s.buckets_per_window;
   s.key_bits = 1;
   while ((uint64_t{1} << s.key_bits) <= sentinel) ++s.key_bits;
@@ -45,12 +51,87 @@ msm_shape pass_shape(uint64_t len, int c, bool split, const msm_tuning& tuning) 
   return s;
 }
 
+// pass_shape with s's width and precomputed copies.
+msm_shape pass_shape_like(const msm_shape& s, uint64_t len, const msm_tuning& tuning) {
+  return pass_shape(len, s.window_bits, s.split, tuning, s.group_stride > 0 ? s.windows : 0, s.group_stride);
+}
+
 }  // namespace
 
+status check_msm_precomputation(const msm_precomputation& pre, uint64_t n) {
+  const std::string what = "GPU MSM precomputed bases: ";
+  if (pre.groups < 2) return invalid_argument(what + "expected at least 2 copies, got " + std::to_string(pre.groups));
+  if (pre.window_bits < 1 || pre.window_bits > msm_max_window_bits) {
+    return invalid_argument(what + "window bits " + std::to_string(pre.window_bits) + " outside [1, " +
+                            std::to_string(msm_max_window_bits) + "]");
+  }
+  const int digits = msm::num_windows(pre.window_bits);
+  if (pre.group_windows < 1 || uint64_t(pre.groups) * uint64_t(pre.group_windows) < uint64_t(digits)) {
+    return invalid_argument(what + std::to_string(pre.groups) + " copies of " + std::to_string(pre.group_windows) +
+                            " windows do not cover " + std::to_string(digits) + " digits");
+  }
+  if (pre.stride < n) {
+    return invalid_argument(what + "copies " + std::to_string(pre.stride) + " points apart, " + std::to_string(n) +
+                            " points");
+  }
+  if (uint64_t(pre.groups - 1) * pre.stride + n >= (uint64_t{1} << 31)) {
+    return invalid_argument(what + "point indices reach 2^31 (" + std::to_string(pre.groups) + " copies, stride " +
+                            std::to_string(pre.stride) + ")");
+  }
+  return ok_status();
+}
+
+result<msm_precomputation> make_msm_precomputation(uint64_t n, uint32_t groups, int window_bits,
+                                                   const msm_tuning& tuning) {
+  if (n == 0 || n >= (uint64_t{1} << 31)) {
+    return invalid_argument("GPU MSM precomputation: expected 1 <= n < 2^31 points, got " + std::to_string(n));
+  }
+  if (window_bits < 0 || window_bits > msm_max_window_bits) {
+    return invalid_argument("GPU MSM precomputation: window bits " + std::to_string(window_bits) + " outside [0, " +
+                            std::to_string(msm_max_window_bits) + "]");
+  }
+  const auto layout = [&](int c) {
+    const uint32_t digits = uint32_t(msm::num_windows(c));
+    const uint32_t g = groups < 1 ? 1 : groups < digits ? groups : digits;
+    const uint32_t m = (digits + g - 1) / g;
+    return msm_precomputation{(digits + m - 1) / m, c, int(m), n};
+  };
+  int c = window_bits;
+  if (c == 0) {
+    double best = 0;
+    for (int w = msm_window_bits(n); w <= msm_max_window_bits; ++w) {
+      const msm_precomputation p = layout(w);
+      const double cost = double(n) * msm::num_windows(w) +
+                          tuning.bucket_reduce_madds * p.group_windows * double(uint64_t{1} << (w - 1));
+      if (c == 0 || cost < best) {
+        c = w;
+        best = cost;
+      }
+    }
+  }
+  const msm_precomputation p = layout(c);
+  if (p.groups == 1) return msm_precomputation{};
+  if (uint64_t(p.groups) * n >= (uint64_t{1} << 31)) {
+    return invalid_argument("GPU MSM precomputation: " + std::to_string(p.groups) + " copies of " +
+                            std::to_string(n) + " points reach point index 2^31");
+  }
+  return p;
+}
+
 result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64_t max_chunk_points,
-                                 const msm_tuning& tuning) {
+                                 const msm_precomputation& pre, const msm_tuning& tuning) {
   if (n >= (uint64_t{1} << 32)) {
     return invalid_argument("GPU MSM: expected n < 2^32 points, got " + std::to_string(n));
+  }
+  const bool precomputed = pre.groups > 1;
+  if (precomputed) {
+    PP_RETURN_IF_ERROR(check_msm_precomputation(pre, n));
+    if (split) return invalid_argument("GPU MSM: the split MSM takes no precomputed bases");
+    if (window_bits != 0 && window_bits != pre.window_bits) {
+      return invalid_argument("GPU MSM: precomputed bases made for c = " + std::to_string(pre.window_bits) +
+                              ", asked for c = " + std::to_string(window_bits));
+    }
+    window_bits = pre.window_bits;
   }
   if (max_chunk_points == 0) return invalid_argument("GPU MSM: expected a chunk limit >= 1 point, got 0");
   uint64_t per = n < max_chunk_points ? n : max_chunk_points;
@@ -72,7 +153,8 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64
     return invalid_argument("GPU MSM: expected windows * (points per chunk) < 2^31, got " +
                             std::to_string(entries));
   }
-  msm_shape s = pass_shape(per, c, split, tuning);
+  msm_shape s = precomputed ? pass_shape(per, c, split, tuning, pre.group_windows, pre.stride)
+                            : pass_shape(per, c, split, tuning);
   s.total = n;
   s.chunks = per > 0 ? ceil_div(n, per) : 1;
   s.last_n = n - (s.chunks - 1) * per;
@@ -86,7 +168,7 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64
 }
 
 msm_shape make_msm_chunk_shape(const msm_shape& s, uint64_t len, const msm_tuning& tuning) {
-  msm_shape c = pass_shape(len < s.n ? len : s.n, s.window_bits, s.split, tuning);
+  msm_shape c = pass_shape_like(s, len < s.n ? len : s.n, tuning);
   c.total = s.total;
   c.chunks = s.chunks;
   c.last_n = s.last_n;

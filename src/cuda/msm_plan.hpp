@@ -15,6 +15,31 @@ namespace pp::cuda {
 inline constexpr int msm_min_point_slots = 2;
 inline constexpr int msm_max_point_slots = 4;
 
+// Precomputed bases (msm_precompute.hpp): the MSM's points argument holds `groups` copies of its
+// points, copy g (g * stride points after the first) being 2^(g * group_windows * c) P. Digit v of
+// a scalar (of W = ceil(256 / c)) then adds copy v / group_windows into window v % group_windows,
+// so the buckets and their reductions are group_windows windows' instead of W's: a wider c pays
+// off. The additions stay W per point. groups = 1: no copies (the plain MSM).
+struct msm_precomputation {
+  uint32_t groups = 1;
+  int window_bits = 0;    // c the copies were made for (0 when groups = 1)
+  int group_windows = 0;  // windows of buckets; groups * group_windows >= W
+  uint64_t stride = 0;    // points between two copies, >= the MSM's n
+};
+
+// The precomputation of `groups` copies (clamped to [1, W]) for MSMs of up to n points: c is
+// window_bits, or with 0 the cheapest width by the cost model (n * W additions plus
+// tuning.bucket_reduce_madds for each of group_windows * 2^(c-1) buckets) from the table's width
+// for n up to msm_max_window_bits; then group_windows = ceil(W / groups) and groups shrinks to
+// ceil(W / group_windows). stride = n. Fails on n = 0, n >= 2^31 or a width outside
+// [1, msm_max_window_bits], or when the copies' point indices reach 2^31 (groups * n).
+// OK when pre has at least 2 copies that cover every digit of its width and n points (stride >= n)
+// with point indices below 2^31.
+status check_msm_precomputation(const msm_precomputation& pre, uint64_t n);
+
+result<msm_precomputation> make_msm_precomputation(uint64_t n, uint32_t groups, int window_bits = 0,
+                                                   const msm_tuning& tuning = msm_tuning_sm90);
+
 // Counts that depend only on n, c and the tuning (no CUB sizes). An MSM of more points than the
 // chunk limit runs as `chunks` consecutive Pippenger passes over n points each (the last over
 // last_n), one workspace and one window width for all (the plain MSM's chunks merge their buckets
@@ -26,9 +51,11 @@ struct msm_shape {
   uint64_t n = 0;                     // points per pass
   bool split = false;
   int window_bits = 0;                // c
-  int windows = 0;                    // W = ceil(256 / c)
+  int digits = 0;                     // signed digits of a scalar: D = ceil(256 / c)
+  int windows = 0;                    // windows of buckets: W = D, or group_windows when precomputed
+  uint64_t group_stride = 0;          // precomputed: points between two copies (msm_precomputation)
   uint32_t buckets_per_window = 0;    // B = 2^(c-1)
-  uint64_t entries = 0;               // M = W * n sorted (bucket, point) pairs
+  uint64_t entries = 0;               // M = D * n sorted (bucket, point) pairs
   int key_bits = 0;                   // bits of a key: bucket id w*B + b, or the sentinel W*B
   uint64_t accumulate_threads = 0;    // ceil(M / accumulate_chunk)
   uint64_t slots = 0;                 // carry slots: 2 per accumulate thread
@@ -73,8 +100,10 @@ struct msm_plan {
 // window_bits = 0 takes the tuning table's width for one chunk; a forced width also shortens the
 // chunks to keep W * (points per chunk) < 2^31 (32-bit sort keys). Fails on n >= 2^32, a chunk
 // limit of 0, c outside [1, msm_max_window_bits] or, with the table's width, W * chunk >= 2^31.
+// With precomputed copies (pre.groups > 1) the width is pre's (window_bits must be 0 or equal),
+// the split MSM is refused, and pre must pass check_msm_precomputation for n.
 result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64_t max_chunk_points,
-                                 const msm_tuning& tuning = msm_tuning_sm90);
+                                 const msm_precomputation& pre = {}, const msm_tuning& tuning = msm_tuning_sm90);
 
 // The shape of one pass over len <= s.n points with s's window width (the last, shorter chunk);
 // every count fits the layout made for s.

@@ -64,7 +64,7 @@ result<cub_temp_bytes> query_cub_temp(const msm_shape& s) {
 // full and the last chunk's, so every pass fits).
 template <class Curve>
 result<msm_plan> make_plan(uint64_t n, bool split, const msm_config& config) {
-  auto shape = make_msm_shape(n, config.window_bits, split, chunk_points<Curve>(config));
+  auto shape = make_msm_shape(n, config.window_bits, split, chunk_points<Curve>(config), config.precomputed);
   if (!shape.ok()) return shape.error();
   const msm_shape& s = *shape;
   auto full = query_cub_temp<Curve>(s);
@@ -111,8 +111,9 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
   if (first) PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * bucket_count, stream));
   if (n == 0) return ok_status();
   // 1. Signed digits -> (bucket, point) pairs, sorted by bucket.
-  digits_kernel<Curve><<<blocks_for(n, block), block, 0, stream>>>(d_scalars, idx, d_count, n, c, windows,
-                                                                    at<uint32_t>(ws, l.keys), at<uint32_t>(ws, l.vals));
+  digits_kernel<Curve><<<blocks_for(n, block), block, 0, stream>>>(
+      d_scalars, idx, d_count, n, c, s.digits, windows, uint32_t(s.group_stride), at<uint32_t>(ws, l.keys),
+      at<uint32_t>(ws, l.vals));
   PP_CUDA_TRY(cudaGetLastError());
   cub::DoubleBuffer<uint32_t> kb(at<uint32_t>(ws, l.keys), at<uint32_t>(ws, l.keys_alt));
   cub::DoubleBuffer<uint32_t> vb(at<uint32_t>(ws, l.vals), at<uint32_t>(ws, l.vals_alt));
@@ -613,6 +614,9 @@ status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, 
                     uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                     msm_point_stream& points, const msm_config& config) {
   using namespace msm_detail;
+  if (config.precomputed.groups > 1) {
+    return invalid_argument("GPU MSM: precomputed bases are resident; the streamed MSM takes the points alone");
+  }
   const auto pass = [&](const msm_plan& cp, uint64_t off, bool first) {
     return stream_chunk<Curve>(points, h_points + off, cp.shape.n, stream, [&](const affine_t<Curve>* d_points) {
       return add_bucket_sums<Curve>(cp, d_points, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);

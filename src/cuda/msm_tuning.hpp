@@ -72,7 +72,13 @@ inline constexpr int msm_window_table[] = {
     7, 8, 8, 9, 10, 11, 12, 13, 14, 15,  // 10..19
     16, 16, 18, 19, 20, 20, 20, 20, 21,  // 20..28
 };
-inline constexpr int msm_max_window_bits = 22;
+// Widest c a caller may force; the table stops at 21. Wider windows pay off only over precomputed
+// bases, whose buckets are one group's windows (make_msm_precomputation's model).
+inline constexpr int msm_max_window_bits = 24;
+
+// Points one thread of precompute_msm_bases doubles and turns affine with one inversion (a Fermat
+// power, ~570 products): each costs 1/8 of it, beside its 6M + 3S doublings (c of them with one window a copy).
+inline constexpr int msm_precompute_batch = 8;
 
 constexpr int msm_window_bits(uint64_t n) {
   int log_n = 0;

@@ -19,6 +19,7 @@
 
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_tuning.hpp"
+#include "device_buffer.hpp"
 #include "ec/ec.hpp"
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
@@ -29,16 +30,6 @@ namespace pp::cuda::test {
 namespace {
 
 using ff::fr;
-
-struct device_buffer {
-  void* p = nullptr;
-  explicit device_buffer(uint64_t bytes) {
-    if (cudaMalloc(&p, bytes > 0 ? bytes : 1) != cudaSuccess) p = nullptr;
-  }
-  ~device_buffer() { cudaFree(p); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-};
 
 enum class path { plain, split };
 

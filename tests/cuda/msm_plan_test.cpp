@@ -289,5 +289,83 @@ TEST(MsmPlan, WorkspaceBytesAtPoRepSizes) {
   }
 }
 
+// Precomputed copies: the modelled width and group windows, clamps, the shape they give (buckets for
+// group_windows windows, entries for every digit, chunks keep them) and the refusals.
+TEST(MsmPlan, Precomputation) {
+  const uint64_t n = uint64_t{1} << 24;
+  // One copy per digit: one window of buckets; by the model c = 22 (12 digits: 201.3M additions +
+  // 2.8 x 2^21 for the buckets) beats c = 24 (11 digits: 184.5M + 2.8 x 2^23) and c = 20 (13 digits).
+  const auto full = make_msm_precomputation(n, 1000);
+  ASSERT_THAT(full, IsOk());
+  EXPECT_EQ(full->window_bits, 22);
+  EXPECT_EQ(full->group_windows, 1);
+  EXPECT_EQ(full->groups, 12u);
+  EXPECT_EQ(full->stride, n);
+  // At 2^26 the additions weigh more: c = 24, 11 copies.
+  const auto full26 = make_msm_precomputation(uint64_t{1} << 26, 1000);
+  ASSERT_THAT(full26, IsOk());
+  EXPECT_EQ(full26->window_bits, 24);
+  EXPECT_EQ(full26->groups, 11u);
+  // Two copies: the table's width still wins (half the windows' buckets is not enough for c = 22).
+  const auto two = make_msm_precomputation(n, 2);
+  ASSERT_THAT(two, IsOk());
+  EXPECT_EQ(two->groups, 2u);
+  EXPECT_EQ(two->window_bits, msm_window_bits(n));
+  EXPECT_EQ(two->group_windows, (msm::num_windows(two->window_bits) + 1) / 2);
+  // Groups shrink to ceil(D / group_windows): 26 digits at c = 10 in groups of 7 are 4 copies.
+  const auto five = make_msm_precomputation(1000, 5, 10);
+  ASSERT_THAT(five, IsOk());
+  EXPECT_EQ(five->group_windows, 6);
+  EXPECT_EQ(five->groups, 5u);
+  const auto four = make_msm_precomputation(1000, 4, 10);
+  ASSERT_THAT(four, IsOk());
+  EXPECT_EQ(four->group_windows, 7);
+  EXPECT_EQ(four->groups, 4u);
+  // One copy is no precomputation.
+  const auto one = make_msm_precomputation(1000, 1);
+  ASSERT_THAT(one, IsOk());
+  EXPECT_EQ(one->groups, 1u);
+  EXPECT_THAT(make_msm_precomputation(0, 4), Not(IsOk()));
+  EXPECT_THAT(make_msm_precomputation(uint64_t{1} << 31, 4), Not(IsOk()));
+  EXPECT_THAT(make_msm_precomputation(1000, 4, msm_max_window_bits + 1), Not(IsOk()));
+  EXPECT_THAT(make_msm_precomputation(uint64_t{1} << 28, 16), Not(IsOk()));  // 12 x 2^28 >= 2^31
+
+  const auto s = make_msm_shape(n, 0, false, uint64_t{1} << 25, *full);
+  ASSERT_THAT(s, IsOk());
+  EXPECT_EQ(s->window_bits, 22);
+  EXPECT_EQ(s->digits, 12);
+  EXPECT_EQ(s->windows, 1);
+  EXPECT_EQ(s->group_stride, n);
+  EXPECT_EQ(s->entries, uint64_t(s->digits) * n);
+  EXPECT_EQ(s->key_bits, 22);  // sentinel 2^21 needs 22 bits
+  EXPECT_TRUE(s->forced_width);
+  const auto chunked = make_msm_shape(n, 0, false, uint64_t{1} << 22, *full);
+  ASSERT_THAT(chunked, IsOk());
+  EXPECT_EQ(chunked->chunks, 4u);
+  const msm_shape last = make_msm_chunk_shape(*chunked, 1000);
+  EXPECT_EQ(last.windows, 1);
+  EXPECT_EQ(last.group_stride, n);
+  expect_fits(last, *chunked);
+  EXPECT_TRUE(msm_pass_fits(*chunked, last));
+  // The plain shape is unchanged: digits = windows, no stride.
+  const auto plain = make_msm_shape(n, 0, false, uint64_t{1} << 25);
+  ASSERT_THAT(plain, IsOk());
+  EXPECT_EQ(plain->digits, plain->windows);
+  EXPECT_EQ(plain->group_stride, 0u);
+
+  EXPECT_THAT(make_msm_shape(n, 0, true, uint64_t{1} << 25, *full), Not(IsOk()));  // split
+  EXPECT_THAT(make_msm_shape(n, 20, false, uint64_t{1} << 25, *full), Not(IsOk()));  // other width
+  EXPECT_THAT(make_msm_shape(n, 22, false, uint64_t{1} << 25, *full), IsOk());
+  EXPECT_THAT(make_msm_shape(n + 1, 0, false, uint64_t{1} << 25, *full), Not(IsOk()));  // stride < n
+  msm_precomputation few = *full;
+  few.groups = 11;
+  EXPECT_THAT(make_msm_shape(n, 0, false, uint64_t{1} << 25, few), Not(IsOk()));  // 11 of 12 digits
+  msm_precomputation wide = *full;
+  wide.stride = uint64_t{1} << 28;
+  EXPECT_THAT(make_msm_shape(n, 0, false, uint64_t{1} << 25, wide), Not(IsOk()));  // indices past 2^31
+  EXPECT_THAT(check_msm_precomputation(msm_precomputation{}, n), Not(IsOk()));
+  EXPECT_THAT(check_msm_precomputation(*full, n), IsOk());
+}
+
 }  // namespace
 }  // namespace pp::cuda::test

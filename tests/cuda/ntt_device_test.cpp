@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuda/ntt_device.hpp"
+#include "device_buffer.hpp"
 #include "gpu_test_util.hpp"
 #include "poly/bit_reverse.hpp"
 #include "poly/ntt.hpp"
@@ -24,16 +25,6 @@ namespace {
 
 using ff::fr;
 using poly::ntt_order;
-
-struct device_buffer {
-  void* p = nullptr;
-  explicit device_buffer(uint64_t bytes) {
-    if (cudaMalloc(&p, bytes) != cudaSuccess) p = nullptr;
-  }
-  ~device_buffer() { cudaFree(p); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-};
 
 constexpr ntt_order kOrders[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
 constexpr ntt_kind kKinds[] = {ntt_kind::forward, ntt_kind::inverse, ntt_kind::coset_forward, ntt_kind::coset_inverse};
