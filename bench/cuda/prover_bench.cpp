@@ -18,8 +18,10 @@
 // PoRep proof, and report the steady rate without the ramp); the share of each partition's streamed
 // copies that ran under its kernels (from the trace spans); --two-keys-gib B [--small-log L] (the
 // key and a 2^L one, 24 by default, in one backend of B GiB: bench_two_keys); --pageable-gib B
-// (budget B again with pinning off: how much slower pageable streaming is). Usage:
-//   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K]
+// (budget B again with pinning off: how much slower pageable streaming is). --h-copies N: the
+// backend's cuda_backend_config::h_copies (precomputed copies of H's points where memory is left;
+// 1, none, by default). Usage:
+//   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K] [--h-copies N]
 //                     [--vram-budgets-gib B,... [--lanes-per-thread P] [--steady-gib B,...]
 //                     [--steady-partitions N] [--two-keys-gib B] [--small-log L] [--pageable-gib B]] log_n...
 #include <algorithm>
@@ -71,6 +73,7 @@ struct options {
   double two_keys_gib = -1;         // --two-keys-gib: the key with a smaller one (--small-log) in one region
   int small_log = 24;
   double pageable_gib = -1;         // --pageable-gib: this budget once more with pinning off
+  uint32_t h_copies = 1;            // --h-copies: cuda_backend_config::h_copies
 };
 
 // Per-run milliseconds of each prover step, the steps in the order first seen.
@@ -346,6 +349,7 @@ pp::cuda::cuda_backend_config budget_config(const options& o, double budget_gib)
   cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
   cfg.staging_bytes = uint64_t{1} << 30;
   cfg.lanes = o.lanes;
+  cfg.h_copies = o.h_copies;
   cfg.max_vram_bytes = budget_gib > 0 ? uint64_t(budget_gib * gib) : 0;
   return cfg;
 }
@@ -644,6 +648,8 @@ int main(int argc, char** argv) {
       o.small_log = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--pageable-gib") && i + 1 < argc) {
       o.pageable_gib = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--h-copies") && i + 1 < argc) {
+      o.h_copies = uint32_t(std::max(1, std::atoi(argv[++i])));
     } else if (!std::strcmp(argv[i], "--random-key")) {
       o.random_key = true;
     } else {
@@ -660,6 +666,7 @@ int main(int argc, char** argv) {
   cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
   cfg.staging_bytes = uint64_t{1} << 30;
   cfg.lanes = o.lanes;
+  cfg.h_copies = o.h_copies;
   auto be = take(pp::cuda::cuda_backend::create(cfg), "cuda_backend::create");
   std::printf("cuda_backend on device %d: region %.1f GiB, %u lanes\n", be->device(), be->capacity_bytes() / gib,
               be->lanes());

@@ -84,7 +84,7 @@ uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
 key_footprint footprint_of(const key_shape& s, const key_plan& p) {
   key_footprint f;
   for (int t = 0; t < key_table_count; ++t) {
-    if (p.resident[t]) f.points_bytes += pad256(s.table_bytes(t));
+    if (p.resident[t]) f.points_bytes += pad256(s.table_bytes(t) * (t == table_h ? p.h_copies : 1));
   }
   f.streamed_bytes = p.streamed_bytes(s);
   f.matrices_bytes = pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);
@@ -206,7 +206,7 @@ struct cuda_backend::impl {
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
     planned_key pl;
     pl.id = key_fingerprint::of(pk, cs);
-    PP_ASSIGN_OR_RETURN(pl.shape, shape_key(pk, cs, *given, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
+    PP_ASSIGN_OR_RETURN(pl.shape, shape_key(pk, cs, *given, cfg.staging_bytes, matrix_chunk_bytes(cfg), cfg.h_copies));
     PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, cfg));
     return pl;
   }
@@ -516,7 +516,8 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
   try {
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
     PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
-    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_chunk_bytes(cfg)));
+    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_chunk_bytes(cfg),
+                                                                     cfg.h_copies));
     PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
     const uint64_t reserve = pin_reserve_bytes(cfg);
     const uint64_t budget = cfg.max_vram_bytes == 0       ? std::numeric_limits<uint64_t>::max()
@@ -617,7 +618,7 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
     src.shape = [&, id = src.id]() -> result<impl::planned_key> {
       impl::planned_key pl;
       pl.id = id;
-      PP_ASSIGN_OR_RETURN(pl.shape, shape_evaluation_key(req, impl_->cfg.staging_bytes));
+      PP_ASSIGN_OR_RETURN(pl.shape, shape_evaluation_key(req, impl_->cfg.staging_bytes, impl_->cfg.h_copies));
       PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, impl_->cfg));
       return pl;
     };

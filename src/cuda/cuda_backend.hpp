@@ -64,6 +64,11 @@ struct cuda_backend_config {
   // that much smaller (pin_reserve_bytes) and the process stays inside it. 0: no cap, no reserve.
   // 64 GiB: one 2^27 PoRep key streamed whole (44 GiB of points, 4.5 GiB of matrices).
   uint64_t max_pinned_bytes = uint64_t{64} << 30;
+  // Most copies of H's points (counting the points: 1 = none) a key alone on this GPU with every
+  // table resident keeps where memory is left beside the lanes: precomputed bases of H's MSM
+  // (cuda/msm_precompute.hpp), made at key upload. Each copy costs H's table again (12 GiB at 2^27)
+  // and its making at upload; what they give per count: docs/perf/msm-h200.md (precomputed bases).
+  uint32_t h_copies = 1;
 };
 
 // The part of a budget kept for the driver's mappings of pinned memory (0 without a budget).
@@ -71,7 +76,7 @@ uint64_t pin_reserve_bytes(const cuda_backend_config& cfg);
 
 // Device memory one (key, circuit) takes on this backend, as planned.
 struct key_footprint {
-  uint64_t points_bytes = 0;     // the resident ones of H, L, A, B_G1, B_G2 (affine points)
+  uint64_t points_bytes = 0;     // the resident ones of H, L, A, B_G1, B_G2 (affine points; H with its copies)
   uint64_t streamed_bytes = 0;   // the streamed ones: copied to the device in every partition
   uint64_t matrices_bytes = 0;   // compact CSR of A, B, C (streamed: only their coefficient tables)
   bool matrices_streamed = false;  // their rows copied to the device in every partition (in streamed_bytes)

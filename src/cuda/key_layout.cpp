@@ -23,7 +23,7 @@ void place_resident(const key_shape& s, key_plan& p) {
   uint64_t at = 0;
   for (int t = 0; t < key_table_count; ++t) {
     p.table_offset[t] = at;
-    if (p.resident[t]) at += pad256(s.table_bytes(t));
+    if (p.resident[t]) at += pad256(s.table_bytes(t) * (t == table_h ? p.h_copies : 1));
   }
   p.matrices_offset = at;
   at += pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);
@@ -78,6 +78,17 @@ void add_point_slots(const key_shape& s, key_plan& p, uint64_t budget) {
         make_lane_layout(s, p.msm, p.slot_bytes, p.h_in_turns, p.matrix_slot_bytes, p.lane.slots + 1);
     if (p.resident_bytes + uint64_t{p.lanes} * more.bytes > budget) return;
     p.lane = more;
+  }
+}
+
+// Copies of H's points while they fit beside p's lanes (p: every table resident, lanes set).
+void add_h_copies(const key_shape& s, key_plan& p, uint64_t budget) {
+  while (p.h_copies < s.h_copies_max) {
+    key_plan more = p;
+    ++more.h_copies;
+    place_resident(s, more);
+    if (more.total_bytes() > budget) return;
+    p = more;
   }
 }
 
@@ -139,6 +150,7 @@ std::string key_plan::to_string(const key_shape& s) const {
     r += std::string(t ? ", " : "") + key_table_names[t] + (resident[t] ? " resident" : " streamed");
   }
   r += matrices_resident ? ", matrices resident" : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes);
+  if (h_copies > 1) r += ", H with " + std::to_string(h_copies - 1) + " precomputed copies";
   r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " +
        gib(lane.bytes) + (guest ? " (the host key's workspaces)" : "") +
        (lane.slots_clear_of_h ? ", first chunks copied under H" : "") +
@@ -165,6 +177,7 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   key_plan p = make_plan(s, options[0], all, false, true);
   if (const uint32_t lanes = lanes_that_fit(p, budget, max_lanes); lanes > 0) {
     p.lanes = lanes;
+    add_h_copies(s, p, budget);
     return p;
   }
   std::array<bool, key_table_count> none{};
@@ -296,7 +309,9 @@ result<region_plan> plan_region(std::span<const key_shape> shapes, std::span<con
     reserve += least[i];
   }
   const uint64_t host_budget = budget > reserve ? budget - reserve : 0;
-  auto host = plan_key(shapes[r.host], options[r.host], host_budget, max_lanes);
+  key_shape host_shape = shapes[r.host];
+  if (shapes.size() > 1) host_shape.h_copies_max = 1;
+  auto host = plan_key(host_shape, options[r.host], host_budget, max_lanes);
   if (!host.ok()) {
     const std::string& m = host.error().message();
     const size_t at = m.find("at least ");

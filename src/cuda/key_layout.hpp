@@ -52,6 +52,10 @@ struct key_shape {
   uint64_t a_index_bytes = 0, b_index_bytes = 0;  // density index lists (0 when unfiltered)
   uint64_t witness_ws_bytes = 0;                 // packed-witness upload workspace
   bool h_in_turns = false;  // H can be computed with one buffer besides a (monomial basis)
+  // Most copies of H's points (precomputed MSM bases, cuda/msm_precompute.hpp; the points themselves
+  // count as one) the plan may keep resident where memory is left: 1, none (the operator's choice,
+  // cuda_backend_config::h_copies).
+  uint32_t h_copies_max = 1;
   static constexpr uint64_t fr_bytes = 32;
   [[nodiscard]] uint64_t table_bytes(int t) const { return points[t] * point_bytes[t]; }
 };
@@ -79,6 +83,10 @@ struct key_plan {
   bool h_in_turns = false;  // b and c share one buffer (streamed plans of monomial keys)
   uint32_t lanes = 0;       // partition workspaces (a guest: those of its region's host key)
   bool guest = false;       // runs in another key's workspaces (plan_region): only the resident part is its own
+  // Copies of H's points resident (the points themselves count as one; H resident): the H table
+  // holds h_copies x its points. More than one only in a plan with every table resident, alone in
+  // its region, in the memory the lanes leave (plan_key).
+  uint32_t h_copies = 1;
   // Offsets from the key's base in the region.
   std::array<uint64_t, key_table_count> table_offset{};  // resident tables only
   uint64_t matrices_offset = 0;  // the compact matrices, or only their tables when streamed
@@ -119,6 +127,8 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 // - point_slots_before_residency point slots per lane before any table is made resident (where one
 //   lane fits with them), and after the lanes more while every lane still fits (up to
 //   msm_max_point_slots): the copies run further ahead of the MSMs that are bound by them.
+// - with every table resident, copies of H's points (up to s.h_copies_max, counting the points)
+//   while they fit beside the lanes.
 // resource_exhausted naming the smallest budget that would do, when even the smallest chunking
 // streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,
@@ -151,7 +161,8 @@ result<key_plan> plan_guest_key(const key_shape& s, std::span<const msm_chunking
 // what the others need at the least (every table and, where possible, the matrices streamed);
 // then each other key, in order, by plan_guest_key in what is left, inside the host's workspace.
 // Layout: the host's resident part, the lanes' workspaces, then each guest's resident part. One
-// key: exactly plan_key's plan. resource_exhausted naming the least budget for the set when the
+// key: exactly plan_key's plan; with more, no copies of H's points (they would take the guests'
+// room). resource_exhausted naming the least budget for the set when the
 // keys do not fit together.
 struct region_plan {
   std::vector<key_plan> keys;  // in the order of the shapes

@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/msm_device.hpp"
+#include "cuda/msm_precompute.hpp"
 #include "cuda/msm_tuning.hpp"
 #include "cuda/witness_upload.hpp"
 #include "ec/bls12_381_curves.hpp"
@@ -116,9 +117,11 @@ gather_lists gather_lists::of(const groth16::evaluation_request& req) {
   return g;
 }
 
-result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes) {
+result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes,
+                                       uint32_t h_copies_max) {
   const groth16::proving_key& pk = *req.pk;
   key_shape s;
+  s.h_copies_max = std::max<uint32_t>(h_copies_max, 1);
   s.n = pk.domain_size;
   if (!std::has_single_bit(s.n)) {
     return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
@@ -138,8 +141,10 @@ result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, u
 }
 
 result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes) {
+                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
+                            uint32_t h_copies_max) {
   key_shape s;
+  s.h_copies_max = std::max<uint32_t>(h_copies_max, 1);
   s.n = pk.domain_size;
   if (!std::has_single_bit(s.n)) {
     return invalid_argument("proving key domain size " + std::to_string(s.n) + " is not a power of two");
@@ -160,6 +165,21 @@ result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constrai
   s.witness_ws_bytes = std::min(compact_witness_layout::make(s.nv, s.nv).bytes, staging_bytes);
   s.h_in_turns = pk.basis == groth16::h_basis::monomial;
   return s;
+}
+
+result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const msm_chunking& m) {
+  PP_ASSIGN_OR_RETURN(const msm_precomputation model, make_msm_precomputation(n, copies));
+  if (model.groups < 2) return model;
+  const int narrowest = msm_window_bits(std::min(n, m.g1_chunk));
+  for (int c = model.window_bits; c >= narrowest; --c) {
+    PP_ASSIGN_OR_RETURN(const msm_precomputation pre, make_msm_precomputation(n, copies, c));
+    if (pre.groups < 2) continue;
+    const auto ws = msm_workspace_bytes<ec::g1_curve>(n, msm_config{0, m.g1_chunk, pre});
+    if (ws.ok() && *ws <= m.workspace_bytes) return pre;
+  }
+  return internal_error("h_precomputation: no width from " + std::to_string(narrowest) + " to " +
+                        std::to_string(model.window_bits) + " fits H's MSM over " + std::to_string(copies) +
+                        " copies in the plan's workspace of " + std::to_string(m.workspace_bytes) + " bytes");
 }
 
 result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk) {
@@ -239,6 +259,15 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   }
   PP_CUDA_TRY(cudaStreamSynchronize(copy));  // setup only
   const double t_points = since(t0);
+  if (p.h_copies > 1 && p.resident[table_h] && s.points[table_h] > 0) {
+    const auto th = std::chrono::steady_clock::now();
+    PP_ASSIGN_OR_RETURN(k.h_pre, h_precomputation(s.points[table_h], p.h_copies, p.msm));
+    auto* d_h = reinterpret_cast<ec::g1_affine*>(base + p.table_offset[table_h]);
+    PP_RETURN_IF_ERROR(precompute_msm_bases<ec::g1_curve>(d_h, s.points[table_h], k.h_pre, copy));
+    PP_CUDA_TRY(cudaStreamSynchronize(copy));  // setup only
+    log::get("cuda")->info("key upload: {} precomputed copies of H's points (c = {}, {} bucket windows) in {:.3f} s",
+                           k.h_pre.groups - 1, k.h_pre.window_bits, k.h_pre.group_windows, since(th));
+  }
   const auto t1 = std::chrono::steady_clock::now();
   // An evaluation key (compact null) has no SpMV.
   if (compact != nullptr && p.matrices_resident) {

@@ -72,6 +72,7 @@ struct msm_runner {
     }
     msm_config cfg;
     cfg.max_chunk_points = std::is_same_v<Curve, ec::g2_curve> ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
+    if (table == table_h) cfg.precomputed = k.h_pre;  // the points and their copies: k.points[table_h]
     const auto* pts = static_cast<const ec::affine<Curve>*>(k.points[table]);
     void* ws = pw.d_msm_ws;
     const uint64_t wsb = k.plan.msm.workspace_bytes;

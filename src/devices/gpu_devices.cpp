@@ -55,6 +55,7 @@ result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& optio
     cfg.vram_share = options.vram_share;
     cfg.max_vram_bytes = options.max_vram_bytes;
     cfg.staging_bytes = options.staging_bytes;
+    cfg.h_copies = options.h_copies;
     auto be = cuda::cuda_backend::create(cfg);
     if (!be.ok()) return be.error().with_context("GPU " + std::to_string(ord));
     out.push_back(std::make_unique<gpu_device>("gpu" + std::to_string(ord), std::move(be).value()));

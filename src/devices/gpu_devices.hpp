@@ -18,6 +18,7 @@ struct gpu_device_options {
   double vram_share = 0.9;         // of each GPU's free memory at creation, taken as one region
   uint64_t max_vram_bytes = 0;     // cap on that region (0: none)
   uint64_t staging_bytes = uint64_t{512} << 20;  // pinned host staging per lane (packed witness)
+  uint32_t h_copies = 1;           // copies of H's points a lone resident key may keep (cuda_backend_config)
   std::vector<int> ordinals;       // GPUs to use; empty: all
 };
 

@@ -211,6 +211,7 @@ void visit_engine(C& c, V& v) {
   v.fraction("gpu_vram_share", c.gpu.vram_share);
   v.mebibytes("gpu_vram_max_mb", c.gpu.max_vram_bytes, 0, big);
   v.mebibytes("gpu_staging_mb", c.gpu.staging_bytes, 1, 1 << 20);
+  v.integer("gpu_h_copies", c.gpu.h_copies, 1, 24);
   v.integer("workers_per_device", c.workers_per_device, 0, 64);
   v.integer("witness_threads", e.witness_threads, 1, 1024);
   v.integer("finish_threads", e.finish_threads, 1, 1024);

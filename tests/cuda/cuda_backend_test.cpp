@@ -488,6 +488,42 @@ TEST(CudaBackend, PageableStreamingMatchesCpu) {
   }
 }
 
+// Precomputed copies of H's points (cuda_backend_config::h_copies) for a key alone on its backend
+// with every table resident: the proof is the CPU's for 2, 4 and more copies than H's MSM has digits
+// (clamped), H's MSM in one pass and in chunks of 1024 points; the plan names the copies it keeps.
+TEST(CudaBackend, HCopiesMatchCpu) {
+  const uint64_t seed0 = pp::test::test_seed();
+  const auto small = make_instance(3000, 2, 3003, h_basis::monomial, seed0 % 1000 + 300);
+  const auto porep =
+      make_keyed_circuit(r1cs::synthetic_params::porep(60000, seed0 % 1000 + 19), h_basis::monomial, seed0 + 1);
+  ASSERT_TRUE(small != nullptr && porep != nullptr);
+  for (const instance* in : {small.get(), porep.get()}) {
+    const groth16::prove_request req = request_for(*in, seed0 + 5);
+    groth16::cpu_backend cpu;
+    const auto want = groth16::prove(cpu, req);
+    ASSERT_THAT(want, IsOk());
+    for (const uint32_t copies : {2u, 4u, 24u}) {
+      for (const uint64_t chunk : {uint64_t{0}, uint64_t{1024}}) {
+        SCOPED_TRACE("m = " + std::to_string(in->circuit.cs.num_constraints()) + ", " + std::to_string(copies) +
+                     " copies, chunk " + std::to_string(chunk));
+        cuda_backend_config cfg = gpu_config();
+        cfg.lanes = 1;
+        cfg.h_copies = copies;
+        cfg.max_chunk_points = chunk;
+        auto be = cuda_backend::create(cfg);
+        ASSERT_THAT(be, IsOk());
+        const auto got = groth16::prove(**be, req);
+        ASSERT_THAT(got, IsOk());
+        EXPECT_TRUE(got->pi == want->pi) << "proof over H's copies differs from the CPU proof";
+        const auto fp = (*be)->resident_footprint(in->pk, in->circuit.cs);
+        ASSERT_THAT(fp, IsOk());
+        EXPECT_NE(fp->plan.find("precomputed copies"), std::string::npos) << fp->plan;
+        EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
+      }
+    }
+  }
+}
+
 // streaming_config(2^14) with matrix row chunks of 64 KiB, in a region of in's least budget (whole
 // granules): a key whose compact matrices are several granules streams them, ~100 chunks per proof
 // through the lane's matrix slots. max_vram_bytes 0 (and a failure) when the least budget is unread.

@@ -205,6 +205,56 @@ TEST(KeyLayout, UnlimitedKeepsEverythingResident) {
   check_plan(s, *p, ~uint64_t{0});
 }
 
+// Copies of H's points: with every table resident, as many as fit beside the lanes (the lanes come
+// first, up to the shape's most); none in a streamed plan or in a region shared with another key.
+TEST(KeyLayout, HCopiesWhereMemoryIsLeft) {
+  key_shape s = porep27();
+  s.h_copies_max = 4;
+  const auto opts = options_for();
+  const auto none = plan_key(porep27(), opts, ~uint64_t{0}, 2);
+  ASSERT_THAT(none, IsOk());
+  EXPECT_EQ(none->h_copies, 1u);
+  const uint64_t h = s.table_bytes(table_h);
+  // Room for the two lanes and one copy and a half: one copy.
+  const uint64_t budget = none->total_bytes() + h + h / 2;
+  const auto p = plan_key(s, opts, budget, 2);
+  ASSERT_THAT(p, IsOk());
+  EXPECT_EQ(p->lanes, 2u);
+  EXPECT_EQ(p->h_copies, 2u);
+  EXPECT_EQ(p->table_offset[table_l], p->table_offset[table_h] + pad256(2 * h));
+  EXPECT_EQ(p->resident_bytes, none->resident_bytes - pad256(h) + pad256(2 * h));
+  EXPECT_EQ(p->lane.bytes, none->lane.bytes);
+  check_plan(s, *p, budget);
+  EXPECT_NE(p->to_string(s).find("H with 1 precomputed copies"), std::string::npos) << p->to_string(s);
+  // Unlimited: the most; room for the lanes alone: none; the lanes before the copies.
+  const auto most = plan_key(s, opts, ~uint64_t{0}, 2);
+  ASSERT_THAT(most, IsOk());
+  EXPECT_EQ(most->h_copies, 4u);
+  const auto tight = plan_key(s, opts, none->total_bytes() + h / 2, 2);
+  ASSERT_THAT(tight, IsOk());
+  EXPECT_EQ(tight->h_copies, 1u);
+  EXPECT_EQ(tight->lanes, 2u);
+  const auto lanes_first = plan_key(s, opts, none->total_bytes() + none->lane.bytes, 3);
+  ASSERT_THAT(lanes_first, IsOk());
+  EXPECT_EQ(lanes_first->lanes, 3u);
+  EXPECT_EQ(lanes_first->h_copies, 1u);
+  // A budget that streams tables: none.
+  const auto streamed = plan_key(s, opts, 24 * gib, 2);
+  ASSERT_THAT(streamed, IsOk());
+  EXPECT_TRUE(streamed->streams());
+  EXPECT_EQ(streamed->h_copies, 1u);
+  // A region of one key is plan_key's plan, copies included; beside another key, none.
+  const std::vector<std::vector<msm_chunking>> two_opts = {opts, opts};
+  const auto alone = plan_region(std::span<const key_shape>(&s, 1), std::span(two_opts).first(1), ~uint64_t{0}, 2);
+  ASSERT_THAT(alone, IsOk());
+  EXPECT_EQ(alone->keys[0].h_copies, 4u);
+  const std::vector<key_shape> shapes = {s, porep_scaled(24)};
+  const auto shared = plan_region(shapes, two_opts, ~uint64_t{0}, 2);
+  ASSERT_THAT(shared, IsOk());
+  EXPECT_EQ(shared->keys[0].h_copies, 1u);
+  EXPECT_EQ(shared->keys[1].h_copies, 1u);
+}
+
 TEST(KeyLayout, LanesAreWhatFits) {
   const key_shape s = porep27();
   const auto opts = options_for();
