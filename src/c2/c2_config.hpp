@@ -1,7 +1,8 @@
 // c2_config: what libproofpipe_c2 takes from the daemon's TOML file (server/server_config.hpp), named
 // by the environment variable PROOFPIPE_C2_CONFIG (read once, at the ABI edge); defaults without it.
 // Used: engine.backend, engine.host_memory_mb, engine.host_memory_margin_mb, engine.key_memory_fraction,
-// and for the GPUs engine.gpus, gpu_vram_share, gpu_vram_max_mb, gpu_staging_mb, workers_per_device.
+// and for the GPUs engine.gpus, gpu_vram_share, gpu_vram_max_mb, gpu_staging_mb, gpu_h_copies,
+// workers_per_device.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -18,8 +18,8 @@ namespace pp::cuda {
 inline uint64_t msm_precomputed_points(const msm_precomputation& pre) { return uint64_t(pre.groups) * pre.stride; }
 
 // Fills copies 1 .. pre.groups - 1 of d_table (copy g at d_table + g * pre.stride, n points each,
-// infinity as (0, 0)) from copy 0, which the caller has written: the points themselves. Doublings
-// in XYZZ, then affine with one inversion per msm_precompute_batch points (Montgomery's trick).
+// infinity as (0, 0)) from copy 0, which the caller has written: the points themselves. Jacobian
+// doublings, then affine with one inversion per msm_precompute_batch points (Montgomery's trick).
 // Stream-ordered, no allocation; pre must pass check_msm_precomputation for n.
 template <class Curve>
 status precompute_msm_bases(ec::affine<Curve>* d_table, uint64_t n, const msm_precomputation& pre,
