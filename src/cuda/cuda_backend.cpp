@@ -84,7 +84,7 @@ uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
 key_footprint footprint_of(const key_shape& s, const key_plan& p) {
   key_footprint f;
   for (int t = 0; t < key_table_count; ++t) {
-    if (p.resident[t]) f.points_bytes += pad256(s.table_bytes(t) * (t == table_h ? p.h_copies : 1));
+    if (p.resident[t]) f.points_bytes += p.resident_table_bytes(s, t);
   }
   f.streamed_bytes = p.streamed_bytes(s);
   f.matrices_bytes = pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);

@@ -23,7 +23,7 @@ void place_resident(const key_shape& s, key_plan& p) {
   uint64_t at = 0;
   for (int t = 0; t < key_table_count; ++t) {
     p.table_offset[t] = at;
-    if (p.resident[t]) at += pad256(s.table_bytes(t) * (t == table_h ? p.h_copies : 1));
+    if (p.resident[t]) at += p.resident_table_bytes(s, t);
   }
   p.matrices_offset = at;
   at += pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);

@@ -94,6 +94,10 @@ struct key_plan {
   uint64_t resident_bytes = 0;  // everything above
   lane_layout lane;
   [[nodiscard]] uint64_t lane_offset(uint32_t i) const { return resident_bytes + uint64_t{i} * lane.bytes; }
+  // Device bytes table t takes when resident: its points (H's with its copies), 256-aligned.
+  [[nodiscard]] uint64_t resident_table_bytes(const key_shape& s, int t) const {
+    return pad256(s.table_bytes(t) * (t == table_h ? h_copies : 1));
+  }
   [[nodiscard]] uint64_t total_bytes() const { return resident_bytes + (guest ? 0 : uint64_t{lanes} * lane.bytes); }
   [[nodiscard]] bool streams() const {
     if (!matrices_resident) return true;

@@ -153,8 +153,7 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64
     return invalid_argument("GPU MSM: expected windows * (points per chunk) < 2^31, got " +
                             std::to_string(entries));
   }
-  msm_shape s = precomputed ? pass_shape(per, c, split, tuning, pre.group_windows, pre.stride)
-                            : pass_shape(per, c, split, tuning);
+  msm_shape s = pass_shape(per, c, split, tuning, precomputed ? pre.group_windows : 0, pre.stride);
   s.total = n;
   s.chunks = per > 0 ? ceil_div(n, per) : 1;
   s.last_n = n - (s.chunks - 1) * per;

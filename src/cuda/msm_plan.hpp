@@ -27,16 +27,17 @@ struct msm_precomputation {
   uint64_t stride = 0;    // points between two copies, >= the MSM's n
 };
 
-// The precomputation of `groups` copies (clamped to [1, W]) for MSMs of up to n points: c is
-// window_bits, or with 0 the cheapest width by the cost model (n * W additions plus
-// tuning.bucket_reduce_madds for each of group_windows * 2^(c-1) buckets) from the table's width
-// for n up to msm_max_window_bits; then group_windows = ceil(W / groups) and groups shrinks to
-// ceil(W / group_windows). stride = n. Fails on n = 0, n >= 2^31 or a width outside
-// [1, msm_max_window_bits], or when the copies' point indices reach 2^31 (groups * n).
 // OK when pre has at least 2 copies that cover every digit of its width and n points (stride >= n)
 // with point indices below 2^31.
 status check_msm_precomputation(const msm_precomputation& pre, uint64_t n);
 
+// The precomputation of `groups` copies (clamped to [1, W]) for MSMs of up to n points: c is
+// window_bits, or with 0 the cheapest width by the cost model (n * W additions plus
+// tuning.bucket_reduce_madds for each of group_windows * 2^(c-1) buckets) from the table's width
+// for n up to msm_max_window_bits; then group_windows = ceil(W / groups) and groups shrinks to
+// ceil(W / group_windows) (1: none, the default msm_precomputation). stride = n. Fails on n = 0,
+// n >= 2^31 or a width outside [0, msm_max_window_bits], or when the copies' point indices reach
+// 2^31 (groups * n).
 result<msm_precomputation> make_msm_precomputation(uint64_t n, uint32_t groups, int window_bits = 0,
                                                    const msm_tuning& tuning = msm_tuning_sm90);
 
