@@ -78,6 +78,21 @@ __global__ void add_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk)
   if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
 }
 
+// x <- inverse(x) + y, iters times, one chain per thread: safegcd (ff/safegcd_inverse.hpp) or the
+// Fermat power it replaced (x^(p-2)), the reference for the ratio printed below the table.
+template <class F, bool Fermat>
+__global__ void inverse_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk) {
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long c0 = clock64();
+  const unsigned long long n0 = global_ns();
+  F x = d_x[t];
+  const F y = d_y[t];
+  constexpr auto e = ff::limbs::copy(F::params::m_minus_2);
+  for (int i = 0; i < iters; ++i) x = (Fermat ? x.pow(e.v, F::n64) : x.inverse()) + y;
+  d_x[t] = x;
+  if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
+}
+
 // acc <- madd(acc, q): q from registers (arithmetic only) or, with Stream, read each step from an
 // L2-resident table of affine points (the MSM bucket-accumulation access shape).
 template <bool Stream, int Threads, int MinBlocks>
@@ -93,6 +108,47 @@ __global__ void __launch_bounds__(Threads, MinBlocks) madd_chains(ec::g1_xyzz* d
     acc = ec::madd(acc, q);
   }
   d_acc[t] = acc;
+  if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
+}
+
+// S affine accumulators per thread, each adding a point of an L2-resident table every step, all S
+// slopes sharing one inversion (Montgomery's trick): the batch-affine accumulation that issue 13's
+// first lever asks about, priced per addition against the XYZZ madd rows (docs/perf/msm-h200.md).
+// Per addition: 3 products for the trick, 1 + 1S + 1 for the affine sum, 1/S of an inversion.
+// Random points only (no equal x: the MSM would need the doubling / cancellation cases).
+template <int S>
+__global__ void __launch_bounds__(128, 1) affine_batch_chains(ec::g1_affine* d_acc, const ec::g1_affine* d_q, int table_mask,
+                                                           int iters, clock_sample* d_clk) {
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long c0 = clock64();
+  const unsigned long long n0 = global_ns();
+  ec::g1_affine acc[S];
+  ff::fp prefix[S];
+#pragma unroll 1
+  for (int s = 0; s < S; ++s) acc[s] = d_acc[t * S + s];
+  for (int i = 0; i < iters; ++i) {
+    ff::fp run = ff::fp::one();
+#pragma unroll 1
+    for (int s = 0; s < S; ++s) {
+      const ec::g1_affine q = d_q[(t * S + s + 977 * i) & table_mask];
+      prefix[s] = run;
+      run *= q.x - acc[s].x;
+    }
+    ff::fp inv = run.inverse();
+#pragma unroll 1
+    for (int s = S - 1; s >= 0; --s) {
+      const ec::g1_affine q = d_q[(t * S + s + 977 * i) & table_mask];
+      const ff::fp dx = q.x - acc[s].x;
+      const ff::fp dx_inv = inv * prefix[s];
+      inv *= dx;
+      const ff::fp lambda = (q.y - acc[s].y) * dx_inv;
+      const ff::fp x3 = lambda.sqr() - acc[s].x - q.x;
+      acc[s].y = lambda * (acc[s].x - x3) - acc[s].y;
+      acc[s].x = x3;
+    }
+  }
+#pragma unroll 1
+  for (int s = 0; s < S; ++s) d_acc[t * S + s] = acc[s];
   if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
 }
 
@@ -186,6 +242,62 @@ status field_case(const char* name, int threads, int iters, const device_info& d
   return ok_status();
 }
 
+template <class F, bool Fermat>
+status inverse_case(const char* name, int threads, int iters, const device_info& dev, std::mt19937_64& rng,
+                    std::vector<row>& out) {
+  auto kernel = inverse_chains<F, Fermat>;
+  const int blocks = blocks_for(kernel, threads, dev.sm_count);
+  const int64_t n = int64_t(blocks) * threads;
+  const auto x_host = random_elements<F>(rng, n), y_host = random_elements<F>(rng, n);
+  F *d_x = nullptr, *d_y = nullptr;
+  PP_CUDA_TRY(cudaMalloc(&d_x, sizeof(F) * n));
+  PP_CUDA_TRY(cudaMalloc(&d_y, sizeof(F) * n));
+  PP_CUDA_TRY(cudaMemcpy(d_x, x_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
+  PP_CUDA_TRY(cudaMemcpy(d_y, y_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
+  row r{name, threads, blocks, 1, double(n) * iters, 0, 0};
+  const status s = time_it([&](clock_sample* d_clk) { kernel<<<blocks, threads>>>(d_x, d_y, iters, d_clk); },
+                           blocks, r.ms, r.clock_ghz);
+  // Same chain both ways: the safegcd result must equal the Fermat power's (checked on the host).
+  std::vector<F> got(n);
+  PP_CUDA_TRY(cudaMemcpy(got.data(), d_x, sizeof(F) * n, cudaMemcpyDeviceToHost));
+  PP_CUDA_TRY(cudaFree(d_x));
+  PP_CUDA_TRY(cudaFree(d_y));
+  if (!s.ok()) return s;
+  for (int64_t i = 0; i < n; i += 997) {
+    F want = x_host[i];
+    for (int k = 0; k < 6 * iters; ++k) want = want.inverse() + y_host[i];  // 1 warm-up + 5 timed runs
+    if (want != got[i]) return internal_error(std::string(name) + ": device chain differs from the host's");
+  }
+  out.push_back(r);
+  return ok_status();
+}
+
+template <int S>
+status affine_batch_case(const char* name, int iters, const device_info& dev, std::mt19937_64& rng,
+                         std::vector<row>& out) {
+  constexpr int threads = 128;
+  const int blocks = blocks_for(affine_batch_chains<S>, threads, dev.sm_count);
+  const int64_t n = int64_t(blocks) * threads;
+  constexpr int table = 1 << 16;  // 6 MiB of affine points: L2-resident
+  const std::vector<ec::g1_affine> q_host = random_g1_points(rng(), table);
+  std::vector<ec::g1_affine> acc_host(n * S);
+  for (int64_t i = 0; i < n * S; ++i) acc_host[i] = q_host[(i * 7 + 3) % table];
+  ec::g1_affine *d_acc = nullptr, *d_q = nullptr;
+  PP_CUDA_TRY(cudaMalloc(&d_acc, sizeof(ec::g1_affine) * n * S));
+  PP_CUDA_TRY(cudaMalloc(&d_q, sizeof(ec::g1_affine) * table));
+  PP_CUDA_TRY(cudaMemcpy(d_acc, acc_host.data(), sizeof(ec::g1_affine) * n * S, cudaMemcpyHostToDevice));
+  PP_CUDA_TRY(cudaMemcpy(d_q, q_host.data(), sizeof(ec::g1_affine) * table, cudaMemcpyHostToDevice));
+  row r{name, threads, blocks, S, double(n) * S * iters, 0, 0};
+  const status s = time_it(
+      [&](clock_sample* d_clk) { affine_batch_chains<S><<<blocks, threads>>>(d_acc, d_q, table - 1, iters, d_clk); },
+      blocks, r.ms, r.clock_ghz);
+  PP_CUDA_TRY(cudaFree(d_acc));
+  PP_CUDA_TRY(cudaFree(d_q));
+  if (!s.ok()) return s;
+  out.push_back(r);
+  return ok_status();
+}
+
 template <bool Stream, int Threads, int MinBlocks>
 status madd_case(const char* name, int iters, const device_info& dev, std::mt19937_64& rng,
                  std::vector<row>& out) {
@@ -231,6 +343,10 @@ status run() {
   PP_RETURN_IF_ERROR((field_case<ff::fr, 2, false>("fr_mul", 256, 4000, dev, rng, rows)));
   PP_RETURN_IF_ERROR((field_case<ff::fr, 4, false>("fr_mul", 256, 2000, dev, rng, rows)));
   PP_RETURN_IF_ERROR((field_case<ff::fp, 4, true>("fp_add", 256, 8000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((inverse_case<ff::fp, false>("fp_inverse", 128, 20, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((inverse_case<ff::fp, true>("fp_inverse(fermat)", 128, 20, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((inverse_case<ff::fr, false>("fr_inverse", 128, 20, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((inverse_case<ff::fr, true>("fr_inverse(fermat)", 128, 20, dev, rng, rows)));
   // Register caps from __launch_bounds__: (256,1) none, (128,3) <= 168, (256,2) <= 128 per thread.
   PP_RETURN_IF_ERROR((madd_case<false, 256, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
   PP_RETURN_IF_ERROR((madd_case<false, 128, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
@@ -238,6 +354,10 @@ status run() {
   PP_RETURN_IF_ERROR((madd_case<false, 256, 2>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
   PP_RETURN_IF_ERROR((madd_case<true, 256, 1>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
   PP_RETURN_IF_ERROR((madd_case<true, 128, 3>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((affine_batch_case<8>("g1_affine_batch(L2)", 50, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((affine_batch_case<16>("g1_affine_batch(L2)", 25, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((affine_batch_case<32>("g1_affine_batch(L2)", 13, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((affine_batch_case<64>("g1_affine_batch(L2)", 7, dev, rng, rows)));
 
   const double sms = dev.sm_count;
   std::printf("\n%-20s %5s %6s %4s %12s %9s %9s %10s %12s %12s\n", "case", "thr/b", "blocks", "K|mb", "ops",
@@ -249,6 +369,25 @@ status run() {
     const double smclk_nominal = s * dev.clock_khz * 1e3 * sms / r.ops;
     std::printf("%-20s %5d %6d %4d %12.4g %9.3f %9.3f %10.3f %12.2f %12.2f\n", r.name.c_str(), r.threads_per_block,
                 r.blocks, r.chains, r.ops, r.ms, r.clock_ghz, gops, smclk, smclk_nominal);
+  }
+  // Inversions in products of the same field (the fastest product row of that field) and against Fermat.
+  auto smclk_of = [&](const row& r) { return r.ms * 1e-3 * r.clock_ghz * 1e9 * sms / r.ops; };
+  auto best = [&](const std::string& name) {
+    double b = 0;
+    for (const auto& r : rows)
+      if (r.name == name && (b == 0 || smclk_of(r) < b)) b = smclk_of(r);
+    return b;
+  };
+  const double madd = best("g1_xyzz_madd(L2)");
+  for (const auto& r : rows)
+    if (r.name == "g1_affine_batch(L2)")
+      std::printf("g1 batch-affine addition, %d per inversion: %.1f SM-clk = %.2fx the best XYZZ madd (L2)\n", r.chains,
+                  smclk_of(r), smclk_of(r) / madd);
+  for (const char* f : {"fp", "fr"}) {
+    const std::string f_str = f;
+    const double mul = best(f_str + "_mul"), inv = best(f_str + "_inverse"), fermat = best(f_str + "_inverse(fermat)");
+    std::printf("%s inverse: %.0f SM-clk = %.1f products; Fermat %.0f SM-clk = %.1f products; Fermat / safegcd %.2fx\n",
+                f, inv, inv / mul, fermat, fermat / mul, fermat / inv);
   }
   return ok_status();
 }

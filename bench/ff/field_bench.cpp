@@ -73,10 +73,26 @@ void bm_inverse(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// The Fermat power x^(p-2) that ff::mont_field::inverse replaced (ff/safegcd_inverse.hpp): the reference row.
+template <class F>
+void bm_inverse_fermat(benchmark::State& state) {
+  std::mt19937_64 rng(4);
+  F x = random_element<F>(rng);
+  constexpr auto e = pp::ff::limbs::copy(F::params::m_minus_2);
+  for (auto _ : state) {
+    x = x.pow(e.v, F::n64);
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
 void BM_FpMul(benchmark::State& s) { bm_mul<fp>(s); }
 void BM_FpSqr(benchmark::State& s) { bm_sqr<fp>(s); }
 void BM_FpAdd(benchmark::State& s) { bm_add<fp>(s); }
 void BM_FpInverse(benchmark::State& s) { bm_inverse<fp>(s); }
+void BM_FpInverseFermat(benchmark::State& s) { bm_inverse_fermat<fp>(s); }
+void BM_FrInverse(benchmark::State& s) { bm_inverse<fr>(s); }
+void BM_FrInverseFermat(benchmark::State& s) { bm_inverse_fermat<fr>(s); }
 void BM_FrMul(benchmark::State& s) { bm_mul<fr>(s); }
 void BM_Fp2Mul(benchmark::State& s) { bm_mul<fp2>(s); }
 void BM_Fp2Sqr(benchmark::State& s) { bm_sqr<fp2>(s); }
@@ -87,6 +103,9 @@ BENCHMARK(BM_FpMul);
 BENCHMARK(BM_FpSqr);
 BENCHMARK(BM_FpAdd);
 BENCHMARK(BM_FpInverse);
+BENCHMARK(BM_FpInverseFermat);
+BENCHMARK(BM_FrInverse);
+BENCHMARK(BM_FrInverseFermat);
 BENCHMARK(BM_FrMul);
 BENCHMARK(BM_Fp2Mul);
 BENCHMARK(BM_Fp2Sqr);

@@ -102,7 +102,7 @@ PP_HD constexpr int bit_length(const uint64_t* a) {
   return 0;
 }
 
-// A by-value copy of a constant limb array. `constexpr auto e = limbs::copy(P::m_minus_2);` is
+// A by-value copy of a constant limb array. `constexpr auto e = limbs::copy(P::m_minus_1_half);` is
 // evaluated at compile time, so device code may then index e.v at run time: indexing the static
 // constexpr member itself at run time (or binding a reference to it) is undefined in device code.
 template <int N>

@@ -7,6 +7,7 @@
 #include "ff/hd.hpp"
 #include "ff/limbs.hpp"
 #include "ff/mont_mul_host.hpp"
+#include "ff/safegcd_inverse.hpp"
 #if PP_DEVICE_PASS
 #include "ff/mont_mul_device.hpp"
 #endif
@@ -115,10 +116,14 @@ struct mont_field {
   }
   PP_HD mont_field pow(uint64_t e) const { return pow(&e, 1); }
 
-  // Multiplicative inverse by Fermat's little theorem; the inverse of 0 is defined as 0.
+  // Multiplicative inverse (ff/safegcd_inverse.hpp); the inverse of 0 is defined as 0. The limbs
+  // hold a R, whose integer inverse is a^-1 R^-1: two products by R^2 make it a^-1 R.
   PP_HD mont_field inverse() const {
-    constexpr auto e = limbs::copy(P::m_minus_2);  // compile-time copy: usable in device code
-    return pow(e.v, n64);
+    mont_field r;
+    safegcd::invert<P>(r.l, l);
+    constexpr auto r2 = limbs::copy(P::r2_mod);  // compile-time copy: usable in device code
+    const mont_field r2_field = from_montgomery(r2.v);
+    return r * r2_field * r2_field;
   }
 
   // Legendre symbol test: 0 and squares are squares.

@@ -12,9 +12,9 @@
 namespace pp::cuda::test {
 
 enum class op {
-  fp_mul, fp_sqr, fp_add, fp_sub, fp_neg,
-  fr_mul, fr_sqr, fr_add, fr_sub,
-  fp2_mul, fp2_sqr, fp2_add, fp2_sub,
+  fp_mul, fp_sqr, fp_add, fp_sub, fp_neg, fp_inv,
+  fr_mul, fr_sqr, fr_add, fr_sub, fr_inv,
+  fp2_mul, fp2_sqr, fp2_add, fp2_sub, fp2_inv,
   g1_xyzz_add, g1_xyzz_madd, g1_xyzz_dbl, g1_jac_add, g1_jac_madd, g1_jac_dbl,
   g2_xyzz_add, g2_xyzz_madd, g2_xyzz_dbl, g2_jac_add, g2_jac_madd, g2_jac_dbl,
 };
@@ -38,14 +38,17 @@ PP_TEST_OP(fp_sqr, ff::fp, ff::fp, ff::fp, a.sqr())
 PP_TEST_OP(fp_add, ff::fp, ff::fp, ff::fp, a + b)
 PP_TEST_OP(fp_sub, ff::fp, ff::fp, ff::fp, a - b)
 PP_TEST_OP(fp_neg, ff::fp, ff::fp, ff::fp, -a)
+PP_TEST_OP(fp_inv, ff::fp, ff::fp, ff::fp, a.inverse())
 PP_TEST_OP(fr_mul, ff::fr, ff::fr, ff::fr, a * b)
 PP_TEST_OP(fr_sqr, ff::fr, ff::fr, ff::fr, a.sqr())
 PP_TEST_OP(fr_add, ff::fr, ff::fr, ff::fr, a + b)
 PP_TEST_OP(fr_sub, ff::fr, ff::fr, ff::fr, a - b)
+PP_TEST_OP(fr_inv, ff::fr, ff::fr, ff::fr, a.inverse())
 PP_TEST_OP(fp2_mul, ff::fp2, ff::fp2, ff::fp2, a * b)
 PP_TEST_OP(fp2_sqr, ff::fp2, ff::fp2, ff::fp2, a.sqr())
 PP_TEST_OP(fp2_add, ff::fp2, ff::fp2, ff::fp2, a + b)
 PP_TEST_OP(fp2_sub, ff::fp2, ff::fp2, ff::fp2, a - b)
+PP_TEST_OP(fp2_inv, ff::fp2, ff::fp2, ff::fp2, a.inverse())
 
 PP_TEST_OP(g1_xyzz_add, ec::g1_xyzz, ec::g1_xyzz, ec::g1_xyzz, ec::add(a, b))
 PP_TEST_OP(g1_xyzz_madd, ec::g1_xyzz, ec::g1_affine, ec::g1_xyzz, ec::madd(a, b))

@@ -46,14 +46,17 @@ TEST(DeviceField, FpSqr) { check_field_op<op::fp_sqr>(kRandom); }
 TEST(DeviceField, FpAdd) { check_field_op<op::fp_add>(kRandom); }
 TEST(DeviceField, FpSub) { check_field_op<op::fp_sub>(kRandom); }
 TEST(DeviceField, FpNeg) { check_field_op<op::fp_neg>(kRandom); }
+TEST(DeviceField, FpInverse) { check_field_op<op::fp_inv>(kRandom); }
 TEST(DeviceField, FrMul) { check_field_op<op::fr_mul>(kRandom); }
 TEST(DeviceField, FrSqr) { check_field_op<op::fr_sqr>(kRandom); }
 TEST(DeviceField, FrAdd) { check_field_op<op::fr_add>(kRandom); }
 TEST(DeviceField, FrSub) { check_field_op<op::fr_sub>(kRandom); }
+TEST(DeviceField, FrInverse) { check_field_op<op::fr_inv>(kRandom); }
 TEST(DeviceField, Fp2Mul) { check_field_op<op::fp2_mul>(kRandom); }
 TEST(DeviceField, Fp2Sqr) { check_field_op<op::fp2_sqr>(kRandom); }
 TEST(DeviceField, Fp2Add) { check_field_op<op::fp2_add>(kRandom); }
 TEST(DeviceField, Fp2Sub) { check_field_op<op::fp2_sub>(kRandom); }
+TEST(DeviceField, Fp2Inverse) { check_field_op<op::fp2_inv>(kRandom); }
 
 }  // namespace
 }  // namespace pp::cuda::test
