@@ -3,7 +3,7 @@
 // affine points) is built on the host and uploaded once per base; scalars stream through two
 // preallocated slots (pinned staging + device buffers, one stream each) in chunks, so copies of one
 // chunk overlap the kernel of the other. Each thread: 32 mixed additions (madd-2008-s) into an XYZZ
-// accumulator, then one Fermat inversion to affine. Results equal the host table's. Plain C++ header.
+// accumulator, then one inversion to affine. Results equal the host table's. Plain C++ header.
 #pragma once
 #include <cuda_runtime_api.h>
 
