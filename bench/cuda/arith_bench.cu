@@ -220,24 +220,38 @@ int blocks_for(Kernel k, int threads, int sms) {
   return std::max(1, per_sm) * sms;
 }
 
+// Host operands copied to the device; freed with the object.
+template <class F>
+struct device_operands {
+  F* x = nullptr;
+  F* y = nullptr;
+  device_operands() = default;
+  device_operands(const device_operands&) = delete;
+  device_operands& operator=(const device_operands&) = delete;
+  ~device_operands() {
+    cudaFree(x);
+    cudaFree(y);
+  }
+  status upload(const std::vector<F>& x_host, const std::vector<F>& y_host) {
+    PP_CUDA_TRY(cudaMalloc(&x, sizeof(F) * x_host.size()));
+    PP_CUDA_TRY(cudaMalloc(&y, sizeof(F) * y_host.size()));
+    PP_CUDA_TRY(cudaMemcpy(x, x_host.data(), sizeof(F) * x_host.size(), cudaMemcpyHostToDevice));
+    PP_CUDA_TRY(cudaMemcpy(y, y_host.data(), sizeof(F) * y_host.size(), cudaMemcpyHostToDevice));
+    return ok_status();
+  }
+};
+
 template <class F, int K, bool Add>
 status field_case(const char* name, int threads, int iters, const device_info& dev, std::mt19937_64& rng,
                   std::vector<row>& out) {
   auto kernel = Add ? add_chains<F, K> : mul_chains<F, K>;
   const int blocks = blocks_for(kernel, threads, dev.sm_count);
   const int64_t n = int64_t(blocks) * threads * K;
-  const auto x_host = random_elements<F>(rng, n), y_host = random_elements<F>(rng, n);
-  F *d_x = nullptr, *d_y = nullptr;
-  PP_CUDA_TRY(cudaMalloc(&d_x, sizeof(F) * n));
-  PP_CUDA_TRY(cudaMalloc(&d_y, sizeof(F) * n));
-  PP_CUDA_TRY(cudaMemcpy(d_x, x_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
-  PP_CUDA_TRY(cudaMemcpy(d_y, y_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
+  device_operands<F> d;
+  PP_RETURN_IF_ERROR(d.upload(random_elements<F>(rng, n), random_elements<F>(rng, n)));
   row r{name, threads, blocks, K, double(n) * iters, 0, 0};
-  const status s = time_it([&](clock_sample* d_clk) { kernel<<<blocks, threads>>>(d_x, d_y, iters, d_clk); },
-                           blocks, r.ms, r.clock_ghz);
-  PP_CUDA_TRY(cudaFree(d_x));
-  PP_CUDA_TRY(cudaFree(d_y));
-  if (!s.ok()) return s;
+  PP_RETURN_IF_ERROR(time_it([&](clock_sample* d_clk) { kernel<<<blocks, threads>>>(d.x, d.y, iters, d_clk); },
+                             blocks, r.ms, r.clock_ghz));
   out.push_back(r);
   return ok_status();
 }
@@ -249,20 +263,14 @@ status inverse_case(const char* name, int threads, int iters, const device_info&
   const int blocks = blocks_for(kernel, threads, dev.sm_count);
   const int64_t n = int64_t(blocks) * threads;
   const auto x_host = random_elements<F>(rng, n), y_host = random_elements<F>(rng, n);
-  F *d_x = nullptr, *d_y = nullptr;
-  PP_CUDA_TRY(cudaMalloc(&d_x, sizeof(F) * n));
-  PP_CUDA_TRY(cudaMalloc(&d_y, sizeof(F) * n));
-  PP_CUDA_TRY(cudaMemcpy(d_x, x_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
-  PP_CUDA_TRY(cudaMemcpy(d_y, y_host.data(), sizeof(F) * n, cudaMemcpyHostToDevice));
+  device_operands<F> d;
+  PP_RETURN_IF_ERROR(d.upload(x_host, y_host));
   row r{name, threads, blocks, 1, double(n) * iters, 0, 0};
-  const status s = time_it([&](clock_sample* d_clk) { kernel<<<blocks, threads>>>(d_x, d_y, iters, d_clk); },
-                           blocks, r.ms, r.clock_ghz);
+  PP_RETURN_IF_ERROR(time_it([&](clock_sample* d_clk) { kernel<<<blocks, threads>>>(d.x, d.y, iters, d_clk); },
+                             blocks, r.ms, r.clock_ghz));
   // Same chain both ways: the safegcd result must equal the Fermat power's (checked on the host).
   std::vector<F> got(n);
-  PP_CUDA_TRY(cudaMemcpy(got.data(), d_x, sizeof(F) * n, cudaMemcpyDeviceToHost));
-  PP_CUDA_TRY(cudaFree(d_x));
-  PP_CUDA_TRY(cudaFree(d_y));
-  if (!s.ok()) return s;
+  PP_CUDA_TRY(cudaMemcpy(got.data(), d.x, sizeof(F) * n, cudaMemcpyDeviceToHost));
   for (int64_t i = 0; i < n; i += 997) {
     F want = x_host[i];
     for (int k = 0; k < 6 * iters; ++k) want = want.inverse() + y_host[i];  // 1 warm-up + 5 timed runs

@@ -68,6 +68,18 @@ void bm_pippenger(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
 }
 
+// One thread at a forced width (range(1)): the widths msm/window.hpp's model picks at small n, side
+// by side (G1 with GLV, G2 whole scalars).
+template <class Curve>
+void bm_pippenger_width(benchmark::State& state) {
+  const int log_n = static_cast<int>(state.range(0));
+  const auto& pts = points<Curve>(log_n);
+  const auto& sc = dense_scalars(log_n);
+  const msm::msm_options opt{.window_bits = static_cast<int>(state.range(1)), .max_threads = 1};
+  for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger<Curve>(pts, sc, opt));
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
+}
+
 // Same witness-like input through pippenger (range(2) = 0) and split_msm (range(2) = 1).
 void bm_witness_g1(benchmark::State& state) {
   const int log_n = static_cast<int>(state.range(0));
@@ -99,6 +111,11 @@ BENCHMARK(bm_pippenger<ec::g1_curve>)->Name("BM_PippengerG1")
 BENCHMARK(bm_pippenger<ec::g2_curve>)->Name("BM_PippengerG2")
     ->ArgsProduct({{16, 17, 18}, {1, 0}, {0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_pippenger_width<ec::g1_curve>)->Name("BM_PippengerG1Width")
+    ->Args({12, 10})->Args({12, 11})->Args({14, 11})->Args({14, 12})->ArgNames({"log_n", "c"})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_pippenger_width<ec::g2_curve>)->Name("BM_PippengerG2Width")
+    ->Args({15, 11})->Args({15, 12})->ArgNames({"log_n", "c"})->Unit(benchmark::kMillisecond);
 BENCHMARK(bm_witness_g1)->Name("BM_WitnessG1")
     ->ArgsProduct({{16, 18, 20}, {1, 0}, {0, 1}})->ArgNames({"log_n", "threads", "split"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
