@@ -79,8 +79,8 @@ inline constexpr int msm_max_window_bits = 24;
 // Points one thread of precompute_msm_bases doubles and turns affine with one inversion (safegcd,
 // 67 products on the H200): each costs 1/16 of it, beside its 2M + 5S doublings (m c of them a copy).
 // H200 (2026-12-02), 2 copies of H's 2^27 points (92 doublings each): XYZZ doublings and 8-point
-// batches 9.27 s, Jacobian and 16 points 7.23 s; G1 2^24 x 12 copies 2.17 -> 1.52 s, and 1.26 s
-// (G2 3.40 -> 3.16 s) with safegcd instead of a Fermat inversion (docs/perf/msm-h200.md, sessions 12, 13).
+// batches 9.27 s, Jacobian and 16 points 7.23 s, 6.91 s with safegcd instead of a Fermat inversion;
+// G1 2^24 x 12 copies 2.17 -> 1.52 -> 1.26 s, G2 3.40 -> 3.16 s (docs/perf/msm-h200.md, sessions 12, 13).
 inline constexpr int msm_precompute_batch = 16;
 
 constexpr int msm_window_bits(uint64_t n) {
