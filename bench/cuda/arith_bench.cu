@@ -1,9 +1,11 @@
 // Throughput of the device arithmetic on one GPU, reported per SM per clock so that GPUs and
-// clocks compare: Fp and Fr Montgomery multiplication, Fp addition, G1 XYZZ mixed addition.
-// Each thread runs K independent dependent chains; results go to global memory. Timed with CUDA
-// events (median of 5 after a warm-up); the SM clock under load is read in-kernel (clock64 against
-// %globaltimer). Prints a table; "SM-clk/op" = time * clock * SMs / ops; column K|mb is the
-// chains per thread (field cases) or the __launch_bounds__ minimum blocks (madd cases).
+// clocks compare: Fp and Fr Montgomery multiplication, Fp addition, Fp and Fr inversion (safegcd
+// against Fermat), G1 XYZZ mixed addition and batch-affine addition. Each thread runs K independent
+// dependent chains; results go to global memory. Timed with CUDA events (median of 5 after a
+// warm-up); the SM clock under load is read in-kernel (clock64 against %globaltimer). Prints a
+// table; "SM-clk/op" = time * clock * SMs / ops; column K|mb is the chains per thread (field
+// cases), the __launch_bounds__ minimum blocks (madd cases) or the additions per inversion
+// (batch-affine cases); then the inversions in products and the batch-affine rows against the madd.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -220,7 +222,7 @@ int blocks_for(Kernel k, int threads, int sms) {
   return std::max(1, per_sm) * sms;
 }
 
-// Host operands copied to the device; freed with the object.
+// Host operands copied to the device (x and y of any lengths); freed with the object.
 template <class F>
 struct device_operands {
   F* x = nullptr;
@@ -290,18 +292,12 @@ status affine_batch_case(const char* name, int iters, const device_info& dev, st
   const std::vector<ec::g1_affine> q_host = random_g1_points(rng(), table);
   std::vector<ec::g1_affine> acc_host(n * S);
   for (int64_t i = 0; i < n * S; ++i) acc_host[i] = q_host[(i * 7 + 3) % table];
-  ec::g1_affine *d_acc = nullptr, *d_q = nullptr;
-  PP_CUDA_TRY(cudaMalloc(&d_acc, sizeof(ec::g1_affine) * n * S));
-  PP_CUDA_TRY(cudaMalloc(&d_q, sizeof(ec::g1_affine) * table));
-  PP_CUDA_TRY(cudaMemcpy(d_acc, acc_host.data(), sizeof(ec::g1_affine) * n * S, cudaMemcpyHostToDevice));
-  PP_CUDA_TRY(cudaMemcpy(d_q, q_host.data(), sizeof(ec::g1_affine) * table, cudaMemcpyHostToDevice));
+  device_operands<ec::g1_affine> d;  // x: the accumulators, y: the table
+  PP_RETURN_IF_ERROR(d.upload(acc_host, q_host));
   row r{name, threads, blocks, S, double(n) * S * iters, 0, 0};
-  const status s = time_it(
-      [&](clock_sample* d_clk) { affine_batch_chains<S><<<blocks, threads>>>(d_acc, d_q, table - 1, iters, d_clk); },
-      blocks, r.ms, r.clock_ghz);
-  PP_CUDA_TRY(cudaFree(d_acc));
-  PP_CUDA_TRY(cudaFree(d_q));
-  if (!s.ok()) return s;
+  PP_RETURN_IF_ERROR(time_it(
+      [&](clock_sample* d_clk) { affine_batch_chains<S><<<blocks, threads>>>(d.x, d.y, table - 1, iters, d_clk); },
+      blocks, r.ms, r.clock_ghz));
   out.push_back(r);
   return ok_status();
 }
