@@ -57,24 +57,6 @@ ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const st
   return ec::to_affine(out);
 }
 
-// Inputs with the edge cases mixed in: every 7th point repeated from earlier, every 11th the
-// negation of its predecessor with the same scalar (they cancel), every 13th infinity.
-template <class Curve>
-std::vector<ec::affine<Curve>> edgy_points(uint64_t seed, uint64_t n) {
-  auto pts = random_points<Curve>(seed, n);
-  for (uint64_t i = 1; i < n; ++i) {
-    if (i % 7 == 0) pts[i] = pts[i / 3];
-    if (i % 11 == 0) pts[i] = ec::neg(pts[i - 1]);
-    if (i % 13 == 0) pts[i] = ec::affine<Curve>::infinity();
-  }
-  return pts;
-}
-
-template <class Curve>
-void fix_negation_scalars(std::vector<fr>& s) {
-  for (uint64_t i = 11; i < s.size(); i += 11) s[i] = s[i - 1];
-}
-
 template <class Curve>
 class MsmDevice : public ::testing::Test {};
 using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
@@ -90,7 +72,7 @@ TYPED_TEST(MsmDevice, SmallSizesMatchNaive) {
     const auto pts = edgy_points<C>(rng(), n);
     for (int kind = 0; kind < 2; ++kind) {
       auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
-      fix_negation_scalars<C>(sc);
+      fix_negation_scalars(sc);
       const auto want = ec::to_affine(msm::naive_msm<C>(pts, sc));
       for (path p : {path::plain, path::split}) {
         const auto got = gpu_msm<C>(pts, sc, p);
@@ -112,7 +94,7 @@ TYPED_TEST(MsmDevice, ForcedWindowWidths) {
   const uint64_t n = 300;
   const auto pts = edgy_points<C>(rng(), n);
   auto sc = random_scalars(rng, n);
-  fix_negation_scalars<C>(sc);
+  fix_negation_scalars(sc);
   sc[5] = -fr::one();  // r - 1: the top digits
   sc[6] = fr::from_uint(2);
   const auto want = ec::to_affine(msm::naive_msm<C>(pts, sc));
@@ -150,7 +132,7 @@ TYPED_TEST(MsmDevice, LargeSizesMatchHost) {
     const auto pts = edgy_points<C>(rng(), n);
     for (int kind = 0; kind < 2; ++kind) {
       auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
-      fix_negation_scalars<C>(sc);
+      fix_negation_scalars(sc);
       const auto want = ec::to_affine(kind == 0 ? msm::pippenger<C>(pts, sc) : msm::split_msm<C>(pts, sc));
       EXPECT_TRUE(gpu_msm<C>(pts, sc, path::plain) == want)
           << C::name << " plain n=" << n << (kind ? " witness" : " random");
@@ -172,7 +154,7 @@ TYPED_TEST(MsmDevice, ChunkedMatchesHost) {
     const auto pts = edgy_points<C>(rng(), n);
     for (int kind = 0; kind < 2; ++kind) {
       auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
-      fix_negation_scalars<C>(sc);
+      fix_negation_scalars(sc);
       const auto want = ec::to_affine(kind == 0 ? msm::pippenger<C>(pts, sc) : msm::split_msm<C>(pts, sc));
       std::vector<uint64_t> limits = {1000, 777};
       if (n <= 3 || n == 1001) limits.push_back(1);
@@ -369,8 +351,8 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   for (uint64_t n : {uint64_t{1}, uint64_t{3}, uint64_t{4097}, uint64_t{20011}}) {
     const auto pts = edgy_points<C>(rng(), n);
     auto random = random_scalars(rng, n), witness = witness_scalars(rng, n);
-    fix_negation_scalars<C>(random);
-    fix_negation_scalars<C>(witness);
+    fix_negation_scalars(random);
+    fix_negation_scalars(witness);
     std::vector<uint64_t> limits = {1024, 1000};
     if (n <= 3) limits.push_back(1);
     for (uint64_t limit : limits) {

@@ -1,6 +1,6 @@
 // Precomputed MSM bases (src/cuda/msm_precompute.hpp) and the MSM over them against the host, on
-// fresh random inputs: every copy equals 2^(g * group_windows * c) P by host doublings (infinity
-// and repeated points included); msm with the copies equals msm::naive_msm / msm::pippenger for
+// fresh random inputs: every copy equals 2^(g * group_windows * c) P by host doublings (infinity,
+// repeated and negated points included); msm with the copies equals msm::naive_msm / msm::pippenger for
 // small and 2^16 sizes, from two copies to one per digit, at forced and modelled widths (c = 1 to
 // 22, wide windows with one bucket window), chunked (copies read at the chunk's offset), with a
 // stride wider than n; zero, one and r - 1 scalars; the refusals (split, streamed, width and
@@ -25,17 +25,6 @@ namespace pp::cuda::test {
 namespace {
 
 using ff::fr;
-
-// Random points with infinity every 13th and a repeat every 7th.
-template <class Curve>
-std::vector<ec::affine<Curve>> edgy_points(uint64_t seed, uint64_t n) {
-  auto pts = random_points<Curve>(seed, n);
-  for (uint64_t i = 1; i < n; ++i) {
-    if (i % 7 == 0) pts[i] = pts[i / 3];
-    if (i % 13 == 0) pts[i] = ec::affine<Curve>::infinity();
-  }
-  return pts;
-}
 
 // Random scalars with 0, 1 and r - 1 mixed in.
 std::vector<fr> edgy_scalars(std::mt19937_64& rng, uint64_t n) {
