@@ -14,6 +14,7 @@ namespace {
 using pp::ff::fp;
 using pp::ff::fp2;
 using pp::ff::fr;
+namespace host_path = pp::ff::host_path;
 
 // A pseudo-random field element (not a benchmark input that the compiler can fold).
 template <class F>
@@ -63,6 +64,31 @@ void bm_add(benchmark::State& state) {
 }
 
 template <class F>
+void bm_sub(benchmark::State& state) {
+  std::mt19937_64 rng(3);
+  F x = random_element<F>(rng);
+  const F y = random_element<F>(rng);
+  for (auto _ : state) {
+    x = x - y;
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// The portable limb code that ff/mod_add_host.hpp's asm replaced on x86-64: the reference rows.
+template <class F, void (*Op)(uint64_t*, const uint64_t*, const uint64_t*)>
+void bm_portable(benchmark::State& state) {
+  std::mt19937_64 rng(3);
+  F x = random_element<F>(rng);
+  const F y = random_element<F>(rng);
+  for (auto _ : state) {
+    Op(x.l, x.l, y.l);
+    benchmark::DoNotOptimize(x);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
 void bm_inverse(benchmark::State& state) {
   std::mt19937_64 rng(4);
   F x = random_element<F>(rng);
@@ -89,6 +115,13 @@ void bm_inverse_fermat(benchmark::State& state) {
 void BM_FpMul(benchmark::State& s) { bm_mul<fp>(s); }
 void BM_FpSqr(benchmark::State& s) { bm_sqr<fp>(s); }
 void BM_FpAdd(benchmark::State& s) { bm_add<fp>(s); }
+void BM_FpAddPortable(benchmark::State& s) { bm_portable<fp, host_path::mod_add_portable<fp::params>>(s); }
+void BM_FpSub(benchmark::State& s) { bm_sub<fp>(s); }
+void BM_FpSubPortable(benchmark::State& s) { bm_portable<fp, host_path::mod_sub_portable<fp::params>>(s); }
+void BM_FrAdd(benchmark::State& s) { bm_add<fr>(s); }
+void BM_FrAddPortable(benchmark::State& s) { bm_portable<fr, host_path::mod_add_portable<fr::params>>(s); }
+void BM_FrSub(benchmark::State& s) { bm_sub<fr>(s); }
+void BM_FrSubPortable(benchmark::State& s) { bm_portable<fr, host_path::mod_sub_portable<fr::params>>(s); }
 void BM_FpInverse(benchmark::State& s) { bm_inverse<fp>(s); }
 void BM_FpInverseFermat(benchmark::State& s) { bm_inverse_fermat<fp>(s); }
 void BM_FrInverse(benchmark::State& s) { bm_inverse<fr>(s); }
@@ -102,6 +135,13 @@ void BM_Fp2Sqr(benchmark::State& s) { bm_sqr<fp2>(s); }
 BENCHMARK(BM_FpMul);
 BENCHMARK(BM_FpSqr);
 BENCHMARK(BM_FpAdd);
+BENCHMARK(BM_FpAddPortable);
+BENCHMARK(BM_FpSub);
+BENCHMARK(BM_FpSubPortable);
+BENCHMARK(BM_FrAdd);
+BENCHMARK(BM_FrAddPortable);
+BENCHMARK(BM_FrSub);
+BENCHMARK(BM_FrSubPortable);
 BENCHMARK(BM_FpInverse);
 BENCHMARK(BM_FpInverseFermat);
 BENCHMARK(BM_FrInverse);

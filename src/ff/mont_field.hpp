@@ -6,6 +6,7 @@
 
 #include "ff/hd.hpp"
 #include "ff/limbs.hpp"
+#include "ff/mod_add_host.hpp"
 #include "ff/mont_mul_host.hpp"
 #include "ff/safegcd_inverse.hpp"
 #if PP_DEVICE_PASS
@@ -64,33 +65,22 @@ struct mont_field {
   PP_HD friend bool operator!=(const mont_field& a, const mont_field& b) { return !(a == b); }
 
   PP_HD_INLINE friend mont_field operator+(const mont_field& a, const mont_field& b) {
-#if PP_DEVICE_PASS
     mont_field r;
+#if PP_DEVICE_PASS
     device_path::mod_add<P>(r.l, a.l, b.l);
-    return r;
 #else
-    // Branch-free: the borrow is data-dependent and would mispredict half the time.
-    mont_field s, r;
-    limbs::add<n64>(s.l, a.l, b.l);  // no carry out: modulus < 2^(64N-1)
-    const uint64_t keep_s = 0 - limbs::sub<n64>(r.l, s.l, P::modulus);
-    PP_UNROLL
-    for (int i = 0; i < n64; ++i) r.l[i] = (s.l[i] & keep_s) | (r.l[i] & ~keep_s);
-    return r;
+    host_path::mod_add<P>(r.l, a.l, b.l);
 #endif
+    return r;
   }
   PP_HD_INLINE friend mont_field operator-(const mont_field& a, const mont_field& b) {
-#if PP_DEVICE_PASS
     mont_field r;
+#if PP_DEVICE_PASS
     device_path::mod_sub<P>(r.l, a.l, b.l);
-    return r;
 #else
-    mont_field d, r, m;
-    const uint64_t add_back = 0 - limbs::sub<n64>(d.l, a.l, b.l);
-    PP_UNROLL
-    for (int i = 0; i < n64; ++i) m.l[i] = P::modulus[i] & add_back;
-    limbs::add<n64>(r.l, d.l, m.l);
-    return r;
+    host_path::mod_sub<P>(r.l, a.l, b.l);
 #endif
+    return r;
   }
   PP_HD mont_field operator-() const { return zero() - *this; }
   PP_HD friend mont_field operator*(const mont_field& a, const mont_field& b) {
