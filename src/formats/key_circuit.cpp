@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "formats/first_touch.hpp"
 #include "r1cs/density.hpp"
 
 namespace pp::formats {
@@ -13,13 +14,14 @@ namespace {
 // Rows [0, m) of one matrix, entries in file order within a row (counting sort by row).
 r1cs::csr_matrix matrix_from(const std::vector<zkey_coefficient>& co, uint32_t matrix, uint64_t m) {
   r1cs::csr_matrix out;
-  out.row_ptr.assign(m + 1, 0);
+  // First touched in parallel with huge-page advice, as the key's points (formats/first_touch.hpp).
+  resize_first_touched(out.row_ptr, m + 1);
   for (const auto& c : co) {
     if (c.matrix == matrix && c.constraint < m) ++out.row_ptr[c.constraint + 1];
   }
   for (uint64_t r = 0; r < m; ++r) out.row_ptr[r + 1] += out.row_ptr[r];
-  out.cols.resize(out.row_ptr[m]);
-  out.coeffs.resize(out.row_ptr[m]);
+  resize_first_touched(out.cols, out.row_ptr[m]);
+  resize_first_touched(out.coeffs, out.row_ptr[m]);
   std::vector<uint64_t> next(out.row_ptr.begin(), out.row_ptr.end() - 1);
   for (const auto& c : co) {
     if (c.matrix != matrix || c.constraint >= m) continue;

@@ -24,6 +24,17 @@ status os_error(const std::filesystem::path& path, const char* op, int err) {
 
 }  // namespace
 
+void populate_for_read(std::span<const uint8_t> bytes) {
+#ifdef MADV_POPULATE_READ
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data()) & ~(page - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size();
+  if (!bytes.empty()) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
+#else
+  (void)bytes;
+#endif
+}
+
 std::string file_type_words(mode_t mode) {
   if (S_ISREG(mode)) return {};
   if (S_ISDIR(mode)) return "is a directory";

@@ -14,6 +14,7 @@
 #include "core/status_macros.hpp"
 #include "ec/ec.hpp"
 #include "formats/binfile.hpp"
+#include "formats/first_touch.hpp"
 #include "formats/mapped_file.hpp"
 
 namespace pp::formats {
@@ -121,7 +122,7 @@ status read_point_section(std::span<const uint8_t> file, const binfile_sections&
                      " bytes, expected " + count_desc + " = " + std::to_string(count) + " points x " +
                      std::to_string(size) + " B = " + std::to_string(count * size));
   }
-  out.resize(count);
+  resize_first_touched(out, count);
   if (count != 0) std::memcpy(out.data(), file.data() + s->offset, count * size);
   const uint64_t bad = first_bad_point<Curve>(out, check);
   if (bad == count) return ok_status();
@@ -212,7 +213,7 @@ status read_coefficients(std::span<const uint8_t> file, const binfile_sections& 
                      std::to_string(uint64_t{n} * coef_size) + " bytes of entries, the section has " +
                      std::to_string(rd.remaining()));
   }
-  out.resize(n);
+  resize_first_touched(out, n);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t off = rd.offset();
     zkey_coefficient& c = out[i];
@@ -268,6 +269,7 @@ result<snarkjs_zkey> read_snarkjs_zkey(std::span<const uint8_t> bytes, const zke
 
 result<snarkjs_zkey> read_snarkjs_zkey_file(const std::filesystem::path& path, const zkey_read_options& options) {
   PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
+  populate_for_read(f.bytes());  // every section is read
   auto z = read_snarkjs_zkey(f.bytes(), options);
   if (!z.ok()) return std::move(z).take_status().with_context("reading " + path.string());
   return z;
