@@ -76,21 +76,85 @@ __global__ void digits_kernel(const ff::fr* __restrict__ scalars, const uint32_t
   }
 }
 
-// Entry i adds +-points[vals[i] & ~sign_bit] (mixed addition, madd-2008-s).
-template <class Curve>
+// 16-byte asynchronous copies global -> shared (cp.async, sm_80+), completed in commit groups.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+  const auto s = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int Pending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+}
+
+// Entry i adds +-points[vals[i] & ~sign_bit] (mixed addition, madd-2008-s). The point is fetched
+// one entry ahead: a random gather from HBM, whose latency otherwise stalls the warp at the start
+// of every addition with only two warps per scheduler to cover it (H200: G1 2^24 119.0 -> 114.6 ms,
+// docs/perf/msm-h200.md, session 14). It is copied into this thread's slot of a double buffer in
+// shared memory while the current one is added, so it holds no registers across the addition (held
+// in registers it cost G2's kernel ~150 bytes more stack and made it slower). Slots are laid out
+// [buffer][16-byte piece][thread], so a warp's reads of one piece are consecutive (no bank
+// conflicts). start(lo) fetches the first entry's point; take(a, i, hi) hands entry i's over and
+// fetches entry i + 1's (entries below hi are readable, sentinels too); finish(a) before the thread
+// exits. For blocks of Threads threads.
+template <class Curve, int Threads>
 struct point_source {
+  static constexpr bool load_ahead = true;
+  static constexpr int pieces = int(sizeof(affine_t<Curve>) / 16);
+  static_assert(sizeof(affine_t<Curve>) % 16 == 0);
   const affine_t<Curve>* __restrict__ points;
   const uint32_t* __restrict__ vals;
-  __device__ __forceinline__ xyzz_t<Curve> add_to(const xyzz_t<Curve>& acc, uint64_t i) const {
-    const uint32_t v = vals[i];
-    const affine_t<Curve> p = points[v & ~sign_bit];
-    return ec::add(acc, (v & sign_bit) ? ec::neg(p) : p);
+  struct operand {
+    affine_t<Curve> p;
+    uint32_t v;
+  };
+  struct ahead {
+    uint4* slots;  // this block's [2][pieces][Threads]
+    uint32_t next_v;
+    int buf;
+  };
+  __device__ __forceinline__ void fetch(const ahead& a, int buf, uint32_t v) const {
+    const auto* src = reinterpret_cast<const uint4*>(points + (v & ~sign_bit));
+    uint4* dst = a.slots + uint64_t(buf) * pieces * Threads + threadIdx.x;
+PP_UNROLL
+    for (int k = 0; k < pieces; ++k) cp_async16(dst + k * Threads, src + k);
+  }
+  __device__ __forceinline__ ahead start(uint64_t lo) const {
+    __shared__ uint4 slots[2 * pieces * Threads];
+    ahead a{slots, vals[lo], 0};
+    fetch(a, 0, a.next_v);
+    cp_async_commit();
+    return a;
+  }
+  __device__ __forceinline__ operand take(ahead& a, uint64_t i, uint64_t hi) const {
+    const uint32_t v = a.next_v;
+    if (i + 1 < hi) {
+      a.next_v = vals[i + 1];
+      fetch(a, a.buf ^ 1, a.next_v);
+    }
+    cp_async_commit();   // an empty group at the end keeps wait_group's count uniform
+    cp_async_wait<1>();  // entry i's group is complete; i + 1's may still be in flight
+    operand op;
+    op.v = v;
+    const uint4* src = a.slots + uint64_t(a.buf) * pieces * Threads + threadIdx.x;
+    auto* dst = reinterpret_cast<uint4*>(&op.p);
+PP_UNROLL
+    for (int k = 0; k < pieces; ++k) dst[k] = src[k * Threads];
+    a.buf ^= 1;
+    return op;
+  }
+  // No copy may still be writing this thread's slots when it exits (a run ended at a sentinel).
+  __device__ __forceinline__ void finish(const ahead&) const { cp_async_wait<0>(); }
+  __device__ __forceinline__ xyzz_t<Curve> add_to(const xyzz_t<Curve>& acc, const operand& o) const {
+    return ec::add(acc, (o.v & sign_bit) ? ec::neg(o.p) : o.p);
   }
 };
 
-// Entry i adds a partial XYZZ sum (add-2008-s).
+// Entry i adds a partial XYZZ sum (add-2008-s), loaded where it is added: the carry passes are a
+// few percent of the additions, and a sum held ahead costs twice the registers of a point.
 template <class Curve>
 struct partial_source {
+  static constexpr bool load_ahead = false;
   const xyzz_t<Curve>* __restrict__ vals;
   __device__ __forceinline__ xyzz_t<Curve> add_to(const xyzz_t<Curve>& acc, uint64_t i) const {
     return ec::add(acc, vals[i]);
@@ -133,6 +197,10 @@ __global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __re
   };
   bool first = true;
   xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
+  [[maybe_unused]] auto ahead = [&] {
+    if constexpr (Source::load_ahead) return src.start(lo);
+    else return 0;
+  }();
   uint64_t i = lo;
   for (; i < hi; ++i) {
     const uint32_t k = keys[i];
@@ -143,8 +211,13 @@ __global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __re
       if (k == sentinel) break;
       acc = xyzz_t<Curve>::infinity();
     }
-    acc = src.add_to(acc, i);
+    if constexpr (Source::load_ahead) {
+      acc = src.add_to(acc, src.take(ahead, i, hi));
+    } else {
+      acc = src.add_to(acc, i);
+    }
   }
+  if constexpr (Source::load_ahead) src.finish(ahead);
   if (cur != sentinel) {
     const bool open_back = i == hi && hi < m && keys[hi] == cur;
     flush(cur, acc, first && open_front, open_back);
@@ -235,19 +308,23 @@ __global__ void accumulate_kernel(xyzz_t<Curve>* acc, const xyzz_t<Curve>* x) {
   *acc = ec::add(*acc, *x);
 }
 
-// Split MSM, scalar-1 points: thread t sums points idx[t*chunk ..) (mixed additions) into out[t].
-template <class Curve>
-__global__ void __launch_bounds__(128) gather_sum_kernel(const affine_t<Curve>* __restrict__ points,
-                                                         const uint32_t* __restrict__ idx,
-                                                         const uint32_t* __restrict__ d_count, uint32_t chunk,
-                                                         uint64_t threads, xyzz_t<Curve>* __restrict__ out) {
+// Split MSM, scalar-1 points: thread t sums points idx[t*chunk ..) (mixed additions) into out[t],
+// fetched one ahead as the accumulation's are (src: a point_source over idx, whose sign bits are 0).
+template <class Curve, class Source>
+__global__ void __launch_bounds__(128) gather_sum_kernel(Source src, const uint32_t* __restrict__ d_count,
+                                                         uint32_t chunk, uint64_t threads,
+                                                         xyzz_t<Curve>* __restrict__ out) {
   const uint64_t t = global_thread();
   if (t >= threads) return;
   const uint64_t count = *d_count;
   const uint64_t lo = t * chunk;
   const uint64_t hi = lo + chunk < count ? lo + chunk : count;
   xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
-  for (uint64_t i = lo; i < hi; ++i) acc = ec::add(acc, points[idx[i]]);
+  if (lo < hi) {
+    auto ahead = src.start(lo);
+    for (uint64_t i = lo; i < hi; ++i) acc = src.add_to(acc, src.take(ahead, i, hi));
+    src.finish(ahead);
+  }
   out[t] = acc;
 }
 

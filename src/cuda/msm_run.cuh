@@ -21,6 +21,17 @@ namespace msm_detail {
 
 inline uint64_t blocks_for(uint64_t threads, int block) { return (threads + block - 1) / block; }
 
+// point_source (msm_kernels.cuh) stages points in 16-byte pieces (cp.async), laid out for
+// msm_tuning_sm90's blocks.
+inline status check_staging(int block, const void* d_points) {
+  if (block != msm_tuning_sm90.block_threads) {
+    return internal_error("GPU MSM: the point staging is built for blocks of " +
+                          std::to_string(msm_tuning_sm90.block_threads) + " threads, not " + std::to_string(block));
+  }
+  if (reinterpret_cast<uintptr_t>(d_points) % 16 != 0) return invalid_argument("GPU MSM: points not 16-byte aligned");
+  return ok_status();
+}
+
 template <class T>
 T* at(void* base, uint64_t offset) {
   return reinterpret_cast<T*>(static_cast<char*>(base) + offset);
@@ -108,6 +119,7 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
   bucket* buckets = at<bucket>(ws, l.buckets);
   uint32_t* counts = at<uint32_t>(ws, l.counts);
 
+  PP_RETURN_IF_ERROR(check_staging(block, d_points));
   if (first) PP_CUDA_TRY(cudaMemsetAsync(buckets, 0, sizeof(bucket) * bucket_count, stream));
   if (n == 0) return ok_status();
   // 1. Signed digits -> (bucket, point) pairs, sorted by bucket.
@@ -137,8 +149,9 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
   size_t sel_bytes = plan.select_temp_bytes;
   void* sel_temp = at<void>(ws, l.select_temp);
   uint64_t threads = s.accumulate_threads;
-  segmented_sum_kernel<Curve, point_source<Curve>><<<blocks_for(threads, block), block, 0, stream>>>(
-      kb.Current(), point_source<Curve>{d_points, vb.Current()}, s.entries, nullptr, sentinel,
+  using source = point_source<Curve, msm_tuning_sm90.block_threads>;
+  segmented_sum_kernel<Curve, source><<<blocks_for(threads, block), block, 0, stream>>>(
+      kb.Current(), source{d_points, vb.Current()}, s.entries, nullptr, sentinel,
       tuning.accumulate_chunk, threads, sums, slot_keys, slot_flags, slot_vals);
   PP_CUDA_TRY(cudaGetLastError());
   uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
@@ -239,6 +252,7 @@ result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t 
   if (n == 0) return static_cast<const bucket*>(nullptr);
   const msm_layout& l = plan.layout;
   const int block = tuning.block_threads;
+  PP_RETURN_IF_ERROR(check_staging(block, d_points));
   uint32_t* counts = at<uint32_t>(ws, l.counts);
   uint32_t* idx_ones = at<uint32_t>(ws, l.idx_ones);
   size_t sel_bytes = plan.select_temp_bytes;
@@ -250,8 +264,9 @@ result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t 
                                     stream));
   uint64_t parts = (n + tuning.ones_chunk - 1) / tuning.ones_chunk;
   int p = 0;
-  gather_sum_kernel<Curve><<<blocks_for(parts, block), block, 0, stream>>>(
-      d_points, idx_ones, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
+  using source = point_source<Curve, msm_tuning_sm90.block_threads>;
+  gather_sum_kernel<Curve, source><<<blocks_for(parts, block), block, 0, stream>>>(
+      source{d_points, idx_ones}, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
   PP_CUDA_TRY(cudaGetLastError());
   while (parts > 1) {
     const uint64_t half = (parts + 1) / 2;

@@ -444,6 +444,19 @@ TEST(MsmDeviceArgs, Errors) {
   EXPECT_TRUE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 31).ok());
   // One chunk of 2^28 points: 13 windows x 2^28 entries overflow the 32-bit sort.
   EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(uint64_t{1} << 28, msm_config{.max_chunk_points = 1u << 28}).ok());
+  // Points are staged in 16-byte pieces: a table 8 bytes off is refused by name, plain and split.
+  const uint64_t n = 64;
+  auto bytes = split_msm_workspace_bytes<ec::g1_curve>(n);
+  ASSERT_THAT(bytes, IsOk());
+  device_buffer d_points((n + 1) * sizeof(ec::g1_affine)), d_scalars(n * sizeof(fr)), ws(*bytes);
+  ASSERT_TRUE(d_points.p && d_scalars.p && ws.p);
+  ASSERT_EQ(cudaMemset(d_scalars.p, 0, n * sizeof(fr)), cudaSuccess);
+  const auto* off = reinterpret_cast<const ec::g1_affine*>(static_cast<const char*>(d_points.p) + 8);
+  const auto* sc = static_cast<const fr*>(d_scalars.p);
+  EXPECT_THAT(msm<ec::g1_curve>(off, sc, n, ws.p, *bytes, &out, nullptr),
+              StatusIs(status_code::invalid_argument, ::testing::HasSubstr("16-byte aligned")));
+  EXPECT_THAT(split_msm<ec::g1_curve>(off, sc, n, ws.p, *bytes, &out, nullptr),
+              StatusIs(status_code::invalid_argument, ::testing::HasSubstr("16-byte aligned")));
 }
 
 }  // namespace
