@@ -28,16 +28,22 @@ F random_element(std::mt19937_64& rng) {
   }
 }
 
-template <class F>
-void bm_mul(benchmark::State& state) {
-  std::mt19937_64 rng(1);
+// x = op(x, y) in a dependent chain.
+template <class F, class Op>
+void bm_chain(benchmark::State& state, uint64_t seed, Op op) {
+  std::mt19937_64 rng(seed);
   F x = random_element<F>(rng);
   const F y = random_element<F>(rng);
   for (auto _ : state) {
-    x = x * y;
+    op(x, y);
     benchmark::DoNotOptimize(x);
   }
   state.SetItemsProcessed(state.iterations());
+}
+
+template <class F>
+void bm_mul(benchmark::State& state) {
+  bm_chain<F>(state, 1, [](F& x, const F& y) { x = x * y; });
 }
 
 template <class F>
@@ -53,39 +59,18 @@ void bm_sqr(benchmark::State& state) {
 
 template <class F>
 void bm_add(benchmark::State& state) {
-  std::mt19937_64 rng(3);
-  F x = random_element<F>(rng);
-  const F y = random_element<F>(rng);
-  for (auto _ : state) {
-    x = x + y;
-    benchmark::DoNotOptimize(x);
-  }
-  state.SetItemsProcessed(state.iterations());
+  bm_chain<F>(state, 3, [](F& x, const F& y) { x = x + y; });
 }
 
 template <class F>
 void bm_sub(benchmark::State& state) {
-  std::mt19937_64 rng(3);
-  F x = random_element<F>(rng);
-  const F y = random_element<F>(rng);
-  for (auto _ : state) {
-    x = x - y;
-    benchmark::DoNotOptimize(x);
-  }
-  state.SetItemsProcessed(state.iterations());
+  bm_chain<F>(state, 3, [](F& x, const F& y) { x = x - y; });
 }
 
 // The portable limb code that ff/mod_add_host.hpp's asm replaced on x86-64: the reference rows.
 template <class F, void (*Op)(uint64_t*, const uint64_t*, const uint64_t*)>
 void bm_portable(benchmark::State& state) {
-  std::mt19937_64 rng(3);
-  F x = random_element<F>(rng);
-  const F y = random_element<F>(rng);
-  for (auto _ : state) {
-    Op(x.l, x.l, y.l);
-    benchmark::DoNotOptimize(x);
-  }
-  state.SetItemsProcessed(state.iterations());
+  bm_chain<F>(state, 3, [](F& x, const F& y) { Op(x.l, x.l, y.l); });
 }
 
 template <class F>
