@@ -99,7 +99,6 @@ __device__ __forceinline__ void cp_async_wait() {
 // exits. For blocks of Threads threads.
 template <class Curve, int Threads>
 struct point_source {
-  static constexpr bool load_ahead = true;
   static constexpr int pieces = int(sizeof(affine_t<Curve>) / 16);
   static_assert(sizeof(affine_t<Curve>) % 16 == 0);
   const affine_t<Curve>* __restrict__ points;
@@ -151,11 +150,15 @@ PP_UNROLL
 };
 
 // Entry i adds a partial XYZZ sum (add-2008-s), loaded where it is added: the carry passes are a
-// few percent of the additions, and a sum held ahead costs twice the registers of a point.
+// few percent of the additions, and a sum held ahead costs twice the registers of a point. The
+// operand take() hands over is the entry's index (point_source's interface, nothing fetched ahead).
 template <class Curve>
 struct partial_source {
-  static constexpr bool load_ahead = false;
   const xyzz_t<Curve>* __restrict__ vals;
+  struct ahead {};
+  __device__ __forceinline__ ahead start(uint64_t) const { return {}; }
+  __device__ __forceinline__ uint64_t take(ahead&, uint64_t i, uint64_t) const { return i; }
+  __device__ __forceinline__ void finish(const ahead&) const {}
   __device__ __forceinline__ xyzz_t<Curve> add_to(const xyzz_t<Curve>& acc, uint64_t i) const {
     return ec::add(acc, vals[i]);
   }
@@ -197,10 +200,7 @@ __global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __re
   };
   bool first = true;
   xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
-  [[maybe_unused]] auto ahead = [&] {
-    if constexpr (Source::load_ahead) return src.start(lo);
-    else return 0;
-  }();
+  auto ahead = src.start(lo);
   uint64_t i = lo;
   for (; i < hi; ++i) {
     const uint32_t k = keys[i];
@@ -211,13 +211,9 @@ __global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __re
       if (k == sentinel) break;
       acc = xyzz_t<Curve>::infinity();
     }
-    if constexpr (Source::load_ahead) {
-      acc = src.add_to(acc, src.take(ahead, i, hi));
-    } else {
-      acc = src.add_to(acc, i);
-    }
+    acc = src.add_to(acc, src.take(ahead, i, hi));
   }
-  if constexpr (Source::load_ahead) src.finish(ahead);
+  src.finish(ahead);
   if (cur != sentinel) {
     const bool open_back = i == hi && hi < m && keys[hi] == cur;
     flush(cur, acc, first && open_front, open_back);
