@@ -1,8 +1,9 @@
 // Modular addition and subtraction on the host (the device has its own in mont_mul_device.hpp).
 // Portable: limb chains and a branch-free select. x86-64, N = 4 and 6: the same in inline asm,
 // because g++ 12 turns the portable select into SSE shuffles and the borrow into setc/add pairs
-// (Fp add 9.6 ns, sub 10.0 ns in a dependent chain on the EPYC dev VM; the asm: see
-// bench/ff/field_bench.cpp BM_FpAdd / BM_FpSub, measured in docs/perf/cpu-prove-vs-snarkjs.md).
+// (Fp add 8.1 ns, sub 5.0 ns in a dependent chain on the EPYC dev VM, the asm 2.3 / 2.4 ns:
+// bench/ff/field_bench.cpp BM_FpAdd[Portable] / BM_FpSub[Portable], docs/perf/cpu-prove-vs-snarkjs.md,
+// session 14).
 // The asm needs nothing beyond x86-64 (adc, sbb, cmov) and few registers (the sanitizer builds keep
 // the frame pointer). Both paths are bit-identical (tests/ff/mod_add_host_test.cpp).
 #pragma once
