@@ -184,6 +184,8 @@ for line in open(sys.argv[1]):
                   "h2d_gib_per_partition": num("h2d_gib_per_partition"), "peak_vram_gib": num("peak_vram_gib"),
                   "identical": kv["identical"] == "true", "lanes": int(kv["lanes"]), "plan_gib": num("plan_gib"),
                   "gpu_busy": num("gpu_busy")})
+        if "workspaces" in kv:
+            r["workspaces"] = int(kv["workspaces"])
         for k in ("lanes_partitions", "steady_partitions_per_hour", "copy_overlap"):
             if k in kv and float(kv[k]) >= 0:
                 r[k] = num(k)

@@ -575,9 +575,10 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     const double part_s = median(gpu_s);
     if (b <= 0) unlimited_s = part_s;
     part_s_of[b] = part_s;
-    // Lanes phase: as many threads as the plan has lanes; the steady budget runs a 10-partition
-    // proof's worth, the others lanes_per_thread partitions per lane.
-    const uint32_t threads = fp.lanes;
+    // Lanes phase: as many threads as the backend has lanes (with fewer workspaces than lanes, a
+    // lane packs its witness while another holds the workspace); the steady budget runs a
+    // 10-partition proof's worth, the others lanes_per_thread partitions per lane.
+    const uint32_t threads = be->lanes();
     const bool steady = std::find(o.steady_gibs.begin(), o.steady_gibs.end(), b) != o.steady_gibs.end();
     const int total = steady ? o.steady_partitions : int(threads) * o.lanes_per_thread;
     const lanes_result lr = run_lanes(*be, req, threads, total, *reference);
@@ -585,17 +586,18 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     const uint64_t peak = device_used_bytes() - before + held;
     const double ov = overlap.empty() ? -1 : median(overlap);
     std::printf("budget %s at 2^%d: GPU time per partition %.3f s (%.2fx unlimited), h2d %.2f GiB per partition, "
-                "copies under kernels %.1f%%, device memory taken %.3f GiB (the kernels' included); %u lane(s), "
+                "copies under kernels %.1f%%, device memory taken %.3f GiB (the kernels' included); %u lane(s) on %u "
+                "workspace(s), "
                 "%d partitions: %.3f s per partition, %.0f partitions/hour (steady %.0f), GPU busy %.1f%%, %d failed; "
                 "proof %s the unlimited budget's\n",
                 label.c_str(), log_n, part_s, unlimited_s > 0 ? part_s / unlimited_s : 1.0, h2d_per / gib,
-                ov >= 0 ? 100 * ov : 0.0, peak / gib, threads, total, lr.wall_s / total, lr.per_hour,
+                ov >= 0 ? 100 * ov : 0.0, peak / gib, threads, fp.lanes, total, lr.wall_s / total, lr.per_hour,
                 lr.steady_per_hour, 100 * lr.busy, lr.failed, same ? "IDENTICAL to" : "DIFFERS FROM");
     std::printf("budget_run log_n=%d budget_gib=%s partition_s=%.4f partitions_per_hour=%.0f h2d_gib_per_partition=%.3f "
-                "peak_vram_gib=%.3f identical=%s lanes=%u plan_gib=%.3f gpu_busy=%.4f lanes_partitions=%d "
+                "peak_vram_gib=%.3f identical=%s lanes=%u workspaces=%u plan_gib=%.3f gpu_busy=%.4f lanes_partitions=%d "
                 "steady_partitions_per_hour=%.0f copy_overlap=%.4f\n",
                 log_n, b > 0 ? std::to_string(int(b)).c_str() : "null", part_s, lr.per_hour, h2d_per / gib,
-                peak / gib, same ? "true" : "false", threads, be->used_bytes() / gib, lr.busy, total,
+                peak / gib, same ? "true" : "false", threads, fp.lanes, be->used_bytes() / gib, lr.busy, total,
                 lr.steady_per_hour, ov);
   }
   if (o.two_keys_gib > 0 && reference) bench_two_keys(log_n, o, pk, c, *reference, points);

@@ -23,6 +23,7 @@
 #include "core/log.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
+#include "cuda/compute_turn.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/interval_union.hpp"
 #include "cuda/kernel_warmup.hpp"
@@ -150,6 +151,7 @@ struct cuda_backend::impl {
   std::string last_error PP_GUARDED_BY(mu);
 
   std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a re-plan
+  compute_turns turns;                    // the order of the partitions' kernels (compute_turn.hpp)
   std::atomic<uint64_t> h2d{0};
 
   mutable pp::mutex busy_mu;
@@ -496,6 +498,7 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
       }
       PP_ASSIGN_OR_RETURN(l.stream_begin, cuda_event::create(/*timing=*/true));
       PP_ASSIGN_OR_RETURN(l.stream_end, cuda_event::create(/*timing=*/true));
+      PP_ASSIGN_OR_RETURN(l.turn_end, cuda_event::create());
       for (size_t s = 0; s < l.slot_loaded.size(); ++s) {
         PP_ASSIGN_OR_RETURN(l.slot_loaded[s], cuda_event::create());
         PP_ASSIGN_OR_RETURN(l.slot_freed[s], cuda_event::create());
@@ -585,9 +588,13 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     // The key, placed or planned (and placed) now; a key that does not fit the empty region even
     // streamed fails the request, the device itself stays in rotation.
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for_circuit(pk, cs, nullptr, &hl, &p->timings));
-    held_ws hw{impl_->workspace_pool()};
     lane& ln = impl_->lanes[hl.id];
-    auto r = run_partition(*k, k->ws[hw.id], ln, cs, req.witness, impl_->gclock, p->timings);
+    // Packed before a workspace is taken: with fewer workspaces than lanes, the packing runs while
+    // another lane's partition holds the only one.
+    PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.witness, ln, p->timings));
+    held_ws hw{impl_->workspace_pool()};
+    compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
+    auto r = run_partition(*k, k->ws[hw.id], ln, cs, packed, turn, impl_->gclock, p->timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     p->sums = r->sums;
     impl_->account(*r);
@@ -633,9 +640,11 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
       return st;
     };
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));
-    held_ws hw{impl_->workspace_pool()};
     lane& ln = impl_->lanes[hl.id];
-    auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, impl_->gclock, timings);
+    PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.aux, ln, timings));
+    held_ws hw{impl_->workspace_pool()};
+    compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
+    auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, packed, turn, impl_->gclock, timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     impl_->account(*r);
     // A proof that placed its key is rare (once per key and GPU) and slow: its steps say where.

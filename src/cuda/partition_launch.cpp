@@ -99,7 +99,8 @@ namespace {
 // current end (ev_h is recorded here), and the partition's timings from its events. The witness is in
 // pw.d_w (first_aux: where its aux values start); h2d: bytes the front copied.
 result<partition_result> msm_phase(const key_entry& k, const partition_workspace& pw, lane& ln, uint64_t first_aux,
-                                   uint64_t h2d, bool spmv, const gpu_clock& gclock, groth16::prove_timings& t) {
+                                   uint64_t h2d, bool spmv, compute_turn& turn, const gpu_clock& gclock,
+                                   groth16::prove_timings& t) {
   const key_shape& s = k.shape;
   auto& events = ln.events;
   const cudaStream_t compute = ln.compute;
@@ -132,6 +133,7 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
   PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
   PP_RETURN_IF_ERROR(r.end_stream());
   PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
+  PP_RETURN_IF_ERROR(turn.end());  // the next partition's kernels queue behind this one's
   // Per-event wait (not the device): the sums are in pinned memory once the last event completes,
   // and the lane (its staging, slots and workspace) is free again. The copy stream's last streamed
   // chunk precedes the kernels that read it, so it is done too.
@@ -176,23 +178,25 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
 
 }  // namespace
 
+result<compact_witness_layout> pack_partition(std::span<const fr> values, lane& ln, groth16::prove_timings& t) {
+  const auto t0 = clock::now();
+  auto layout = pack_witness(values, ln.staging.first(ln.staging.size() - sums_staging_bytes()));
+  t.add("pack witness (host)", clock::now() - t0);
+  return layout;
+}
+
 result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                       const r1cs::constraint_system& cs, std::span<const fr> w,
-                                       const gpu_clock& gclock, groth16::prove_timings& t) {
+                                       const r1cs::constraint_system& cs, const compact_witness_layout& layout,
+                                       compute_turn& turn, const gpu_clock& gclock, groth16::prove_timings& t) {
   const key_shape& s = k.shape;
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
-  // Host: pack the witness into the lane's pinned staging (the MSM sums land in its tail).
-  const std::span<std::byte> staging = ln.staging;
-  const uint64_t tail = sums_staging_bytes();
-  const auto t0 = clock::now();
-  PP_ASSIGN_OR_RETURN(const compact_witness_layout layout, pack_witness(w, staging.first(staging.size() - tail)));
-  t.add("pack witness (host)", clock::now() - t0);
-
-  // Copy stream: witness upload; the compute stream waits for it through an event.
+  // Copy stream: witness upload (under the kernels of the partition before, if any); the compute
+  // stream takes its turn, then waits for the upload through an event.
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
-  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, pw.d_w, copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, ln.staging.data(), pw.d_witness_ws, pw.d_w, copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
+  PP_RETURN_IF_ERROR(turn.begin());
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
 
@@ -241,12 +245,13 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
     PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
     PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
   }
-  return msm_phase(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, gclock, t);
+  return msm_phase(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, turn, gclock, t);
 }
 
 result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                                  const groth16::evaluation_request& req, const gpu_clock& gclock,
-                                                  groth16::prove_timings& t) {
+                                                  const groth16::evaluation_request& req,
+                                                  const compact_witness_layout& layout, compute_turn& turn,
+                                                  const gpu_clock& gclock, groth16::prove_timings& t) {
   const key_shape& s = k.shape;
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
@@ -254,12 +259,7 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   if (s.nv != inputs + req.aux.size() || rows > s.n) {
     return invalid_argument("run_evaluation_partition: the request does not match the placed key");
   }
-  // Host: pack the aux values into the lane's pinned staging (the MSM sums land in its tail).
   const std::span<std::byte> staging = ln.staging;
-  const auto t0 = clock::now();
-  PP_ASSIGN_OR_RETURN(const compact_witness_layout layout,
-                      pack_witness(req.aux, staging.first(staging.size() - sums_staging_bytes())));
-  t.add("pack witness (host)", clock::now() - t0);
 
   // Copy stream, in order: the witness (packed aux expanded behind the inputs), a, b, c, each
   // zero-padded to the domain. The packed witness's workspace overlays b and c, which the stream
@@ -281,6 +281,7 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   // The slot events order the compute stream after each copy here; the MSM phase's streaming
   // records them afresh later (a wait takes the event's state when it is enqueued).
   PP_RETURN_IF_ERROR(ln.slot_loaded[0].record(copy));
+  PP_RETURN_IF_ERROR(turn.begin());
   PP_RETURN_IF_ERROR(ln.slot_loaded[0].wait_on(compute));
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
   PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
@@ -301,7 +302,7 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_c, compute));
   PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_c, compute));
   const uint64_t copied = layout.bytes + req.inputs.size_bytes() + 3 * s.n * sizeof(fr);
-  return msm_phase(k, pw, ln, inputs, copied, /*spmv=*/false, gclock, t);
+  return msm_phase(k, pw, ln, inputs, copied, /*spmv=*/false, turn, gclock, t);
 }
 
 }  // namespace pp::cuda

@@ -16,8 +16,10 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "cuda/compute_turn.hpp"
 #include "cuda/cuda_event.hpp"
 #include "cuda/key_residency.hpp"
+#include "cuda/witness_upload.hpp"
 #include "ec/xyzz.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/evaluation_prover.hpp"
@@ -40,6 +42,7 @@ struct lane {
   // The streamed chunks' copies on the copy stream: first and last (timing), and the slot events.
   cuda_event stream_begin, stream_end;
   std::array<cuda_event, msm_max_point_slots> slot_loaded, slot_freed;  // point slots; [0], [1] matrix rows too
+  cuda_event turn_end;  // behind the lane's last kernel of its latest turn (compute_turn.hpp)
   std::span<std::byte> staging;
   std::string copy_track, compute_track;
 };
@@ -56,21 +59,29 @@ struct partition_result {
   float compute_begin_ms = 0, compute_end_ms = 0;  // since the origin, for the busy union
 };
 
-// Runs one partition of key k with witness w on lane ln and workspace pw, returns when the lane's
-// device work has completed (a per-event wait, never a device synchronization). Timings and spans
-// go to t.
+// Packs values (a witness, or an evaluation request's aux values) into the lane's staging, the MSM
+// sums' tail left free: host work that needs no workspace, so a lane does it while another lane's
+// partition holds the workspace and the GPU. Timed as "pack witness (host)".
+result<compact_witness_layout> pack_partition(std::span<const ff::fr> values, lane& ln, groth16::prove_timings& t);
+
+// Runs one partition of key k on lane ln and workspace pw, its witness packed in the lane's staging
+// (`packed`, from pack_partition), and returns when the lane's device work has completed (a
+// per-event wait, never a device synchronization). The upload starts at once; the kernels take
+// their turn (turn.begin() before the first, turn.end() after the last). Timings and spans go to t.
 result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                       const r1cs::constraint_system& cs, std::span<const ff::fr> w,
-                                       const gpu_clock& clock, groth16::prove_timings& t);
+                                       const r1cs::constraint_system& cs, const compact_witness_layout& packed,
+                                       compute_turn& turn, const gpu_clock& clock, groth16::prove_timings& t);
 
 // The same from a checked evaluation request (groth16::check_evaluation_request) on an evaluation key
-// (shape_evaluation_key): the aux values packed and uploaded behind the inputs, then a, b, c copied
-// from req's memory (zero-padded to the domain) on the copy stream, each transformed as soon as it
-// has arrived (b and c in turns when the plan says so), then the same MSMs. "gpu witness upload" is
-// the copy stream's whole upload, which overlaps the H transforms.
+// (shape_evaluation_key), req.aux packed by pack_partition: the aux values uploaded behind the
+// inputs, then a, b, c copied from req's memory (zero-padded to the domain) through the rest of the
+// staging on the copy stream, each transformed as soon as it has arrived (b and c in turns when the
+// plan says so), then the same MSMs. "gpu witness upload" is the copy stream's whole upload, which
+// overlaps the H transforms.
 result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                                  const groth16::evaluation_request& req, const gpu_clock& clock,
-                                                  groth16::prove_timings& t);
+                                                  const groth16::evaluation_request& req,
+                                                  const compact_witness_layout& packed, compute_turn& turn,
+                                                  const gpu_clock& clock, groth16::prove_timings& t);
 
 // Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
 uint64_t sums_staging_bytes();

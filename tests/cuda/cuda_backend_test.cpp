@@ -15,6 +15,7 @@
 #include <memory>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backend_test_config.hpp"
@@ -149,7 +150,8 @@ TEST_P(CudaBackendBasis, NoPublicInputsAndReusedKey) {
 }
 
 // Several threads prove at once (more threads than lanes, two keys): every proof equals the CPU's
-// with the same (r, s), the lanes' GPU intervals come back as spans, and the activity counts them.
+// with the same (r, s), the lanes' GPU intervals come back as spans, the partitions' kernels take
+// turns (no two partitions' compute intervals overlap: compute_turn.hpp), and the activity counts them.
 TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
   const h_basis basis = GetParam();
   const uint64_t seed0 = pp::test::test_seed();
@@ -182,6 +184,7 @@ TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
   }
   for (auto& th : pool) th.join();
   groth16::cpu_backend cpu;
+  std::vector<std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point>> computes;
   for (const outcome& o : out) {
     ASSERT_THAT(o.got, IsOk());
     groth16::prove_request req;
@@ -205,6 +208,14 @@ TEST_P(CudaBackendBasis, ConcurrentPartitionsOnLanes) {
       }
     }
     EXPECT_LE(spans[0].end, spans[1].begin + std::chrono::microseconds(1)) << "compute began before the upload ended";
+    computes.emplace_back(spans[1].begin, spans.back().end);
+  }
+  // The spans come from float milliseconds since the backend's origin event: a few microseconds of
+  // rounding at the times a test process reaches.
+  std::sort(computes.begin(), computes.end());
+  for (size_t i = 1; i < computes.size(); ++i) {
+    EXPECT_LE(computes[i - 1].second, computes[i].first + std::chrono::microseconds(50))
+        << "partition " << i << "'s kernels began before the previous partition's ended";
   }
   const auto act = gpu().gpu_activity();
   EXPECT_EQ(act.partitions, uint64_t{threads * per_thread});
