@@ -19,7 +19,8 @@
 //
 // Lanes (docs/engine.md, "GPU lanes"): `lanes` partitions may be in start() at once, each on its
 // own copy and compute streams and pinned staging, on one of the region's workspaces, so one
-// partition's host packing and upload overlap another's kernels. A lane is reserved for the whole
+// partition's host packing and upload overlap another's kernels; their kernels take turns in the
+// order they took workspaces (compute_turn.hpp). A lane is reserved for the whole
 // start() and released when its compute stream's last event has completed: nothing device-global
 // (no cudaMalloc, cudaFree or device synchronization) happens after create().
 #pragma once
@@ -136,9 +137,10 @@ class cuda_backend final : public groth16::backend {
   // proof). Safe while proofs run (they finish first); the caller must hold no lane.
   void forget_key(const groth16::proving_key& pk);
 
-  // start(): validates like cpu_backend, takes a free lane (waits for one), then packs the witness
-  // into the lane's staging, enqueues upload (copy stream) -> SpMV -> H scalars -> MSMs (compute
-  // stream, ordered by an event) and waits for the compute stream's last event: it returns when the
+  // start(): validates like cpu_backend, takes a free lane (waits for one), packs the witness into
+  // the lane's staging, takes a workspace (waits for one), enqueues upload (copy stream) -> SpMV ->
+  // H scalars -> MSMs (compute stream, ordered by an event, behind the previous partition's kernels)
+  // and waits for the compute stream's last event: it returns when the
   // lane's device work is done and the five MSM sums are on the host. A key that is not planned is
   // planned as prepare() does; one that does not fit an empty region fails with
   // failed_precondition (the device stays healthy). Up to `lanes` calls run at
