@@ -9,7 +9,7 @@
 #include "ff/mod_add_host.hpp"
 #include "ff/mont_mul_host.hpp"
 #include "ff/safegcd_inverse.hpp"
-#if PP_DEVICE_PASS
+#if defined(__CUDACC__)
 #include "ff/mont_mul_device.hpp"
 #endif
 

@@ -3,11 +3,19 @@
 // registers. Multiplication is CIOS with the products split by limb parity (even/odd accumulators),
 // so every multiply-add sits in one unbroken mad.lo.cc / madc.hi.cc chain; ptxas fuses each lo/hi
 // pair into one IMAD.WIDE.U32(.X): 2n^2 + n SASS multiplies for n 32-bit limbs, output fully reduced.
-// H200: 9.6 SM-clk per Fp mul (docs/perf/foundation-h200.md), 4.7 per Fr mul (ntt-h200.md).
+// H200: 9.6 SM-clk per Fp mul (docs/perf/foundation-h200.md), 4.46 per Fr mul (ntt-h200.md).
 #pragma once
 #include <cstdint>
 
 #include "ff/hd.hpp"
+
+#if defined(__CUDACC__)
+namespace pp::ff::device_consts {
+// 2^32 - 1 where ptxas cannot see it (a constant-bank operand): see reduction_factor. Declared in
+// both of nvcc's passes, since the host pass registers every __constant__.
+static __constant__ uint32_t minus_one = 0xffffffffu;
+}  // namespace pp::ff::device_consts
+#endif
 
 #if PP_DEVICE_PASS
 namespace pp::ff::device_path {
@@ -78,13 +86,6 @@ __device__ constexpr limbs32<P> modulus32() {
   return m;
 }
 
-// A modulus whose low limbs are 1 and 2^32 - 1 (Fr: p = 1 + (w - 1) w + ...), so -1/p = -1 mod w.
-template <class P>
-__device__ constexpr bool low_limbs_one_and_minus_one() {
-  const limbs32<P> m = modulus32<P>();
-  return m.v[0] == 1 && m.v[1] == 0xffffffffu && P::inv32 == 0xffffffffu;
-}
-
 __device__ __forceinline__ void split(uint32_t* out, const uint64_t* in, int n64) {
 PP_UNROLL
   for (int i = 0; i < n64; ++i) {
@@ -132,39 +133,29 @@ PP_UNROLL
   acc[N - 1] = madc_hi(a[N - 2], bi, 0);
 }
 
+// The reduction step's factor m = x0 * (-1/p mod w). For Fr, -1/p = w - 1: with the immediate,
+// ptxas knows m = -x0 and emits every m*p[j] pair of the step's chains as IMAD.X + IMAD.HI.X, 48
+// unfused pairs per Fr product; with the factor read from the constant bank m is opaque and every
+// pair fuses into one IMAD.WIDE.U32.X (SASS of an Fr product 304 -> 232 instructions, 4.69 -> 4.46
+// SM-clk in arith_bench, the 64-register NTT kernels' spills cut by a quarter, NTT 2^27 38.5 -> 35.3
+// ms: docs/perf/ntt-h200.md, session 15). Fp's factor is an ordinary immediate multiply already.
+template <class P>
+__device__ __forceinline__ uint32_t reduction_factor(uint32_t x0) {
+  if constexpr (P::inv32 == 0xffffffffu) {
+    return x0 * device_consts::minus_one;
+  } else {
+    return x0 * P::inv32;
+  }
+}
+
 // One Montgomery reduction step on T = x + y*w: m = x[0]*inv, T += m*p, after which x[0] == 0.
 // x's chain carry (weight w^N) goes into y[N-1], which has weight w^N too.
-// For low limbs 1 and w - 1 (Fr) the two low products are written out as additions: m = -x0,
-// m*1 = m (x0 + m = 0, carry x0 != 0) and m*(w - 1) = x0 + hi*w with hi = x0 ? ~x0 : 0. H200
-// (arith_bench): 4.69 SM-clk per Fr mul, against 5.02 when ptxas strength-reduces those immediates
-// itself and 5.09 with the modulus read from the constant bank (docs/perf/ntt-h200.md).
 template <class P, int N>
 __device__ __forceinline__ void reduce_step(uint32_t* x, uint32_t* y, const limbs32<P>& p) {
-  if constexpr (low_limbs_one_and_minus_one<P>()) {
-    const uint32_t x0 = x[0];
-    const uint32_t m = 0u - x0;
-    const uint32_t hi = x0 == 0 ? 0u : ~x0;
-    x[0] = add_cc(x0, m);
-    x[1] = addc_cc(x[1], 0);
-PP_UNROLL
-    for (int j = 2; j < N; j += 2) {
-      x[j] = madc_lo_cc(p.v[j], m, x[j]);
-      x[j + 1] = madc_hi_cc(p.v[j], m, x[j + 1]);
-    }
-    y[N - 1] = addc(y[N - 1], 0);
-    y[0] = add_cc(y[0], x0);
-    y[1] = addc_cc(y[1], hi);
-PP_UNROLL
-    for (int j = 2; j < N; j += 2) {
-      y[j] = madc_lo_cc(p.v[j + 1], m, y[j]);
-      y[j + 1] = madc_hi_cc(p.v[j + 1], m, y[j + 1]);
-    }
-  } else {
-    const uint32_t m = x[0] * P::inv32;
-    cmad_even<N>(x, p.v, m);
-    y[N - 1] = addc(y[N - 1], 0);
-    cmad_even<N>(y, p.v + 1, m);
-  }
+  const uint32_t m = reduction_factor<P>(x[0]);
+  cmad_even<N>(x, p.v, m);
+  y[N - 1] = addc(y[N - 1], 0);
+  cmad_even<N>(y, p.v + 1, m);
 }
 
 // On entry T = x + y*w with x[0] == 0. Computes T = T/w + a*bi, then one reduction step; on exit

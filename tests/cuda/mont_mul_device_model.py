@@ -97,28 +97,10 @@ def madc_even_rshift2(acc, a, off, bi, n):
 
 
 def reduce_step(x, y, p, inv, n):
-    if p[0] == 1 and p[1] == M32 and inv == M32:
-        # Low limbs 1 and 2^32 - 1 written out as additions (the Fr path of reduce_step).
-        x0 = x[0]
-        m = (-x0) & M32
-        hi = 0 if x0 == 0 else (~x0 & M32)
-        assert m * p[1] == x0 + (hi << 32), "m * (2^32 - 1) split"
-        x[0] = add_cc(x0, m)
-        x[1] = addc_cc(x[1], 0)
-        for j in range(2, n, 2):
-            x[j] = madc_lo_cc(p[j], m, x[j])
-            x[j + 1] = madc_hi_cc(p[j], m, x[j + 1])
-        y[n - 1] = addc(y[n - 1], 0)
-        y[0] = add_cc(y[0], x0)
-        y[1] = addc_cc(y[1], hi)
-        for j in range(2, n, 2):
-            y[j] = madc_lo_cc(p[j + 1], m, y[j])
-            y[j + 1] = madc_hi_cc(p[j + 1], m, y[j + 1])
-    else:
-        m = (x[0] * inv) & M32
-        cmad_even(x, p, 0, m, n)
-        y[n - 1] = addc(y[n - 1], 0)
-        cmad_even(y, p, 1, m, n)
+    m = (x[0] * inv) & M32
+    cmad_even(x, p, 0, m, n)
+    y[n - 1] = addc(y[n - 1], 0)
+    cmad_even(y, p, 1, m, n)
     assert cc.cf == 0, "carry out of the odd reduction chain"
     assert x[0] == 0
 
