@@ -79,7 +79,7 @@ PP_HD xyzz<Curve> dbl(const xyzz<Curve>& p) {
   const F x2 = p.x.sqr();
   const F m = x2.dbl() + x2;
   const F x3 = m.sqr() - s.dbl();
-  const F y3 = m * (s - x3) - w * p.y;
+  const F y3 = F::mul_sub(m, s - x3, w, p.y);
   return xyzz<Curve>{x3, y3, v * p.zz, w * p.zzz};
 }
 
@@ -95,7 +95,7 @@ PP_HD xyzz<Curve> dbl(const affine<Curve>& p) {
   const F x2 = p.x.sqr();
   const F m = x2.dbl() + x2;
   const F x3 = m.sqr() - s.dbl();
-  const F y3 = m * (s - x3) - w * p.y;
+  const F y3 = F::mul_sub(m, s - x3, w, p.y);
   return xyzz<Curve>{x3, y3, v, w};
 }
 
@@ -117,7 +117,7 @@ PP_HD xyzz<Curve> add(const xyzz<Curve>& p, const xyzz<Curve>& q) {
   const F hhh = h * hh;
   const F v = u1 * hh;
   const F x3 = rr.sqr() - hhh - v.dbl();
-  const F y3 = rr * (v - x3) - s1 * hhh;
+  const F y3 = F::mul_sub(rr, v - x3, s1, hhh);
   return xyzz<Curve>{x3, y3, p.zz * q.zz * hh, p.zzz * q.zzz * hhh};
 }
 
@@ -136,7 +136,7 @@ PP_HD xyzz<Curve> add(const xyzz<Curve>& p, const affine<Curve>& q) {
   const F hhh = h * hh;
   const F v = p.x * hh;
   const F x3 = rr.sqr() - hhh - v.dbl();
-  const F y3 = rr * (v - x3) - p.y * hhh;
+  const F y3 = F::mul_sub(rr, v - x3, p.y, hhh);
   return xyzz<Curve>{x3, y3, p.zz * hh, p.zzz * hhh};
 }
 

@@ -42,6 +42,8 @@ struct fp2 {
     return mul_inline(a, b);
 #endif
   }
+  // The XYZZ formulas' a*b - c*d (ec/xyzz.hpp); Fp has a one-pass form, Fp2 the plain one.
+  PP_HD static fp2 mul_sub(const fp2& a, const fp2& b, const fp2& c, const fp2& d) { return a * b - c * d; }
   PP_HD friend fp2 operator*(const fp2& a, const fp& s) { return {a.c0 * s, a.c1 * s}; }
   PP_HD fp2& operator+=(const fp2& b) { return *this = *this + b; }
   PP_HD fp2& operator-=(const fp2& b) { return *this = *this - b; }

@@ -11,6 +11,7 @@
 #include "ff/safegcd_inverse.hpp"
 #if defined(__CUDACC__)
 #include "ff/mont_mul_device.hpp"
+#include "ff/mont_dot_device.hpp"
 #endif
 
 namespace pp::ff {
@@ -94,6 +95,19 @@ struct mont_field {
 
   PP_HD mont_field dbl() const { return *this + *this; }
   PP_HD mont_field sqr() const { return *this * *this; }
+  // a*b - c*d. On the device, for moduli below 2^(64 n64 - 2) (Fp), one pass with a shared
+  // reduction (ff/mont_dot_device.hpp); elsewhere two products and a subtraction.
+  PP_HD static mont_field mul_sub(const mont_field& a, const mont_field& b, const mont_field& c,
+                                  const mont_field& d) {
+#if PP_DEVICE_PASS
+    if constexpr ((P::modulus[P::n64 - 1] >> 62) == 0) {
+      mont_field r;
+      device_path::mont_mul_sub<P>(r.l, a.l, b.l, c.l, d.l);
+      return r;
+    }
+#endif
+    return a * b - c * d;
+  }
 
   // this^e for a little-endian exponent of n limbs (square-and-multiply, left to right).
   PP_HD mont_field pow(const uint64_t* e, int n) const {

@@ -12,7 +12,7 @@
 namespace pp::cuda::test {
 
 enum class op {
-  fp_mul, fp_sqr, fp_add, fp_sub, fp_neg, fp_inv,
+  fp_mul, fp_sqr, fp_add, fp_sub, fp_neg, fp_inv, fp_mul_sub, fp_mul_sub_squares,
   fr_mul, fr_sqr, fr_add, fr_sub, fr_inv,
   fp2_mul, fp2_sqr, fp2_add, fp2_sub, fp2_inv,
   g1_xyzz_add, g1_xyzz_madd, g1_xyzz_dbl, g1_jac_add, g1_jac_madd, g1_jac_dbl,
@@ -39,6 +39,10 @@ PP_TEST_OP(fp_add, ff::fp, ff::fp, ff::fp, a + b)
 PP_TEST_OP(fp_sub, ff::fp, ff::fp, ff::fp, a - b)
 PP_TEST_OP(fp_neg, ff::fp, ff::fp, ff::fp, -a)
 PP_TEST_OP(fp_inv, ff::fp, ff::fp, ff::fp, a.inverse())
+// mont_field::mul_sub (ff/mont_dot_device.hpp on the device) with four inputs from two: every
+// edge pair reaches c and d, among them d = 0 (where the device path multiplies c by p).
+PP_TEST_OP(fp_mul_sub, ff::fp, ff::fp, ff::fp, ff::fp::mul_sub(a, b, a + b, a - b))
+PP_TEST_OP(fp_mul_sub_squares, ff::fp, ff::fp, ff::fp, ff::fp::mul_sub(a, a, b, b))
 PP_TEST_OP(fr_mul, ff::fr, ff::fr, ff::fr, a * b)
 PP_TEST_OP(fr_sqr, ff::fr, ff::fr, ff::fr, a.sqr())
 PP_TEST_OP(fr_add, ff::fr, ff::fr, ff::fr, a + b)

@@ -1,4 +1,4 @@
-// Device field arithmetic (src/ff/mont_mul_device.hpp) against the host path: Fp, Fr and Fp2
+// Device field arithmetic (src/ff/mont_mul_device.hpp, mont_dot_device.hpp) against the host path: Fp, Fr and Fp2
 // operations on every pair of edge values plus 10^6 fresh random inputs each, compared limb by limb.
 #include <gtest/gtest.h>
 
@@ -47,6 +47,8 @@ TEST(DeviceField, FpAdd) { check_field_op<op::fp_add>(kRandom); }
 TEST(DeviceField, FpSub) { check_field_op<op::fp_sub>(kRandom); }
 TEST(DeviceField, FpNeg) { check_field_op<op::fp_neg>(kRandom); }
 TEST(DeviceField, FpInverse) { check_field_op<op::fp_inv>(kRandom); }
+TEST(DeviceField, FpMulSub) { check_field_op<op::fp_mul_sub>(kRandom); }
+TEST(DeviceField, FpMulSubSquares) { check_field_op<op::fp_mul_sub_squares>(kRandom); }
 TEST(DeviceField, FrMul) { check_field_op<op::fr_mul>(kRandom); }
 TEST(DeviceField, FrSqr) { check_field_op<op::fr_sqr>(kRandom); }
 TEST(DeviceField, FrAdd) { check_field_op<op::fr_add>(kRandom); }

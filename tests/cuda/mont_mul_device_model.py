@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Instruction-level model of src/ff/mont_mul_device.hpp (mont_mul, mod_add, mod_sub) with PTX
+# Instruction-level model of src/ff/mont_mul_device.hpp (mont_mul, mod_add, mod_sub) and
+# src/ff/mont_dot_device.hpp (mont_mul_sub: two products, one reduction) with PTX
 # carry-flag semantics. Checks the results against big-integer arithmetic and, on every step, the
 # bounds the device code relies on: no carry is dropped where the code drops it (madc.hi / addc at
 # the end of a chain). Runs without a GPU (ctest label unit). Keep it in step with the header.
@@ -174,6 +175,48 @@ def mod_sub(a, b, pv, n):
     return value(d)
 
 
+def dot_step(x, y, a, bi, c, di, p, inv, n):
+    y[0] = add_cc(y[0], x[1])
+    madc_even_rshift2(x, a, 1, bi, n)
+    cmad_even(x, c, 1, di, n)
+    assert cc.cf == 0, "carry out of the odd accumulator"
+    cmad_even(y, a, 0, bi, n)
+    x[n - 1] = addc(x[n - 1], 0)
+    cmad_even(y, c, 0, di, n)
+    x[n - 1] = addc(x[n - 1], 0)
+    reduce_step(y, x, p, inv, n)
+
+
+def mont_mul_sub(a, b, c, d, pv, n):
+    """mont_dot_device.hpp: (a*b - c*d) / R as a*b + c*(p - d) in one CIOS pass."""
+    p = limbs(pv, n)
+    inv = (-pow(pv, -1, 1 << 32)) % (1 << 32)
+    a32, b32, c32, e32 = limbs(a, n), limbs(b, n), limbs(c, n), limbs(d, n)
+    e32[0] = sub_cc(p[0], e32[0])
+    for i in range(1, n - 1):
+        e32[i] = subc_cc(p[i], e32[i])
+    e32[n - 1] = subc(p[n - 1], e32[n - 1])
+    assert value(e32) == pv - d
+    x, y = [0] * n, [0] * n
+    mul_even(y, a32, 1, b32[0], n)
+    cmad_even(y, c32, 1, e32[0], n)
+    assert cc.cf == 0, "carry out of the first odd row"
+    mul_even(x, a32, 0, b32[0], n)
+    cmad_even(x, c32, 0, e32[0], n)
+    y[n - 1] = addc(y[n - 1], 0)
+    reduce_step(x, y, p, inv, n)
+    for i in range(1, n):
+        if i & 1:
+            dot_step(x, y, a32, b32[i], c32, e32[i], p, inv, n)
+        else:
+            dot_step(y, x, a32, b32[i], c32, e32[i], p, inv, n)
+    x[0] = add_cc(x[0], y[1])
+    for i in range(1, n - 1):
+        x[i] = addc_cc(x[i], y[i + 1])
+    x[n - 1] = addc(x[n - 1], 0)
+    assert value(x) < 2 * pv, "the pass ends at or above 2p"
+    return value(final_subtract(x, p, n))
+
 FP = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 FR = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
 
@@ -199,6 +242,11 @@ def main():
             assert mont_mul(a, b, pv, n) == a * b * r_inv % pv, (hex(a), hex(b))
             assert mod_add(a, b, pv, n) == (a + b) % pv, (hex(a), hex(b))
             assert mod_sub(a, b, pv, n) == (a - b) % pv, (hex(a), hex(b))
+            if pv >> (32 * n - 2) == 0:  # mont_mul_sub's bound: Fp only
+                c, d = rng.choice(pool), rng.choice(pool)
+                for x, y in ((c, d), (a, b), (b, a), (pv - 1, pv - 1), (0, 0), (pv - 1, 0), (0, pv - 1)):
+                    got = mont_mul_sub(a, b, x, y, pv, n)
+                    assert got == (a * b - x * y) * r_inv % pv, (hex(a), hex(b), hex(x), hex(y))
         print(f"{n} limbs: {len(pairs)} pairs ok")
     return 0
 
