@@ -60,13 +60,7 @@ PP_UNROLL
       dot_step<P, N>(y, x, a32, b32[i], c32, e32[i], p);
     }
   }
-  x[0] = add_cc(x[0], y[1]);
-PP_UNROLL
-  for (int i = 1; i < N - 1; ++i) x[i] = addc_cc(x[i], y[i + 1]);
-  x[N - 1] = addc(x[N - 1], 0);
-  uint32_t r[N];
-  final_subtract<N>(r, x, p.v);
-  join(out, r, P::n64);
+  finish_cios<P, N>(out, x, y, p);
 }
 
 }  // namespace pp::ff::device_path

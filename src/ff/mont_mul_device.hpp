@@ -184,6 +184,19 @@ PP_UNROLL
   for (int i = 0; i < N; ++i) out[i] = (t[i] & keep_t) | (r[i] & ~keep_t);
 }
 
+// The end of a CIOS pass of N steps (N even): they leave T = y + x*w with y[0] == 0 and T < 2p, so
+// the result is T/w = x + (y >> 1 limb) less p when it reaches p.
+template <class P, int N>
+__device__ __forceinline__ void finish_cios(uint64_t* out, uint32_t* x, const uint32_t* y, const limbs32<P>& p) {
+  x[0] = add_cc(x[0], y[1]);
+PP_UNROLL
+  for (int i = 1; i < N - 1; ++i) x[i] = addc_cc(x[i], y[i + 1]);
+  x[N - 1] = addc(x[N - 1], 0);
+  uint32_t r[N];
+  final_subtract<N>(r, x, p.v);
+  join(out, r, P::n64);
+}
+
 // Montgomery product out = a*b/R mod p, R = 2^(64*n64); a, b < p; out may alias a or b.
 // Bounds (a, b < p < w^N/2): CIOS keeps T < 2p between steps and T < 2pw < w^(N+1) inside one, so
 // the odd accumulator (weight w) never overflows N limbs and the even one carries at most one bit
@@ -209,14 +222,7 @@ PP_UNROLL
       mul_step<P, N>(y, x, a32, b32[i], p);
     }
   }
-  // N even, so N - 1 steps leave T = y + x*w with y[0] == 0; the result is T/w = x + (y >> 1 limb).
-  x[0] = add_cc(x[0], y[1]);
-PP_UNROLL
-  for (int i = 1; i < N - 1; ++i) x[i] = addc_cc(x[i], y[i + 1]);
-  x[N - 1] = addc(x[N - 1], 0);
-  uint32_t r[N];
-  final_subtract<N>(r, x, p.v);
-  join(out, r, P::n64);
+  finish_cios<P, N>(out, x, y, p);
 }
 
 // out = a + b mod p (a, b < p < 2^(64*n64 - 1), so a + b fits the limbs).
