@@ -9,6 +9,14 @@
 
 #include "ff/mont_mul_device.hpp"
 
+namespace pp::ff::device_path {
+
+// mont_mul_sub's bound: the modulus below 2^(64 n64 - 2), so the pass ends below 2p (Fp, not Fr).
+template <class P>
+inline constexpr bool mul_sub_fits = (P::modulus[P::n64 - 1] >> 62) == 0;
+
+}  // namespace pp::ff::device_path
+
 #if PP_DEVICE_PASS
 namespace pp::ff::device_path {
 
@@ -34,7 +42,7 @@ template <class P>
 __device__ __forceinline__ void mont_mul_sub(uint64_t* out, const uint64_t* a, const uint64_t* b,
                                              const uint64_t* c, const uint64_t* d) {
   constexpr int N = 2 * P::n64;
-  static_assert((P::modulus[P::n64 - 1] >> 62) == 0, "needs modulus < 2^(64*n64 - 2)");
+  static_assert(mul_sub_fits<P>, "needs modulus < 2^(64*n64 - 2)");
   constexpr limbs32<P> p = modulus32<P>();
   uint32_t a32[N], b32[N], c32[N], e32[N], x[N], y[N];
   split(a32, a, P::n64);

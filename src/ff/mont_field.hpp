@@ -100,7 +100,7 @@ struct mont_field {
   PP_HD static mont_field mul_sub(const mont_field& a, const mont_field& b, const mont_field& c,
                                   const mont_field& d) {
 #if PP_DEVICE_PASS
-    if constexpr ((P::modulus[P::n64 - 1] >> 62) == 0) {
+    if constexpr (device_path::mul_sub_fits<P>) {
       mont_field r;
       device_path::mont_mul_sub<P>(r.l, a.l, b.l, c.l, d.l);
       return r;
