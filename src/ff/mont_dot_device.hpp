@@ -1,9 +1,8 @@
-// Device path of the Montgomery fields: a*b - c*d in one CIOS pass (nvcc device pass only), the
-// Y3 = R*(Q - X3) - Y1*PPP of the XYZZ formulas (ec/xyzz.hpp): both products' rows share one
-// reduction, 2 * 2n^2 + n multiplies for n 32-bit limbs (444 for Fp) against two products'
-// 2 * (2n^2 + n) (600). Same limb layout and PTX primitives as mont_mul_device.hpp; the model that
-// checks every carry is tests/cuda/mont_mul_device_model.py. Measurements: docs/perf/msm-h200.md
-// (session 16).
+// Device path of the Montgomery fields: a*b - c*d in one CIOS pass, the Y3 = R*(Q - X3) - Y1*PPP
+// of the XYZZ formulas (ec/xyzz.hpp): both products' rows share one reduction, 2 * 2n^2 + n
+// multiplies for n 32-bit limbs (444 for Fp) against two products' 2 * (2n^2 + n) (600). Same limb
+// layout and PTX primitives as mont_mul_device.hpp; tests/ff/device_path_test.cpp runs it on the host
+// and checks every carry. Measurements: docs/perf/msm-h200.md (session 16).
 #pragma once
 #include <cstdint>
 
@@ -17,13 +16,13 @@ inline constexpr bool mul_sub_fits = (P::modulus[P::n64 - 1] >> 62) == 0;
 
 }  // namespace pp::ff::device_path
 
-#if PP_DEVICE_PASS
+#if PP_DEVICE_PATH
 namespace pp::ff::device_path {
 
 // mul_step (mont_mul_device.hpp) with a second product row c*di added beside a*bi.
 template <class P, int N>
-__device__ __forceinline__ void dot_step(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t bi,
-                                         const uint32_t* c, uint32_t di, const limbs32<P>& p) {
+PP_DEVICE_PATH_FN void dot_step(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t bi,
+                                const uint32_t* c, uint32_t di, const limbs32<P>& p) {
   y[0] = add_cc(y[0], x[1]);
   madc_even_rshift2<N>(x, a + 1, bi);
   cmad_even<N>(x, c + 1, di);
@@ -39,8 +38,8 @@ __device__ __forceinline__ void dot_step(uint32_t* x, uint32_t* y, const uint32_
 // (2 * 2n^2 + n multiplies against two products' 2 * (2n^2 + n)). Bounds: with p < w^N / 4 the
 // running sum stays below 3p w and the last one below 2p, so one final subtraction.
 template <class P>
-__device__ __forceinline__ void mont_mul_sub(uint64_t* out, const uint64_t* a, const uint64_t* b,
-                                             const uint64_t* c, const uint64_t* d) {
+PP_DEVICE_PATH_FN void mont_mul_sub(uint64_t* out, const uint64_t* a, const uint64_t* b,
+                                    const uint64_t* c, const uint64_t* d) {
   constexpr int N = 2 * P::n64;
   static_assert(mul_sub_fits<P>, "needs modulus < 2^(64*n64 - 2)");
   constexpr limbs32<P> p = modulus32<P>();

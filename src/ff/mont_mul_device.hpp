@@ -1,13 +1,15 @@
-// Device path of the Montgomery fields: 32-bit limbs with PTX carry chains (nvcc device pass only).
-// mont_field<P> keeps its 64-bit limbs in memory; here they are split into 2*n64 32-bit limbs in
-// registers. Multiplication is CIOS with the products split by limb parity (even/odd accumulators),
-// so every multiply-add sits in one unbroken mad.lo.cc / madc.hi.cc chain; ptxas fuses each lo/hi
-// pair into one IMAD.WIDE.U32(.X): 2n^2 + n SASS multiplies for n 32-bit limbs, output fully reduced.
-// H200: 9.6 SM-clk per Fp mul (docs/perf/foundation-h200.md), 4.46 per Fr mul (ntt-h200.md).
+// Device path of the Montgomery fields: 32-bit limbs with PTX carry chains (where it compiles:
+// ff/ptx_carry_chain.hpp). mont_field<P> keeps its 64-bit limbs in memory; here they are split into
+// 2*n64 32-bit limbs in registers. Multiplication is CIOS with the products split by limb parity
+// (even/odd accumulators), so every multiply-add sits in one unbroken mad.lo.cc / madc.hi.cc chain;
+// ptxas fuses each lo/hi pair into one IMAD.WIDE.U32(.X): 2n^2 + n SASS multiplies for n 32-bit
+// limbs, output fully reduced. H200: 9.6 SM-clk per Fp mul (docs/perf/foundation-h200.md), 4.46
+// per Fr mul (ntt-h200.md).
 #pragma once
 #include <cstdint>
 
 #include "ff/hd.hpp"
+#include "ff/ptx_carry_chain.hpp"
 
 #if defined(__CUDACC__)
 namespace pp::ff::device_consts {
@@ -17,61 +19,8 @@ static __constant__ uint32_t minus_one = 0xffffffffu;
 }  // namespace pp::ff::device_consts
 #endif
 
-#if PP_DEVICE_PASS
+#if PP_DEVICE_PATH
 namespace pp::ff::device_path {
-
-// ---- PTX carry-chain primitives. Each is one instruction; the carry flag passes between
-// consecutive asm volatile statements, which nvcc keeps in program order.
-__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t r;
-  asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
-  uint32_t r;
-  asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
 
 // The modulus as 32-bit limbs; a local constexpr array indexed by unrolled loop counters, so every
 // use folds into an immediate operand (no constant-bank or local-memory loads).
@@ -80,37 +29,37 @@ struct limbs32 {
   uint32_t v[2 * P::n64];
 };
 template <class P>
-__device__ constexpr limbs32<P> modulus32() {
+PP_DEVICE_PATH_FN constexpr limbs32<P> modulus32() {
   limbs32<P> m{};
   for (int i = 0; i < 2 * P::n64; ++i) m.v[i] = uint32_t(P::modulus[i >> 1] >> (32 * (i & 1)));
   return m;
 }
 
-__device__ __forceinline__ void split(uint32_t* out, const uint64_t* in, int n64) {
+PP_DEVICE_PATH_FN void split(uint32_t* out, const uint64_t* in, int n64) {
 PP_UNROLL
   for (int i = 0; i < n64; ++i) {
     out[2 * i] = uint32_t(in[i]);
     out[2 * i + 1] = uint32_t(in[i] >> 32);
   }
 }
-__device__ __forceinline__ void join(uint64_t* out, const uint32_t* in, int n64) {
+PP_DEVICE_PATH_FN void join(uint64_t* out, const uint32_t* in, int n64) {
 PP_UNROLL
   for (int i = 0; i < n64; ++i) out[i] = uint64_t(in[2 * i]) | (uint64_t(in[2 * i + 1]) << 32);
 }
 
 // acc = sum over even j of a[j]*bi*w^j (w = 2^32): lo/hi halves land on disjoint limbs, no carries.
 template <int N>
-__device__ __forceinline__ void mul_even(uint32_t* acc, const uint32_t* a, uint32_t bi) {
+PP_DEVICE_PATH_FN void mul_even(uint32_t* acc, const uint32_t* a, uint32_t bi) {
 PP_UNROLL
   for (int j = 0; j < N; j += 2) {
     acc[j] = a[j] * bi;
-    acc[j + 1] = __umulhi(a[j], bi);
+    acc[j + 1] = mul_hi(a[j], bi);
   }
 }
 
 // acc += sum over even j of a[j]*bi*w^j; one chain, leaves the carry out of acc[N-1] in CC.CF.
 template <int N>
-__device__ __forceinline__ void cmad_even(uint32_t* acc, const uint32_t* a, uint32_t bi) {
+PP_DEVICE_PATH_FN void cmad_even(uint32_t* acc, const uint32_t* a, uint32_t bi) {
   acc[0] = mad_lo_cc(a[0], bi, acc[0]);
   acc[1] = madc_hi_cc(a[0], bi, acc[1]);
 PP_UNROLL
@@ -123,7 +72,7 @@ PP_UNROLL
 // acc = (acc >> 2 limbs) + sum over even j of a[j]*bi*w^j + CC.CF (carry in). The caller's bound
 // guarantees no carry out of acc[N-1].
 template <int N>
-__device__ __forceinline__ void madc_even_rshift2(uint32_t* acc, const uint32_t* a, uint32_t bi) {
+PP_DEVICE_PATH_FN void madc_even_rshift2(uint32_t* acc, const uint32_t* a, uint32_t bi) {
 PP_UNROLL
   for (int j = 0; j < N - 2; j += 2) {
     acc[j] = madc_lo_cc(a[j], bi, acc[j + 2]);
@@ -140,7 +89,7 @@ PP_UNROLL
 // SM-clk in arith_bench, the 64-register NTT kernels' spills cut by a quarter, NTT 2^27 38.5 -> 35.3
 // ms: docs/perf/ntt-h200.md, session 15). Fp's factor is an ordinary immediate multiply already.
 template <class P>
-__device__ __forceinline__ uint32_t reduction_factor(uint32_t x0) {
+PP_DEVICE_PATH_FN uint32_t reduction_factor(uint32_t x0) {
   if constexpr (P::inv32 == 0xffffffffu) {
     return x0 * device_consts::minus_one;
   } else {
@@ -151,7 +100,7 @@ __device__ __forceinline__ uint32_t reduction_factor(uint32_t x0) {
 // One Montgomery reduction step on T = x + y*w: m = x[0]*inv, T += m*p, after which x[0] == 0.
 // x's chain carry (weight w^N) goes into y[N-1], which has weight w^N too.
 template <class P, int N>
-__device__ __forceinline__ void reduce_step(uint32_t* x, uint32_t* y, const limbs32<P>& p) {
+PP_DEVICE_PATH_FN void reduce_step(uint32_t* x, uint32_t* y, const limbs32<P>& p) {
   const uint32_t m = reduction_factor<P>(x[0]);
   cmad_even<N>(x, p.v, m);
   y[N - 1] = addc(y[N - 1], 0);
@@ -163,8 +112,8 @@ __device__ __forceinline__ void reduce_step(uint32_t* x, uint32_t* y, const limb
 //   T/w = y + x[1] + (x >> 2 limbs)*w, so y takes x[1] (its carry enters x's chain, weight w),
 //   x shifts down two limbs while taking the odd-limb products, y takes the even-limb products.
 template <class P, int N>
-__device__ __forceinline__ void mul_step(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t bi,
-                                         const limbs32<P>& p) {
+PP_DEVICE_PATH_FN void mul_step(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t bi,
+                                const limbs32<P>& p) {
   y[0] = add_cc(y[0], x[1]);
   madc_even_rshift2<N>(x, a + 1, bi);
   cmad_even<N>(y, a, bi);
@@ -174,7 +123,7 @@ __device__ __forceinline__ void mul_step(uint32_t* x, uint32_t* y, const uint32_
 
 // out = t - p if t >= p else t (t < 2p).
 template <int N>
-__device__ __forceinline__ void final_subtract(uint32_t* out, const uint32_t* t, const uint32_t* p) {
+PP_DEVICE_PATH_FN void final_subtract(uint32_t* out, const uint32_t* t, const uint32_t* p) {
   uint32_t r[N];
   r[0] = sub_cc(t[0], p[0]);
 PP_UNROLL
@@ -187,7 +136,7 @@ PP_UNROLL
 // The end of a CIOS pass of N steps (N even): they leave T = y + x*w with y[0] == 0 and T < 2p, so
 // the result is T/w = x + (y >> 1 limb) less p when it reaches p.
 template <class P, int N>
-__device__ __forceinline__ void finish_cios(uint64_t* out, uint32_t* x, const uint32_t* y, const limbs32<P>& p) {
+PP_DEVICE_PATH_FN void finish_cios(uint64_t* out, uint32_t* x, const uint32_t* y, const limbs32<P>& p) {
   x[0] = add_cc(x[0], y[1]);
 PP_UNROLL
   for (int i = 1; i < N - 1; ++i) x[i] = addc_cc(x[i], y[i + 1]);
@@ -202,7 +151,7 @@ PP_UNROLL
 // the odd accumulator (weight w) never overflows N limbs and the even one carries at most one bit
 // per chain, which is added to the odd accumulator's top limb.
 template <class P>
-__device__ __forceinline__ void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+PP_DEVICE_PATH_FN void mont_mul(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   constexpr int N = 2 * P::n64;
   static_assert(N % 2 == 0 && N >= 4);
   static_assert((P::modulus[P::n64 - 1] >> 63) == 0, "needs modulus < 2^(64*n64 - 1)");
@@ -227,7 +176,7 @@ PP_UNROLL
 
 // out = a + b mod p (a, b < p < 2^(64*n64 - 1), so a + b fits the limbs).
 template <class P>
-__device__ __forceinline__ void mod_add(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+PP_DEVICE_PATH_FN void mod_add(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   constexpr int N = 2 * P::n64;
   constexpr limbs32<P> p = modulus32<P>();
   uint32_t a32[N], b32[N], s[N], r[N];
@@ -243,7 +192,7 @@ PP_UNROLL
 
 // out = a - b mod p: subtract, then add p masked by the borrow.
 template <class P>
-__device__ __forceinline__ void mod_sub(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+PP_DEVICE_PATH_FN void mod_sub(uint64_t* out, const uint64_t* a, const uint64_t* b) {
   constexpr int N = 2 * P::n64;
   constexpr limbs32<P> p = modulus32<P>();
   uint32_t a32[N], b32[N], d[N];
