@@ -1,5 +1,5 @@
 // Device path of the Montgomery fields: a*b - c*d in one CIOS pass, the Y3 = R*(Q - X3) - Y1*PPP
-// of the XYZZ formulas (ec/xyzz.hpp): both products' rows share one reduction, 2 * 2n^2 + n
+// of the XYZZ formulas (ec/xyzz.hpp): both products' rows share one reduction, 3n^2 + n SASS
 // multiplies for n 32-bit limbs (444 for Fp) against two products' 2 * (2n^2 + n) (600). Same limb
 // layout and PTX primitives as mont_mul_device.hpp; tests/ff/device_path_test.cpp runs it on the host
 // and checks every carry. Measurements: docs/perf/msm-h200.md (session 16).
@@ -35,7 +35,7 @@ PP_DEVICE_PATH_FN void dot_step(uint32_t* x, uint32_t* y, const uint32_t* a, uin
 
 // out = (a*b - c*d) / R mod p; a, b, c, d < p; out may alias any of them. Computed as
 // a*b + c*(p - d) in one CIOS pass: each step adds both products' rows and one reduction step
-// (2 * 2n^2 + n multiplies against two products' 2 * (2n^2 + n)). Bounds: with p < w^N / 4 the
+// (3n^2 + n multiplies against two products' 2 * (2n^2 + n)). Bounds: with p < w^N / 4 the
 // running sum stays below 3p w and the last one below 2p, so one final subtraction.
 template <class P>
 PP_DEVICE_PATH_FN void mont_mul_sub(uint64_t* out, const uint64_t* a, const uint64_t* b,
