@@ -79,7 +79,8 @@ inline uint32_t subc_cc(uint32_t a, uint32_t b) {
   const uint64_t bin = ptx_model::read_flag();
   return ptx_model::set_flag(ptx_model::diff(a, uint64_t(b) + bin));
 }
-// The device code reads subc's borrow-out as a mask (subc(0, 0)), so its loss is not counted.
+// Like addc it keeps no borrow, but a borrow past its top is not counted as lost: the device code's
+// subc(0, 0) turns the flag into a mask that way.
 inline uint32_t subc(uint32_t a, uint32_t b) {
   const uint64_t bin = ptx_model::read_flag();
   return uint32_t(ptx_model::diff(a, uint64_t(b) + bin));
