@@ -57,15 +57,6 @@ std::vector<mpz_class> value_pool(std::mt19937_64& rng) {
   return pool;
 }
 
-template <class F>
-mpz_class r_inverse() {
-  mpz_class r_inv;
-  const mpz_class r = radix<F>();
-  const mpz_class m = modulus<F>();
-  mpz_invert(r_inv.get_mpz_t(), r.get_mpz_t(), m.get_mpz_t());
-  return r_inv;
-}
-
 // Runs op on the device path from a fresh flag; fails on a stale read or on more lost carries
 // than the code means to drop.
 template <class Op>
@@ -112,7 +103,7 @@ TYPED_TEST_SUITE(DevicePath, Fields);
 TYPED_TEST(DevicePath, MulAddSubMatchGmp) {
   using F = TypeParam;
   PP_SEEDED_RNG(rng);
-  const mpz_class r_inv = r_inverse<F>();
+  const mpz_class r_inv = radix_inverse<F>();
   const auto pool = value_pool<F>(rng);
   const auto edges = edge_values(modulus<F>());
   for (const auto& a : edges)
@@ -124,7 +115,7 @@ TYPED_TEST(DevicePath, MulAddSubMatchGmp) {
 TEST(DevicePathFp, MulSubMatchesGmp) {
   static_assert(device_path::mul_sub_fits<fp_params> && !device_path::mul_sub_fits<fr_params>);
   PP_SEEDED_RNG(rng);
-  const mpz_class r_inv = r_inverse<fp>();
+  const mpz_class r_inv = radix_inverse<fp>();
   const mpz_class top = modulus<fp>() - 1;
   const auto pool = value_pool<fp>(rng);
   auto pick = [&] { return pool[rng() % pool.size()]; };

@@ -46,6 +46,16 @@ mpz_class radix() {
   return mpz_class(1) << (64 * F::n64);
 }
 
+// R^-1 mod the modulus: a raw Montgomery product of limbs a, b is a * b * R^-1 mod m.
+template <class F>
+mpz_class radix_inverse() {
+  mpz_class r_inv;
+  const mpz_class r = radix<F>();
+  const mpz_class m = modulus<F>();
+  mpz_invert(r_inv.get_mpz_t(), r.get_mpz_t(), m.get_mpz_t());
+  return r_inv;
+}
+
 template <class F>
 mpz_class to_mpz(const F& a) {
   uint64_t c[F::n64];

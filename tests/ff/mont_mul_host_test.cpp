@@ -18,11 +18,7 @@ constexpr int kRandom = 50000;
 // Expected raw Montgomery product a * b * R^-1 mod m of limbs a, b < m.
 template <class F>
 mpz_class expected_mont_product(const mpz_class& a, const mpz_class& b) {
-  const mpz_class m = modulus<F>();
-  mpz_class r_inv;
-  const mpz_class r = radix<F>();
-  mpz_invert(r_inv.get_mpz_t(), r.get_mpz_t(), m.get_mpz_t());
-  return mod(a * b * r_inv, m);
+  return mod(a * b * radix_inverse<F>(), modulus<F>());
 }
 
 template <class F, class Mul>
