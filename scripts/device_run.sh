@@ -21,6 +21,9 @@
 #                                         --two-keys-gib 24 --pageable-gib 24; PP_BACKEND_FILTER,
 #                                         PP_SPMV_FILTER: the backend and SpMV tests to run, gtest
 #                                         filters)
+#   device c2                             whole PoRep C2 proofs through the engine: proofpipe bench --porep
+#                                         (2^27, 3 proofs of 10 partitions; PP_C2_ARGS: more flags, e.g.
+#                                         --vram-gib 0,24 --h2d-gib-s 0,25; PP_C2_LIMIT: seconds, 560)
 #   device multigpu                       (2+ GPUs) 1 vs 2 GPUs through the engine, and one failing:
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
@@ -42,7 +45,7 @@ build_dir="${PP_BUILD_DIR:-$here/build/cuda}"
 tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_test cuda_spmv_device_test
        cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_msm_precompute_test
        cuda_fixed_base_device_test cuda_backend_test cuda_evaluation_test cuda_evaluation_staging_test
-       cuda_pinned_chunk_copier_test)
+       cuda_pinned_chunk_copier_test cuda_link_pacer_test)
 benches=(cuda_ntt_bench cuda_msm_bench cuda_h2d_bench)
 partition_bench=cuda_prover_bench
 # Seconds each may take there.
@@ -50,7 +53,7 @@ declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_te
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
                   [cuda_msm_device_test]=150 [cuda_msm_precompute_test]=150 [cuda_fixed_base_device_test]=120
                   [cuda_backend_test]=240 [cuda_evaluation_test]=120
-                  [cuda_evaluation_staging_test]=60 [cuda_pinned_chunk_copier_test]=60
+                  [cuda_evaluation_staging_test]=60 [cuda_pinned_chunk_copier_test]=60 [cuda_link_pacer_test]=30
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_h2d_bench]=60 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"
@@ -176,7 +179,9 @@ for line in open(sys.argv[1]):
     kv = dict(f.split("=", 1) for f in line.split()[1:])
     def num(k):
         return float(kv[k]) if k in kv else None
-    r = {"log_n": int(kv["log_n"]), "budget_gib": None if kv["budget_gib"] == "null" else int(kv["budget_gib"])}
+    r = {"log_n": int(kv["log_n"]), "budget_gib": None if kv["budget_gib"] == "null" else int(kv["budget_gib"]),
+         "h2d_cap_gib_s": None if kv.get("h2d_cap_gib_s", "null") == "null" else float(kv["h2d_cap_gib_s"]),
+         "partitions_together": 1}
     if kv.get("refused") == "1":
         r["refused"] = True
     else:
@@ -200,6 +205,14 @@ print(json.dumps({"runs": runs, **extra, "date": sys.argv[3], "gpu": sys.argv[2]
                   "command": "scripts/device_run.sh device budgets (cuda_prover_bench " + sys.argv[5] + ")"}, indent=2))
 PY
     grep -E '^budget|^== |^result matrices|IDENTICAL|DIFFERS|REFUSED|^two|^pageable|^pinning|^  2\^' "$OUT/budgets.log"
+  fi
+  if [ "$phase" = c2 ]; then  # whole PoRep C2 proofs through the engine (PP_C2_ARGS: more flags)
+    # shellcheck disable=SC2086
+    echo "=== proofpipe bench --porep ${PP_C2_ARGS:-}" >>"$OUT/c2.log"
+    # shellcheck disable=SC2086
+    timeout "${PP_C2_LIMIT:-560}" bin/proofpipe bench --porep ${PP_C2_ARGS:-} >>"$OUT/c2.log" 2>&1
+    echo "c2 exit $?" | tee -a "$OUT/c2.log"
+    grep -E '^(workload|vram_gib|[-0-9]|result|porep_run)' "$OUT/c2.log"
   fi
   if [ "$phase" = multigpu ]; then  # 1 GPU, then 2 GPUs, then 2 with one failing: multi-gpu.json
     local mg=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 6 --witness-threads 4

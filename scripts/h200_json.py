@@ -7,7 +7,8 @@ Figures (milliseconds unless named otherwise): the NTT forward natural-order med
 (cuda_ntt_bench with the default tile: rows "ntt nn-oop", natural order in and out of place, as
 ntt_fwd_*; rows "ntt nn", in place with a bit-reversal pass, as other.ntt_fwd_*_in_place_ms), the MSM medians with random scalars and the
 default window (the first "plain random" row per curve and size in cuda_msm_bench), and the
-partition figures the prover benchmark prints as "result NAME VALUE" lines. A figure the logs lack
+partition figures the prover benchmark and `proofpipe bench --porep` (whole C2 proofs) print as
+"result NAME VALUE" lines. A figure the logs lack
 is written as null, never guessed.
 """
 import json
@@ -15,7 +16,8 @@ import re
 import sys
 
 KEYS = ["ntt_fwd_2_24_ms", "ntt_fwd_2_27_ms", "msm_g1_2_24_ms", "msm_g1_2_26_ms", "msm_g2_2_24_ms",
-        "partition_2_26_s", "partition_2_27_s", "partition_2_27_vram_gib"]
+        "partition_2_26_s", "partition_2_27_s", "partition_2_27_vram_gib",
+        "porep_c2_proof_s", "porep_c2_partitions_per_hour", "porep_c2_gpu_busy"]
 
 
 def parse(env_text, bench_text):

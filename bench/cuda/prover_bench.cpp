@@ -20,10 +20,13 @@
 // key and a 2^L one, 24 by default, in one backend of B GiB: bench_two_keys); --pageable-gib B
 // (budget B again with pinning off: how much slower pageable streaming is). --h-copies N: the
 // backend's cuda_backend_config::h_copies (precomputed copies of H's points where memory is left;
-// 1, none, by default). Usage:
+// 1, none, by default). --h2d-gib-s R,...: each budget once per cap on the partitions' host-to-device
+// copies (cuda_backend_config::h2d_cap_bytes_per_s, 0: none; ratios against the unlimited budget at the
+// same cap). Usage:
 //   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K] [--h-copies N]
 //                     [--vram-budgets-gib B,... [--lanes-per-thread P] [--steady-gib B,...]
-//                     [--steady-partitions N] [--two-keys-gib B] [--small-log L] [--pageable-gib B]] log_n...
+//                     [--steady-partitions N] [--two-keys-gib B] [--small-log L] [--pageable-gib B]
+//                     [--h2d-gib-s R,...]] log_n...
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -74,6 +77,7 @@ struct options {
   int small_log = 24;
   double pageable_gib = -1;         // --pageable-gib: this budget once more with pinning off
   uint32_t h_copies = 1;            // --h-copies: cuda_backend_config::h_copies
+  std::vector<double> h2d_caps{0};  // --h2d-gib-s R,...: each budget once per host-to-device cap (0: none)
 };
 
 // Per-run milliseconds of each prover step, the steps in the order first seen.
@@ -344,13 +348,14 @@ double gpu_seconds(const pp::groth16::prove_timings& t) {
   return ms / 1e3;
 }
 
-pp::cuda::cuda_backend_config budget_config(const options& o, double budget_gib) {
+pp::cuda::cuda_backend_config budget_config(const options& o, double budget_gib, double h2d_cap_gib_s = 0) {
   pp::cuda::cuda_backend_config cfg;
   cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
   cfg.staging_bytes = uint64_t{1} << 30;
   cfg.lanes = o.lanes;
   cfg.h_copies = o.h_copies;
   cfg.max_vram_bytes = budget_gib > 0 ? uint64_t(budget_gib * gib) : 0;
+  cfg.h2d_cap_bytes_per_s = h2d_cap_gib_s * gib;
   return cfg;
 }
 
@@ -530,21 +535,28 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
 
   const groth16::prove_request req = b.request(real);
   std::optional<groth16::proof> reference;  // the unlimited budget's proof
-  double unlimited_s = 0;
-  std::map<double, double> part_s_of;  // budget -> GPU time per partition
+  std::map<double, double> unlimited_s;  // cap -> the unlimited budget's GPU time per partition
+  std::map<double, double> part_s_of;    // budget -> GPU time per partition (uncapped)
   bool kernels_held = false;  // an earlier backend's create() took the kernels' memory (driver_bytes)
+  std::vector<std::pair<double, double>> runs;  // (budget, cap), each budget at every cap in turn
   for (const double b : o.budgets_gib) {
+    for (const double cap : o.h2d_caps) runs.emplace_back(b, cap);
+  }
+  for (const auto& [b, cap] : runs) {
     const uint64_t before = device_used_bytes();
-    auto be = take(cuda::cuda_backend::create(budget_config(o, b)), "cuda_backend::create");
+    auto be = take(cuda::cuda_backend::create(budget_config(o, b, cap)), "cuda_backend::create");
     // The process's memory for this budget: what this backend takes, plus the kernels' memory when an
     // earlier backend took it (this one's budget holds it all the same: cuda_backend.hpp).
     const uint64_t held = kernels_held ? be->driver_bytes() : 0;
     kernels_held = true;
-    const std::string label = b > 0 ? std::to_string(int(b)) + " GiB" : "unlimited";
+    const std::string label = (b > 0 ? std::to_string(int(b)) + " GiB" : std::string("unlimited")) +
+                              (cap > 0 ? " at " + std::to_string(int(cap)) + " GiB/s" : std::string());
+    const std::string cap_json = cap > 0 ? std::to_string(cap) : "null";
     t0 = clock_type::now();
     if (status st = be->prepare(pk, c.cs, &compact); !st.ok()) {
       std::printf("budget %s at 2^%d: REFUSED: %s\n", label.c_str(), log_n, st.to_string().c_str());
-      std::printf("budget_run log_n=%d budget_gib=%s refused=1\n", log_n, b > 0 ? std::to_string(int(b)).c_str() : "null");
+      std::printf("budget_run log_n=%d budget_gib=%s h2d_cap_gib_s=%s refused=1\n", log_n,
+                  b > 0 ? std::to_string(int(b)).c_str() : "null", cap_json.c_str());
       continue;
     }
     const double t_prepare = secs(t0);
@@ -573,8 +585,9 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
     }
     for (const auto& k : times.order) std::printf("  %-48s %10.2f ms (median)\n", k.c_str(), median(times.ms[k]));
     const double part_s = median(gpu_s);
-    if (b <= 0) unlimited_s = part_s;
-    part_s_of[b] = part_s;
+    if (b <= 0) unlimited_s[cap] = part_s;
+    if (cap <= 0) part_s_of[b] = part_s;
+    const double base_s = unlimited_s.count(cap) ? unlimited_s[cap] : 0;
     // Lanes phase: as many threads as the backend has lanes (with fewer workspaces than lanes, a
     // lane packs its witness while another holds the workspace); the steady budget runs a
     // 10-partition proof's worth, the others lanes_per_thread partitions per lane.
@@ -590,13 +603,15 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
                 "workspace(s), "
                 "%d partitions: %.3f s per partition, %.0f partitions/hour (steady %.0f), GPU busy %.1f%%, %d failed; "
                 "proof %s the unlimited budget's\n",
-                label.c_str(), log_n, part_s, unlimited_s > 0 ? part_s / unlimited_s : 1.0, h2d_per / gib,
+                label.c_str(), log_n, part_s, base_s > 0 ? part_s / base_s : 1.0, h2d_per / gib,
                 ov >= 0 ? 100 * ov : 0.0, peak / gib, threads, fp.lanes, total, lr.wall_s / total, lr.per_hour,
                 lr.steady_per_hour, 100 * lr.busy, lr.failed, same ? "IDENTICAL to" : "DIFFERS FROM");
-    std::printf("budget_run log_n=%d budget_gib=%s partition_s=%.4f partitions_per_hour=%.0f h2d_gib_per_partition=%.3f "
+    std::printf("budget_run log_n=%d budget_gib=%s h2d_cap_gib_s=%s partition_s=%.4f partitions_per_hour=%.0f "
+                "h2d_gib_per_partition=%.3f "
                 "peak_vram_gib=%.3f identical=%s lanes=%u workspaces=%u plan_gib=%.3f gpu_busy=%.4f lanes_partitions=%d "
                 "steady_partitions_per_hour=%.0f copy_overlap=%.4f\n",
-                log_n, b > 0 ? std::to_string(int(b)).c_str() : "null", part_s, lr.per_hour, h2d_per / gib,
+                log_n, b > 0 ? std::to_string(int(b)).c_str() : "null", cap_json.c_str(), part_s, lr.per_hour,
+                h2d_per / gib,
                 peak / gib, same ? "true" : "false", threads, fp.lanes, be->used_bytes() / gib, lr.busy, total,
                 lr.steady_per_hour, ov);
   }
@@ -636,6 +651,8 @@ int main(int argc, char** argv) {
       o.runs = std::max(1, std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--cpu-check-max-log") && i + 1 < argc) {
       o.cpu_check_max_log = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--h2d-gib-s") && i + 1 < argc) {
+      o.h2d_caps = gib_list(argv[++i]);
     } else if (!std::strcmp(argv[i], "--vram-budgets-gib") && i + 1 < argc) {
       o.budgets_gib = gib_list(argv[++i]);
     } else if (!std::strcmp(argv[i], "--lanes-per-thread") && i + 1 < argc) {

@@ -2,9 +2,10 @@
 //   proofpipe bench --log-constraints 10 --partitions 2 --proofs 8 --cpu-devices 1 --trace out.json
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
 //   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
+//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25]   (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
-// so) or from a snarkjs zkey with a witness file. Prints proofs/hour, partitions/s, per-stage
-// medians, each device's busy fraction, and writes the Chrome trace.
+// so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
+// partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,14 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_workload.hpp"
 #include "cli/command_run.hpp"
-#include "core/status_macros.hpp"
 #include "cli/commands.hpp"
-#include "engine/engine.hpp"
+#include "cli/porep_bench.hpp"
+#include "core/status_macros.hpp"
 #include "devices/gpu_devices.hpp"
 #include "engine/device_choice.hpp"
-#include "groth16/setup_insecure.hpp"
-#include "r1cs/synthetic.hpp"
+#include "engine/engine.hpp"
 
 namespace pp::cli {
 namespace {
@@ -44,6 +45,9 @@ struct bench_args {
   uint64_t memory_mib = 0;
   bool no_verify = false;
   std::string trace;
+  bool porep = false;  // --porep: porep_bench.hpp
+  std::vector<double> vram_gib;
+  std::vector<double> h2d_gib_s;
 };
 
 double median_ms(std::vector<double> v) {
@@ -65,14 +69,11 @@ int run_bench(const bench_args& a, bool quiet) {
   const std::string devices =
       gpus ? (a.gpus.empty() ? std::string("every GPU") : std::to_string(a.gpus.size()) + " GPU(s)")
            : std::to_string(a.cpu_devices) + " CPU device(s)";
-  // With GPUs the synthetic key's points are made on the first one used (taken before the engine
-  // reserves VRAM).
-  std::unique_ptr<groth16::fixed_base_multiplier> gpu_points;
-  if (gpus && a.zkey.empty()) {
-    auto m = devices::make_gpu_fixed_base_multiplier(a.gpus.empty() ? 0 : a.gpus.front());
-    if (!m.ok()) return run.fail(m.error());
-    gpu_points = std::move(m).value();
-  }
+  // The key is made before the engine reserves the GPUs' memory (bench_workload.hpp).
+  auto w = a.zkey.empty()
+               ? make_synthetic_workload(run, a.log_constraints, gpus ? (a.gpus.empty() ? 0 : a.gpus.front()) : -1)
+               : make_zkey_workload(a.zkey, a.wtns);
+  if (!w.ok()) return run.fail(w.error());
   cfg.cpu_devices = a.cpu_devices;
   cfg.witness_threads = a.witness_threads;
   cfg.finish_threads = a.finish_threads;
@@ -82,32 +83,8 @@ int run_bench(const bench_args& a, bool quiet) {
   if (!created.ok()) return run.fail(created.error());
   auto& eng = **created;
 
-  engine::witness_source witness;
-  if (!a.zkey.empty()) {
-    if (a.wtns.empty()) return run.fail("--zkey needs --wtns witness.wtns");
-    if (auto s = eng.register_key("bench", engine::zkey_file_source{a.zkey}); !s.ok()) return run.fail(s);
-    witness = engine::witness_source::file(a.wtns);
-  } else {
-    if (a.log_constraints < 2 || a.log_constraints > 26) return run.fail("--log-constraints must lie in [2, 26]");
-    // PoRep's shape and fill of the domain (130.3M constraints in 2^27), leaving room for the input rows.
-    const r1cs::synthetic_params p =
-        r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(a.log_constraints), 1);
-    auto sc = run.step("synthesize", "synthesizing a PoRep-shaped circuit of 2^" + std::to_string(a.log_constraints) +
-                                         " constraints", [&] { return r1cs::make_synthetic(p); });
-    if (!sc.ok()) return run.fail(sc.error());
-    auto pk = run.step("setup", "INSECURE setup (toxic waste known to this process: benchmark only)", [&] {
-      const auto tw = groth16::toxic_waste_from_seed_insecure(1);
-      return gpu_points ? groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange, tw, *gpu_points)
-                        : groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange, tw);
-    });
-    gpu_points.reset();
-    if (!pk.ok()) return run.fail(pk.error());
-    auto s = eng.register_key("bench", engine::memory_key_source{
-                                           std::make_shared<const groth16::proving_key>(std::move(pk).value()),
-                                           std::make_shared<const r1cs::constraint_system>(std::move(sc->cs))});
-    if (!s.ok()) return run.fail(s);
-    witness = engine::witness_source::memory(std::move(sc->w));
-  }
+  if (auto s = eng.register_key("bench", w->key); !s.ok()) return run.fail(s);
+  const engine::witness_source& witness = w->witness;
   if (auto s = run.step("preload", "loading the key", [&] { return eng.preload_key("bench"); }); !s.ok()) {
     return run.fail(s);
   }
@@ -169,7 +146,7 @@ int run_bench(const bench_args& a, bool quiet) {
   const auto st = eng.status();
   const uint32_t ok = a.proofs - failed;
   std::printf("workload      %s, %u proofs x %u partitions, %s x %u worker(s)\n",
-              a.zkey.empty() ? ("synthetic 2^" + std::to_string(a.log_constraints)).c_str() : a.zkey.c_str(), a.proofs,
+              w->label.c_str(), a.proofs,
               a.partitions, devices.c_str(), workers);
   std::printf("wall          %.3f s, %u ok, %u failed\n", secs, ok, failed);
   std::printf("throughput    %.1f proofs/hour, %.2f partitions/s\n", ok * 3600.0 / secs, ok * a.partitions / secs);
@@ -231,7 +208,45 @@ void add_bench_command(CLI::App& app, cli_state& state) {
                   "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)");
   cmd->add_flag("--no-verify", args->no_verify, "skip the per-proof self-verification");
   cmd->add_option("--trace", args->trace, "write the Chrome trace (Perfetto) of every stage here");
-  cmd->callback([&state, args] { state.exit_code = run_bench(*args, state.quiet); });
+  auto* porep = cmd->add_flag("--porep", args->porep,
+                              "whole PoRep C2 proofs: 10 partitions of the 2^27 PoRep-shaped circuit (--log-constraints "
+                              "and --partitions change them), 3 proofs at once (--proofs), per configuration of "
+                              "--vram-gib x --h2d-gib-s; prints seconds per C2 proof");
+  cmd->add_option("--vram-gib", args->vram_gib,
+                  "--porep: each GPU's device region in GiB, one run per value, e.g. 0,24,16 (0: unlimited)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 1024.0))
+      ->needs(porep);
+  cmd->add_option("--h2d-gib-s", args->h2d_gib_s,
+                  "--porep: cap host-to-device copies at this rate, one run per value, e.g. 0,25 (0: the link's own); "
+                  "a measurement aid for slower links (PCIe 4.0 x16 ~25)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 1024.0))
+      ->needs(porep);
+  for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--trace", "--gpu-vram-share",
+                           "--cpu-devices"}) {
+    cmd->get_option(name)->excludes(porep);
+  }
+  cmd->callback([&state, args, cmd] {
+    if (!args->porep) {
+      state.exit_code = run_bench(*args, state.quiet);
+      return;
+    }
+    porep_bench_args p;  // its own defaults where the command line is silent
+    const auto given = [&](const char* name) { return cmd->get_option(name)->count() > 0; };
+    if (given("--log-constraints")) p.log_constraints = args->log_constraints;
+    if (given("--partitions")) p.partitions = args->partitions;
+    if (given("--proofs")) p.proofs = args->proofs;
+    if (given("--backend")) p.backend = args->backend;
+    if (given("--vram-gib")) p.vram_gib = args->vram_gib;
+    if (given("--h2d-gib-s")) p.h2d_gib_s = args->h2d_gib_s;
+    p.workers = args->workers;
+    p.gpus = args->gpus;
+    p.witness_threads = args->witness_threads;
+    p.finish_threads = args->finish_threads;
+    p.memory_mib = args->memory_mib;
+    state.exit_code = run_porep_bench(p, state.quiet);
+  });
 }
 
 }  // namespace pp::cli

@@ -27,6 +27,7 @@
 #include "cuda/device_memory.hpp"
 #include "cuda/interval_union.hpp"
 #include "cuda/kernel_warmup.hpp"
+#include "cuda/link_pacer.hpp"
 #include "cuda/key_residency.hpp"
 #include "cuda/lane_pool.hpp"
 #include "cuda/partition_launch.hpp"
@@ -475,6 +476,9 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     mc.max_bytes = cfg.max_vram_bytes == 0 ? 0 : cfg.max_vram_bytes - reserve;
     mc.staging_buffers = cfg.lanes;
     mc.staging_bytes = cfg.staging_bytes;
+    const bool paced = cfg.h2d_cap_bytes_per_s > 0;
+    if (cfg.h2d_cap_bytes_per_s < 0) return invalid_argument("cuda_backend: h2d_cap_bytes_per_s must not be negative");
+    mc.tail_bytes = paced ? pad256(link_pacer_bytes(cfg.lanes)) : 0;
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
     PP_CUDA_TRY(cudaSetDevice(cfg.device));
     {
@@ -491,7 +495,12 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
       l.staging = p->mem->staging(i);
       l.copy_track = "lane" + std::to_string(i) + "/copy";
       l.compute_track = "lane" + std::to_string(i) + "/compute";
-      PP_CUDA_TRY(cudaStreamCreateWithFlags(&l.copy, cudaStreamNonBlocking));
+      // Paced, the copy stream carries the pacer's one-thread kernels: the highest priority lets
+      // them take the next free SM slot instead of queueing behind an MSM's blocks.
+      int least = 0, greatest = 0;
+      PP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      PP_CUDA_TRY(cudaStreamCreateWithPriority(&l.copy, cudaStreamNonBlocking, paced ? greatest : 0));
+      l.pace = link_pace_for(p->mem->tail(), i, cfg.h2d_cap_bytes_per_s);
       PP_CUDA_TRY(cudaStreamCreateWithFlags(&l.compute, cudaStreamNonBlocking));
       for (cuda_event& e : l.events) {
         PP_ASSIGN_OR_RETURN(e, cuda_event::create(/*timing=*/true));
@@ -503,6 +512,10 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
         PP_ASSIGN_OR_RETURN(l.slot_loaded[s], cuda_event::create());
         PP_ASSIGN_OR_RETURN(l.slot_freed[s], cuda_event::create());
       }
+    }
+    if (paced) {
+      PP_RETURN_IF_ERROR(link_pacer_clear(p->mem->tail(), cfg.lanes, p->lanes[0].copy));
+      PP_CUDA_TRY(cudaStreamSynchronize(p->lanes[0].copy));
     }
     PP_ASSIGN_OR_RETURN(p->origin, cuda_event::create(/*timing=*/true));
     PP_RETURN_IF_ERROR(p->origin.record(p->lanes[0].compute));

@@ -70,6 +70,10 @@ struct cuda_backend_config {
   // (cuda/msm_precompute.hpp), made at key upload. Each copy costs H's table again (12 GiB at 2^27)
   // and its making at upload; what they give per count: docs/perf/msm-h200.md (precomputed bases).
   uint32_t h_copies = 1;
+  // A measurement aid: host-to-device copies of partitions (witness uploads, streamed key chunks and
+  // matrix rows) held to this rate in bytes/s, as on a slower link (link_pacer.hpp); 0: the link's own.
+  // Key uploads are not paced (a key's load is reported apart from its partitions).
+  double h2d_cap_bytes_per_s = 0;
 };
 
 // The part of a budget kept for the driver's mappings of pinned memory (0 without a budget).

@@ -24,7 +24,7 @@ result<std::unique_ptr<device_memory>> device_memory::create(const device_memory
   uint64_t want = free_b > cfg.keep_free_bytes ? uint64_t((free_b - cfg.keep_free_bytes) * cfg.vram_share) : 0;
   if (cfg.max_bytes != 0 && want > cfg.max_bytes) want = cfg.max_bytes;
   want = want / granularity * granularity;
-  if (want == 0) {
+  if (want <= cfg.tail_bytes) {
     return resource_exhausted("device_memory: " + std::to_string(free_b) + " bytes free on device " +
                               std::to_string(cfg.device) + ", share " + std::to_string(cfg.vram_share) +
                               " leaves less than one 2 MiB granule");
@@ -37,7 +37,8 @@ result<std::unique_ptr<device_memory>> device_memory::create(const device_memory
     return resource_exhausted("device_memory: cudaMalloc of " + std::to_string(want) + " bytes failed (" +
                               std::to_string(free_b) + " free)");
   }
-  m->capacity_ = want;
+  m->capacity_ = want - cfg.tail_bytes;
+  m->tail_bytes_ = cfg.tail_bytes;
   m->staging_bytes_ = cfg.staging_bytes;
   if (cfg.staging_bytes != 0) {
     for (std::size_t i = 0; i < cfg.staging_buffers; ++i) {

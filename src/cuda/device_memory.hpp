@@ -21,6 +21,7 @@ struct device_memory_config {
   uint64_t keep_free_bytes = 0; // left free besides the share (driver, other processes)
   std::size_t staging_buffers = 2;  // pinned host buffers, e.g. one per worker copy stream
   uint64_t staging_bytes = 0;       // each (0: none)
+  uint64_t tail_bytes = 0;  // kept at the region's end, outside capacity(): tail() (a link pacer's state)
 };
 
 class device_memory {
@@ -37,6 +38,8 @@ class device_memory {
   [[nodiscard]] int device() const { return device_; }
   [[nodiscard]] uint64_t capacity() const { return capacity_; }
   [[nodiscard]] void* base() const { return d_base_; }
+  // The config's tail_bytes behind the region (nullptr when none were asked for).
+  [[nodiscard]] void* tail() const { return tail_bytes_ == 0 ? nullptr : static_cast<std::byte*>(d_base_) + capacity_; }
 
   // The device pointer of [offset, offset + size); invalid_argument outside the region.
   [[nodiscard]] result<void*> region(uint64_t offset, uint64_t size) const;
@@ -59,6 +62,7 @@ class device_memory {
   uint64_t capacity_ = 0;
   std::vector<void*> h_staging_;
   uint64_t staging_bytes_ = 0;
+  uint64_t tail_bytes_ = 0;
 };
 
 }  // namespace pp::cuda

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/result.hpp"
+#include "cuda/link_pacer.hpp"
 #include "cuda/msm_plan.hpp"
 #include "ec/affine.hpp"
 #include "ec/xyzz.hpp"
@@ -77,6 +78,7 @@ struct msm_point_stream {
   cudaEvent_t freed[msm_max_point_slots] = {};
   uint64_t turn = 0;
   uint64_t h2d_bytes = 0;  // bytes copied so far
+  link_pace pace;          // the copies' share of a paced link (link_pacer.hpp; unpaced by default)
   // Bucket reductions run so far: 1 a plain MSM; a split MSM 1 when its chunks carry their buckets
   // (msm_run.cuh, run_streamed_selected), else 1 a chunk.
   uint64_t bucket_reductions = 0;

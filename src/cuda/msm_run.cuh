@@ -410,7 +410,9 @@ result<int> stream_copy(msm_point_stream& ps, const affine_t<Curve>* h_points, u
   }
   const int s = int(ps.turn++ % uint64_t(ps.slots));
   PP_CUDA_TRY(cudaStreamWaitEvent(ps.copy, ps.freed[s], 0));
+  PP_RETURN_IF_ERROR(link_pace_begin(ps.pace, bytes, ps.copy));
   PP_CUDA_TRY(cudaMemcpyAsync(ps.d_slot[s], h_points, bytes, cudaMemcpyHostToDevice, ps.copy));
+  PP_RETURN_IF_ERROR(link_pace_end(ps.pace, ps.copy));
   PP_CUDA_TRY(cudaEventRecord(ps.loaded[s], ps.copy));
   ps.h2d_bytes += bytes;
   return s;

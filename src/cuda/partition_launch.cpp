@@ -49,6 +49,7 @@ struct msm_runner {
     ps.slots = k.plan.lane.slots;
     ps.slot_bytes = k.plan.slot_bytes;
     ps.copy = ln.copy;
+    ps.pace = ln.pace;
     for (int i = 0; i < ps.slots; ++i) {
       ps.d_slot[i] = pw.d_slot[i];
       ps.loaded[i] = ln.slot_loaded[i].get();
@@ -194,7 +195,9 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
   // Copy stream: witness upload (under the kernels of the partition before, if any); the compute
   // stream takes its turn, then waits for the upload through an event.
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
+  PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, layout.bytes, copy));
   PP_RETURN_IF_ERROR(upload_witness(layout, ln.staging.data(), pw.d_witness_ws, pw.d_w, copy));
+  PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
   PP_RETURN_IF_ERROR(turn.begin());
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
@@ -211,6 +214,7 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
   rows.d_slot[0] = pw.d_mslot[0];
   rows.d_slot[1] = pw.d_mslot[1];
   rows.copy = copy;
+  rows.pace = ln.pace;
   for (int i = 0; i < 2; ++i) {
     rows.loaded[i] = ln.slot_loaded[i].get();
     rows.freed[i] = ln.slot_freed[i].get();

@@ -19,6 +19,7 @@
 #include "cuda/compute_turn.hpp"
 #include "cuda/cuda_event.hpp"
 #include "cuda/key_residency.hpp"
+#include "cuda/link_pacer.hpp"
 #include "cuda/witness_upload.hpp"
 #include "ec/xyzz.hpp"
 #include "groth16/backend.hpp"
@@ -43,6 +44,7 @@ struct lane {
   cuda_event stream_begin, stream_end;
   std::array<cuda_event, msm_max_point_slots> slot_loaded, slot_freed;  // point slots; [0], [1] matrix rows too
   cuda_event turn_end;  // behind the lane's last kernel of its latest turn (compute_turn.hpp)
+  link_pace pace;       // the copy stream's share of a paced link (unpaced by default)
   std::span<std::byte> staging;
   std::string copy_track, compute_track;
 };

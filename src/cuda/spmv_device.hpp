@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "core/result.hpp"
+#include "cuda/link_pacer.hpp"
 #include "cuda/spmv_matrix.hpp"
 #include "cuda/spmv_tuning.hpp"
 #include "ff/fr.hpp"
@@ -57,6 +58,7 @@ struct spmv_row_stream {
   cudaEvent_t freed[2] = {nullptr, nullptr};
   uint64_t turn = 0;
   uint64_t h2d_bytes = 0;  // bytes copied so far
+  link_pace pace;          // the copies' share of a paced link (link_pacer.hpp; unpaced by default)
 };
 
 // spmv_one with the matrix's rows streamed from rs.h_image in the chunks of rs.chunking (m: the

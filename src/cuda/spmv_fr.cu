@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
 #include "cuda/spmv_device.hpp"
 #include "cuda/spmv_kernels.cuh"
 
@@ -156,7 +157,9 @@ status spmv_one_streamed(const device_r1cs& m, int which, const ff::fr* d_w, ff:
     const uint64_t out_rows = i + 1 == mine.size() ? n - ch.row0 : ch.rows;
     const int s = int(rs.turn++ & 1);
     PP_CUDA_TRY(cudaStreamWaitEvent(rs.copy, rs.freed[s], 0));
+    PP_RETURN_IF_ERROR(link_pace_begin(rs.pace, ch.bytes, rs.copy));
     PP_CUDA_TRY(cudaMemcpyAsync(rs.d_slot[s], rs.h_image + ch.image_at, ch.bytes, cudaMemcpyHostToDevice, rs.copy));
+    PP_RETURN_IF_ERROR(link_pace_end(rs.pace, rs.copy));
     PP_CUDA_TRY(cudaEventRecord(rs.loaded[s], rs.copy));
     PP_CUDA_TRY(cudaStreamWaitEvent(stream, rs.loaded[s], 0));
     rs.h2d_bytes += ch.bytes;

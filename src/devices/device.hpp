@@ -16,6 +16,13 @@
 
 namespace pp::devices {
 
+// What a GPU measures of itself.
+struct device_measures {
+  double busy_fraction = 0;  // the union of its kernel intervals (CUDA events) over the span of its partitions
+  uint64_t h2d_bytes = 0;    // copied host to device by its partitions (witnesses, streamed key chunks and rows)
+  uint64_t region_bytes = 0;  // its device region (the VRAM budget it was given, or its share of free memory)
+};
+
 class device {
  public:
   virtual ~device() = default;
@@ -26,10 +33,11 @@ class device {
   // invalid_argument / failed_precondition (the request's fault) are device faults: the engine
   // takes the device out of rotation and retries the partition on another.
   [[nodiscard]] virtual groth16::backend& backend() = 0;
-  // The device's own busy measure (a GPU: the union of its kernel intervals from CUDA events over
-  // the span of its partitions), when it has one; otherwise the engine reports the share of time
-  // with at least one worker inside start().
-  [[nodiscard]] virtual std::optional<double> measured_busy_fraction() const { return std::nullopt; }
+  // The device's own measures, when it has them (a GPU); otherwise the engine reports the share of
+  // time with at least one worker inside start() as its busy fraction.
+  [[nodiscard]] virtual std::optional<device_measures> measures() const { return std::nullopt; }
+  // Starts the busy measure afresh (a benchmark's timed window); the byte counters keep counting.
+  virtual void reset_measures() {}
   // Host memory a device takes for the keys it serves beyond what the key store holds (a GPU: the
   // pinned image of the matrices it streams, docs/engine.md "Pinned memory") is charged through
   // this: charge(bytes) reserves them in the engine's host budget until the token it returns dies,

@@ -19,11 +19,11 @@ class gpu_device final : public device {
   [[nodiscard]] std::string_view name() const override { return name_; }
   [[nodiscard]] std::string_view kind() const override { return "cuda"; }
   [[nodiscard]] groth16::backend& backend() override { return *be_; }
-  [[nodiscard]] std::optional<double> measured_busy_fraction() const override {
+  [[nodiscard]] std::optional<device_measures> measures() const override {
     const auto a = be_->gpu_activity();
-    if (a.partitions == 0) return 0.0;
-    return a.busy_fraction();
+    return device_measures{a.partitions == 0 ? 0.0 : a.busy_fraction(), be_->h2d_bytes(), be_->capacity_bytes()};
   }
+  void reset_measures() override { be_->reset_activity(); }
   void set_host_charge(host_charge charge) override { be_->set_host_charge(std::move(charge)); }
 
  private:
@@ -56,6 +56,7 @@ result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& optio
     cfg.max_vram_bytes = options.max_vram_bytes;
     cfg.staging_bytes = options.staging_bytes;
     cfg.h_copies = options.h_copies;
+    cfg.h2d_cap_bytes_per_s = options.h2d_cap_bytes_per_s;
     auto be = cuda::cuda_backend::create(cfg);
     if (!be.ok()) return be.error().with_context("GPU " + std::to_string(ord));
     out.push_back(std::make_unique<gpu_device>("gpu" + std::to_string(ord), std::move(be).value()));

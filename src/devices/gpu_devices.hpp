@@ -19,6 +19,7 @@ struct gpu_device_options {
   uint64_t max_vram_bytes = 0;     // cap on that region (0: none)
   uint64_t staging_bytes = uint64_t{512} << 20;  // pinned host staging per lane (packed witness)
   uint32_t h_copies = 1;           // copies of H's points a lone resident key may keep (cuda_backend_config)
+  double h2d_cap_bytes_per_s = 0;  // partitions' host-to-device copies held to this rate (a measurement aid; 0: none)
   std::vector<int> ordinals;       // GPUs to use; empty: all
 };
 

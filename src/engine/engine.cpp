@@ -219,7 +219,8 @@ class engine_impl final : public engine {
       d.queued = snap.queued;
       d.partitions_done = snap.done;
       d.failures = snap.failures;
-      d.busy_fraction = slot->dev().measured_busy_fraction().value_or(slot->meter().fraction());
+      const auto measured = slot->dev().measures();
+      d.busy_fraction = measured ? measured->busy_fraction : slot->meter().fraction();
       d.recent_keys = snap.recent_keys;
       s.devices.push_back(std::move(d));
     }

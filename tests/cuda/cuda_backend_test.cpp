@@ -580,6 +580,39 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
   }
 }
 
+// The same streamed key and matrices with the partitions' copies held to 4 GiB/s (link_pacer.hpp, the
+// measurement aid for slower links): the witness upload, every matrix row chunk and every point
+// chunk go through the pacer's kernels on the copy streams, two threads at once; the proofs are the
+// CPU's, bit for bit.
+TEST(CudaBackend, PacedCopiesMatchCpu) {
+  const uint64_t seed0 = pp::test::test_seed();
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 13), h_basis::monomial,
+                                       seed0 + 4);
+  ASSERT_NE(inst, nullptr);
+  const instance& in = *inst;
+  cuda_backend_config cfg = streamed_matrices_config(in);
+  ASSERT_GT(cfg.max_vram_bytes, 0u);
+  cfg.h2d_cap_bytes_per_s = 4.0 * (uint64_t{1} << 30);
+  cfg.max_vram_bytes += granule;  // the pacer's state sits behind the region
+  auto be = cuda_backend::create(cfg);
+  ASSERT_THAT(be, IsOk());
+  ASSERT_TRUE((*be)->prepare(in.pk, in.circuit.cs).ok());
+  const auto fp = (*be)->resident_footprint(in.pk, in.circuit.cs);
+  ASSERT_THAT(fp, IsOk());
+  ASSERT_GT(fp->streamed_bytes, 0u) << "nothing streamed: the test shows nothing";
+  const groth16::prove_request req = request_for(in, seed0 + 5);
+  groth16::cpu_backend cpu;
+  const auto want = groth16::prove(cpu, req);
+  ASSERT_THAT(want, IsOk());
+  for (const auto& g : prove_on_two_threads(**be, req)) {
+    ASSERT_THAT(g, IsOk());
+    EXPECT_TRUE(g->pi == want->pi) << "paced proof differs from the CPU proof";
+  }
+  EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
+  cfg.h2d_cap_bytes_per_s = -1;
+  EXPECT_THAT(cuda_backend::create(cfg), StatusIs(status_code::invalid_argument));
+}
+
 // The streamed matrices' pinned image is host memory beyond the key: charged through the host
 // charge before it is made and released with the key. A refused charge fails the proof with
 // failed_precondition naming the image (the backend stays healthy); a granted one holds exactly the

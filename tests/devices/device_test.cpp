@@ -13,7 +13,7 @@ TEST(CpuDevice, IsTheCpuBackendUnderItsName) {
   EXPECT_EQ(d->name(), "cpu3");
   EXPECT_EQ(d->kind(), "cpu");
   EXPECT_EQ(d->backend().name(), "cpu");
-  EXPECT_FALSE(d->measured_busy_fraction().has_value()) << "the engine measures a CPU device itself";
+  EXPECT_FALSE(d->measures().has_value()) << "the engine measures a CPU device itself";
 }
 
 TEST(CpuDevice, HostBytesPerPartitionCountsWitnessEvaluationsAndMsmGather) {

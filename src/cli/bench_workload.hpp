@@ -1,0 +1,30 @@
+// bench_workload: what `proofpipe bench` proves: the synthetic PoRep-shaped circuit at 2^k
+// constraints with an INSECURE key (its points made on a GPU when one serves, as a 2^27 key would
+// take hours on the CPU), or a snarkjs zkey with a witness file. The key is made before any engine
+// exists, so the GPU that makes its points is free of the engine's VRAM region.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "cli/command_run.hpp"
+#include "core/result.hpp"
+#include "engine/engine.hpp"
+
+namespace pp::cli {
+
+struct bench_workload {
+  engine::key_source key;
+  engine::witness_source witness;  // every partition proves this witness
+  std::string label;               // "synthetic 2^27" or the zkey's path
+};
+
+// Largest synthetic circuit: a full PoRep partition (130.3M constraints in the 2^27 domain).
+inline constexpr uint32_t max_bench_log_constraints = 27;
+
+// The synthetic PoRep-shaped circuit and its INSECURE key; gpu_points: the ordinal of the GPU that
+// makes the key's points, or -1 for the CPU. invalid_argument outside [2, max_bench_log_constraints].
+result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_constraints, int gpu_points);
+// A snarkjs zkey with its witness file (read by the engine when the key is first used).
+result<bench_workload> make_zkey_workload(const std::string& zkey, const std::string& wtns);
+
+}  // namespace pp::cli

@@ -1,0 +1,213 @@
+// `proofpipe bench --porep`: whole PoRep C2 proofs (10 partitions of the PoRep-shaped circuit,
+// INSECURE key with its points made on the GPU, every proof self-verified) through the engine, the
+// daemon's path. Per configuration (each VRAM budget x each host-to-device cap, a fresh engine over
+// the same key): the key's load (host preload, then one untimed proof of one partition per worker:
+// the device upload and the kernels' first launches), then `proofs` proofs submitted at once:
+// seconds per C2 proof from the first witness in to the last verified proof out, partitions per
+// hour, the GPUs' busy fraction over that window (CUDA events) and the bytes each partition copied
+// host to device. Lines "result NAME VALUE" feed scripts/h200_json.py (the first configuration).
+//   proofpipe bench --porep                                     # 2^27, 3 proofs, every GPU
+//   proofpipe bench --porep --vram-gib 0,24,16 --h2d-gib-s 0,25  # what a 24 / 16 GiB PCIe 4.0 card gets
+//   proofpipe bench --porep --log-constraints 12 --backend cpu   # the same run at CI's size
+#include "cli/porep_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/bench_workload.hpp"
+#include "cli/command_run.hpp"
+#include "cli/proof_batch_figures.hpp"
+#include "core/status_macros.hpp"
+#include "devices/gpu_devices.hpp"
+#include "engine/device_choice.hpp"
+#include "engine/engine.hpp"
+
+namespace pp::cli {
+namespace {
+
+constexpr double gib = 1073741824.0;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// One configuration's figures.
+struct porep_row {
+  double vram_gib = 0, h2d_gib_s = 0;  // 0: unlimited, uncapped
+  double key_load_s = 0;
+  proof_batch_figures batch;
+  double gpu_busy = -1;        // -1: no GPU
+  double h2d_gib_per_partition = -1;
+  double region_gib = -1;      // the GPUs' device regions, summed
+};
+
+// The devices an engine made, kept as they were handed to it (the engine owns them and outlives
+// every use here), for their own measures.
+struct device_watch {
+  std::vector<devices::device*> list;
+
+  void reset() const {
+    for (auto* d : list) d->reset_measures();
+  }
+  [[nodiscard]] std::optional<devices::device_measures> sum() const {
+    std::optional<devices::device_measures> out;
+    for (const auto* d : list) {
+      const auto m = d->measures();
+      if (!m) continue;
+      if (!out) out = devices::device_measures{};
+      out->busy_fraction += m->busy_fraction / double(list.size());
+      out->h2d_bytes += m->h2d_bytes;
+      out->region_bytes += m->region_bytes;
+    }
+    return out;
+  }
+};
+
+result<porep_row> run_configuration(command_run& run, const porep_bench_args& a, const bench_workload& w,
+                                    double vram_gib, double h2d_gib_s) {
+  engine::engine_config cfg;
+  devices::gpu_device_options g;
+  g.ordinals = a.gpus;
+  g.max_vram_bytes = uint64_t(vram_gib * gib);
+  g.h2d_cap_bytes_per_s = h2d_gib_s * gib;
+  PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
+  if (!gpus && (vram_gib > 0 || h2d_gib_s > 0)) {
+    return invalid_argument("--vram-gib and --h2d-gib-s need GPUs (--backend cuda or auto on a GPU host)");
+  }
+  auto watch = std::make_shared<device_watch>();
+  if (cfg.make_devices) {
+    cfg.make_devices = [make = cfg.make_devices, watch]() -> result<std::vector<devices::device_ptr>> {
+      PP_ASSIGN_OR_RETURN(auto made, make());
+      for (const auto& d : made) watch->list.push_back(d.get());
+      return made;
+    };
+  }
+  cfg.witness_threads = a.witness_threads;
+  cfg.finish_threads = a.finish_threads;
+  cfg.host_memory_bytes = a.memory_mib << 20;
+  // A C2 proof's key is most of the host memory it needs: a 2^27 key takes ~45 GiB beside ~4 GiB
+  // per partition in flight.
+  cfg.key_memory_fraction = 0.75;
+  cfg.self_verify = true;
+  PP_ASSIGN_OR_RETURN(auto eng, engine::engine::create(cfg));
+  porep_row row;
+  row.vram_gib = vram_gib;
+  row.h2d_gib_s = h2d_gib_s;
+
+  const auto submit = [&](uint32_t partitions) -> result<engine::job_id> {
+    engine::submit_request req;
+    req.key_id = "porep";
+    req.witnesses.assign(partitions, w.witness);
+    return eng->submit(std::move(req));
+  };
+  const auto await_ok = [&](engine::job_id id) -> status {
+    PP_ASSIGN_OR_RETURN(const engine::job_result r, eng->await(id));
+    if (r.state != engine::job_state::succeeded) return r.error.with_context("job " + std::to_string(id));
+    return ok_status();
+  };
+
+  const auto t_load = clock_type::now();
+  PP_RETURN_IF_ERROR(eng->register_key("porep", w.key));
+  PP_RETURN_IF_ERROR(eng->preload_key("porep"));
+  run.progress("key load: one untimed partition per worker (the device upload, the kernels' first launches)");
+  {
+    const auto workers = uint32_t(std::max<size_t>(watch->list.size(), 1)) * cfg.workers_per_device;
+    PP_ASSIGN_OR_RETURN(const engine::job_id id, submit(workers));
+    PP_RETURN_IF_ERROR(await_ok(id));
+  }
+  row.key_load_s = seconds_since(t_load);
+
+  watch->reset();
+  const auto before = watch->sum();
+  run.progress("proving " + std::to_string(a.proofs) + " C2 proofs of " + std::to_string(a.partitions) +
+               " partitions (VRAM " + (vram_gib > 0 ? std::to_string(vram_gib) + " GiB" : "unlimited") +
+               ", host-to-device " + (h2d_gib_s > 0 ? std::to_string(h2d_gib_s) + " GiB/s" : "uncapped") + ")");
+  const auto t0 = clock_type::now();
+  std::vector<engine::job_id> ids;
+  for (uint32_t i = 0; i < a.proofs; ++i) {
+    PP_ASSIGN_OR_RETURN(const engine::job_id id, submit(a.partitions));
+    ids.push_back(id);
+  }
+  std::vector<double> done;
+  for (const engine::job_id id : ids) {
+    PP_RETURN_IF_ERROR(await_ok(id));
+    done.push_back(seconds_since(t0));
+  }
+  PP_ASSIGN_OR_RETURN(row.batch, figures_of_batch(done, a.partitions));
+  if (const auto after = watch->sum(); after && before) {
+    row.gpu_busy = after->busy_fraction;
+    row.h2d_gib_per_partition = double(after->h2d_bytes - before->h2d_bytes) / gib / (double(a.proofs) * a.partitions);
+    row.region_gib = double(after->region_bytes) / gib;
+  }
+  PP_RETURN_IF_ERROR(eng->shutdown());
+  return row;
+}
+
+std::string gib_label(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return v > 0 ? buf : "-";
+}
+
+void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, const std::string& label) {
+  std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration\n", label.c_str(),
+              a.partitions, a.proofs);
+  std::printf("%-8s %-8s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "key_load_s",
+              "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
+  for (const porep_row& r : rows) {
+    std::printf("%-8s %-8s %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.vram_gib).c_str(),
+                gib_label(r.h2d_gib_s).c_str(), r.key_load_s, r.batch.seconds_per_proof,
+                r.batch.steady_seconds_per_proof, r.batch.first_proof_s, r.batch.partitions_per_hour,
+                r.gpu_busy < 0 ? "-" : (std::to_string(int(100 * r.gpu_busy + 0.5)) + "%").c_str(),
+                r.h2d_gib_per_partition < 0 ? "-" : std::to_string(r.h2d_gib_per_partition).substr(0, 6).c_str(),
+                r.region_gib < 0 ? "-" : std::to_string(r.region_gib).substr(0, 6).c_str());
+  }
+  // The first configuration's figures, for scripts/h200_json.py; every row as one JSON-ish line.
+  const porep_row& f = rows.front();
+  std::printf("result porep_c2_proof_s %.4f\n", f.batch.seconds_per_proof);
+  std::printf("result porep_c2_steady_proof_s %.4f\n", f.batch.steady_seconds_per_proof);
+  std::printf("result porep_c2_partitions_per_hour %.1f\n", f.batch.partitions_per_hour);
+  if (f.gpu_busy >= 0) std::printf("result porep_c2_gpu_busy %.4f\n", f.gpu_busy);
+  std::printf("result porep_c2_key_load_s %.3f\n", f.key_load_s);
+  for (const porep_row& r : rows) {
+    std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g proofs=%u partitions=%u key_load_s=%.3f c2_proof_s=%.4f "
+                "steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f h2d_gib_per_partition=%.4f "
+                "region_gib=%.4f\n",
+                a.log_constraints, r.vram_gib, r.h2d_gib_s, a.proofs, a.partitions, r.key_load_s,
+                r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
+                r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
+  }
+}
+
+}  // namespace
+
+int run_porep_bench(const porep_bench_args& a, bool quiet) {
+  command_run run("bench", quiet);
+  if (a.vram_gib.empty() || a.h2d_gib_s.empty()) return run.fail("--vram-gib and --h2d-gib-s need at least one value");
+  // The GPU that makes the key's points: the first one used, when GPUs serve.
+  int points_gpu = -1;
+  if (a.backend != "cpu") {
+    auto count = devices::gpu_count();
+    if (!count.ok()) return run.fail(count.error());
+    if (*count > 0) points_gpu = a.gpus.empty() ? 0 : a.gpus.front();
+  }
+  auto w = make_synthetic_workload(run, a.log_constraints, points_gpu);
+  if (!w.ok()) return run.fail(w.error());
+  std::vector<porep_row> rows;
+  for (const double vram : a.vram_gib) {
+    for (const double cap : a.h2d_gib_s) {
+      auto row = run_configuration(run, a, *w, vram, cap);
+      if (!row.ok()) return run.fail(row.error());
+      rows.push_back(*row);
+    }
+  }
+  print_rows(rows, a, w->label);
+  return 0;
+}
+
+}  // namespace pp::cli

@@ -1,0 +1,29 @@
+// porep_bench: `proofpipe bench --porep`, whole PoRep C2 proofs through the engine (porep_bench.cpp
+// says what it measures).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/engine_config.hpp"
+
+namespace pp::cli {
+
+struct porep_bench_args {
+  uint32_t log_constraints = 27;  // a full PoRep partition
+  uint32_t partitions = 10;       // a 32 GiB sector's C2 proof
+  uint32_t proofs = 3;            // submitted at once, per configuration
+  std::string backend = "auto";
+  uint32_t workers = 0;           // 0: 2 per GPU, 1 per CPU device
+  std::vector<int> gpus;          // GPU ordinals; empty: all
+  std::vector<double> vram_gib{0};   // device region caps to run (0: unlimited)
+  std::vector<double> h2d_gib_s{0};  // host-to-device caps to run (0: the link's own rate)
+  uint32_t witness_threads = engine::engine_config{}.witness_threads;
+  uint32_t finish_threads = engine::engine_config{}.finish_threads;
+  uint64_t memory_mib = 0;        // host budget (0: the cgroup limit or MemTotal, less the margin)
+};
+
+// Exit code: 0 when every proof of every configuration was made and verified.
+int run_porep_bench(const porep_bench_args& a, bool quiet);
+
+}  // namespace pp::cli

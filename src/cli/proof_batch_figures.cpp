@@ -1,0 +1,27 @@
+#include "cli/proof_batch_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace pp::cli {
+
+result<proof_batch_figures> figures_of_batch(std::span<const double> done_s, uint32_t partitions_per_proof) {
+  if (done_s.empty()) return invalid_argument("proof batch: no proofs");
+  if (partitions_per_proof == 0) return invalid_argument("proof batch: no partitions per proof");
+  std::vector<double> t(done_s.begin(), done_s.end());
+  for (const double x : t) {
+    if (!std::isfinite(x) || x < 0) return invalid_argument("proof batch: a proof's end time is not a time");
+  }
+  std::sort(t.begin(), t.end());
+  proof_batch_figures f;
+  f.wall_s = t.back();
+  f.first_proof_s = t.front();
+  const auto n = double(t.size());
+  f.seconds_per_proof = f.wall_s / n;
+  f.steady_seconds_per_proof = t.size() > 1 ? (t.back() - t.front()) / (n - 1) : f.wall_s;
+  f.partitions_per_hour = f.wall_s > 0 ? n * partitions_per_proof * 3600.0 / f.wall_s : 0;
+  return f;
+}
+
+}  // namespace pp::cli

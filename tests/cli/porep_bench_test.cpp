@@ -1,0 +1,67 @@
+// `proofpipe bench --porep` (src/cli/porep_bench.cpp) at CI's size: whole C2-shaped proofs of 10
+// partitions through the engine on the CPU, every one self-verified (a proof that failed its check
+// fails the run), the table and the machine-readable lines printed; GPU-only options refused on the
+// CPU, options of the other mode refused beside --porep.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "cli/cli_process.hpp"
+
+namespace pp {
+namespace {
+
+using cli_test::describe;
+using cli_test::last_line;
+using cli_test::outcome;
+using cli_test::run;
+using namespace std::chrono_literals;
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
+  const outcome r = run({"bench", "--porep", "--log-constraints", "12", "--proofs", "2", "--backend", "cpu"}, 300s);
+  ASSERT_TRUE(r.exited && r.code == 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "synthetic 2^12, C2 proofs of 10 partitions, 2 proofs per configuration")) << r.out;
+  // One configuration (unlimited, uncapped): its row and its figures, positive.
+  const std::regex run_line("porep_run log=12 vram_gib=0 h2d_gib_s=0 proofs=2 partitions=10 key_load_s=[0-9.]+ "
+                            "c2_proof_s=([0-9.]+) steady_s=[0-9.]+ first_s=[0-9.]+ partitions_per_hour=([0-9.]+) "
+                            "gpu_busy=-1.0000 h2d_gib_per_partition=-1.0000 region_gib=-1.0000");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, run_line)) << r.out;
+  EXPECT_GT(std::stod(m[1]), 0);
+  EXPECT_GT(std::stod(m[2]), 0);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("result porep_c2_proof_s [0-9.]+\n"))) << r.out;
+  EXPECT_FALSE(contains(r.out, "result porep_c2_gpu_busy")) << "no GPU served";
+}
+
+TEST(PorepBench, GpuOptionsOnTheCpuAreRefusedNamingThem) {
+  const outcome r = run({"bench", "--porep", "--log-constraints", "4", "--proofs", "1", "--backend", "cpu",
+                         "--vram-gib", "16"});
+  ASSERT_TRUE(r.exited && r.code == 1) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "--vram-gib and --h2d-gib-s need GPUs")) << r.err;
+}
+
+TEST(PorepBench, OptionsOfTheOtherModeAreRefused) {
+  for (const auto& extra : {std::vector<std::string>{"--zkey", "k.zkey"}, std::vector<std::string>{"--trace", "t.json"},
+                            std::vector<std::string>{"--no-verify"}}) {
+    std::vector<std::string> args{"bench", "--porep"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const outcome r = run(args);
+    EXPECT_TRUE(r.exited && r.code >= 100) << extra.front() << ": " << describe(r);
+    EXPECT_TRUE(contains(last_line(r.err), "excludes")) << r.err;
+  }
+  const outcome r = run({"bench", "--vram-gib", "24"});
+  EXPECT_TRUE(r.exited && r.code >= 100) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "requires --porep")) << r.err;
+}
+
+TEST(PorepBench, SizesBeyondAFullPartitionAreRefused) {
+  const outcome r = run({"bench", "--porep", "--log-constraints", "28", "--backend", "cpu"});
+  ASSERT_TRUE(r.exited && r.code == 1) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "--log-constraints must lie in [2, 27]")) << r.err;
+}
+
+}  // namespace
+}  // namespace pp
