@@ -5,6 +5,7 @@
 // segment -> pairwise combine tree -> Horner over windows.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "ec/xyzz.hpp"
 #include "ff/fr.hpp"
@@ -99,6 +100,10 @@ __device__ __forceinline__ void cp_async_wait() {
 // exits. For blocks of Threads threads.
 template <class Curve, int Threads>
 struct point_source {
+  // Blocks of Threads an SM holds while it accumulates: three for G1, whose kernel fits 168
+  // registers, so 12 warps an SM cover the carry chains' latency (docs/perf/msm-h200.md, sessions 14
+  // and 17); G2's needs 255 and holds two whatever the bound.
+  static constexpr int min_blocks = std::is_same_v<typename Curve::field, ff::fp> ? 3 : 1;
   static constexpr int pieces = int(sizeof(affine_t<Curve>) / 16);
   static_assert(sizeof(affine_t<Curve>) % 16 == 0);
   const affine_t<Curve>* __restrict__ points;
@@ -154,6 +159,7 @@ PP_UNROLL
 // operand take() hands over is the entry's index (point_source's interface, nothing fetched ahead).
 template <class Curve>
 struct partial_source {
+  static constexpr int min_blocks = 1;
   const xyzz_t<Curve>* __restrict__ vals;
   struct ahead {};
   __device__ __forceinline__ ahead start(uint64_t) const { return {}; }
@@ -170,13 +176,12 @@ struct partial_source {
 // of one key stay adjacent, so compacting the flagged slots gives a sorted list for the next pass.
 // m = *d_m when given, else m_bound. Entries with key == sentinel end the list.
 template <class Curve, class Source>
-__global__ void __launch_bounds__(128) segmented_sum_kernel(const uint32_t* __restrict__ keys, Source src,
-                                                            uint64_t m_bound, const uint32_t* __restrict__ d_m,
-                                                            uint32_t sentinel, uint32_t chunk, uint64_t threads,
-                                                            xyzz_t<Curve>* __restrict__ buckets,
-                                                            uint32_t* __restrict__ slot_keys,
-                                                            uint8_t* __restrict__ slot_flags,
-                                                            xyzz_t<Curve>* __restrict__ slot_vals) {
+__global__ void __launch_bounds__(128, Source::min_blocks)
+    segmented_sum_kernel(const uint32_t* __restrict__ keys, Source src, uint64_t m_bound,
+                         const uint32_t* __restrict__ d_m, uint32_t sentinel, uint32_t chunk,
+                         uint64_t threads, xyzz_t<Curve>* __restrict__ buckets,
+                         uint32_t* __restrict__ slot_keys, uint8_t* __restrict__ slot_flags,
+                         xyzz_t<Curve>* __restrict__ slot_vals) {
   const uint64_t t = global_thread();
   if (t >= threads) return;
   slot_flags[2 * t] = 0;

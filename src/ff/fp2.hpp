@@ -13,6 +13,7 @@ struct fp2;
 // 424 by value; that kernel 3% faster, the bucket reduction 7-11%; docs/perf/msm-h200.md, s11).
 static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b);
 static __device__ __noinline__ fp2 fp2_sqr_device(fp2 a);
+static __device__ __noinline__ fp2 fp2_mul_sub_device(fp2 a, fp2 b, fp2 c, fp2 d);
 #endif
 
 struct fp2 {
@@ -42,8 +43,14 @@ struct fp2 {
     return mul_inline(a, b);
 #endif
   }
-  // The XYZZ formulas' a*b - c*d (ec/xyzz.hpp); Fp has a one-pass form, Fp2 the plain one.
-  PP_HD static fp2 mul_sub(const fp2& a, const fp2& b, const fp2& c, const fp2& d) { return a * b - c * d; }
+  // The XYZZ formulas' a*b - c*d (ec/xyzz.hpp).
+  PP_HD static fp2 mul_sub(const fp2& a, const fp2& b, const fp2& c, const fp2& d) {
+#if PP_DEVICE_PASS
+    return fp2_mul_sub_device(a, b, c, d);
+#else
+    return a * b - c * d;
+#endif
+  }
   PP_HD friend fp2 operator*(const fp2& a, const fp& s) { return {a.c0 * s, a.c1 * s}; }
   PP_HD fp2& operator+=(const fp2& b) { return *this = *this + b; }
   PP_HD fp2& operator-=(const fp2& b) { return *this = *this - b; }
@@ -82,7 +89,18 @@ struct fp2 {
 static_assert(sizeof(fp2) == 96);
 
 #if PP_DEVICE_PASS
-static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b) { return fp2::mul_inline(a, b); }
+// Fp2 products on the device as one-pass sums of Fp products (ff/mont_dot_device.hpp), one
+// reduction per coefficient. a*b: c0 = a0 b0 - a1 b1, c1 = a0 b1 + a1 b0, 888 multiplies against
+// Karatsuba's 900 and none of its five modular additions. a*b - c*d: four products a coefficient,
+// 1464 multiplies against two Fp2 products' 1776 (docs/perf/msm-h200.md, session 17).
+static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b) {
+  return {fp::signed_dot<2, 0b10>({a.c0, a.c1}, {b.c0, b.c1}),
+          fp::signed_dot<2, 0b00>({a.c0, a.c1}, {b.c1, b.c0})};
+}
+static __device__ __noinline__ fp2 fp2_mul_sub_device(fp2 a, fp2 b, fp2 c, fp2 d) {
+  return {fp::signed_dot<4, 0b0110>({a.c0, a.c1, c.c0, c.c1}, {b.c0, b.c1, d.c0, d.c1}),
+          fp::signed_dot<4, 0b1100>({a.c0, a.c1, c.c0, c.c1}, {b.c1, b.c0, d.c1, d.c0})};
+}
 static __device__ __noinline__ fp2 fp2_sqr_device(fp2 a) { return a.sqr_inline(); }
 #endif
 

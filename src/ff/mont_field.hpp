@@ -12,6 +12,7 @@
 #if defined(__CUDACC__)
 #include "ff/mont_mul_device.hpp"
 #include "ff/mont_dot_device.hpp"
+#include "ff/mont_sqr_device.hpp"
 #endif
 
 namespace pp::ff {
@@ -94,19 +95,48 @@ struct mont_field {
   PP_HD mont_field& operator*=(const mont_field& b) { return *this = *this * b; }
 
   PP_HD mont_field dbl() const { return *this + *this; }
-  PP_HD mont_field sqr() const { return *this * *this; }
-  // a*b - c*d. On the device, for moduli below 2^(64 n64 - 2) (Fp), one pass with a shared
-  // reduction (ff/mont_dot_device.hpp); elsewhere two products and a subtraction.
-  PP_HD static mont_field mul_sub(const mont_field& a, const mont_field& b, const mont_field& c,
-                                  const mont_field& d) {
+  // On the device, where the modulus leaves room (Fp), a square in one CIOS pass with the rows'
+  // repeated products formed once (ff/mont_sqr_device.hpp: 234 Fp multiplies against 300).
+  PP_HD mont_field sqr() const {
 #if PP_DEVICE_PASS
-    if constexpr (device_path::mul_sub_fits<P>) {
+    if constexpr (device_path::sqr_fits<P>) {
       mont_field r;
-      device_path::mont_mul_sub<P>(r.l, a.l, b.l, c.l, d.l);
+      device_path::mont_sqr<P>(r.l, l);
       return r;
     }
 #endif
-    return a * b - c * d;
+    return *this * *this;
+  }
+  // The sum over k of a[k]*b[k], product k subtracted where bit k of Negate is set. On the device,
+  // where K products fit one pass (Fp up to K = 8, not Fr), one CIOS pass with a shared reduction
+  // (ff/mont_dot_device.hpp); elsewhere K products added or subtracted.
+  template <int K, unsigned Negate>
+  PP_HD static mont_field signed_dot(const mont_field (&a)[K], const mont_field (&b)[K]) {
+    static_assert(K >= 1 && (Negate >> K) == 0);
+#if PP_DEVICE_PASS
+    if constexpr (device_path::dot_fits<P, K>) {
+      const uint64_t* al[K];
+      const uint64_t* bl[K];
+      for (int k = 0; k < K; ++k) {
+        al[k] = a[k].l;
+        bl[k] = b[k].l;
+      }
+      mont_field r;
+      device_path::mont_signed_dot<P, K, Negate>(r.l, al, bl);
+      return r;
+    }
+#endif
+    mont_field r = (Negate & 1) ? -(a[0] * b[0]) : a[0] * b[0];
+    for (int k = 1; k < K; ++k) r = ((Negate >> k) & 1) ? r - a[k] * b[k] : r + a[k] * b[k];
+    return r;
+  }
+  PP_HD static mont_field mul_add(const mont_field& a, const mont_field& b, const mont_field& c,
+                                  const mont_field& d) {
+    return signed_dot<2, 0b00>({a, c}, {b, d});
+  }
+  PP_HD static mont_field mul_sub(const mont_field& a, const mont_field& b, const mont_field& c,
+                                  const mont_field& d) {
+    return signed_dot<2, 0b10>({a, c}, {b, d});
   }
 
   // this^e for a little-endian exponent of n limbs (square-and-multiply, left to right).

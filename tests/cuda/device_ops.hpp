@@ -14,7 +14,7 @@ namespace pp::cuda::test {
 enum class op {
   fp_mul, fp_sqr, fp_add, fp_sub, fp_neg, fp_inv, fp_mul_sub, fp_mul_sub_squares,
   fr_mul, fr_sqr, fr_add, fr_sub, fr_inv,
-  fp2_mul, fp2_sqr, fp2_add, fp2_sub, fp2_inv,
+  fp2_mul, fp2_sqr, fp2_add, fp2_sub, fp2_inv, fp2_mul_sub, fp2_mul_sub_squares,
   g1_xyzz_add, g1_xyzz_madd, g1_xyzz_dbl, g1_jac_add, g1_jac_madd, g1_jac_dbl,
   g2_xyzz_add, g2_xyzz_madd, g2_xyzz_dbl, g2_jac_add, g2_jac_madd, g2_jac_dbl,
 };
@@ -53,6 +53,9 @@ PP_TEST_OP(fp2_sqr, ff::fp2, ff::fp2, ff::fp2, a.sqr())
 PP_TEST_OP(fp2_add, ff::fp2, ff::fp2, ff::fp2, a + b)
 PP_TEST_OP(fp2_sub, ff::fp2, ff::fp2, ff::fp2, a - b)
 PP_TEST_OP(fp2_inv, ff::fp2, ff::fp2, ff::fp2, a.inverse())
+// fp2::mul_sub (four Fp products a coefficient in one pass on the device), inputs as fp_mul_sub's.
+PP_TEST_OP(fp2_mul_sub, ff::fp2, ff::fp2, ff::fp2, ff::fp2::mul_sub(a, b, a + b, a - b))
+PP_TEST_OP(fp2_mul_sub_squares, ff::fp2, ff::fp2, ff::fp2, ff::fp2::mul_sub(a, a, b, b))
 
 PP_TEST_OP(g1_xyzz_add, ec::g1_xyzz, ec::g1_xyzz, ec::g1_xyzz, ec::add(a, b))
 PP_TEST_OP(g1_xyzz_madd, ec::g1_xyzz, ec::g1_affine, ec::g1_xyzz, ec::madd(a, b))

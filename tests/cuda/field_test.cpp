@@ -59,6 +59,8 @@ TEST(DeviceField, Fp2Sqr) { check_field_op<op::fp2_sqr>(kRandom); }
 TEST(DeviceField, Fp2Add) { check_field_op<op::fp2_add>(kRandom); }
 TEST(DeviceField, Fp2Sub) { check_field_op<op::fp2_sub>(kRandom); }
 TEST(DeviceField, Fp2Inverse) { check_field_op<op::fp2_inv>(kRandom); }
+TEST(DeviceField, Fp2MulSub) { check_field_op<op::fp2_mul_sub>(kRandom); }
+TEST(DeviceField, Fp2MulSubSquares) { check_field_op<op::fp2_mul_sub_squares>(kRandom); }
 
 }  // namespace
 }  // namespace pp::cuda::test

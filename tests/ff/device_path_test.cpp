@@ -1,4 +1,4 @@
-// The device path of the Montgomery fields (src/ff/mont_mul_device.hpp, mont_dot_device.hpp), the
+// The device path of the Montgomery fields (src/ff/mont_{mul,dot,sqr}_device.hpp), the
 // code the GPU kernels run, executed on the host through the PTX carry model (ptx_carry_model.hpp)
 // and checked against GMP: every result, and every carry the code drops on the strength of a bound.
 // Edge values, values whose 32-bit limbs are 0, 1 or all ones, and fresh random values each run.
@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ void check_pair(const mpz_class& a, const mpz_class& b, const mpz_class& r_inv) 
   const std::string what = hex(a) + ", " + hex(b);
   expect_carries([&] { device_path::mont_mul<P>(out.v, al.v, bl.v); }, 0, "mont_mul " + what);
   ASSERT_EQ(out.mpz(), mod(a * b * r_inv, m)) << "mont_mul " << what;
+  if constexpr (device_path::sqr_fits<P>) {
+    expect_carries([&] { device_path::mont_sqr<P>(out.v, al.v); }, 0, "mont_sqr " + hex(a));
+    ASSERT_EQ(out.mpz(), mod(a * a * r_inv, m)) << "mont_sqr " << hex(a);
+  }
   expect_carries([&] { device_path::mod_add<P>(out.v, al.v, bl.v); }, 0, "mod_add " + what);
   ASSERT_EQ(out.mpz(), mod(a + b, m)) << "mod_add " << what;
   // mod_sub adds p back after a borrow and lets that sum wrap past the top limb: one carry exactly
@@ -84,15 +89,28 @@ void check_pair(const mpz_class& a, const mpz_class& b, const mpz_class& r_inv) 
   ASSERT_EQ(out.mpz(), mod(a - b, m)) << "mod_sub " << what;
 }
 
-template <class F>
-void check_mul_sub(const mpz_class& a, const mpz_class& b, const mpz_class& c, const mpz_class& d,
-                   const mpz_class& r_inv) {
+// The sum over k of +-a[k]*b[k] / R (product k subtracted where bit k of Negate is set).
+template <class F, int K, unsigned Negate>
+void check_signed_dot(const std::array<mpz_class, K>& a, const std::array<mpz_class, K>& b,
+                      const mpz_class& r_inv) {
   using P = typename F::params;
-  const limbs_of<F> al(a), bl(b), cl(c), dl(d);
+  std::array<limbs_of<F>, K> al, bl;
+  const uint64_t* ap[K];
+  const uint64_t* bp[K];
+  mpz_class want = 0;
+  std::string what = "mont_signed_dot<" + std::to_string(K) + ", " + std::to_string(Negate) + ">";
+  for (int k = 0; k < K; ++k) {
+    al[k] = limbs_of<F>(a[k]);
+    bl[k] = limbs_of<F>(b[k]);
+    ap[k] = al[k].v;
+    bp[k] = bl[k].v;
+    const mpz_class product = a[k] * b[k];
+    want += ((Negate >> k) & 1) ? mpz_class(-product) : product;
+    what += " " + hex(a[k]) + "*" + hex(b[k]);
+  }
   limbs_of<F> out;
-  const std::string what = "mont_mul_sub " + hex(a) + " " + hex(b) + " " + hex(c) + " " + hex(d);
-  expect_carries([&] { device_path::mont_mul_sub<P>(out.v, al.v, bl.v, cl.v, dl.v); }, 0, what);
-  ASSERT_EQ(out.mpz(), mod((a * b - c * d) * r_inv, modulus<F>())) << what;
+  expect_carries([&] { device_path::mont_signed_dot<P, K, Negate>(out.v, ap, bp); }, 0, what);
+  ASSERT_EQ(out.mpz(), mod(want * r_inv, modulus<F>())) << what;
 }
 
 template <class F>
@@ -111,21 +129,42 @@ TYPED_TEST(DevicePath, MulAddSubMatchGmp) {
   for (int i = 0; i < kRandomPairs; ++i) check_pair<F>(pool[rng() % pool.size()], pool[rng() % pool.size()], r_inv);
 }
 
-// The two-product pass needs the modulus below 2^(64 n64 - 2): Fp only.
-TEST(DevicePathFp, MulSubMatchesGmp) {
-  static_assert(device_path::mul_sub_fits<fp_params> && !device_path::mul_sub_fits<fr_params>);
-  PP_SEEDED_RNG(rng);
+// Sums of products in one pass (Fp only: K products need (K + 1) p < 2^(64 n64)): the XYZZ
+// formulas' a*b - c*d (K = 2) and Fp2's coefficients (fp2.hpp: K = 2 for a product, 4 for a*b - c*d).
+template <int K, unsigned Negate>
+void check_signed_dots(std::mt19937_64& rng) {
   const mpz_class r_inv = radix_inverse<fp>();
   const mpz_class top = modulus<fp>() - 1;
   const auto pool = value_pool<fp>(rng);
-  auto pick = [&] { return pool[rng() % pool.size()]; };
-  for (int i = 0; i < kRandomPairs / 4; ++i) {
-    const mpz_class a = pick(), b = pick(), c = pick(), d = pick();
-    for (const auto& [x, y] : {std::pair{c, d}, {a, b}, {b, a}, {top, top}, {mpz_class(0), mpz_class(0)},
-                               {top, mpz_class(0)}, {mpz_class(0), top}})
-      check_mul_sub<fp>(a, b, x, y, r_inv);
+  std::array<mpz_class, K> a, b;
+  for (int i = 0; i < kRandomPairs / K; ++i) {
+    for (int k = 0; k < K; ++k) {
+      a[k] = pool[rng() % pool.size()];
+      b[k] = pool[rng() % pool.size()];
+    }
+    check_signed_dot<fp, K, Negate>(a, b, r_inv);
   }
-  check_mul_sub<fp>(top, top, mpz_class(0), top, r_inv);  // the largest sum a pass can see
+  // The largest sum a pass can see: every factor p - 1, and every subtrahend's factor entering as p.
+  for (int k = 0; k < K; ++k) {
+    a[k] = top;
+    b[k] = ((Negate >> k) & 1) ? mpz_class(0) : top;
+  }
+  check_signed_dot<fp, K, Negate>(a, b, r_inv);
+  a.fill(0);
+  b.fill(0);
+  check_signed_dot<fp, K, Negate>(a, b, r_inv);
+}
+
+TEST(DevicePathFp, SignedDotsMatchGmp) {
+  static_assert(device_path::dot_fits<fp_params, 8> && !device_path::dot_fits<fp_params, 9>);
+  static_assert(!device_path::dot_fits<fr_params, 2>);
+  static_assert(device_path::sqr_fits<fp_params> && !device_path::sqr_fits<fr_params>);
+  PP_SEEDED_RNG(rng);
+  check_signed_dots<2, 0b00>(rng);
+  check_signed_dots<2, 0b10>(rng);
+  check_signed_dots<4, 0b0110>(rng);
+  check_signed_dots<4, 0b1100>(rng);
+  check_signed_dots<8, 0b10110001>(rng);
 }
 
 // The model itself: a lost carry and a stale read are seen, so the checks above can fail.

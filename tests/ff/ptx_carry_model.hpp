@@ -91,3 +91,4 @@ inline uint32_t mul_hi(uint32_t a, uint32_t b) { return uint32_t(ptx_model::hi(a
 
 #include "ff/mont_dot_device.hpp"
 #include "ff/mont_mul_device.hpp"
+#include "ff/mont_sqr_device.hpp"
