@@ -71,7 +71,8 @@ int run_bench(const bench_args& a, bool quiet) {
            : std::to_string(a.cpu_devices) + " CPU device(s)";
   // The key is made before the engine reserves the GPUs' memory (bench_workload.hpp).
   auto w = a.zkey.empty()
-               ? make_synthetic_workload(run, a.log_constraints, gpus ? (a.gpus.empty() ? 0 : a.gpus.front()) : -1)
+               ? make_synthetic_workload(run, a.log_constraints, groth16::h_basis::odd_coset_lagrange,
+                                         gpus ? (a.gpus.empty() ? 0 : a.gpus.front()) : -1)
                : make_zkey_workload(a.zkey, a.wtns);
   if (!w.ok()) return run.fail(w.error());
   cfg.cpu_devices = a.cpu_devices;

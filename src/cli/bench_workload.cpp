@@ -9,7 +9,8 @@
 
 namespace pp::cli {
 
-result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_constraints, int gpu_points) {
+result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_constraints, groth16::h_basis basis,
+                                               int gpu_points) {
   if (log_constraints < 2 || log_constraints > max_bench_log_constraints) {
     return invalid_argument("--log-constraints must lie in [2, " + std::to_string(max_bench_log_constraints) + "]");
   }
@@ -27,8 +28,7 @@ result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_co
   if (!sc.ok()) return sc.error();
   auto pk = run.step("setup", "INSECURE setup (toxic waste known to this process: benchmark only)", [&] {
     const auto tw = groth16::toxic_waste_from_seed_insecure(1);
-    return points ? groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange, tw, *points)
-                  : groth16::setup_insecure(sc->cs, groth16::h_basis::odd_coset_lagrange, tw);
+    return points ? groth16::setup_insecure(sc->cs, basis, tw, *points) : groth16::setup_insecure(sc->cs, basis, tw);
   });
   if (!pk.ok()) return pk.error();
   bench_workload w;

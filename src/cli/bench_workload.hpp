@@ -9,6 +9,7 @@
 #include "cli/command_run.hpp"
 #include "core/result.hpp"
 #include "engine/engine.hpp"
+#include "groth16/keys.hpp"
 
 namespace pp::cli {
 
@@ -21,9 +22,13 @@ struct bench_workload {
 // Largest synthetic circuit: a full PoRep partition (130.3M constraints in the 2^27 domain).
 inline constexpr uint32_t max_bench_log_constraints = 27;
 
-// The synthetic PoRep-shaped circuit and its INSECURE key; gpu_points: the ordinal of the GPU that
-// makes the key's points, or -1 for the CPU. invalid_argument outside [2, max_bench_log_constraints].
-result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_constraints, int gpu_points);
+// The synthetic PoRep-shaped circuit and its INSECURE key in `basis`'s layout: monomial is
+// bellperson's (a Filecoin key: B's points only for the variables B uses), odd_coset_lagrange
+// snarkjs's (B's points for every variable: ~1.4x the points at PoRep's 25% B density). gpu_points:
+// the ordinal of the GPU that makes the key's points, or -1 for the CPU. invalid_argument outside
+// [2, max_bench_log_constraints].
+result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_constraints, groth16::h_basis basis,
+                                               int gpu_points);
 // A snarkjs zkey with its witness file (read by the engine when the key is first used).
 result<bench_workload> make_zkey_workload(const std::string& zkey, const std::string& wtns);
 

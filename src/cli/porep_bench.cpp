@@ -1,5 +1,6 @@
 // `proofpipe bench --porep`: whole PoRep C2 proofs (10 partitions of the PoRep-shaped circuit,
-// INSECURE key with its points made on the GPU, every proof self-verified) through the engine, the
+// INSECURE key in bellperson's layout with its points made on the GPU, every proof self-verified)
+// through the engine, the
 // daemon's path. Per configuration (each VRAM budget x each host-to-device cap, a fresh engine over
 // the same key): the key's load (host preload, then one untimed proof of one partition per worker:
 // the device upload and the kernels' first launches), then `proofs` proofs submitted at once:
@@ -196,7 +197,8 @@ int run_porep_bench(const porep_bench_args& a, bool quiet) {
     if (!count.ok()) return run.fail(count.error());
     if (*count > 0) points_gpu = a.gpus.empty() ? 0 : a.gpus.front();
   }
-  auto w = make_synthetic_workload(run, a.log_constraints, points_gpu);
+  // bellperson's layout: what a C2 proof's key is (bench_workload.hpp).
+  auto w = make_synthetic_workload(run, a.log_constraints, groth16::h_basis::monomial, points_gpu);
   if (!w.ok()) return run.fail(w.error());
   std::vector<porep_row> rows;
   for (const double vram : a.vram_gib) {
