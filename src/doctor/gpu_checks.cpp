@@ -62,8 +62,8 @@ void check_vram(const server::engine_section& e, const devices::gpu_facts& g, ui
   const std::string head = bytes_text(g.free_bytes) + " free of " + bytes_text(g.total_bytes) + ", budget " +
                            bytes_text(budget) + " (gpu_vram_share" + (e.gpu.max_vram_bytes ? ", gpu_vram_max_mb" : "") +
                            ")";
-  if (keys.empty()) {
-    r.add(item, verdict::ok, head + "; no [[keys]] configured (a key registered later is planned at its first partition)");
+  if (std::none_of(keys.begin(), keys.end(), [](const key_files& k) { return k.present; })) {
+    r.add(item, verdict::ok, head + "; no key to plan (a key registered later is planned at its first partition)");
   }
   for (const key_files& k : keys) {
     if (!k.present) continue;  // its own finding says why

@@ -130,7 +130,8 @@ TEST(HostCheck, AFailedTrialPinIsAProblem) {
   EXPECT_EQ(only(r, "memlock").level, verdict::ok);  // unlimited, yet the kernel refuses
   EXPECT_EQ(only(r, "trial pin").level, verdict::problem);
   EXPECT_THAT(only(r, "trial pin").detail, HasSubstr("Operation not permitted"));
-  // Without keys the GPUs still pin each worker's staging.
+  // Without keys the GPUs still pin each worker's staging, and there is no plan to report.
+  EXPECT_THAT(only(r, "GPU 0 VRAM").detail, HasSubstr("no key to plan"));
   ASSERT_EQ(host.pinned.size(), 1u);
   EXPECT_EQ(host.pinned[0], std::min<uint64_t>(2 * in.config.engine.gpu.staging_bytes, trial_pin_cap));
 }
