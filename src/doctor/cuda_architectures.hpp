@@ -3,7 +3,7 @@
 // `proofpipe --version` prints them): "NN" is machine code (SASS) for sm_NN and PTX for compute_NN,
 // "-real" the SASS alone, "-virtual" the PTX alone, a suffix "a" code for exactly that GPU.
 // SASS for sm_XY runs on compute capability X.Z with Z >= Y; PTX for compute_XY is compiled by the
-// driver for any later GPU (CUDA C++ Programming Guide, "Binary Compatibility", "PTX Compatibility").
+// driver for any later GPU; "a" code (SASS and PTX) runs on its own compute capability alone.
 #pragma once
 #include <span>
 #include <string>
