@@ -57,7 +57,7 @@ build() {
   for t in cuda_evaluation_test cuda_evaluation_staging_test; do
     [ ! -f "$bld/tests/cuda/$t" ] || cp "$bld/tests/cuda/$t" "$stage/bin/"
   done
-  cp "$bld/src/c2/libproofpipe_c2.so" "$stage/lib/"
+  cp -P "$bld"/src/c2/libproofpipe_c2.so* "$stage/lib/"  # the library, its SONAME link and the .so link
   cp "$here/scripts/c2_byte_identity.sh" "$work/symbols_ref.txt" "$work/symbols_pp.txt" "$stage/"
   for f in "$stage"/bin/* "$stage/lib/libproofpipe_c2.so"; do ldd "$f" | awk '/=> \//{print $3}'; done | sort -u |
     grep -vE '/(libc|libm|libgcc_s|libpthread|libdl|librt|ld-linux[^/]*)\.so' | grep -v proofpipe_c2 |

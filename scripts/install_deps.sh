@@ -2,7 +2,9 @@
 # Installs everything proofpipe needs on Debian 12 (packages by name), then the npm oracles the
 # test suite drives (pinned in tools/oracle/package-lock.json). Safe to run again.
 # The CUDA toolkit is optional and not installed here: with nvcc on PATH or in /usr/local/cuda the
-# build adds the GPU backend, without it the CPU backend is built alone.
+# build adds the GPU backend, without it the CPU backend is built alone. dpkg-dev and file: `cpack -G
+# DEB` finds the package's dependencies with dpkg-shlibdeps, on the binaries file(1) recognises;
+# systemd: `systemd-analyze verify` checks the unit (tests/packaging).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +15,7 @@ packages=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libpqxx-dev libssl-dev postgresql
   pkg-config libcpp-httplib-dev
+  dpkg-dev file systemd
 )
 # Node.js runs the test oracles; a node that came from elsewhere (e.g. a nodesource package that
 # bundles npm and conflicts with Debian's npm) is used as it is.

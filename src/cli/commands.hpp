@@ -22,5 +22,7 @@ void add_submit_command(CLI::App& app, cli_state& state);
 void add_await_command(CLI::App& app, cli_state& state);
 void add_status_command(CLI::App& app, cli_state& state);
 void add_cancel_command(CLI::App& app, cli_state& state);
+// This host against a configuration (src/doctor).
+void add_doctor_command(CLI::App& app, cli_state& state);
 
 }  // namespace pp::cli

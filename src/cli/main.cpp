@@ -51,6 +51,7 @@ int run(int argc, char** argv) {
   pp::cli::add_await_command(app, state);
   pp::cli::add_status_command(app, state);
   pp::cli::add_cancel_command(app, state);
+  pp::cli::add_doctor_command(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -37,6 +37,17 @@ bool gpu_support_built() { return true; }
 
 result<int> gpu_count() { return cuda::device_count(); }
 
+result<std::vector<gpu_facts>> query_gpus() {
+  PP_ASSIGN_OR_RETURN(const int count, cuda::device_count());
+  std::vector<gpu_facts> out;
+  for (int i = 0; i < count; ++i) {
+    PP_ASSIGN_OR_RETURN(const cuda::device_info d, cuda::query_device(i));
+    out.push_back({d.ordinal, d.name, d.cc_major, d.cc_minor, static_cast<uint64_t>(d.total_memory_bytes),
+                   static_cast<uint64_t>(d.free_memory_bytes), d.driver_version, d.runtime_version});
+  }
+  return out;
+}
+
 result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& options) {
   PP_ASSIGN_OR_RETURN(const int count, cuda::device_count());
   if (count == 0) return unavailable("no CUDA device is present (or no driver)");

@@ -5,6 +5,7 @@
 // creation) and one partition's upload overlaps another's kernels. Built without CUDA, gpu_count() is 0 and make_gpu_devices refuses.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/result.hpp"
@@ -23,10 +24,23 @@ struct gpu_device_options {
   std::vector<int> ordinals;       // GPUs to use; empty: all
 };
 
+// What the CUDA runtime reports of one GPU (cuda/device_info.hpp), for `proofpipe doctor`.
+struct gpu_facts {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;  // compute capability
+  uint64_t total_bytes = 0;
+  uint64_t free_bytes = 0;   // at query time
+  int driver_version = 0;    // the newest CUDA version the driver supports, e.g. 12080 for 12.8
+  int runtime_version = 0;   // the CUDA runtime this binary carries
+};
+
 // Whether this build has the CUDA backend at all.
 bool gpu_support_built();
 // Usable GPUs (0 without a driver, a device or CUDA support in the build).
 result<int> gpu_count();
+// Every usable GPU (none without a driver, a device or CUDA support in the build).
+result<std::vector<gpu_facts>> query_gpus();
 // "gpu0", "gpu1", ... one per GPU; unavailable when the build has no CUDA backend or no GPU is
 // present, resource_exhausted when a GPU's region cannot be reserved.
 result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& options);

@@ -7,6 +7,8 @@ bool gpu_support_built() { return false; }
 
 result<int> gpu_count() { return 0; }
 
+result<std::vector<gpu_facts>> query_gpus() { return std::vector<gpu_facts>{}; }
+
 result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options&) {
   return unavailable("this build of proofpipe has no CUDA backend (nvcc was not found when it was configured)");
 }

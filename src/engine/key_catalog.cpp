@@ -67,12 +67,12 @@ result<key_descriptor> describe_key(const std::string& id, const key_source& sou
   key_tier_loader& host = d.tiers[static_cast<size_t>(host_key_tier)];
   if (const auto* z = std::get_if<zkey_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(const uint64_t n, file_size(z->zkey, "key '" + id + "': zkey"));
-    host.bytes = n + n / 4;
+    host.bytes = file_key_charge(n);
     host.load = [path = z->zkey] { return load_zkey(path); };
   } else if (const auto* b = std::get_if<bellperson_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(const uint64_t n1, file_size(b->params, "key '" + id + "': bellperson params"));
     PP_ASSIGN_OR_RETURN(const uint64_t n2, file_size(b->r1cs, "key '" + id + "': r1cs"));
-    host.bytes = (n1 + n2) + (n1 + n2) / 4;
+    host.bytes = file_key_charge(n1 + n2);
     host.load = [params = b->params, r1cs_path = b->r1cs] { return load_bellperson(params, r1cs_path); };
   } else {
     const auto& m = std::get<memory_key_source>(source);

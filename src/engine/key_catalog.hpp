@@ -22,8 +22,12 @@ inline constexpr key_tier host_key_tier = key_tier::pinned;
 // Bytes a key and circuit occupy in memory (point vectors, matrices), computed exactly.
 uint64_t key_bytes(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
 
+// What a key read from files of `file_bytes` in all (a zkey, or bellperson params and their r1cs) is
+// charged until it is loaded: its files' size and a quarter more.
+constexpr uint64_t file_key_charge(uint64_t file_bytes) { return file_bytes + file_bytes / 4; }
+
 // The descriptor for key_store::add. Files are checked to exist now (not_found with the path) and
-// charged 1.25 x their size until loaded; memory sources are checked with
+// charged file_key_charge of their size until loaded; memory sources are checked with
 // groth16::check_key_matches_circuit and charged key_bytes().
 result<key_descriptor> describe_key(const std::string& id, const key_source& source);
 

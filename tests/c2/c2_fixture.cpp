@@ -8,6 +8,12 @@
 //     PROOFS holds CIRCUITS groth16_proofs (384 B each, the ABI's layout); each is checked with
 //     groth16::verify (points on curve and in the subgroup, then the pairing) under the verifying
 //     key read back from DIR/params.bin. Exit 0 only when all verify.
+//   c2_fixture export DIR PROOFS OUT
+//     for `proofpipe verify`: OUT/verification_key.json (snarkjs layout, from DIR/params.bin's
+//     verifying key), OUT/public.json (the circuits' public inputs) and OUT/proof.K.bin, proof K of
+//     PROOFS in bellperson's 192-byte encoding (`proofpipe verify --proof-format bellperson`). The
+//     proofs are only re-encoded, not checked: the installed binary judges them
+//     (tests/packaging/install_test.sh).
 //   c2_fixture poison DIR OUT torsion|replace
 //     OUT/params.bin: DIR's with one L point on the curve but outside the prime-order subgroup, the
 //     first whose aux value is 1 (so the proof sees it): L + T with T of order dividing the cofactor
@@ -27,6 +33,8 @@
 #include "ec/scalar_mul.hpp"
 #include "ec/subgroup.hpp"
 #include "formats/bellperson_params.hpp"
+#include "formats/bellperson_proof.hpp"
+#include "formats/snarkjs_json.hpp"
 #include "groth16/qap.hpp"
 #include "devices/gpu_devices.hpp"
 #include "groth16/setup_insecure.hpp"
@@ -148,30 +156,77 @@ int make(const std::string& dir, int log_n, uint64_t circuits, uint64_t seed) {
   return 0;
 }
 
-int verify(const std::string& dir, const std::string& proofs_path) {
+// What checking DIR's proofs needs: the verifying key, the inputs (the constant 1 first) and the count.
+struct proof_context {
+  pp::groth16::verifying_key vk;
+  std::vector<fr> inputs;  // circuit 0's: every circuit has the same inputs
+  uint64_t circuits = 0;
+};
+
+pp::result<proof_context> read_proof_context(const std::string& dir) {
   using namespace pp;
   auto pk = formats::read_bellperson_params_file(dir + "/params.bin", {.checked = false});
-  if (!pk.ok()) return fail(pk.error().to_string());
+  if (!pk.ok()) return pk.error();
   std::ifstream in(dir + "/assign.bin", std::ios::binary);
   c2_fixture_header h{};
   in.read(reinterpret_cast<char*>(&h), sizeof h);
-  if (!in || std::memcmp(h.magic, C2_FIXTURE_MAGIC, sizeof h.magic) != 0) return fail("bad " + dir + "/assign.bin");
+  if (!in || std::memcmp(h.magic, C2_FIXTURE_MAGIC, sizeof h.magic) != 0) return invalid_argument("bad " + dir + "/assign.bin");
   const uint64_t words = (h.aux_size + 63) / 64 * 2 + (h.inp_size + 63) / 64;
   in.seekg(static_cast<std::streamoff>(sizeof h + words * 8 + 3 * h.abc_size * sizeof(fr)));
-  std::vector<fr> inputs(h.inp_size);  // circuit 0's: every circuit has the same inputs
-  in.read(reinterpret_cast<char*>(inputs.data()), static_cast<std::streamsize>(inputs.size() * sizeof(fr)));
-  std::ifstream pf(proofs_path, std::ios::binary);
+  proof_context c{pk->vk, std::vector<fr>(h.inp_size), h.num_circuits};
+  in.read(reinterpret_cast<char*>(c.inputs.data()), static_cast<std::streamsize>(c.inputs.size() * sizeof(fr)));
+  if (!in) return invalid_argument("short " + dir + "/assign.bin");
+  return c;
+}
+
+// The proofs in PROOFS (groth16_proof, 384 B each), `count` of them.
+pp::result<std::vector<pp::groth16::proof>> read_proofs(const std::string& path, uint64_t count) {
+  std::ifstream pf(path, std::ios::binary);
+  std::vector<pp::groth16::proof> out(count);
+  static_assert(sizeof(pp::groth16::proof) == 384);
+  pf.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(count * sizeof(pp::groth16::proof)));
+  if (!pf) return pp::invalid_argument(path + " holds fewer than " + std::to_string(count) + " proofs");
+  return out;
+}
+
+int verify(const std::string& dir, const std::string& proofs_path) {
+  using namespace pp;
+  auto c = read_proof_context(dir);
+  if (!c.ok()) return fail(c.error().to_string());
+  auto proofs = read_proofs(proofs_path, c->circuits);
+  if (!proofs.ok()) return fail(proofs.error().to_string());
   int bad = 0;
-  for (uint64_t k = 0; k < h.num_circuits; ++k) {
-    groth16::proof pi{};
-    static_assert(sizeof pi == 384);
-    pf.read(reinterpret_cast<char*>(&pi), sizeof pi);
-    if (!pf) return fail(proofs_path + " holds fewer than " + std::to_string(h.num_circuits) + " proofs");
-    const status s = groth16::verify(pk->vk, std::span<const fr>(inputs).subspan(1), pi);
+  for (uint64_t k = 0; k < c->circuits; ++k) {
+    const status s = groth16::verify(c->vk, std::span<const fr>(c->inputs).subspan(1), (*proofs)[k]);
     std::printf("proof %llu: %s\n", static_cast<unsigned long long>(k), s.ok() ? "verifies" : s.to_string().c_str());
     bad += !s.ok();
   }
   return bad == 0 ? 0 : 1;
+}
+
+int export_for_cli(const std::string& dir, const std::string& proofs_path, const std::string& out_dir) {
+  using namespace pp;
+  auto c = read_proof_context(dir);
+  if (!c.ok()) return fail(c.error().to_string());
+  auto proofs = read_proofs(proofs_path, c->circuits);
+  if (!proofs.ok()) return fail(proofs.error().to_string());
+  if (status s = formats::write_text_file(out_dir + "/verification_key.json", formats::write_snarkjs_vk_json(c->vk));
+      !s.ok()) {
+    return fail(s.to_string());
+  }
+  const std::span<const fr> pub = std::span<const fr>(c->inputs).subspan(1);
+  if (status s = formats::write_text_file(out_dir + "/public.json", formats::write_snarkjs_public_json(pub)); !s.ok()) {
+    return fail(s.to_string());
+  }
+  for (uint64_t k = 0; k < c->circuits; ++k) {
+    const auto bytes = formats::write_bellperson_proof((*proofs)[k]);
+    std::ofstream out(out_dir + "/proof." + std::to_string(k) + ".bin", std::ios::binary);
+    put(out, bytes.data(), bytes.size());
+    if (!out) return fail("writing " + out_dir + "/proof." + std::to_string(k) + ".bin");
+  }
+  std::printf("c2_fixture: %llu proof(s), the verifying key and %zu public inputs written to %s\n",
+              static_cast<unsigned long long>(c->circuits), pub.size(), out_dir.c_str());
+  return 0;
 }
 
 int poison(const std::string& dir, const std::string& out_dir, const std::string& mode) {
@@ -221,6 +276,7 @@ int main(int argc, char** argv) {
     return make(argv[2], std::stoi(argv[3]), std::stoull(argv[4]), seed);
   }
   if (mode == "verify" && argc == 4) return verify(argv[2], argv[3]);
+  if (mode == "export" && argc == 5) return export_for_cli(argv[2], argv[3], argv[4]);
   if (mode == "poison" && argc == 5) return poison(argv[2], argv[3], argv[4]);
   return fail("usage: c2_fixture make DIR LOG_N CIRCUITS SEED|random | c2_fixture verify DIR PROOFS | "
               "c2_fixture poison DIR OUT torsion|replace");

@@ -1,5 +1,6 @@
 // gpu_devices (src/devices/gpu_devices.hpp): where no GPU can be used (no driver, no device, or a
-// build without the CUDA backend) every factory refuses with a status instead of a device.
+// build without the CUDA backend) every factory refuses with a status instead of a device; the GPU
+// query lists as many GPUs as gpu_count() counts.
 #include "devices/gpu_devices.hpp"
 #include "support/status_matchers.hpp"
 
@@ -16,6 +17,24 @@ TEST(GpuDevices, CountIsZeroInABuildWithoutCuda) {
   EXPECT_GE(*n, 0);
   if (!gpu_support_built()) {
     EXPECT_EQ(*n, 0);
+  }
+}
+
+TEST(GpuDevices, QueryListsEveryCountedGpu) {
+  auto n = gpu_count();
+  ASSERT_THAT(n, IsOk());
+  auto gpus = query_gpus();
+  ASSERT_THAT(gpus, IsOk());
+  ASSERT_EQ(static_cast<int>(gpus->size()), *n);
+  for (int i = 0; i < *n; ++i) {
+    const gpu_facts& g = (*gpus)[static_cast<size_t>(i)];
+    EXPECT_EQ(g.ordinal, i);
+    EXPECT_FALSE(g.name.empty());
+    EXPECT_GT(g.cc_major, 0);
+    EXPECT_GT(g.total_bytes, 0u);
+    EXPECT_LE(g.free_bytes, g.total_bytes);
+    EXPECT_GT(g.driver_version, 0);
+    EXPECT_GT(g.runtime_version, 0);
   }
 }
 
