@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/connection_options.hpp"
-#include "formats/snarkjs_json.hpp"
+#include "core/output_file.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
 
@@ -29,6 +31,10 @@ std::string nth(const std::string& path, int i) {
   if (i == 0) return path;
   const std::filesystem::path p(path);
   return (p.parent_path() / (p.stem().string() + "." + std::to_string(i) + p.extension().string())).string();
+}
+
+std::span<const uint8_t> text_bytes(const std::string& text) {
+  return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
 }
 
 int run_await(const await_args& a, bool quiet) {
@@ -61,10 +67,13 @@ int run_await(const await_args& a, bool quiet) {
     return run.fail(status(static_cast<status_code>(resp.error().code()), resp.error().message())
                         .with_context("job " + std::to_string(a.job) + " " + what));
   }
+  // Every partition's files are staged together: when one path is refused, none is written.
+  std::vector<output_bytes> outputs;
   for (int i = 0; i < resp.proofs_size(); ++i) {
-    if (status s = formats::write_text_file(nth(a.proof, i), resp.proofs(i).proof_json()); !s.ok()) return run.fail(s);
-    if (status s = formats::write_text_file(nth(a.pub, i), resp.proofs(i).public_json()); !s.ok()) return run.fail(s);
+    outputs.push_back({nth(a.proof, i), text_bytes(resp.proofs(i).proof_json())});
+    outputs.push_back({nth(a.pub, i), text_bytes(resp.proofs(i).public_json())});
   }
+  if (status s = write_output_files(outputs); !s.ok()) return run.fail(s);
   run.progress("job " + std::to_string(a.job) + " succeeded: " + std::to_string(resp.proofs_size()) + " proof(s) written");
   return 0;
 }

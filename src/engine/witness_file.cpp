@@ -14,8 +14,8 @@
 #include <string>
 #include <utility>
 
+#include "core/file_type.hpp"
 #include "formats/circom_wtns.hpp"
-#include "formats/mapped_file.hpp"
 
 namespace pp::engine {
 namespace {
@@ -48,7 +48,7 @@ result<witness_file> witness_file::open(const std::filesystem::path& path, uint6
   struct stat st {};
   if (::fstat(fd, &st) != 0) return invalid_argument(name + ": fstat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) {
-    return invalid_argument(name + " " + formats::file_type_words(st.st_mode) + ", not a regular file");
+    return invalid_argument(name + " " + file_type_words(st.st_mode) + ", not a regular file");
   }
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) {

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "ec/encoding.hpp"
 #include "ff/fp.hpp"
@@ -319,7 +320,7 @@ result<std::vector<uint8_t>> write_bellperson_params(const groth16::proving_key&
 
 status write_bellperson_params_file(const groth16::proving_key& pk, const std::filesystem::path& path) {
   PP_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, write_bellperson_params(pk));
-  return write_file_atomically(path, bytes);
+  return write_output_file(path, bytes);
 }
 
 }  // namespace pp::formats

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "formats/binfile.hpp"
 #include "formats/circom_field.hpp"
@@ -256,7 +257,7 @@ result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
 status write_circom_r1cs_file(const circom_r1cs& r, const std::filesystem::path& path) {
   auto bytes = write_circom_r1cs(r);
   if (!bytes.ok()) return bytes.error().with_context("writing " + path.string());
-  return write_file_atomically(path, *bytes);
+  return write_output_file(path, *bytes);
 }
 
 }  // namespace pp::formats

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "formats/binfile.hpp"
 #include "formats/circom_field.hpp"
@@ -78,7 +79,7 @@ result<std::vector<uint8_t>> write_circom_wtns(std::span<const fr> w) {
 status write_circom_wtns_file(std::span<const fr> w, const std::filesystem::path& path) {
   auto bytes = write_circom_wtns(w);
   if (!bytes.ok()) return bytes.error().with_context("writing " + path.string());
-  return write_file_atomically(path, *bytes);
+  return write_output_file(path, *bytes);
 }
 
 }  // namespace pp::formats

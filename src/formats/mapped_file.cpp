@@ -1,4 +1,4 @@
-// POSIX mmap of input files and atomic writes of output files.
+// POSIX mmap of input files.
 #include "formats/mapped_file.hpp"
 
 #include <fcntl.h>
@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <string>
+
+#include "core/file_type.hpp"
 
 namespace pp::formats {
 
@@ -35,22 +36,6 @@ void populate_for_read(std::span<const uint8_t> bytes) {
 #endif
 }
 
-std::string file_type_words(mode_t mode) {
-  if (S_ISREG(mode)) return {};
-  if (S_ISDIR(mode)) return "is a directory";
-  if (S_ISFIFO(mode)) return "is a FIFO";
-  if (S_ISSOCK(mode)) return "is a socket";
-  if (S_ISCHR(mode)) return "is a character device";
-  if (S_ISBLK(mode)) return "is a block device";
-  return "is of an unsupported file type";
-}
-
-std::string describe_if_not_regular(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? "does not exist" : std::strerror(errno);
-  return file_type_words(st.st_mode);
-}
-
 result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; the type check below
   // refuses it. It changes nothing for a regular file or its mapping.
@@ -64,7 +49,7 @@ result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return invalid_argument("reading " + path.string() + ": " + file_type_words(st.st_mode) + ", not a regular file");
+    return invalid_argument("reading " + path.string() + ": " + pp::file_type_words(st.st_mode) + ", not a regular file");
   }
   mapped_file f;
   if (st.st_size > 0) {
@@ -94,25 +79,6 @@ mapped_file& mapped_file::operator=(mapped_file&& o) noexcept {
 
 mapped_file::~mapped_file() {
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
-}
-
-status write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return os_error(tmp, "creating", errno);
-  const bool wrote = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const int write_err = errno;
-  if (std::fclose(f) != 0 || !wrote) {
-    std::remove(tmp.c_str());
-    return os_error(tmp, "writing", wrote ? errno : write_err);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    return os_error(path, "renaming onto", err);
-  }
-  return ok_status();
 }
 
 }  // namespace pp::formats

@@ -40,16 +40,4 @@ class mapped_file {
 // Advice only (MADV_POPULATE_READ, Linux 5.14): without it the reads fault as before.
 void populate_for_read(std::span<const uint8_t> bytes);
 
-// What a file of this st_mode is when it is not a regular file: "is a directory", "is a FIFO", "is a
-// socket", "is a character device", "is a block device", "is of an unsupported file type"; empty for
-// a regular file. For messages ("<path> is a FIFO, not a regular file").
-std::string file_type_words(mode_t mode);
-
-// What a path is when it is not a regular file: file_type_words of its mode (symlinks followed);
-// "does not exist"; the OS reason when stat fails otherwise; empty for a regular file. For messages.
-std::string describe_if_not_regular(const std::filesystem::path& path);
-
-// Writes bytes to path through a temporary file and a rename, so readers never see half a file.
-status write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes);
-
 }  // namespace pp::formats

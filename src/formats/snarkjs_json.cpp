@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "ec/ec.hpp"
 #include "ff/field_bytes.hpp"
@@ -317,7 +318,7 @@ result<std::vector<ff::fr>> read_snarkjs_public_json_file(const std::filesystem:
 }
 
 status write_text_file(const std::filesystem::path& path, std::string_view text) {
-  return write_file_atomically(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  return write_output_file(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 }  // namespace pp::formats

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "ec/ec.hpp"
 #include "formats/binfile.hpp"
@@ -385,7 +386,7 @@ result<std::vector<uint8_t>> write_snarkjs_zkey(const snarkjs_zkey& z) {
 
 status write_snarkjs_zkey_file(const snarkjs_zkey& zkey, const std::filesystem::path& path) {
   PP_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, write_snarkjs_zkey(zkey));
-  return write_file_atomically(path, bytes);
+  return write_output_file(path, bytes);
 }
 
 }  // namespace pp::formats
