@@ -286,10 +286,11 @@ result<groth16::proving_key> read_bellperson_params(std::span<const uint8_t> byt
 
 result<groth16::proving_key> read_bellperson_params_file(const std::filesystem::path& path,
                                                          const bellperson_read_options& options) {
-  PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
-  auto pk = read_bellperson_params(f.bytes(), options);
-  if (!pk.ok()) return std::move(pk).take_status().with_context("reading " + path.string());
-  return pk;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<groth16::proving_key> {
+    auto pk = read_bellperson_params(bytes, options);
+    if (!pk.ok()) return std::move(pk).take_status().with_context("reading " + path.string());
+    return pk;
+  });
 }
 
 result<std::vector<uint8_t>> write_bellperson_params(const groth16::proving_key& pk) {

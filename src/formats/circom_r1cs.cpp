@@ -185,11 +185,11 @@ result<circom_r1cs> read_circom_r1cs(std::span<const uint8_t> bytes, const circo
 }
 
 result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, const circom_limits& limits) {
-  auto file = mapped_file::open(path);
-  if (!file.ok()) return std::move(file).take_status();
-  auto r = read(file->bytes(), limits);
-  if (!r.ok()) return r.error().with_context("reading " + path.string());
-  return r;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<circom_r1cs> {
+    auto r = read(bytes, limits);
+    if (!r.ok()) return r.error().with_context("reading " + path.string());
+    return r;
+  });
 }
 
 result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "core/file_type.hpp"
 
@@ -37,48 +38,74 @@ void populate_for_read(std::span<const uint8_t> bytes) {
 }
 
 result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
+  mapped_file f;
+  f.path_ = path;
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; the type check below
   // refuses it. It changes nothing for a regular file or its mapping.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return os_error(path, "opening", errno);
+  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (f.fd_ < 0) return os_error(path, "opening", errno);
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return os_error(path, "reading", err);
-  }
+  if (::fstat(f.fd_, &st) != 0) return os_error(path, "reading", errno);
   if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
     return invalid_argument("reading " + path.string() + ": " + pp::file_type_words(st.st_mode) + ", not a regular file");
   }
-  mapped_file f;
+  f.mtime_ = st.st_mtim;
   if (st.st_size > 0) {
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      const int err = errno;
-      ::close(fd);
-      return os_error(path, "mapping", err);
-    }
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, f.fd_, 0);
+    if (p == MAP_FAILED) return os_error(path, "mapping", errno);
     f.data_ = static_cast<const uint8_t*>(p);
-    f.size_ = static_cast<std::size_t>(st.st_size);
+    f.size_ = size;
+    auto guard = mapping_guard::guard(p, size);
+    if (!guard.ok()) return std::move(guard).take_status().with_context("reading " + path.string());
+    f.guard_.emplace(std::move(guard).value_unchecked());
   }
-  ::close(fd);  // the mapping stays valid
   return f;
+}
+
+status mapped_file::unchanged() const {
+  struct stat st {};
+  const bool same = (!guard_ || !guard_->damaged()) && ::fstat(fd_, &st) == 0 &&
+                    static_cast<std::size_t>(st.st_size) == size_ && st.st_mtim.tv_sec == mtime_.tv_sec &&
+                    st.st_mtim.tv_nsec == mtime_.tv_nsec;
+  if (same) return ok_status();
+  return data_loss("reading " + path_.string() +
+                   ": the file changed while it was read (truncated or rewritten); read it again once it is complete");
+}
+
+mapped_file::mapped_file(mapped_file&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)),
+      size_(std::exchange(o.size_, 0)),
+      fd_(std::exchange(o.fd_, -1)),
+      mtime_(o.mtime_),
+      path_(std::move(o.path_)),
+      guard_(std::move(o.guard_)) {
+  o.guard_.reset();
 }
 
 mapped_file& mapped_file::operator=(mapped_file&& o) noexcept {
   if (this != &o) {
-    if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
-    data_ = o.data_;
-    size_ = o.size_;
-    o.data_ = nullptr;
-    o.size_ = 0;
+    release();
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+    fd_ = std::exchange(o.fd_, -1);
+    mtime_ = o.mtime_;
+    path_ = std::move(o.path_);
+    guard_ = std::move(o.guard_);
+    o.guard_.reset();
   }
   return *this;
 }
 
-mapped_file::~mapped_file() {
+mapped_file::~mapped_file() { release(); }
+
+void mapped_file::release() {
+  guard_.reset();  // before the range is unmapped: the handler must not match an address reused later
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
+  data_ = nullptr;
+  size_ = 0;
+  fd_ = -1;
 }
 
 }  // namespace pp::formats

@@ -245,9 +245,9 @@ std::string print(const ordered_json& j) {
 }
 
 result<std::string> read_text(const std::filesystem::path& path) {
-  PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
-  const auto b = f.bytes();
-  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  return read_mapped(path, [](std::span<const uint8_t> b) -> result<std::string> {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  });
 }
 
 template <class T, class F>

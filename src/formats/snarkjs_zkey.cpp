@@ -269,11 +269,12 @@ result<snarkjs_zkey> read_snarkjs_zkey(std::span<const uint8_t> bytes, const zke
 }
 
 result<snarkjs_zkey> read_snarkjs_zkey_file(const std::filesystem::path& path, const zkey_read_options& options) {
-  PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
-  populate_for_read(f.bytes());  // every section is read
-  auto z = read_snarkjs_zkey(f.bytes(), options);
-  if (!z.ok()) return std::move(z).take_status().with_context("reading " + path.string());
-  return z;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<snarkjs_zkey> {
+    populate_for_read(bytes);  // every section is read
+    auto z = read_snarkjs_zkey(bytes, options);
+    if (!z.ok()) return std::move(z).take_status().with_context("reading " + path.string());
+    return z;
+  });
 }
 
 namespace {
