@@ -28,10 +28,10 @@ struct submitted_job {
   bool deduplicated = false;  // the idempotency key matched an earlier job
 };
 
-// Inserts a job and its partitions in one transaction. `store_witnesses(job_id)` writes the
-// witnesses (inline or to the shared directory) once the id is known; its error aborts the
-// submission. An idempotency key seen before returns that job (already_exists when its key_id or
-// partition count differ).
+// Inserts a job under a random id (engine/job_ids.hpp) and its partitions in one transaction.
+// `store_witnesses(job_id)` writes the witnesses (inline or to the shared directory) once the id is
+// known; its error aborts the submission. An idempotency key seen before returns that job
+// (already_exists when its key_id or partition count differ).
 [[nodiscard]] result<submitted_job> insert_job(
     pqxx::connection& c, const new_job& job,
     const std::function<result<std::vector<stored_witness>>(uint64_t job_id)>& store_witnesses);

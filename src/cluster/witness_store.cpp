@@ -1,10 +1,12 @@
-// witness_store: files are written under a temporary name and renamed, so a reader never sees a
-// partial witness under the final name.
+// witness_store: files are written as every output is (core/output_file.hpp: a temporary name and a
+// rename, so a reader never sees a partial witness under the final name) and read back through
+// engine::witness_file.
 #include "cluster/witness_store.hpp"
 
-#include <fstream>
-
 #include <openssl/evp.h>
+
+#include "core/output_file.hpp"
+#include "engine/witness_file.hpp"
 
 namespace pp::cluster {
 
@@ -32,28 +34,25 @@ result<stored_witness> witness_store::put(uint64_t job, uint32_t partition, std:
   std::filesystem::create_directories(folder, ec);
   if (ec) return unavailable("cluster.shared_dir: cannot create " + folder.string() + ": " + ec.message());
   const std::filesystem::path final_path = folder / (std::to_string(partition) + ".wtns");
-  const std::filesystem::path tmp = folder / (std::to_string(partition) + ".wtns.tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) return unavailable("cluster.shared_dir: cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, final_path, ec);
-  if (ec) return unavailable("cluster.shared_dir: cannot rename " + tmp.string() + ": " + ec.message());
+  if (status s = write_output_file(final_path, bytes); !s.ok()) return unavailable("cluster.shared_dir: " + s.message());
   w.is_inline = false;
   w.path = final_path.string();
   return w;
 }
 
-result<std::vector<uint8_t>> witness_store::get(const stored_witness& w) {
+result<std::vector<uint8_t>> witness_store::get(const stored_witness& w, const std::function<bool()>& stop) {
   std::vector<uint8_t> bytes;
   if (w.is_inline) {
     bytes = w.inline_bytes;
   } else {
-    std::ifstream in(w.path, std::ios::binary);
-    if (!in) return data_loss("witness file " + w.path + " is missing or unreadable (is cluster.shared_dir shared by every node?)");
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    auto f = engine::witness_file::open(w.path, w.size);
+    if (!f.ok() && (f.error().code() == status_code::not_found || f.error().code() == status_code::permission_denied)) {
+      return data_loss("witness file " + w.path + " is missing or unreadable (is cluster.shared_dir shared by every node?)");
+    }
+    if (!f.ok()) return data_loss(f.error().message());
+    auto read = f->read_bytes(stop);
+    if (!read.ok()) return read.error();
+    bytes = std::move(read).value_unchecked();
   }
   if (bytes.size() != w.size || sha256(bytes) != w.digest) {
     return data_loss("witness " + (w.is_inline ? std::string("(inline)") : w.path) + ": " + std::to_string(bytes.size()) +

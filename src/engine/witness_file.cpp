@@ -52,8 +52,8 @@ result<witness_file> witness_file::open(const std::filesystem::path& path, uint6
   }
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) {
-    return invalid_argument(name + " has " + std::to_string(size) + " bytes; a .wtns for this key has at most " +
-                            std::to_string(max_bytes));
+    return invalid_argument(name + " is larger than a .wtns for this key can be (" + std::to_string(max_bytes) +
+                            " bytes at most)");
   }
   f.size_ = size;
   return f;
@@ -76,7 +76,7 @@ witness_file::~witness_file() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop) const {
+result<std::vector<uint8_t>> witness_file::read_bytes(const std::function<bool()>& stop) const {
   const std::string name = "witness file " + path_.string();
   std::vector<uint8_t> bytes(size_);
   uint64_t done = 0;
@@ -94,7 +94,13 @@ result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop
     }
     done += static_cast<uint64_t>(n);
   }
-  auto w = formats::read_circom_wtns(std::span<const uint8_t>(bytes));
+  return bytes;
+}
+
+result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop) const {
+  auto bytes = read_bytes(stop);
+  if (!bytes.ok()) return std::move(bytes).take_status();
+  auto w = formats::read_circom_wtns(std::span<const uint8_t>(bytes.value_unchecked()));
   if (!w.ok()) return w.error().with_context("reading " + path_.string());
   return w;
 }

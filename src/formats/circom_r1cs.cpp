@@ -192,6 +192,22 @@ result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, con
   });
 }
 
+result<uint32_t> read_circom_r1cs_num_wires_file(const std::filesystem::path& path) {
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<uint32_t> {
+    auto wires = [&]() -> result<uint32_t> {
+      static constexpr uint32_t versions[] = {1};
+      PP_ASSIGN_OR_RETURN(const binfile_sections t, read_binfile_sections(bytes, "r1cs", versions, kind));
+      PP_ASSIGN_OR_RETURN(const section_entry* s, t.find(1, "header"));
+      if (s == nullptr) return data_loss("section 1 (header) is missing");
+      PP_ASSIGN_OR_RETURN(const header h, read_header(bytes, *s, circom_limits{}));
+      return h.n_wires;
+    };
+    auto n = wires();
+    if (!n.ok()) return std::move(n).take_status().with_context("reading " + path.string());
+    return n;
+  });
+}
+
 result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
   const r1cs::constraint_system& cs = r.cs;
   if (cs.num_variables() > UINT32_MAX) {

@@ -277,6 +277,24 @@ result<snarkjs_zkey> read_snarkjs_zkey_file(const std::filesystem::path& path, c
   });
 }
 
+result<uint32_t> read_snarkjs_zkey_num_variables_file(const std::filesystem::path& path) {
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<uint32_t> {
+    static constexpr uint32_t versions[] = {1};
+    auto header = [&]() -> result<uint32_t> {
+      PP_ASSIGN_OR_RETURN(const binfile_sections t, read_binfile_sections(bytes, "zkey", versions, ".zkey"));
+      PP_RETURN_IF_ERROR(read_protocol(bytes, t));
+      PP_ASSIGN_OR_RETURN(const section_entry* s, require_section(t, s_groth));
+      byte_reader rd(bytes, *s, section_name(s_groth));
+      PP_RETURN_IF_ERROR(read_field_prime(rd, "base field prime q", n8q_bls, ff::fp_params::modulus, 6, true));
+      PP_RETURN_IF_ERROR(read_field_prime(rd, "scalar field prime r", n8r_bls, ff::fr_params::modulus, 4, false));
+      return rd.u32("nVars");
+    };
+    auto n = header();
+    if (!n.ok()) return std::move(n).take_status().with_context("reading " + path.string());
+    return n;
+  });
+}
+
 namespace {
 
 status check_writable(const snarkjs_zkey& z) {
