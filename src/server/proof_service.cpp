@@ -96,6 +96,7 @@ grpc::Status proof_service::authorize(const grpc::ServerContext* ctx) const {
   if (!v.starts_with(bearer) || !same_token(v.substr(bearer.size()), options_.token)) {
     return {grpc::StatusCode::UNAUTHENTICATED, "bad bearer token"};
   }
+  if (options_.authenticated) options_.authenticated(ctx->peer());
   return grpc::Status::OK;
 }
 
