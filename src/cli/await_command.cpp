@@ -49,8 +49,9 @@ int run_await(const await_args& a, bool quiet) {
     req.set_job_id(a.job);
     req.set_timeout_ms(30000);
     if (a.timeout_s > 0) {
-      const double left = (limit - (std::chrono::steady_clock::now() - start)).count();
-      req.set_timeout_ms(static_cast<uint32_t>(std::clamp(left * 1000, 1.0, 30000.0)));
+      // In seconds: limit - elapsed alone takes the clock's unit (nanoseconds).
+      const std::chrono::duration<double> left = limit - (std::chrono::steady_clock::now() - start);
+      req.set_timeout_ms(static_cast<uint32_t>(std::clamp(left.count() * 1000, 1.0, 30000.0)));
     }
     resp.Clear();
     if (auto g = c->stub().AwaitProof(c->context(std::chrono::seconds(60)).get(), req, &resp); !g.ok()) {
