@@ -19,6 +19,13 @@ std::string file_type_words(mode_t mode) {
   return "is of an unsupported file type";
 }
 
+status refuse_embedded_nul(const std::filesystem::path& path) {
+  const std::string& text = path.native();
+  const size_t nul = text.find('\0');
+  if (nul == std::string::npos) return ok_status();
+  return invalid_argument("path \"" + text.substr(0, nul) + "\\0...\" holds a NUL byte; a path ends at the first one");
+}
+
 std::string describe_if_not_regular(const std::filesystem::path& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? "does not exist" : std::strerror(errno);

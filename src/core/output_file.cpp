@@ -94,6 +94,7 @@ fs::path temp_name(const fs::path& target) {
 
 result<staged_output> staged_output::stage(const fs::path& path, std::span<const uint8_t> bytes) {
   if (path.empty()) return invalid_argument("output path is empty");
+  PP_RETURN_IF_ERROR(refuse_embedded_nul(path));
   staged_output out;
   out.path_ = path;
   out.target_ = path;

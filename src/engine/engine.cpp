@@ -314,6 +314,9 @@ class engine_impl final : public engine {
     for (size_t p = 0; p < req.witnesses.size(); ++p) {
       const auto& v = req.witnesses[p].value;
       if (const auto* path = std::get_if<std::filesystem::path>(&v)) {
+        if (pp::status s = refuse_embedded_nul(*path); !s.ok()) {
+          return s.with_context("submit: partition " + std::to_string(p) + ": witness file");
+        }
         if (const std::string what = describe_if_not_regular(*path); !what.empty()) {
           return invalid_argument("submit: partition " + std::to_string(p) + ": witness file " + path->string() + " " +
                                   what + "; expected a regular .wtns file");

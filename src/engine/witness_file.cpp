@@ -34,6 +34,7 @@ uint64_t max_wtns_file_bytes(uint64_t num_values) {
 }
 
 result<witness_file> witness_file::open(const std::filesystem::path& path, uint64_t max_bytes) {
+  if (status s = refuse_embedded_nul(path); !s.ok()) return s.with_context("witness file");
   const std::string name = "witness file " + path.string();
   // O_NONBLOCK: opening a FIFO with no writer (or a device) returns at once instead of waiting.
   // Symlinks are followed (witness directories are often links); fstat below sees the target.

@@ -38,6 +38,7 @@ void populate_for_read(std::span<const uint8_t> bytes) {
 }
 
 result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
+  if (status s = refuse_embedded_nul(path); !s.ok()) return s;
   mapped_file f;
   f.path_ = path;
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; the type check below

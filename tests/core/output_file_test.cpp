@@ -170,6 +170,12 @@ TEST_F(OutputFile, WhenOneOutputIsRefusedNoneIsWritten) {
   EXPECT_TRUE(temporaries().empty());
 }
 
+TEST_F(OutputFile, APathHoldingANulIsRefused) {
+  const std::string text = (dir_ / "proof.json").string() + std::string(1, '\0') + "junk";
+  EXPECT_THAT(write_output_file(fs::path(text), as_bytes("x")), StatusIs(status_code::invalid_argument, HasSubstr("NUL")));
+  EXPECT_FALSE(fs::exists(dir_ / "proof.json"));
+}
+
 TEST_F(OutputFile, APathSwappedForAFifoBeforeTheCommitIsNotReplaced) {
   const fs::path p = dir_ / "proof.json";
   std::ofstream(p) << "old";

@@ -221,6 +221,33 @@ size_t open_fds() {
   return n;
 }
 
+// A key or witness path with a NUL byte names another file to the system calls (the part before
+// it): refused, not truncated.
+TEST_F(DaemonFaults, APathWithAnEmbeddedNulIsRefused) {
+  const std::string zkey = chain().zkey.string() + std::string(1, '\0') + ".other";
+  pb::RegisterKeyRequest reg;
+  reg.set_zkey_path(zkey);
+  reg.set_key_id("nul");
+  pb::RegisterKeyResponse rr;
+  const grpc::Status r = client_->stub().RegisterKey(client_->context(30s).get(), reg, &rr);
+  EXPECT_EQ(r.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << r.error_message();
+  EXPECT_NE(r.error_message().find("NUL"), std::string::npos) << r.error_message();
+
+  const std::string key = register_chain();
+  const fs::path w = chain().dir / ("w_" + std::to_string(::getpid()) + ".wtns");
+  auto bytes = formats::write_circom_wtns(chain().witness);
+  ASSERT_THAT(bytes, IsOk());
+  std::ofstream(w, std::ios::binary).write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+  pb::SubmitProofRequest sub;
+  sub.set_key_id(key);
+  sub.add_witnesses()->set_path(w.string() + std::string(1, '\0') + ".other");
+  pb::SubmitProofResponse sr;
+  const grpc::Status s = client_->stub().SubmitProof(client_->context(30s).get(), sub, &sr);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  EXPECT_NE(s.error_message().find("NUL"), std::string::npos) << s.error_message();
+  fs::remove(w);
+}
+
 // A TCP connection to 127.0.0.1:port that never sends a byte; -1 when it cannot be made.
 int idle_connection(int port) {
   const int fd = connect_http(port);
