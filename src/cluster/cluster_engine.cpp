@@ -70,6 +70,7 @@ status validate(const cluster_config& c) {
   }
   if (c.lease.count() < 3) return invalid_argument("cluster.lease_s: expected at least 3 seconds");
   if (c.poll.count() < 1) return invalid_argument("cluster.poll_ms: expected at least 1");
+  if (c.unserved_job.count() < 1) return invalid_argument("cluster.unserved_job_s: expected at least 1");
   if (!c.shared_dir.empty() && !std::filesystem::path(c.shared_dir).is_absolute()) {
     return invalid_argument("cluster.shared_dir: \"" + c.shared_dir + "\" must be absolute");
   }
@@ -112,6 +113,7 @@ result<std::unique_ptr<cluster_engine>> cluster_engine::create(std::unique_ptr<p
   auto log = pp::log::get("cluster");
   std::unique_ptr<cluster_engine> e(new cluster_engine(std::move(local), std::move(config)));
   const cluster_config& c = e->config_;
+  PP_RETURN_IF_ERROR(e->witnesses_.check_writable(c.node));
   int version = 0;
   int released = 0;
   {
@@ -241,7 +243,11 @@ result<pp::engine::job_id> cluster_engine::submit(pp::engine::submit_request req
       for (uint32_t p = 0; p < bytes.size(); ++p) {
         auto w = witnesses_.put(id, p, bytes[p]);
         if (!w.ok()) {
-          witnesses_.remove_job(id);
+          std::vector<std::string> written;
+          for (const stored_witness& s : stored) {
+            if (!s.is_inline) written.push_back(s.path);
+          }
+          witnesses_.remove_job(id, written);
           return w.error().with_context("witnesses[" + std::to_string(p) + "]");
         }
         stored.push_back(std::move(*w));
@@ -291,22 +297,28 @@ result<pp::engine::job_result> cluster_engine::await(pp::engine::job_id id, pp::
 
 pp::status cluster_engine::cancel(pp::engine::job_id id) {
   std::optional<std::string> state;
+  std::vector<std::string> paths;
   auto db = session();
   PP_RETURN_IF_ERROR(db->run("cancel", [&](pqxx::connection& c) {
     state = cancel_job(c, id, "cancelled by a client (through node " + config_.node + ")");
+    if (state == "cancelled") paths = witness_paths(c, id);
   }));
   if (!state) return not_found("job " + std::to_string(id) + " is not in the cluster's database");
   if (*state != "cancelled") return failed_precondition("job " + std::to_string(id) + " has already ended (" + *state + ")");
-  witnesses_.remove_job(id);
+  witnesses_.remove_job(id, paths);
   return ok_status();
 }
 
 pp::status cluster_engine::forget(pp::engine::job_id id) {
   bool deleted = false;
+  std::vector<std::string> paths;
   auto db = session();
-  PP_RETURN_IF_ERROR(db->run("forget", [&](pqxx::connection& c) { deleted = delete_job(c, id); }));
+  PP_RETURN_IF_ERROR(db->run("forget", [&](pqxx::connection& c) {
+    paths = witness_paths(c, id);
+    deleted = delete_job(c, id);
+  }));
   if (!deleted) return failed_precondition("job " + std::to_string(id) + " is unknown or still running");
-  witnesses_.remove_job(id);
+  witnesses_.remove_job(id, paths);
   return ok_status();
 }
 
@@ -333,14 +345,22 @@ void cluster_engine::heartbeat_loop() {
   const milliseconds period = std::chrono::duration_cast<milliseconds>(config_.lease) / 3;
   while (true) {
     std::vector<std::string> expired;
+    std::vector<uint64_t> unserved;
     const bool stopping = !claiming_.load();
     const node_report r = report();
     pp::status s = db.run("heartbeat", [&](pqxx::connection& c) {
       heartbeat(c, config_.node, config_.lease, r);
-      if (!stopping) expired = reclaim_expired(c);
+      if (!stopping) {
+        expired = reclaim_expired(c);
+        unserved = fail_unserved_jobs(c, config_.unserved_job);
+      }
     });
     if (!s.ok()) log->warn("{}", s.to_string());
     for (const std::string& e : expired) log->warn("lease expired: partition {} back in the queue", e);
+    for (const uint64_t job : unserved) {
+      log->warn("job {} failed: its key is held by no node taking work (cluster.unserved_job_s)", job);
+      remove_witnesses(db, job);
+    }
     counters_.reclaimed.fetch_add(expired.size());
     pp::mutex_lock lock(stop_mu_);
     if (lock.wait_for(stop_cv_, period, [this]() PP_REQUIRES(stop_mu_) { return stopped_; })) return;
@@ -394,7 +414,7 @@ void cluster_engine::work(db_session& db, const claim& cl) {
     pp::status s = timed("fail", [&](pqxx::connection& c) { f = fail_partition(c, config_.node, cl, error); });
     if (!s.ok()) log->warn("{}: {}", where, s.to_string());
     counters_.failed.fetch_add(1);
-    if (f.job_failed) witnesses_.remove_job(cl.job);
+    if (f.job_failed) remove_witnesses(db, cl.job);
   };
 
   auto bytes = witness_store::get(cl.witness, [this] { return abandon_.load(); });
@@ -469,9 +489,18 @@ void cluster_engine::work(db_session& db, const claim& cl) {
   (done.written ? counters_.proved : counters_.duplicates).fetch_add(1);
   if (done.assembled) {
     counters_.assembled.fetch_add(1);
-    witnesses_.remove_job(cl.job);
+    remove_witnesses(db, cl.job);
     log->debug("job {} {} (assembled on {})", cl.job, done.job_state, config_.node);
   }
+}
+
+void cluster_engine::remove_witnesses(db_session& db, uint64_t job) {
+  std::vector<std::string> paths;
+  if (pp::status s = db.run("witness paths", [&](pqxx::connection& c) { paths = witness_paths(c, job); }); !s.ok()) {
+    pp::log::get("cluster")->warn("job {}: witness files not removed: {}", job, s.to_string());
+    return;
+  }
+  witnesses_.remove_job(job, paths);
 }
 
 pp::status cluster_engine::verify_all(const std::string& key_id, const std::vector<result_row>& rows) {
@@ -518,12 +547,14 @@ pp::status cluster_engine::shutdown(pp::engine::shutdown_options options) {
     stop_cv_.notify_all();
   }
   watchdog.join();
-  if (heartbeat_.joinable()) heartbeat_.join();  // not started when create() failed
-  db_session db(config_.database, &meter_);
-  node_report leaving = report();
-  leaving.draining = true;
-  leaving.devices_json = "[]";
-  db.run("leave", [&](pqxx::connection& c) { heartbeat(c, config_.node, config_.lease, leaving); }).ignore();
+  if (heartbeat_.joinable()) {  // not started when create() failed: the node never joined
+    heartbeat_.join();
+    db_session db(config_.database, &meter_);
+    node_report leaving = report();
+    leaving.draining = true;
+    leaving.devices_json = "[]";
+    db.run("leave", [&](pqxx::connection& c) { heartbeat(c, config_.node, config_.lease, leaving); }).ignore();
+  }
   return local_->shutdown(options);
 }
 

@@ -70,6 +70,8 @@ class cluster_engine final : public pp::engine::engine {
   // Proves one claimed partition to its end: written, failed, or released.
   void work(db_session& db, const claim& cl);
   pp::status verify_all(const std::string& key_id, const std::vector<result_row>& rows);
+  // Removes an ended job's witness files (witness_store::remove_job) where its rows recorded them.
+  void remove_witnesses(db_session& db, uint64_t job);
   result<std::shared_ptr<const groth16::verifying_key>> verifying_key_for(const std::string& key_id);
   std::vector<std::string> key_ids() const;
   // What the heartbeat publishes (node_registry.hpp).

@@ -100,6 +100,16 @@ std::optional<std::string> cancel_job(pqxx::connection& c, uint64_t id, const st
   return state;
 }
 
+std::vector<std::string> witness_paths(pqxx::connection& c, uint64_t id) {
+  pqxx::read_transaction t(c);
+  std::vector<std::string> out;
+  for (const pqxx::row& r : t.exec_params(
+           "SELECT witness_path FROM pp_partitions WHERE job_id = $1 AND witness_path IS NOT NULL ORDER BY part", id)) {
+    out.push_back(r[0].as<std::string>());
+  }
+  return out;
+}
+
 bool delete_job(pqxx::connection& c, uint64_t id) {
   pqxx::work w(c);
   const pqxx::result r = w.exec_params("DELETE FROM pp_jobs WHERE id = $1 AND state <> 'running' RETURNING id", id);

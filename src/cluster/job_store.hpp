@@ -60,6 +60,9 @@ struct result_row {
 // nullopt for an unknown job; "cancelled" only when this call (or an earlier cancel) did it.
 [[nodiscard]] std::optional<std::string> cancel_job(pqxx::connection& c, uint64_t id, const std::string& why);
 
+// The witness files a job's partitions recorded (shared-directory witnesses), in partition order.
+[[nodiscard]] std::vector<std::string> witness_paths(pqxx::connection& c, uint64_t id);
+
 // Deletes a terminal job (results, partitions and all); false when unknown or still running.
 [[nodiscard]] bool delete_job(pqxx::connection& c, uint64_t id);
 

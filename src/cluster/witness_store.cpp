@@ -5,6 +5,7 @@
 
 #include <openssl/evp.h>
 
+#include "core/file_type.hpp"
 #include "core/output_file.hpp"
 #include "engine/witness_file.hpp"
 
@@ -61,10 +62,38 @@ result<std::vector<uint8_t>> witness_store::get(const stored_witness& w, const s
   return bytes;
 }
 
-void witness_store::remove_job(uint64_t job) const {
-  if (dir_.empty()) return;
+void witness_store::remove_job(uint64_t job, const std::vector<std::string>& recorded_paths) const {
   std::error_code ec;
-  std::filesystem::remove_all(dir_ / std::to_string(job), ec);
+  for (const std::string& p : recorded_paths) {
+    const std::filesystem::path path(p);
+    const std::string name = path.filename().string();
+    const bool shaped = path.is_absolute() && path.parent_path().filename() == std::to_string(job) &&
+                        name.ends_with(".wtns") && name.size() > 5 &&
+                        name.find_first_not_of("0123456789") == name.size() - 5;
+    if (!shaped) continue;
+    std::filesystem::remove(path, ec);
+    std::filesystem::remove(path.parent_path(), ec);  // only when empty: it fails otherwise
+  }
+  if (!dir_.empty()) std::filesystem::remove_all(dir_ / std::to_string(job), ec);
+}
+
+status witness_store::check_writable(const std::string& node) const {
+  if (dir_.empty()) return ok_status();
+  const std::string why = "cluster.shared_dir: " + dir_.string();
+  if (const std::string what = describe_if_not_regular(dir_); what != "is a directory") {
+    return failed_precondition(why + " " + (what.empty() ? std::string("is a regular file") : what) +
+                               "; it must be a directory every node can write");
+  }
+  const std::filesystem::path probe = dir_ / (".proofpipe-probe-" + node);
+  const std::string text = "proofpipe";
+  if (status s = write_output_file(probe, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+      !s.ok()) {
+    return failed_precondition(why + " is not writable by this node (" + s.message() +
+                               "); witnesses above cluster.inline_witness_bytes could not be stored");
+  }
+  std::error_code ec;
+  std::filesystem::remove(probe, ec);
+  return ok_status();
 }
 
 }  // namespace pp::cluster

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/status.hpp"
+
 #include "core/result.hpp"
 
 namespace pp::cluster {
@@ -38,8 +40,14 @@ class witness_store {
   // read as the engine reads witness files (engine/witness_file.hpp): never waiting on a FIFO, a
   // regular file no larger than the recorded size, in chunks between which `stop` is asked.
   [[nodiscard]] static result<std::vector<uint8_t>> get(const stored_witness& w, const std::function<bool()>& stop);
-  // Removes a job's witness files (once the job has ended); a missing folder is fine.
-  void remove_job(uint64_t job) const;
+  // Removes a job's witness files once the job has ended: the paths its rows recorded (whatever
+  // directory the node that stored them uses; only a path shaped <dir>/<job>/<part>.wtns, so a row
+  // cannot name any other file) and their folders once empty, and this node's <shared_dir>/<job>.
+  // Missing files are fine.
+  void remove_job(uint64_t job, const std::vector<std::string>& recorded_paths) const;
+  // Checks at start-up that the shared directory (when set) is a directory this node can write:
+  // failed_precondition naming the knob and the reason otherwise.
+  [[nodiscard]] status check_writable(const std::string& node) const;
 
  private:
   std::filesystem::path dir_;

@@ -243,6 +243,7 @@ void visit_cluster(C& c, V& v) {
   v.integer("inline_witness_bytes", k.inline_witness_bytes, 0, int64_t{1} << 30);
   v.integer("claims", k.claims, 0, 1024);
   v.duration("poll_ms", k.poll, 1, 60000);
+  v.duration("unserved_job_s", k.unserved_job, 1, 86400);
 }
 
 // The sections in file order, each with its table.

@@ -1,6 +1,7 @@
 // cluster_engine in process (a CPU engine under it, a real PostgreSQL: pg_instance.hpp) under the
 // faults a node meets: witnesses by path that are FIFOs or far larger than the key allows, a queued
-// partition whose shared-directory file is a FIFO, guessable job ids. Every wait is bounded; a
+// partition whose shared-directory file is a FIFO, a job whose key no node serves, its own row lost
+// from the database, a PostgreSQL restart, a shared directory it cannot write, guessable job ids. Every wait is bounded; a
 // call that would block is unblocked by the test before it fails, so a regression fails instead of
 // hanging.
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cluster/cluster_engine.hpp"
 #include "cluster/job_store.hpp"
@@ -102,10 +104,10 @@ class ClusterEngine : public ::testing::Test {
   }
 
   // A one-partition job whose witness row names `path`, as a node with a shared directory stores one.
-  result<uint64_t> insert_path_job(const fs::path& path) const {
+  result<uint64_t> insert_path_job(const fs::path& path, const std::string& key = "k") const {
     pqxx::connection c(conninfo_);
     apply_migrations(c);
-    const new_job j{"k", 1, "", 1, "elsewhere"};
+    const new_job j{key, 1, "", 1, "elsewhere"};
     auto r = insert_job(c, j, [&](uint64_t) -> result<std::vector<stored_witness>> {
       stored_witness w;
       w.is_inline = false;
@@ -180,6 +182,82 @@ TEST_F(ClusterEngine, AQueuedWitnessFileThatIsAFifoDoesNotStallTheClaimer) {
   ASSERT_THAT(bad, IsOk());
   EXPECT_EQ(bad->state, engine::job_state::failed);
   EXPECT_THAT(bad->error.message(), HasSubstr("is a FIFO"));
+}
+
+// A job whose key no node serves: here a key only a dead node ever listed. It fails with
+// FAILED_PRECONDITION once cluster.unserved_job_s has passed, instead of staying queued for ever.
+TEST_F(ClusterEngine, AJobWhoseKeyNoNodeServesFails) {
+  cluster_config c = config("n1");
+  c.unserved_job = 2s;
+  node_ = start(c);
+  ASSERT_TRUE(node_);
+  pqxx::connection db(conninfo_);
+  {
+    pqxx::work w(db);
+    w.exec("INSERT INTO pp_nodes (name, lease_s, keys, heartbeat_at, serving_at) "
+           "VALUES ('ghost', 3, '{orphan}', now() - interval '1 hour', now() - interval '1 hour')");
+    w.commit();
+  }
+  auto orphan = insert_path_job(dir_ / "shared" / "never-read.wtns", "orphan");
+  ASSERT_THAT(orphan, IsOk());
+  auto r = node_->await(*orphan, engine::deadline_in(30s));
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->state, engine::job_state::failed);
+  EXPECT_EQ(r->error.code(), status_code::failed_precondition) << r->error.to_string();
+  EXPECT_THAT(r->error.message(), HasSubstr("\"orphan\" is held by no node"));
+  // And a new job for it is refused at once: no live node holds the key.
+  engine::submit_request req = in_memory();
+  req.key_id = "orphan";
+  EXPECT_THAT(node_->submit(std::move(req)), StatusIs(status_code::not_found, HasSubstr("no live node")));
+}
+
+// The node's row lost with the database (a restore from a backup, a truncated table) comes back
+// with its keys at the next heartbeat, so other nodes send it work again.
+TEST_F(ClusterEngine, ANodeRowLostFromTheDatabaseComesBackWithItsKeys) {
+  node_ = start(config("n1"));
+  ASSERT_TRUE(node_);
+  pqxx::connection db(conninfo_);
+  {
+    pqxx::work w(db);
+    w.exec("DELETE FROM pp_nodes");
+    w.commit();
+  }
+  bool back = false;
+  for (int i = 0; i < 100 && !back; ++i) {
+    std::this_thread::sleep_for(100ms);
+    pqxx::read_transaction t(db);
+    back = !t.exec("SELECT 1 FROM pp_nodes WHERE name = 'n1' AND 'k' = ANY(keys)").empty();
+  }
+  EXPECT_TRUE(back) << "the node's row did not come back within 10 s";
+}
+
+// PostgreSQL restarted under a running node: the next calls (each on a pooled connection the
+// restart cut) succeed, on new connections, instead of failing once each.
+TEST_F(ClusterEngine, APostgresRestartCostsNoCallAnError) {
+  node_ = start(config("n1"));
+  ASSERT_TRUE(node_);
+  auto before = node_->submit(in_memory());
+  ASSERT_THAT(before, IsOk());
+  ASSERT_THAT(node_->await(*before, engine::deadline_in(60s)), IsOk());
+  ASSERT_TRUE(test::shared_pg()->restart());
+  auto after = node_->submit(in_memory());
+  ASSERT_THAT(after, IsOk());
+  auto r = node_->await(*after, engine::deadline_in(60s));
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->state, engine::job_state::succeeded) << r->error.to_string();
+  EXPECT_THAT(node_->await(*before, engine::deadline_in(10s)), IsOk());
+}
+
+// A shared directory the node cannot write stops it at start, naming the knob.
+TEST_F(ClusterEngine, ASharedDirectoryThatIsNotAWritableDirectoryStopsTheStart) {
+  auto ec = server::make_engine_config(server::testing::cpu_daemon_config("/unused").engine);
+  ASSERT_THAT(ec, IsOk());
+  auto local = engine::engine::create(std::move(*ec));
+  ASSERT_THAT(local, IsOk());
+  cluster_config c = config("n1");
+  c.shared_dir = (dir_ / "missing").string();
+  EXPECT_THAT(cluster_engine::create(std::move(*local), c),
+              StatusIs(status_code::failed_precondition, HasSubstr("cluster.shared_dir")));
 }
 
 TEST_F(ClusterEngine, JobIdsAreRandomNotASequence) {

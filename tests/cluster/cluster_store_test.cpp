@@ -401,7 +401,7 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
     f.put('y');
   }
   EXPECT_EQ(witness_store::get(*b, {}).error().code(), status_code::data_loss);
-  store.remove_job(7);
+  store.remove_job(7, {});
   EXPECT_FALSE(std::filesystem::exists(dir / "7"));
   EXPECT_EQ(witness_store::get(*b, {}).error().code(), status_code::data_loss);
   // Too large and nowhere to put it.
@@ -415,6 +415,39 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
   EXPECT_EQ(d[0], 0xba);
   EXPECT_EQ(d[1], 0x78);
   EXPECT_EQ(d[31], 0xad);
+}
+
+// A job's files are removed where its rows say they are (another node's directory too), but only
+// paths shaped <dir>/<job>/<part>.wtns: a row cannot make a node delete any other file.
+TEST(WitnessStore, RemovesTheRecordedFilesOnlyWhenShapedAsTheJobsWitnesses) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("pp_ws_rm_" + std::to_string(::getpid()));
+  const std::filesystem::path mine = root / "mine", theirs = root / "theirs";
+  std::filesystem::create_directories(theirs / "9");
+  std::ofstream(theirs / "9" / "0.wtns") << "w";
+  std::ofstream(theirs / "9" / "notes.txt") << "keep";
+  std::ofstream(root / "victim") << "keep";
+  witness_store store(mine, 16);
+  store.remove_job(9, {(theirs / "9" / "0.wtns").string(), (theirs / "9" / "notes.txt").string(), (root / "victim").string(),
+                       "9/1.wtns"});
+  EXPECT_FALSE(std::filesystem::exists(theirs / "9" / "0.wtns"));
+  EXPECT_TRUE(std::filesystem::exists(theirs / "9" / "notes.txt"));
+  EXPECT_TRUE(std::filesystem::exists(root / "victim"));
+  std::filesystem::remove_all(root);
+}
+
+// A shared directory that is missing, a file, or not writable stops the node at start.
+TEST(WitnessStore, TheSharedDirectoryMustBeAWritableDirectory) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("pp_ws_chk_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "dir");
+  std::ofstream(root / "file") << "x";
+  EXPECT_THAT(witness_store(root / "dir", 16).check_writable("n1"), IsOk());
+  EXPECT_FALSE(std::filesystem::exists(root / "dir" / ".proofpipe-probe-n1")) << "the probe is removed";
+  EXPECT_THAT(witness_store(root / "missing", 16).check_writable("n1"),
+              StatusIs(status_code::failed_precondition, ::testing::HasSubstr("does not exist")));
+  EXPECT_THAT(witness_store(root / "file", 16).check_writable("n1"),
+              StatusIs(status_code::failed_precondition, ::testing::HasSubstr("regular file")));
+  EXPECT_THAT(witness_store("", 16).check_writable("n1"), IsOk());
+  std::filesystem::remove_all(root);
 }
 
 TEST(NodeMetrics, EverySampleCarriesTheNodeLabel) {
