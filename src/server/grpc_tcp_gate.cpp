@@ -87,7 +87,11 @@ class grpc_tcp_watch {
       }
       const int timeout = static_cast<int>(std::max<int64_t>(
           0, std::chrono::ceil<std::chrono::milliseconds>(next - clock::now()).count()));
-      if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR) return;
+      if (::poll(fds.data(), fds.size(), timeout) < 0) {
+        // EINTR, or ENOMEM: look again (the gate must not end while the daemon serves).
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
       if (fds[0].revents != 0) {
         char drain[64];
         while (::read(wake_[0], drain, sizeof drain) > 0) {

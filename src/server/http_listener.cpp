@@ -199,7 +199,11 @@ class http_gate {
       }
       const int timeout = static_cast<int>(std::max<int64_t>(
           0, std::chrono::ceil<milliseconds>(next - now).count()));
-      if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR) break;
+      if (::poll(fds.data(), fds.size(), timeout) < 0) {
+        // EINTR, or ENOMEM: look again (the gate must not end while the daemon serves).
+        std::this_thread::sleep_for(milliseconds(10));
+        continue;
+      }
       if (fds[0].revents != 0) {
         char drain[64];
         while (::read(wake_[0], drain, sizeof drain) > 0) {
