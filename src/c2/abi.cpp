@@ -228,10 +228,19 @@ status prove_all(context& ctx, srs_object& srs, const std::vector<groth16::evalu
   return ok_status();
 }
 
+// The most circuits one call proves: far above any caller's (a PoRep C2 call is 10), and low enough
+// that the call's per-circuit vectors always fit; a larger count is a bad argument, not an
+// allocation failure deep in the call.
+constexpr size_t max_circuits = size_t{1} << 20;
+
 status generate(const Assignment provers[], size_t num_circuits, const fr_t r_s[], const fr_t s_s[],
                 groth16_proof proofs[], SRS* srs) {
   srs_object* obj = object_of(srs);
   if (obj == nullptr) return invalid_argument("srs is null or was dropped");
+  if (num_circuits > max_circuits) {
+    return invalid_argument("num_circuits: " + std::to_string(num_circuits) + ", more than one call proves (at most " +
+                            std::to_string(max_circuits) + ")");
+  }
   if (num_circuits > 0) {
     if (provers == nullptr) return invalid_argument("provers is null");
     if (r_s == nullptr) return invalid_argument("r_s is null");

@@ -78,7 +78,8 @@ void drop_SRS(SRS* ref);
 /* The same pointer with its count raised. */
 SRS clone_SRS(const SRS* rhs);
 /* num_circuits proofs with blinding r_s[i], s_s[i] (Montgomery form), each verified against the
- * SRS's verifying key before it is written. Non-zero code (message naming the field) on bad input. */
+ * SRS's verifying key before it is written. Non-zero code (message naming the field) on bad input;
+ * EINVAL for num_circuits above 2^20. */
 RustError generate_groth16_proofs_c(const Assignment provers[], size_t num_circuits, const fr_t r_s[],
                                     const fr_t s_s[], groth16_proof proofs[], SRS* srs);
 #endif

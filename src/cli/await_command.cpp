@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/connection_options.hpp"
-#include "formats/snarkjs_json.hpp"
+#include "core/output_file.hpp"
 #include "server/client.hpp"
 #include "server/grpc_status.hpp"
 
@@ -31,6 +33,10 @@ std::string nth(const std::string& path, int i) {
   return (p.parent_path() / (p.stem().string() + "." + std::to_string(i) + p.extension().string())).string();
 }
 
+std::span<const uint8_t> text_bytes(const std::string& text) {
+  return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
+}
+
 int run_await(const await_args& a, bool quiet) {
   command_run run("await", quiet);
   auto c = server::client::connect(a.conn);
@@ -43,8 +49,9 @@ int run_await(const await_args& a, bool quiet) {
     req.set_job_id(a.job);
     req.set_timeout_ms(30000);
     if (a.timeout_s > 0) {
-      const double left = (limit - (std::chrono::steady_clock::now() - start)).count();
-      req.set_timeout_ms(static_cast<uint32_t>(std::clamp(left * 1000, 1.0, 30000.0)));
+      // In seconds: limit - elapsed alone takes the clock's unit (nanoseconds).
+      const std::chrono::duration<double> left = limit - (std::chrono::steady_clock::now() - start);
+      req.set_timeout_ms(static_cast<uint32_t>(std::clamp(left.count() * 1000, 1.0, 30000.0)));
     }
     resp.Clear();
     if (auto g = c->stub().AwaitProof(c->context(std::chrono::seconds(60)).get(), req, &resp); !g.ok()) {
@@ -61,10 +68,13 @@ int run_await(const await_args& a, bool quiet) {
     return run.fail(status(static_cast<status_code>(resp.error().code()), resp.error().message())
                         .with_context("job " + std::to_string(a.job) + " " + what));
   }
+  // Every partition's files are staged together: when one path is refused, none is written.
+  std::vector<output_bytes> outputs;
   for (int i = 0; i < resp.proofs_size(); ++i) {
-    if (status s = formats::write_text_file(nth(a.proof, i), resp.proofs(i).proof_json()); !s.ok()) return run.fail(s);
-    if (status s = formats::write_text_file(nth(a.pub, i), resp.proofs(i).public_json()); !s.ok()) return run.fail(s);
+    outputs.push_back({nth(a.proof, i), text_bytes(resp.proofs(i).proof_json())});
+    outputs.push_back({nth(a.pub, i), text_bytes(resp.proofs(i).public_json())});
   }
+  if (status s = write_output_files(outputs); !s.ok()) return run.fail(s);
   run.progress("job " + std::to_string(a.job) + " succeeded: " + std::to_string(resp.proofs_size()) + " proof(s) written");
   return 0;
 }

@@ -3,19 +3,21 @@
 // file with --params-format bellperson --r1cs), proves on the CPU backend (--backend cuda: the GPU;
 // auto: the GPU when one is present), verifies the proof (unless --no-verify) and only then writes
 // the proof and the public signals.
+#include <array>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "core/output_file.hpp"
 #include "devices/gpu_devices.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
-#include "formats/mapped_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/prover.hpp"
@@ -127,15 +129,22 @@ int run_prove(const prove_args& a, bool quiet) {
     }
   }
 
+  // Staged together: when either path is refused, neither file is written.
   const status written = run.step("write", "writing " + a.proof + " and " + a.pub, [&]() -> status {
+    std::string proof_text;
+    std::array<uint8_t, formats::bellperson_proof_size> proof_bytes{};
+    std::span<const uint8_t> proof;
     if (a.proof_format == "bellperson") {
-      const auto bytes = formats::write_bellperson_proof(out->pi);
-      if (status s = formats::write_file_atomically(a.proof, bytes); !s.ok()) return s.with_context("writing " + a.proof);
-    } else if (status s = formats::write_text_file(a.proof, formats::write_snarkjs_proof_json(out->pi)); !s.ok()) {
-      return s.with_context("writing " + a.proof);
+      proof_bytes = formats::write_bellperson_proof(out->pi);
+      proof = proof_bytes;
+    } else {
+      proof_text = formats::write_snarkjs_proof_json(out->pi);
+      proof = std::span(reinterpret_cast<const uint8_t*>(proof_text.data()), proof_text.size());
     }
-    const status s = formats::write_text_file(a.pub, formats::write_snarkjs_public_json(pub));
-    return s.ok() ? s : s.with_context("writing " + a.pub);
+    const std::string pub_text = formats::write_snarkjs_public_json(pub);
+    const output_bytes outputs[] = {{a.proof, proof},
+                                    {a.pub, std::span(reinterpret_cast<const uint8_t*>(pub_text.data()), pub_text.size())}};
+    return write_output_files(outputs);
   });
   if (!written.ok()) return run.fail(written);
   run.print_table();

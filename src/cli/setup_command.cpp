@@ -4,10 +4,13 @@
 // command says so on stderr every time, --quiet or not.
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "core/output_file.hpp"
 #include "engine/host_memory_limit.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/bellperson_params.hpp"
@@ -52,21 +55,25 @@ int run_setup(const setup_args& a, bool quiet) {
                      [&] { return groth16::setup_insecure(cs, basis, groth16::random_toxic_waste_insecure()); });
   if (!pk.ok()) return run.fail(pk.error().with_context("setup for " + a.r1cs));
 
-  const status written = run.step("write key", "writing " + a.out, [&]() -> status {
-    if (bellperson) return formats::write_bellperson_params_file(*pk, a.out);
-    formats::snarkjs_zkey z;
-    z.coefficients = formats::zkey_coefficients(cs);
-    z.pk = std::move(*pk);
-    const status s = formats::write_snarkjs_zkey_file(z, a.out);
-    *pk = std::move(z.pk);
-    return s;
+  // The key and its verifying key are staged together: when either path is refused, neither is written.
+  const status written = run.step("write key", "writing " + a.out + (a.vk.empty() ? "" : " and " + a.vk), [&]() -> status {
+    result<std::vector<uint8_t>> key = internal_error("not encoded");
+    if (bellperson) {
+      key = formats::write_bellperson_params(*pk);
+    } else {
+      formats::snarkjs_zkey z;
+      z.coefficients = formats::zkey_coefficients(cs);
+      z.pk = std::move(*pk);
+      key = formats::write_snarkjs_zkey(z);
+      *pk = std::move(z.pk);
+    }
+    if (!key.ok()) return key.error().with_context("writing " + a.out);
+    const std::string vk = a.vk.empty() ? std::string() : formats::write_snarkjs_vk_json(pk->vk);
+    std::vector<output_bytes> outputs{{a.out, *key}};
+    if (!a.vk.empty()) outputs.push_back({a.vk, std::span(reinterpret_cast<const uint8_t*>(vk.data()), vk.size())});
+    return write_output_files(outputs);
   });
-  if (!written.ok()) return run.fail(written.with_context("writing " + a.out));
-  if (!a.vk.empty()) {
-    const status s = run.step("write vk", "writing " + a.vk,
-                              [&] { return formats::write_text_file(a.vk, formats::write_snarkjs_vk_json(pk->vk)); });
-    if (!s.ok()) return run.fail(s.with_context("writing " + a.vk));
-  }
+  if (!written.ok()) return run.fail(written);
   run.print_table();
   return 0;
 }

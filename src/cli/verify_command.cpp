@@ -26,9 +26,9 @@ struct verify_args {
 // The file's bytes, or the status of a file that cannot be read at all (missing, unreadable, not
 // a regular file): that is "cannot verify", while bytes that are not a proof make the proof invalid.
 result<std::string> read_proof_bytes(const std::string& path) {
-  auto f = formats::mapped_file::open(path);
-  if (!f.ok()) return f.error();
-  return std::string(reinterpret_cast<const char*>(f->bytes().data()), f->bytes().size());
+  return formats::read_mapped(path, [](std::span<const uint8_t> b) -> result<std::string> {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  });
 }
 
 result<groth16::proof> parse_proof(const verify_args& a, const std::string& bytes) {

@@ -23,6 +23,10 @@ struct cluster_config {
   // loading its witness while the devices prove).
   uint32_t claims = 0;
   std::chrono::milliseconds poll{100};  // how often an idle claimer or an await looks again
+  // A job with queued partitions whose key no node has served (listed while taking work) for this
+  // long fails with FAILED_PRECONDITION rather than waiting for ever; long enough for a rolling
+  // restart of the nodes that hold the key.
+  std::chrono::seconds unserved_job{300};
 };
 
 // A partition whose proof fails on this many different nodes (or on every live node, when fewer are

@@ -3,8 +3,6 @@
 // the local proof as soon as the lease is lost or the job has ended elsewhere.
 #include "cluster/cluster_engine.hpp"
 
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "cluster/cluster_status.hpp"
@@ -13,7 +11,9 @@
 #include "cluster/schema.hpp"
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
+#include "engine/witness_file.hpp"
 #include "formats/bellperson_proof.hpp"
+#include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_zkey.hpp"
@@ -31,16 +31,34 @@ pp::engine::job_state from_state(const std::string& s) {
   return pp::engine::job_state::running;
 }
 
-result<std::vector<uint8_t>> witness_bytes(const pp::engine::witness_source& w) {
+// A witness by path is read as the engine reads one (engine/witness_file.hpp): never waiting on a
+// FIFO or a device, a regular file no larger than max_bytes, in chunks that `stop` interrupts.
+result<std::vector<uint8_t>> witness_bytes(const pp::engine::witness_source& w, uint64_t max_bytes,
+                                           const std::function<bool()>& stop) {
   if (const auto* mem = std::get_if<std::shared_ptr<const std::vector<ff::fr>>>(&w.value)) {
+    if (!*mem) return invalid_argument("null witness");
     return formats::write_circom_wtns(**mem);
   }
   const auto& path = std::get<std::filesystem::path>(w.value);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return not_found("witness " + path.string() + ": cannot open");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (auto parsed = formats::read_circom_wtns(bytes); !parsed.ok()) return parsed.error().with_context(path.string());
+  auto f = pp::engine::witness_file::open(path, max_bytes);
+  if (!f.ok()) return f.error();
+  auto bytes = f->read_bytes(stop);
+  if (!bytes.ok()) return bytes.error();
+  if (auto parsed = formats::read_circom_wtns(*bytes); !parsed.ok()) return parsed.error().with_context(path.string());
   return bytes;
+}
+
+// The largest .wtns file a key's circuit allows, from the key's header alone.
+result<uint64_t> witness_bound(const pp::engine::key_source& source) {
+  uint64_t variables = 0;
+  if (const auto* z = std::get_if<pp::engine::zkey_file_source>(&source)) {
+    PP_ASSIGN_OR_RETURN(variables, formats::read_snarkjs_zkey_num_variables_file(z->zkey));
+  } else if (const auto* b = std::get_if<pp::engine::bellperson_file_source>(&source)) {
+    PP_ASSIGN_OR_RETURN(variables, formats::read_circom_r1cs_num_wires_file(b->r1cs));
+  } else if (const auto& m = std::get<pp::engine::memory_key_source>(source); m.cs) {
+    variables = m.cs->num_variables();
+  }
+  return pp::engine::max_wtns_file_bytes(variables);
 }
 
 }  // namespace
@@ -52,6 +70,7 @@ status validate(const cluster_config& c) {
   }
   if (c.lease.count() < 3) return invalid_argument("cluster.lease_s: expected at least 3 seconds");
   if (c.poll.count() < 1) return invalid_argument("cluster.poll_ms: expected at least 1");
+  if (c.unserved_job.count() < 1) return invalid_argument("cluster.unserved_job_s: expected at least 1");
   if (!c.shared_dir.empty() && !std::filesystem::path(c.shared_dir).is_absolute()) {
     return invalid_argument("cluster.shared_dir: \"" + c.shared_dir + "\" must be absolute");
   }
@@ -94,13 +113,14 @@ result<std::unique_ptr<cluster_engine>> cluster_engine::create(std::unique_ptr<p
   auto log = pp::log::get("cluster");
   std::unique_ptr<cluster_engine> e(new cluster_engine(std::move(local), std::move(config)));
   const cluster_config& c = e->config_;
+  PP_RETURN_IF_ERROR(e->witnesses_.check_writable(c.node));
   int version = 0;
   int released = 0;
   {
     auto db = e->session();
     pp::status s = db->run("start-up", [&](pqxx::connection& conn) {
       version = apply_migrations(conn);
-      register_node(conn, c.node, c.lease, {});
+      register_node(conn, c.node, c.lease, node_report{});
       released = release_node_claims(conn, c.node);
     });
     if (!s.ok()) return s.with_context("cluster.database");
@@ -131,11 +151,35 @@ pp::status cluster_engine::register_key(const std::string& id, pp::engine::key_s
   if (const auto* m = std::get_if<pp::engine::memory_key_source>(&source); m && m->pk) {
     vk = std::make_shared<const groth16::verifying_key>(m->pk->vk);
   }
+  auto bound = witness_bound(source);
+  if (!bound.ok()) return bound.error().with_context("register_key '" + id + "'");
   if (pp::status s = local_->register_key(id, std::move(source)); !s.ok()) return s;
-  pp::mutex_lock lock(keys_mu_);
-  key_paths_[id] = path;
-  if (vk) verifying_keys_[id] = vk;
+  {
+    pp::mutex_lock lock(keys_mu_);
+    key_paths_[id] = path;
+    key_bounds_[id] = *bound;
+    if (vk) verifying_keys_[id] = vk;
+  }
+  // Other nodes see the key now rather than at the next heartbeat (a lease/3 later).
+  pp::status published = session()->run("register key", [&](pqxx::connection& c) {
+    heartbeat(c, config_.node, config_.lease, report());
+  });
+  if (!published.ok()) pp::log::get("cluster")->warn("key {}: {}; the next heartbeat publishes it", id, published.to_string());
   return ok_status();
+}
+
+node_report cluster_engine::report() const {
+  node_report r;
+  r.draining = draining_.load() || !claiming_.load();
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& d : local_->status().devices) {
+    devices.push_back({{"name", d.name}, {"kind", d.kind}, {"healthy", d.healthy}, {"workers", d.workers},
+                       {"running", d.running}, {"partitions_done", d.partitions_done}});
+  }
+  r.devices_json = devices.dump();
+  pp::mutex_lock lock(keys_mu_);
+  r.keys = key_bounds_;
+  return r;
 }
 
 std::vector<std::string> cluster_engine::key_ids() const {
@@ -169,34 +213,41 @@ result<pp::engine::job_id> cluster_engine::submit(pp::engine::submit_request req
     return invalid_argument("witnesses: expected 1 to " + std::to_string(pp::engine::max_partitions) + " (one per partition), got " +
                             std::to_string(request.witnesses.size()));
   }
+  // A witness file may be no larger than the key allows: this node's key, else the largest a live
+  // node holding the key publishes (none: no node could prove the job).
+  std::optional<uint64_t> bound;
+  {
+    pp::mutex_lock lock(keys_mu_);
+    if (auto it = key_bounds_.find(request.key_id); it != key_bounds_.end()) bound = it->second;
+  }
+  if (!bound) {
+    PP_RETURN_IF_ERROR(session()->run("submit", [&](pqxx::connection& c) { bound = live_witness_bound(c, request.key_id); }));
+    if (!bound) {
+      return not_found("key \"" + request.key_id +
+                       "\" is held by no live node of the cluster: register it on a node that is up (or start one that has it)");
+    }
+  }
   std::vector<std::vector<uint8_t>> bytes;
   for (size_t i = 0; i < request.witnesses.size(); ++i) {
-    auto b = witness_bytes(request.witnesses[i]);
+    auto b = witness_bytes(request.witnesses[i], *bound, [this] { return !claiming_.load(); });
     if (!b.ok()) return b.error().with_context("witnesses[" + std::to_string(i) + "]");
     bytes.push_back(std::move(*b));
   }
-  const auto local_keys = key_ids();
-  const bool known_here = std::find(local_keys.begin(), local_keys.end(), request.key_id) != local_keys.end();
   new_job job{request.key_id, static_cast<int>(request.prio), request.idempotency_key,
               static_cast<uint32_t>(bytes.size()), config_.node};
   result<submitted_job> out = internal_error("not run");
   auto db = session();
   pp::status s = db->run("submit", [&](pqxx::connection& c) {
-    if (!known_here) {
-      pqxx::read_transaction t(c);
-      const bool anywhere = !t.exec_params("SELECT 1 FROM pp_nodes WHERE $1 = ANY(keys) LIMIT 1", request.key_id).empty();
-      t.commit();
-      if (!anywhere) {
-        out = not_found("key \"" + request.key_id + "\" is registered on no node of the cluster");
-        return;
-      }
-    }
     out = insert_job(c, job, [&](uint64_t id) -> result<std::vector<stored_witness>> {
       std::vector<stored_witness> stored;
       for (uint32_t p = 0; p < bytes.size(); ++p) {
         auto w = witnesses_.put(id, p, bytes[p]);
         if (!w.ok()) {
-          witnesses_.remove_job(id);
+          std::vector<std::string> written;
+          for (const stored_witness& s : stored) {
+            if (!s.is_inline) written.push_back(s.path);
+          }
+          witnesses_.remove_job(id, written);
           return w.error().with_context("witnesses[" + std::to_string(p) + "]");
         }
         stored.push_back(std::move(*w));
@@ -246,22 +297,28 @@ result<pp::engine::job_result> cluster_engine::await(pp::engine::job_id id, pp::
 
 pp::status cluster_engine::cancel(pp::engine::job_id id) {
   std::optional<std::string> state;
+  std::vector<std::string> paths;
   auto db = session();
   PP_RETURN_IF_ERROR(db->run("cancel", [&](pqxx::connection& c) {
     state = cancel_job(c, id, "cancelled by a client (through node " + config_.node + ")");
+    if (state == "cancelled") paths = witness_paths(c, id);
   }));
   if (!state) return not_found("job " + std::to_string(id) + " is not in the cluster's database");
   if (*state != "cancelled") return failed_precondition("job " + std::to_string(id) + " has already ended (" + *state + ")");
-  witnesses_.remove_job(id);
+  witnesses_.remove_job(id, paths);
   return ok_status();
 }
 
 pp::status cluster_engine::forget(pp::engine::job_id id) {
   bool deleted = false;
+  std::vector<std::string> paths;
   auto db = session();
-  PP_RETURN_IF_ERROR(db->run("forget", [&](pqxx::connection& c) { deleted = delete_job(c, id); }));
+  PP_RETURN_IF_ERROR(db->run("forget", [&](pqxx::connection& c) {
+    paths = witness_paths(c, id);
+    deleted = delete_job(c, id);
+  }));
   if (!deleted) return failed_precondition("job " + std::to_string(id) + " is unknown or still running");
-  witnesses_.remove_job(id);
+  witnesses_.remove_job(id, paths);
   return ok_status();
 }
 
@@ -287,19 +344,23 @@ void cluster_engine::heartbeat_loop() {
   db_session db(config_.database, &meter_);
   const milliseconds period = std::chrono::duration_cast<milliseconds>(config_.lease) / 3;
   while (true) {
-    nlohmann::json devices = nlohmann::json::array();
-    for (const auto& d : local_->status().devices) {
-      devices.push_back({{"name", d.name}, {"kind", d.kind}, {"healthy", d.healthy}, {"workers", d.workers},
-                         {"running", d.running}, {"partitions_done", d.partitions_done}});
-    }
     std::vector<std::string> expired;
+    std::vector<uint64_t> unserved;
     const bool stopping = !claiming_.load();
+    const node_report r = report();
     pp::status s = db.run("heartbeat", [&](pqxx::connection& c) {
-      heartbeat(c, config_.node, draining_.load() || stopping, devices.dump(), key_ids());
-      if (!stopping) expired = reclaim_expired(c);
+      heartbeat(c, config_.node, config_.lease, r);
+      if (!stopping) {
+        expired = reclaim_expired(c);
+        unserved = fail_unserved_jobs(c, config_.unserved_job);
+      }
     });
     if (!s.ok()) log->warn("{}", s.to_string());
     for (const std::string& e : expired) log->warn("lease expired: partition {} back in the queue", e);
+    for (const uint64_t job : unserved) {
+      log->warn("job {} failed: its key is held by no node taking work (cluster.unserved_job_s)", job);
+      remove_witnesses(db, job);
+    }
     counters_.reclaimed.fetch_add(expired.size());
     pp::mutex_lock lock(stop_mu_);
     if (lock.wait_for(stop_cv_, period, [this]() PP_REQUIRES(stop_mu_) { return stopped_; })) return;
@@ -353,10 +414,10 @@ void cluster_engine::work(db_session& db, const claim& cl) {
     pp::status s = timed("fail", [&](pqxx::connection& c) { f = fail_partition(c, config_.node, cl, error); });
     if (!s.ok()) log->warn("{}: {}", where, s.to_string());
     counters_.failed.fetch_add(1);
-    if (f.job_failed) witnesses_.remove_job(cl.job);
+    if (f.job_failed) remove_witnesses(db, cl.job);
   };
 
-  auto bytes = witness_store::get(cl.witness);
+  auto bytes = witness_store::get(cl.witness, [this] { return abandon_.load(); });
   if (!bytes.ok()) return fail(bytes.error());
   auto w = formats::read_circom_wtns(*bytes);
   if (!w.ok()) return fail(w.error().with_context("witness"));
@@ -428,9 +489,18 @@ void cluster_engine::work(db_session& db, const claim& cl) {
   (done.written ? counters_.proved : counters_.duplicates).fetch_add(1);
   if (done.assembled) {
     counters_.assembled.fetch_add(1);
-    witnesses_.remove_job(cl.job);
+    remove_witnesses(db, cl.job);
     log->debug("job {} {} (assembled on {})", cl.job, done.job_state, config_.node);
   }
+}
+
+void cluster_engine::remove_witnesses(db_session& db, uint64_t job) {
+  std::vector<std::string> paths;
+  if (pp::status s = db.run("witness paths", [&](pqxx::connection& c) { paths = witness_paths(c, job); }); !s.ok()) {
+    pp::log::get("cluster")->warn("job {}: witness files not removed: {}", job, s.to_string());
+    return;
+  }
+  witnesses_.remove_job(job, paths);
 }
 
 pp::status cluster_engine::verify_all(const std::string& key_id, const std::vector<result_row>& rows) {
@@ -477,9 +547,14 @@ pp::status cluster_engine::shutdown(pp::engine::shutdown_options options) {
     stop_cv_.notify_all();
   }
   watchdog.join();
-  if (heartbeat_.joinable()) heartbeat_.join();  // not started when create() failed
-  db_session db(config_.database, &meter_);
-  db.run("leave", [&](pqxx::connection& c) { heartbeat(c, config_.node, true, "[]", key_ids()); }).ignore();
+  if (heartbeat_.joinable()) {  // not started when create() failed: the node never joined
+    heartbeat_.join();
+    db_session db(config_.database, &meter_);
+    node_report leaving = report();
+    leaving.draining = true;
+    leaving.devices_json = "[]";
+    db.run("leave", [&](pqxx::connection& c) { heartbeat(c, config_.node, config_.lease, leaving); }).ignore();
+  }
   return local_->shutdown(options);
 }
 

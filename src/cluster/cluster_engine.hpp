@@ -18,6 +18,7 @@
 #include "cluster/cluster_config.hpp"
 #include "cluster/db_session.hpp"
 #include "cluster/node_metrics.hpp"
+#include "cluster/node_registry.hpp"
 #include "cluster/partition_claimer.hpp"
 #include "cluster/witness_store.hpp"
 #include "core/mutex.hpp"
@@ -69,8 +70,12 @@ class cluster_engine final : public pp::engine::engine {
   // Proves one claimed partition to its end: written, failed, or released.
   void work(db_session& db, const claim& cl);
   pp::status verify_all(const std::string& key_id, const std::vector<result_row>& rows);
+  // Removes an ended job's witness files (witness_store::remove_job) where its rows recorded them.
+  void remove_witnesses(db_session& db, uint64_t job);
   result<std::shared_ptr<const groth16::verifying_key>> verifying_key_for(const std::string& key_id);
   std::vector<std::string> key_ids() const;
+  // What the heartbeat publishes (node_registry.hpp).
+  node_report report() const;
   // Sleeps up to `d`, waking early when the node stops.
   void nap(std::chrono::milliseconds d);
 
@@ -82,6 +87,7 @@ class cluster_engine final : public pp::engine::engine {
 
   mutable pp::mutex keys_mu_;
   std::map<std::string, std::string> key_paths_ PP_GUARDED_BY(keys_mu_);  // id -> zkey path ("" in memory)
+  std::map<std::string, uint64_t> key_bounds_ PP_GUARDED_BY(keys_mu_);    // id -> largest .wtns its circuit allows
   std::map<std::string, std::shared_ptr<const groth16::verifying_key>> verifying_keys_ PP_GUARDED_BY(keys_mu_);
 
   // Database connections for API calls (submit, await, cancel, status): at most max_api_sessions,

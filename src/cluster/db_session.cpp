@@ -6,17 +6,26 @@ namespace pp::cluster {
 status db_session::run(std::string_view what, const std::function<void(pqxx::connection&)>& body) {
   const auto t0 = std::chrono::steady_clock::now();
   status s;
-  try {
-    if (!conn_ || !conn_->is_open()) conn_ = std::make_unique<pqxx::connection>(conninfo_);
-    body(*conn_);
-  } catch (const pqxx::broken_connection& e) {
-    conn_.reset();
-    s = unavailable("database: connection lost or refused (" + std::string(e.what()) + ")");
-  } catch (const pqxx::sql_error& e) {
-    s = internal_error("database: SQLSTATE " + e.sqlstate() + ": " + e.what());
-  } catch (const std::exception& e) {
-    conn_.reset();
-    s = internal_error(std::string("database: ") + e.what());
+  for (bool retried = false;; retried = true) {
+    const bool reused = conn_ && conn_->is_open();
+    try {
+      if (!reused) conn_ = std::make_unique<pqxx::connection>(conninfo_);
+      body(*conn_);
+    } catch (const pqxx::broken_connection& e) {
+      conn_.reset();
+      // A connection that waited between calls finds out only now that the server went away (a
+      // restart). The server rolled back the transaction it was in (a commit cut off midway is
+      // in_doubt_error, not this) and every body is one transaction or repeatable ones, so the
+      // call runs once more on a new connection instead of failing its caller.
+      if (reused && !retried) continue;
+      s = unavailable("database: connection lost or refused (" + std::string(e.what()) + ")");
+    } catch (const pqxx::sql_error& e) {
+      s = internal_error("database: SQLSTATE " + e.sqlstate() + ": " + e.what());
+    } catch (const std::exception& e) {
+      conn_.reset();
+      s = internal_error(std::string("database: ") + e.what());
+    }
+    break;
   }
   if (meter_) {
     meter_->calls.fetch_add(1, std::memory_order_relaxed);

@@ -1,5 +1,6 @@
 // db_session: one PostgreSQL connection (libpqxx) owned by one thread, opened on first use and
-// reopened after it breaks. run() is the only place libpqxx exceptions are caught: they come out as
+// reopened after it breaks; a call that finds its idle connection broken (the server restarted
+// since the last call) runs again on a new one, so a restart costs no caller an error. run() is the only place libpqxx exceptions are caught: they come out as
 // statuses (unavailable for a lost connection, internal for SQL errors with their SQLSTATE), and the
 // time spent is added to a db_meter, which is how the cluster reports what the database costs.
 #pragma once

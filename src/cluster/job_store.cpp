@@ -1,6 +1,11 @@
 // job_store: one transaction per call; the idempotency key is a UNIQUE column, so two nodes taking
-// the same key at once end with one job (the loser's INSERT ... ON CONFLICT returns nothing).
+// the same key at once end with one job (the loser's INSERT ... ON CONFLICT returns nothing). Ids
+// are drawn as the engine draws its own (engine/job_ids.hpp): random, so not guessable, and an id
+// from before a database was restored names no other job.
 #include "cluster/job_store.hpp"
+
+#include "core/status_macros.hpp"
+#include "engine/job_ids.hpp"
 
 namespace pp::cluster {
 namespace {
@@ -12,11 +17,12 @@ pqxx::binarystring bytes_param(const sha256_digest& d) { return pqxx::binarystri
 
 result<submitted_job> insert_job(pqxx::connection& c, const new_job& job,
                                  const std::function<result<std::vector<stored_witness>>(uint64_t)>& store_witnesses) {
+  PP_ASSIGN_OR_RETURN(const uint64_t drawn, pp::engine::random_job_id());
   pqxx::work w(c);
   const pqxx::result ins = w.exec_params(
-      "INSERT INTO pp_jobs (key_id, priority, num_partitions, idempotency_key, submitted_by) "
-      "VALUES ($1, $2, $3, NULLIF($4, ''), $5) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-      job.key_id, job.priority, job.num_partitions, job.idempotency_key, job.node);
+      "INSERT INTO pp_jobs (id, key_id, priority, num_partitions, idempotency_key, submitted_by) "
+      "VALUES ($6, $1, $2, $3, NULLIF($4, ''), $5) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+      job.key_id, job.priority, job.num_partitions, job.idempotency_key, job.node, drawn);
   if (ins.empty()) {
     const pqxx::row r = w.exec_params1("SELECT id, key_id, num_partitions FROM pp_jobs WHERE idempotency_key = $1",
                                        job.idempotency_key);
@@ -92,6 +98,16 @@ std::optional<std::string> cancel_job(pqxx::connection& c, uint64_t id, const st
   }
   w.commit();
   return state;
+}
+
+std::vector<std::string> witness_paths(pqxx::connection& c, uint64_t id) {
+  pqxx::read_transaction t(c);
+  std::vector<std::string> out;
+  for (const pqxx::row& r : t.exec_params(
+           "SELECT witness_path FROM pp_partitions WHERE job_id = $1 AND witness_path IS NOT NULL ORDER BY part", id)) {
+    out.push_back(r[0].as<std::string>());
+  }
+  return out;
 }
 
 bool delete_job(pqxx::connection& c, uint64_t id) {

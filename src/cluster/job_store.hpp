@@ -28,10 +28,10 @@ struct submitted_job {
   bool deduplicated = false;  // the idempotency key matched an earlier job
 };
 
-// Inserts a job and its partitions in one transaction. `store_witnesses(job_id)` writes the
-// witnesses (inline or to the shared directory) once the id is known; its error aborts the
-// submission. An idempotency key seen before returns that job (already_exists when its key_id or
-// partition count differ).
+// Inserts a job under a random id (engine/job_ids.hpp) and its partitions in one transaction.
+// `store_witnesses(job_id)` writes the witnesses (inline or to the shared directory) once the id is
+// known; its error aborts the submission. An idempotency key seen before returns that job
+// (already_exists when its key_id or partition count differ).
 [[nodiscard]] result<submitted_job> insert_job(
     pqxx::connection& c, const new_job& job,
     const std::function<result<std::vector<stored_witness>>(uint64_t job_id)>& store_witnesses);
@@ -59,6 +59,9 @@ struct result_row {
 // Ends a running job as cancelled (its unfinished partitions too). The job's state afterwards, or
 // nullopt for an unknown job; "cancelled" only when this call (or an earlier cancel) did it.
 [[nodiscard]] std::optional<std::string> cancel_job(pqxx::connection& c, uint64_t id, const std::string& why);
+
+// The witness files a job's partitions recorded (shared-directory witnesses), in partition order.
+[[nodiscard]] std::vector<std::string> witness_paths(pqxx::connection& c, uint64_t id);
 
 // Deletes a terminal job (results, partitions and all); false when unknown or still running.
 [[nodiscard]] bool delete_job(pqxx::connection& c, uint64_t id);

@@ -1,27 +1,61 @@
 // node_registry: plain upserts; nothing here takes a lock another node waits on.
 #include "cluster/node_registry.hpp"
 
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
 #include "cluster/db_session.hpp"
 
 namespace pp::cluster {
+namespace {
 
-void register_node(pqxx::connection& c, const std::string& node, std::chrono::seconds lease,
-                   const std::vector<std::string>& keys) {
+std::string key_ids(const node_report& r) {
+  std::vector<std::string> ids;
+  for (const auto& [id, bytes] : r.keys) ids.push_back(id);
+  return text_array(ids);
+}
+
+std::string witness_bytes(const node_report& r) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [id, bytes] : r.keys) j[id] = bytes;
+  return j.dump();
+}
+
+}  // namespace
+
+void register_node(pqxx::connection& c, const std::string& node, std::chrono::seconds lease, const node_report& report) {
   pqxx::work w(c);
-  w.exec_params("INSERT INTO pp_nodes (name, lease_s, keys) VALUES ($1, $2, $3::text[]) "
-                "ON CONFLICT (name) DO UPDATE SET started_at = now(), heartbeat_at = now(), lease_s = $2, "
-                "draining = false, devices = '[]', keys = $3::text[]",
-                node, static_cast<int>(lease.count()), text_array(keys));
+  w.exec_params("INSERT INTO pp_nodes (name, lease_s, draining, devices, keys, witness_bytes) "
+                "VALUES ($1, $2, $3, $4::jsonb, $5::text[], $6::jsonb) "
+                "ON CONFLICT (name) DO UPDATE SET started_at = now(), heartbeat_at = now(), serving_at = now(), "
+                "lease_s = $2, draining = $3, devices = $4::jsonb, keys = $5::text[], witness_bytes = $6::jsonb",
+                node, static_cast<int>(lease.count()), report.draining, report.devices_json, key_ids(report),
+                witness_bytes(report));
   w.commit();
 }
 
-void heartbeat(pqxx::connection& c, const std::string& node, bool draining, const std::string& devices_json,
-               const std::vector<std::string>& keys) {
+void heartbeat(pqxx::connection& c, const std::string& node, std::chrono::seconds lease, const node_report& report) {
   pqxx::work w(c);
-  w.exec_params("UPDATE pp_nodes SET heartbeat_at = now(), draining = $2, devices = $3::jsonb, keys = $4::text[] "
-                "WHERE name = $1",
-                node, draining, devices_json, text_array(keys));
+  w.exec_params("INSERT INTO pp_nodes (name, lease_s, draining, devices, keys, witness_bytes) "
+                "VALUES ($1, $2, $3, $4::jsonb, $5::text[], $6::jsonb) "
+                "ON CONFLICT (name) DO UPDATE SET heartbeat_at = now(), "
+                "serving_at = CASE WHEN $3 THEN pp_nodes.serving_at ELSE now() END, "
+                "lease_s = $2, draining = $3, devices = $4::jsonb, keys = $5::text[], witness_bytes = $6::jsonb",
+                node, static_cast<int>(lease.count()), report.draining, report.devices_json, key_ids(report),
+                witness_bytes(report));
   w.commit();
+}
+
+std::optional<uint64_t> live_witness_bound(pqxx::connection& c, const std::string& key) {
+  pqxx::read_transaction t(c);
+  const pqxx::row r = t.exec_params1(
+      "SELECT max((witness_bytes ->> $1)::bigint) FROM pp_nodes "
+      "WHERE $1 = ANY(keys) AND NOT draining AND heartbeat_at > now() - make_interval(secs => lease_s)",
+      key);
+  t.commit();
+  if (r[0].is_null()) return std::nullopt;
+  return r[0].as<uint64_t>();
 }
 
 }  // namespace pp::cluster

@@ -1,19 +1,34 @@
 // node_registry: pp_nodes, one row per node name: when it started, its last heartbeat, whether it
-// is draining, its devices (JSON from the engine's status) and the keys it can prove. A node is
-// live while its heartbeat is younger than its lease; the heartbeat runs every lease/3.
+// is draining, its devices (JSON from the engine's status), the keys it can prove with the largest
+// witness file each allows, and when it last took work (serving_at: its last heartbeat while not
+// draining). A node is live while its heartbeat is younger than its lease; the heartbeat runs every
+// lease/3 and writes the whole row, so a row lost with the database (a restore from a backup)
+// comes back with the next one.
 #pragma once
 #include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
-#include <vector>
 
 #include <pqxx/pqxx>
 
 namespace pp::cluster {
 
+// What a node publishes about itself.
+struct node_report {
+  bool draining = false;
+  std::string devices_json = "[]";
+  std::map<std::string, uint64_t> keys;  // key id -> the largest .wtns file its circuit allows
+};
+
 // Inserts the node or, for a name seen before (a restart), resets its row.
-void register_node(pqxx::connection& c, const std::string& node, std::chrono::seconds lease,
-                   const std::vector<std::string>& keys);
-void heartbeat(pqxx::connection& c, const std::string& node, bool draining, const std::string& devices_json,
-               const std::vector<std::string>& keys);
+void register_node(pqxx::connection& c, const std::string& node, std::chrono::seconds lease, const node_report& report);
+// Refreshes the node's row (inserting it again when it is gone).
+void heartbeat(pqxx::connection& c, const std::string& node, std::chrono::seconds lease, const node_report& report);
+
+// The largest witness file any live node that is not draining allows for `key`; nullopt when no
+// such node holds the key.
+[[nodiscard]] std::optional<uint64_t> live_witness_bound(pqxx::connection& c, const std::string& key);
 
 }  // namespace pp::cluster

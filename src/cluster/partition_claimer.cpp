@@ -97,6 +97,32 @@ std::vector<std::string> reclaim_expired(pqxx::connection& c) {
   return out;
 }
 
+std::vector<uint64_t> fail_unserved_jobs(pqxx::connection& c, std::chrono::seconds after) {
+  pqxx::work w(c);
+  std::vector<uint64_t> out;
+  for (const pqxx::row& r : w.exec_params(
+           "UPDATE pp_jobs j SET state = 'failed', error_code = $2, finished_at = now(), "
+           "  error = 'key \"' || j.key_id || $3 "
+           "FROM (SELECT id FROM pp_jobs q WHERE q.state = 'running' "
+           "        AND q.submitted_at < now() - make_interval(secs => $1) "
+           "        AND EXISTS (SELECT 1 FROM pp_partitions p WHERE p.job_id = q.id AND p.state = 'queued') "
+           "        AND NOT EXISTS (SELECT 1 FROM pp_nodes n WHERE q.key_id = ANY(n.keys) "
+           "                          AND n.serving_at > now() - make_interval(secs => $1)) "
+           "      FOR UPDATE SKIP LOCKED) unserved "
+           "WHERE j.id = unserved.id RETURNING j.id",
+           static_cast<double>(after.count()), static_cast<int>(status_code::failed_precondition),
+           "\" is held by no node that has been taking work in the last " + std::to_string(after.count()) +
+               " s (cluster.unserved_job_s): register it on a node that is up, or start one that has it")) {
+    out.push_back(r[0].as<uint64_t>());
+  }
+  for (const uint64_t id : out) {
+    w.exec_params("UPDATE pp_partitions SET state = 'cancelled', node = NULL, lease_until = NULL "
+                  "WHERE job_id = $1 AND state IN ('queued', 'claimed')", id);
+  }
+  w.commit();
+  return out;
+}
+
 completion complete_partition(pqxx::connection& c, const std::string& node, const claim& cl, const partition_output& out,
                               const std::function<status(const std::vector<result_row>&)>& verify_all) {
   pqxx::work w(c);

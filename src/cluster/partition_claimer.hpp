@@ -53,6 +53,12 @@ int release_node_claims(pqxx::connection& c, const std::string& node);
 // "job/part on node" for each, for the log.
 [[nodiscard]] std::vector<std::string> reclaim_expired(pqxx::connection& c);
 
+// Fails every running job with queued partitions, submitted more than `after` ago, whose key no
+// node has listed while taking work (pp_nodes.serving_at) within `after`: no node can prove it (the
+// key's nodes drained, died or never had it). Its unfinished partitions are cancelled. Returns the
+// failed jobs' ids.
+[[nodiscard]] std::vector<uint64_t> fail_unserved_jobs(pqxx::connection& c, std::chrono::seconds after);
+
 struct partition_output {
   std::vector<uint8_t> proof;  // bellperson encoding
   std::string public_json;

@@ -75,8 +75,20 @@ CREATE TABLE pp_nodes (
 );
 )sql";
 
-constexpr std::array<migration, 1> all = {{
+// Job ids are drawn by the nodes (53 random bits, engine/job_ids.hpp), not from a sequence: a
+// sequence is guessable and starts over on a restored or recreated database. A node publishes the
+// largest witness each of its keys allows, and when it last took work (serving_at), so that a job
+// whose key no live node serves can be failed (docs/operations.md, "Cluster").
+constexpr std::string_view v2 = R"sql(
+ALTER TABLE pp_jobs ALTER COLUMN id DROP DEFAULT;
+DROP SEQUENCE IF EXISTS pp_jobs_id_seq;
+ALTER TABLE pp_nodes ADD COLUMN witness_bytes jsonb NOT NULL DEFAULT '{}';
+ALTER TABLE pp_nodes ADD COLUMN serving_at timestamptz NOT NULL DEFAULT now();
+)sql";
+
+constexpr std::array<migration, 2> all = {{
     {1, "jobs, partitions, results, failures, nodes", v1},
+    {2, "random job ids; each node's witness bounds and last serving time", v2},
 }};
 
 // Any fixed number shared by every node: the advisory lock that serialises migrations.

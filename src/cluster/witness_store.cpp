@@ -1,10 +1,13 @@
-// witness_store: files are written under a temporary name and renamed, so a reader never sees a
-// partial witness under the final name.
+// witness_store: files are written as every output is (core/output_file.hpp: a temporary name and a
+// rename, so a reader never sees a partial witness under the final name) and read back through
+// engine::witness_file.
 #include "cluster/witness_store.hpp"
 
-#include <fstream>
-
 #include <openssl/evp.h>
+
+#include "core/file_type.hpp"
+#include "core/output_file.hpp"
+#include "engine/witness_file.hpp"
 
 namespace pp::cluster {
 
@@ -32,28 +35,25 @@ result<stored_witness> witness_store::put(uint64_t job, uint32_t partition, std:
   std::filesystem::create_directories(folder, ec);
   if (ec) return unavailable("cluster.shared_dir: cannot create " + folder.string() + ": " + ec.message());
   const std::filesystem::path final_path = folder / (std::to_string(partition) + ".wtns");
-  const std::filesystem::path tmp = folder / (std::to_string(partition) + ".wtns.tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) return unavailable("cluster.shared_dir: cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, final_path, ec);
-  if (ec) return unavailable("cluster.shared_dir: cannot rename " + tmp.string() + ": " + ec.message());
+  if (status s = write_output_file(final_path, bytes); !s.ok()) return unavailable("cluster.shared_dir: " + s.message());
   w.is_inline = false;
   w.path = final_path.string();
   return w;
 }
 
-result<std::vector<uint8_t>> witness_store::get(const stored_witness& w) {
+result<std::vector<uint8_t>> witness_store::get(const stored_witness& w, const std::function<bool()>& stop) {
   std::vector<uint8_t> bytes;
   if (w.is_inline) {
     bytes = w.inline_bytes;
   } else {
-    std::ifstream in(w.path, std::ios::binary);
-    if (!in) return data_loss("witness file " + w.path + " is missing or unreadable (is cluster.shared_dir shared by every node?)");
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    auto f = engine::witness_file::open(w.path, w.size);
+    if (!f.ok() && (f.error().code() == status_code::not_found || f.error().code() == status_code::permission_denied)) {
+      return data_loss("witness file " + w.path + " is missing or unreadable (is cluster.shared_dir shared by every node?)");
+    }
+    if (!f.ok()) return data_loss(f.error().message());
+    auto read = f->read_bytes(stop);
+    if (!read.ok()) return read.error();
+    bytes = std::move(read).value_unchecked();
   }
   if (bytes.size() != w.size || sha256(bytes) != w.digest) {
     return data_loss("witness " + (w.is_inline ? std::string("(inline)") : w.path) + ": " + std::to_string(bytes.size()) +
@@ -62,10 +62,38 @@ result<std::vector<uint8_t>> witness_store::get(const stored_witness& w) {
   return bytes;
 }
 
-void witness_store::remove_job(uint64_t job) const {
-  if (dir_.empty()) return;
+void witness_store::remove_job(uint64_t job, const std::vector<std::string>& recorded_paths) const {
   std::error_code ec;
-  std::filesystem::remove_all(dir_ / std::to_string(job), ec);
+  for (const std::string& p : recorded_paths) {
+    const std::filesystem::path path(p);
+    const std::string name = path.filename().string();
+    const bool shaped = path.is_absolute() && path.parent_path().filename() == std::to_string(job) &&
+                        name.ends_with(".wtns") && name.size() > 5 &&
+                        name.find_first_not_of("0123456789") == name.size() - 5;
+    if (!shaped) continue;
+    std::filesystem::remove(path, ec);
+    std::filesystem::remove(path.parent_path(), ec);  // only when empty: it fails otherwise
+  }
+  if (!dir_.empty()) std::filesystem::remove_all(dir_ / std::to_string(job), ec);
+}
+
+status witness_store::check_writable(const std::string& node) const {
+  if (dir_.empty()) return ok_status();
+  const std::string why = "cluster.shared_dir: " + dir_.string();
+  if (const std::string what = describe_if_not_regular(dir_); what != "is a directory") {
+    return failed_precondition(why + " " + (what.empty() ? std::string("is a regular file") : what) +
+                               "; it must be a directory every node can write");
+  }
+  const std::filesystem::path probe = dir_ / (".proofpipe-probe-" + node);
+  const std::string text = "proofpipe";
+  if (status s = write_output_file(probe, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+      !s.ok()) {
+    return failed_precondition(why + " is not writable by this node (" + s.message() +
+                               "); witnesses above cluster.inline_witness_bytes could not be stored");
+  }
+  std::error_code ec;
+  std::filesystem::remove(probe, ec);
+  return ok_status();
 }
 
 }  // namespace pp::cluster

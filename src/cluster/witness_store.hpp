@@ -6,9 +6,12 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "core/status.hpp"
 
 #include "core/result.hpp"
 
@@ -33,10 +36,18 @@ class witness_store {
   // Inline up to inline_max bytes, else a file in the shared directory (failed_precondition when
   // there is none; unavailable when it cannot be written).
   [[nodiscard]] result<stored_witness> put(uint64_t job, uint32_t partition, std::span<const uint8_t> bytes) const;
-  // The bytes back; data_loss when a file is missing, short or does not match its digest.
-  [[nodiscard]] static result<std::vector<uint8_t>> get(const stored_witness& w);
-  // Removes a job's witness files (once the job has ended); a missing folder is fine.
-  void remove_job(uint64_t job) const;
+  // The bytes back; data_loss when a file is missing, short or does not match its digest. A file is
+  // read as the engine reads witness files (engine/witness_file.hpp): never waiting on a FIFO, a
+  // regular file no larger than the recorded size, in chunks between which `stop` is asked.
+  [[nodiscard]] static result<std::vector<uint8_t>> get(const stored_witness& w, const std::function<bool()>& stop);
+  // Removes a job's witness files once the job has ended: the paths its rows recorded (whatever
+  // directory the node that stored them uses; only a path shaped <dir>/<job>/<part>.wtns, so a row
+  // cannot name any other file) and their folders once empty, and this node's <shared_dir>/<job>.
+  // Missing files are fine.
+  void remove_job(uint64_t job, const std::vector<std::string>& recorded_paths) const;
+  // Checks at start-up that the shared directory (when set) is a directory this node can write:
+  // failed_precondition naming the knob and the reason otherwise.
+  [[nodiscard]] status check_writable(const std::string& node) const;
 
  private:
   std::filesystem::path dir_;

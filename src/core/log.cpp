@@ -175,7 +175,9 @@ std::shared_ptr<spdlog::logger> get(std::string_view component) {
   if (auto it = r.loggers.find(component); it != r.loggers.end()) return it->second;
   auto logger = std::make_shared<spdlog::logger>(std::string(component), r.sink);
   logger->set_level(to_spdlog(r.min_level));
-  logger->flush_on(spdlog::level::warn);
+  // Every line: a file sink buffers, and an info line held until the next warning is a line an
+  // operator tailing the log (or reading it after a kill -9) never sees.
+  logger->flush_on(spdlog::level::trace);
   r.loggers.emplace(std::string(component), logger);
   return logger;
 }

@@ -3,14 +3,13 @@
 #include "core/trace_recorder.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
+
+#include "core/output_file.hpp"
 
 namespace pp {
 namespace {
@@ -160,12 +159,8 @@ std::string trace_recorder::to_chrome_json(std::string_view process_name) const 
 
 status trace_recorder::write_chrome_json(const std::filesystem::path& path, std::string_view process_name) const {
   const std::string json = to_chrome_json(process_name);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return unavailable("writing trace " + path.string() + ": " + std::strerror(errno));
-  f.write(json.data(), static_cast<std::streamsize>(json.size()));
-  f.close();
-  if (!f) return data_loss("writing trace " + path.string() + ": write failed");
-  return ok_status();
+  const status s = write_output_file(path, std::span(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
+  return s.ok() ? s : s.with_context("writing trace");
 }
 
 std::vector<trace_summary> trace_recorder::summarize() const {

@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "core/file_type.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "core/thread_annotations.hpp"
@@ -27,7 +28,6 @@
 #include "engine/partition_router.hpp"
 #include "engine/partition_work.hpp"
 #include "engine/witness_stage.hpp"
-#include "formats/mapped_file.hpp"
 
 namespace pp::engine {
 
@@ -315,7 +315,10 @@ class engine_impl final : public engine {
     for (size_t p = 0; p < req.witnesses.size(); ++p) {
       const auto& v = req.witnesses[p].value;
       if (const auto* path = std::get_if<std::filesystem::path>(&v)) {
-        if (const std::string what = formats::describe_if_not_regular(*path); !what.empty()) {
+        if (pp::status s = refuse_embedded_nul(*path); !s.ok()) {
+          return s.with_context("submit: partition " + std::to_string(p) + ": witness file");
+        }
+        if (const std::string what = describe_if_not_regular(*path); !what.empty()) {
           return invalid_argument("submit: partition " + std::to_string(p) + ": witness file " + path->string() + " " +
                                   what + "; expected a regular .wtns file");
         }

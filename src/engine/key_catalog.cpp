@@ -4,6 +4,7 @@
 #include <system_error>
 #include <type_traits>
 
+#include "core/file_type.hpp"
 #include "core/status_macros.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
@@ -24,6 +25,7 @@ uint64_t matrix_bytes(const r1cs::csr_matrix& m) {
 }
 
 result<uint64_t> file_size(const std::filesystem::path& p, std::string_view what) {
+  if (status s = refuse_embedded_nul(p); !s.ok()) return s.with_context(what);
   std::error_code ec;
   const auto n = std::filesystem::file_size(p, ec);
   if (ec) return not_found(std::string(what) + " " + p.string() + ": " + ec.message());

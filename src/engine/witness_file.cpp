@@ -14,8 +14,8 @@
 #include <string>
 #include <utility>
 
+#include "core/file_type.hpp"
 #include "formats/circom_wtns.hpp"
-#include "formats/mapped_file.hpp"
 
 namespace pp::engine {
 namespace {
@@ -34,6 +34,7 @@ uint64_t max_wtns_file_bytes(uint64_t num_values) {
 }
 
 result<witness_file> witness_file::open(const std::filesystem::path& path, uint64_t max_bytes) {
+  if (status s = refuse_embedded_nul(path); !s.ok()) return s.with_context("witness file");
   const std::string name = "witness file " + path.string();
   // O_NONBLOCK: opening a FIFO with no writer (or a device) returns at once instead of waiting.
   // Symlinks are followed (witness directories are often links); fstat below sees the target.
@@ -48,12 +49,12 @@ result<witness_file> witness_file::open(const std::filesystem::path& path, uint6
   struct stat st {};
   if (::fstat(fd, &st) != 0) return invalid_argument(name + ": fstat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) {
-    return invalid_argument(name + " " + formats::file_type_words(st.st_mode) + ", not a regular file");
+    return invalid_argument(name + " " + file_type_words(st.st_mode) + ", not a regular file");
   }
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) {
-    return invalid_argument(name + " has " + std::to_string(size) + " bytes; a .wtns for this key has at most " +
-                            std::to_string(max_bytes));
+    return invalid_argument(name + " is larger than a .wtns for this key can be (" + std::to_string(max_bytes) +
+                            " bytes at most)");
   }
   f.size_ = size;
   return f;
@@ -76,7 +77,7 @@ witness_file::~witness_file() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop) const {
+result<std::vector<uint8_t>> witness_file::read_bytes(const std::function<bool()>& stop) const {
   const std::string name = "witness file " + path_.string();
   std::vector<uint8_t> bytes(size_);
   uint64_t done = 0;
@@ -94,7 +95,13 @@ result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop
     }
     done += static_cast<uint64_t>(n);
   }
-  auto w = formats::read_circom_wtns(std::span<const uint8_t>(bytes));
+  return bytes;
+}
+
+result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop) const {
+  auto bytes = read_bytes(stop);
+  if (!bytes.ok()) return std::move(bytes).take_status();
+  auto w = formats::read_circom_wtns(std::span<const uint8_t>(bytes.value_unchecked()));
   if (!w.ok()) return w.error().with_context("reading " + path_.string());
   return w;
 }

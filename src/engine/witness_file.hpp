@@ -1,5 +1,6 @@
 // witness_file: a witness named by path (a circom .wtns the daemon does not own: a client may swap
-// it after submit) read without ever blocking on it. open() never waits (O_NONBLOCK, so a FIFO or a
+// it after submit) read without ever blocking on it: the one reader of witness files, for the
+// engine's witness stage and for a cluster node's submissions and shared directory. open() never waits (O_NONBLOCK, so a FIFO or a
 // device cannot hold a witness thread in open()), accepts regular files only (checked on the
 // descriptor, so a symlink or a rename after the check changes nothing) and no larger than the key
 // implies; read() goes in chunks that a cancelled job or a stopping engine interrupts.
@@ -21,7 +22,8 @@ namespace pp::engine {
 class witness_file {
  public:
   // not_found (no such file), permission_denied, invalid_argument for anything but a regular file
-  // ("is a FIFO, not a regular file") or one larger than max_bytes; each names the path.
+  // ("is a FIFO, not a regular file") or one larger than max_bytes; each names the path (and
+  // max_bytes, never the file's own size: the path may name any file the daemon can read).
   [[nodiscard]] static result<witness_file> open(const std::filesystem::path& path, uint64_t max_bytes);
 
   witness_file(witness_file&& o) noexcept;
@@ -33,9 +35,10 @@ class witness_file {
   [[nodiscard]] uint64_t size() const { return size_; }
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 
-  // Reads the size() bytes seen at open() and parses them; `stop` is asked between chunks and a true
-  // answer ends the read as cancelled. data_loss when the file shrank meanwhile; the parser's errors
-  // (formats::read_circom_wtns) with the path as context.
+  // Reads the size() bytes seen at open(); `stop` is asked between chunks and a true answer ends the
+  // read as cancelled. data_loss when the file shrank meanwhile.
+  [[nodiscard]] result<std::vector<uint8_t>> read_bytes(const std::function<bool()>& stop) const;
+  // read_bytes, parsed: also the parser's errors (formats::read_circom_wtns) with the path as context.
   [[nodiscard]] result<std::vector<ff::fr>> read(const std::function<bool()>& stop) const;
 
  private:

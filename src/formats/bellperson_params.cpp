@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "ec/encoding.hpp"
 #include "ff/fp.hpp"
@@ -285,10 +286,11 @@ result<groth16::proving_key> read_bellperson_params(std::span<const uint8_t> byt
 
 result<groth16::proving_key> read_bellperson_params_file(const std::filesystem::path& path,
                                                          const bellperson_read_options& options) {
-  PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
-  auto pk = read_bellperson_params(f.bytes(), options);
-  if (!pk.ok()) return std::move(pk).take_status().with_context("reading " + path.string());
-  return pk;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<groth16::proving_key> {
+    auto pk = read_bellperson_params(bytes, options);
+    if (!pk.ok()) return std::move(pk).take_status().with_context("reading " + path.string());
+    return pk;
+  });
 }
 
 result<std::vector<uint8_t>> write_bellperson_params(const groth16::proving_key& pk) {
@@ -319,7 +321,7 @@ result<std::vector<uint8_t>> write_bellperson_params(const groth16::proving_key&
 
 status write_bellperson_params_file(const groth16::proving_key& pk, const std::filesystem::path& path) {
   PP_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, write_bellperson_params(pk));
-  return write_file_atomically(path, bytes);
+  return write_output_file(path, bytes);
 }
 
 }  // namespace pp::formats

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "formats/binfile.hpp"
 #include "formats/circom_field.hpp"
@@ -184,11 +185,27 @@ result<circom_r1cs> read_circom_r1cs(std::span<const uint8_t> bytes, const circo
 }
 
 result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, const circom_limits& limits) {
-  auto file = mapped_file::open(path);
-  if (!file.ok()) return std::move(file).take_status();
-  auto r = read(file->bytes(), limits);
-  if (!r.ok()) return r.error().with_context("reading " + path.string());
-  return r;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<circom_r1cs> {
+    auto r = read(bytes, limits);
+    if (!r.ok()) return r.error().with_context("reading " + path.string());
+    return r;
+  });
+}
+
+result<uint32_t> read_circom_r1cs_num_wires_file(const std::filesystem::path& path) {
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<uint32_t> {
+    auto wires = [&]() -> result<uint32_t> {
+      static constexpr uint32_t versions[] = {1};
+      PP_ASSIGN_OR_RETURN(const binfile_sections t, read_binfile_sections(bytes, "r1cs", versions, kind));
+      PP_ASSIGN_OR_RETURN(const section_entry* s, t.find(1, "header"));
+      if (s == nullptr) return data_loss("section 1 (header) is missing");
+      PP_ASSIGN_OR_RETURN(const header h, read_header(bytes, *s, circom_limits{}));
+      return h.n_wires;
+    };
+    auto n = wires();
+    if (!n.ok()) return std::move(n).take_status().with_context("reading " + path.string());
+    return n;
+  });
 }
 
 result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
@@ -256,7 +273,7 @@ result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
 status write_circom_r1cs_file(const circom_r1cs& r, const std::filesystem::path& path) {
   auto bytes = write_circom_r1cs(r);
   if (!bytes.ok()) return bytes.error().with_context("writing " + path.string());
-  return write_file_atomically(path, *bytes);
+  return write_output_file(path, *bytes);
 }
 
 }  // namespace pp::formats

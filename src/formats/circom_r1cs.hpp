@@ -41,6 +41,9 @@ circom_r1cs make_circom_r1cs(r1cs::constraint_system cs);
 result<circom_r1cs> read_circom_r1cs(std::span<const uint8_t> bytes, const circom_limits& limits = {});
 // Errors carry the path as context.
 result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, const circom_limits& limits = {});
+// nWires from the header section alone (the section table and a few pages of the file), for sizing
+// what a circuit implies (a witness bound) without loading it. Errors carry the path as context.
+result<uint32_t> read_circom_r1cs_num_wires_file(const std::filesystem::path& path);
 
 // invalid_argument when the fields disagree (counts, label count, section order) or exceed u32 fields.
 result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r);

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "formats/binfile.hpp"
 #include "formats/circom_field.hpp"
@@ -52,11 +53,11 @@ result<std::vector<fr>> read_circom_wtns(std::span<const uint8_t> bytes, const c
 }
 
 result<std::vector<fr>> read_circom_wtns_file(const std::filesystem::path& path, const circom_limits& limits) {
-  auto file = mapped_file::open(path);
-  if (!file.ok()) return std::move(file).take_status();
-  auto r = read(file->bytes(), limits);
-  if (!r.ok()) return r.error().with_context("reading " + path.string());
-  return r;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<std::vector<fr>> {
+    auto r = read(bytes, limits);
+    if (!r.ok()) return r.error().with_context("reading " + path.string());
+    return r;
+  });
 }
 
 result<std::vector<uint8_t>> write_circom_wtns(std::span<const fr> w) {
@@ -78,7 +79,7 @@ result<std::vector<uint8_t>> write_circom_wtns(std::span<const fr> w) {
 status write_circom_wtns_file(std::span<const fr> w, const std::filesystem::path& path) {
   auto bytes = write_circom_wtns(w);
   if (!bytes.ok()) return bytes.error().with_context("writing " + path.string());
-  return write_file_atomically(path, *bytes);
+  return write_output_file(path, *bytes);
 }
 
 }  // namespace pp::formats

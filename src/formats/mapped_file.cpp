@@ -1,4 +1,4 @@
-// POSIX mmap of input files and atomic writes of output files.
+// POSIX mmap of input files.
 #include "formats/mapped_file.hpp"
 
 #include <fcntl.h>
@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
+
+#include "core/file_type.hpp"
 
 namespace pp::formats {
 
@@ -35,84 +37,76 @@ void populate_for_read(std::span<const uint8_t> bytes) {
 #endif
 }
 
-std::string file_type_words(mode_t mode) {
-  if (S_ISREG(mode)) return {};
-  if (S_ISDIR(mode)) return "is a directory";
-  if (S_ISFIFO(mode)) return "is a FIFO";
-  if (S_ISSOCK(mode)) return "is a socket";
-  if (S_ISCHR(mode)) return "is a character device";
-  if (S_ISBLK(mode)) return "is a block device";
-  return "is of an unsupported file type";
-}
-
-std::string describe_if_not_regular(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? "does not exist" : std::strerror(errno);
-  return file_type_words(st.st_mode);
-}
-
 result<mapped_file> mapped_file::open(const std::filesystem::path& path) {
+  if (status s = refuse_embedded_nul(path); !s.ok()) return s;
+  mapped_file f;
+  f.path_ = path;
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; the type check below
   // refuses it. It changes nothing for a regular file or its mapping.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return os_error(path, "opening", errno);
+  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (f.fd_ < 0) return os_error(path, "opening", errno);
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return os_error(path, "reading", err);
-  }
+  if (::fstat(f.fd_, &st) != 0) return os_error(path, "reading", errno);
   if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return invalid_argument("reading " + path.string() + ": " + file_type_words(st.st_mode) + ", not a regular file");
+    return invalid_argument("reading " + path.string() + ": " + pp::file_type_words(st.st_mode) + ", not a regular file");
   }
-  mapped_file f;
+  f.mtime_ = st.st_mtim;
   if (st.st_size > 0) {
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      const int err = errno;
-      ::close(fd);
-      return os_error(path, "mapping", err);
-    }
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, f.fd_, 0);
+    if (p == MAP_FAILED) return os_error(path, "mapping", errno);
     f.data_ = static_cast<const uint8_t*>(p);
-    f.size_ = static_cast<std::size_t>(st.st_size);
+    f.size_ = size;
+    auto guard = mapping_guard::guard(p, size);
+    if (!guard.ok()) return std::move(guard).take_status().with_context("reading " + path.string());
+    f.guard_.emplace(std::move(guard).value_unchecked());
   }
-  ::close(fd);  // the mapping stays valid
   return f;
+}
+
+status mapped_file::unchanged() const {
+  struct stat st {};
+  const bool same = (!guard_ || !guard_->damaged()) && ::fstat(fd_, &st) == 0 &&
+                    static_cast<std::size_t>(st.st_size) == size_ && st.st_mtim.tv_sec == mtime_.tv_sec &&
+                    st.st_mtim.tv_nsec == mtime_.tv_nsec;
+  if (same) return ok_status();
+  return data_loss("reading " + path_.string() +
+                   ": the file changed while it was read (truncated or rewritten); read it again once it is complete");
+}
+
+mapped_file::mapped_file(mapped_file&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)),
+      size_(std::exchange(o.size_, 0)),
+      fd_(std::exchange(o.fd_, -1)),
+      mtime_(o.mtime_),
+      path_(std::move(o.path_)),
+      guard_(std::move(o.guard_)) {
+  o.guard_.reset();
 }
 
 mapped_file& mapped_file::operator=(mapped_file&& o) noexcept {
   if (this != &o) {
-    if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
-    data_ = o.data_;
-    size_ = o.size_;
-    o.data_ = nullptr;
-    o.size_ = 0;
+    release();
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+    fd_ = std::exchange(o.fd_, -1);
+    mtime_ = o.mtime_;
+    path_ = std::move(o.path_);
+    guard_ = std::move(o.guard_);
+    o.guard_.reset();
   }
   return *this;
 }
 
-mapped_file::~mapped_file() {
-  if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
-}
+mapped_file::~mapped_file() { release(); }
 
-status write_file_atomically(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return os_error(tmp, "creating", errno);
-  const bool wrote = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const int write_err = errno;
-  if (std::fclose(f) != 0 || !wrote) {
-    std::remove(tmp.c_str());
-    return os_error(tmp, "writing", wrote ? errno : write_err);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    return os_error(path, "renaming onto", err);
-  }
-  return ok_status();
+void mapped_file::release() {
+  guard_.reset();  // before the range is unmapped: the handler must not match an address reused later
+  if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
+  data_ = nullptr;
+  size_ = 0;
+  fd_ = -1;
 }
 
 }  // namespace pp::formats

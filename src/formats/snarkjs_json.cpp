@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "ec/ec.hpp"
 #include "ff/field_bytes.hpp"
@@ -244,9 +245,9 @@ std::string print(const ordered_json& j) {
 }
 
 result<std::string> read_text(const std::filesystem::path& path) {
-  PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
-  const auto b = f.bytes();
-  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  return read_mapped(path, [](std::span<const uint8_t> b) -> result<std::string> {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  });
 }
 
 template <class T, class F>
@@ -317,7 +318,7 @@ result<std::vector<ff::fr>> read_snarkjs_public_json_file(const std::filesystem:
 }
 
 status write_text_file(const std::filesystem::path& path, std::string_view text) {
-  return write_file_atomically(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  return write_output_file(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 }  // namespace pp::formats

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/status_macros.hpp"
 #include "ec/ec.hpp"
 #include "formats/binfile.hpp"
@@ -268,11 +269,30 @@ result<snarkjs_zkey> read_snarkjs_zkey(std::span<const uint8_t> bytes, const zke
 }
 
 result<snarkjs_zkey> read_snarkjs_zkey_file(const std::filesystem::path& path, const zkey_read_options& options) {
-  PP_ASSIGN_OR_RETURN(const mapped_file f, mapped_file::open(path));
-  populate_for_read(f.bytes());  // every section is read
-  auto z = read_snarkjs_zkey(f.bytes(), options);
-  if (!z.ok()) return std::move(z).take_status().with_context("reading " + path.string());
-  return z;
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<snarkjs_zkey> {
+    populate_for_read(bytes);  // every section is read
+    auto z = read_snarkjs_zkey(bytes, options);
+    if (!z.ok()) return std::move(z).take_status().with_context("reading " + path.string());
+    return z;
+  });
+}
+
+result<uint32_t> read_snarkjs_zkey_num_variables_file(const std::filesystem::path& path) {
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<uint32_t> {
+    static constexpr uint32_t versions[] = {1};
+    auto header = [&]() -> result<uint32_t> {
+      PP_ASSIGN_OR_RETURN(const binfile_sections t, read_binfile_sections(bytes, "zkey", versions, ".zkey"));
+      PP_RETURN_IF_ERROR(read_protocol(bytes, t));
+      PP_ASSIGN_OR_RETURN(const section_entry* s, require_section(t, s_groth));
+      byte_reader rd(bytes, *s, section_name(s_groth));
+      PP_RETURN_IF_ERROR(read_field_prime(rd, "base field prime q", n8q_bls, ff::fp_params::modulus, 6, true));
+      PP_RETURN_IF_ERROR(read_field_prime(rd, "scalar field prime r", n8r_bls, ff::fr_params::modulus, 4, false));
+      return rd.u32("nVars");
+    };
+    auto n = header();
+    if (!n.ok()) return std::move(n).take_status().with_context("reading " + path.string());
+    return n;
+  });
 }
 
 namespace {
@@ -385,7 +405,7 @@ result<std::vector<uint8_t>> write_snarkjs_zkey(const snarkjs_zkey& z) {
 
 status write_snarkjs_zkey_file(const snarkjs_zkey& zkey, const std::filesystem::path& path) {
   PP_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, write_snarkjs_zkey(zkey));
-  return write_file_atomically(path, bytes);
+  return write_output_file(path, bytes);
 }
 
 }  // namespace pp::formats

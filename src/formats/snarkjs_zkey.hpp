@@ -56,6 +56,9 @@ struct zkey_read_options {
 // Sections may appear in any order. Sizes are checked against the file before any allocation.
 result<snarkjs_zkey> read_snarkjs_zkey(std::span<const uint8_t> bytes, const zkey_read_options& options = {});
 result<snarkjs_zkey> read_snarkjs_zkey_file(const std::filesystem::path& path, const zkey_read_options& options = {});
+// nVars from the Groth16 header alone (the section table and a few pages of the file), for sizing
+// what a key implies (a witness bound) without loading it; errors as read_snarkjs_zkey_file's.
+result<uint32_t> read_snarkjs_zkey_num_variables_file(const std::filesystem::path& path);
 
 // Sections 1..10 in id order (as `snarkjs zkey contribute` writes them). invalid_argument when the
 // key is not snarkjs-shaped: basis must be odd_coset_lagrange, no density bitmaps, vector sizes

@@ -30,6 +30,8 @@ class client {
   // A fresh context per call: the authorization header, and a deadline when timeout > 0.
   [[nodiscard]] std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds timeout = {}) const;
   proofpipe::v1::ProofPipe::Stub& stub() const { return *stub_; }
+  // The channel under stub(), for its connectivity state.
+  grpc::Channel& channel() const { return *channel_; }
   const std::string& target() const { return target_; }
 
  private:

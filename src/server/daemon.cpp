@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <optional>
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
@@ -17,6 +18,8 @@
 #include "devices/gpu_devices.hpp"
 #include "engine/device_choice.hpp"
 #include "server/client.hpp"
+#include "server/fd_headroom.hpp"
+#include "server/tcp_acceptor.hpp"
 
 #ifndef PP_VERSION
 #define PP_VERSION "0.0.0"
@@ -26,6 +29,9 @@ namespace pp::server {
 namespace {
 
 constexpr uint64_t mib = uint64_t{1} << 20;
+// A gRPC connection with no call in flight is closed after this: clients reconnect on their next
+// call, and the descriptors of connections nobody uses come back.
+constexpr std::chrono::milliseconds max_connection_idle = std::chrono::minutes(5);
 
 // A leftover socket file from a daemon that died is removed; a live one is an error.
 status clear_stale_socket(const std::string& path) {
@@ -63,6 +69,8 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
   std::unique_ptr<daemon> d(new daemon());
   d->config_ = config;
   const listen_config& lc = config.server;
+  auto fds = ensure_fd_headroom(fds_needed(lc));
+  if (!fds.ok()) return fds.error();
 
   service_options so;
   so.max_await_s = lc.max_await_s;
@@ -91,6 +99,16 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
     d->engine_ = std::move(*c);
     so.cluster_status = [c = d->cluster_] { return c->cluster_status_json(); };
   }
+  // Bound before the keys load, so a port already taken fails the start at once.
+  std::optional<tcp_acceptor> tcp;
+  if (!lc.listen.empty()) {
+    auto a = tcp_acceptor::listen(lc.listen, "server.listen");
+    if (!a.ok()) return a.error();
+    tcp.emplace(std::move(a).value());
+    so.authenticated = [p = d.get()](std::string_view peer) {
+      if (p->tcp_gate_) p->tcp_gate_->authenticated(peer);
+    };
+  }
   d->service_ = std::make_unique<proof_service>(*d->engine_, so);
 
   for (size_t i = 0; i < config.keys.size(); ++i) {
@@ -112,22 +130,24 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
     if (status s = clear_stale_socket(lc.socket); !s.ok()) return s;
     b.AddListeningPort(unix_target(lc.socket), grpc::InsecureServerCredentials());
   }
-  if (!lc.listen.empty()) b.AddListeningPort(lc.listen, grpc::InsecureServerCredentials(), &d->tcp_port_);
   b.SetMaxReceiveMessageSize(static_cast<int>(lc.max_receive_message_mb * mib));
   b.SetMaxSendMessageSize(static_cast<int>(lc.max_send_message_mb * mib));
   grpc::ResourceQuota quota("proofpipe");
   quota.SetMaxThreads(static_cast<int>(lc.max_concurrent_calls) + 2);  // + the pollers
   b.SetResourceQuota(quota);
+  // A connection with no call in flight this long is closed (its client reconnects when it calls
+  // again): idle connections do not hold descriptors for ever (grpc_tcp_gate.hpp).
+  b.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, static_cast<int>(max_connection_idle.count()));
   b.RegisterService(d->service_.get());
   // The socket is created owner-only and then opened up to socket_mode, never wider on the way.
   const mode_t old_mask = ::umask(0177);
   d->grpc_ = b.BuildAndStart();
   ::umask(old_mask);
   if (!d->grpc_) {
-    return unavailable("cannot listen on " + (lc.socket.empty() ? std::string() : "unix socket " + lc.socket) +
-                       (lc.listen.empty() ? std::string() : (lc.socket.empty() ? "" : " / ") + std::string("tcp ") + lc.listen) +
-                       " (directory missing or not writable, or the port is taken)");
+    return unavailable("cannot start the gRPC server" +
+                       (lc.socket.empty() ? std::string() : " on unix socket " + lc.socket + " (directory missing or not writable)"));
   }
+  if (tcp) d->tcp_gate_ = grpc_tcp_gate::start(*d->grpc_, std::move(*tcp), lc.max_tcp_connections);
   if (!lc.socket.empty() && ::chmod(lc.socket.c_str(), lc.socket_mode) != 0) {
     return failed_precondition("server.socket_mode: chmod " + lc.socket + ": " + std::strerror(errno));
   }
@@ -137,13 +157,13 @@ result<std::unique_ptr<daemon>> daemon::start(const server_config& config) {
     auto h = http_listener::start(lc.http, {
         {"/metrics", [e] { return http_response{200, "text/plain; version=0.0.4; charset=utf-8", e->metrics_text()}; }},
         {"/status", [svc] { return http_response{200, "application/json", svc->status_json() + "\n"}; }},
-    });
+    }, lc.max_http_connections);
     if (!h.ok()) return h.error().with_context("server.http");
     d->http_ = std::move(*h);
   }
-  log->info("proofpipe {} serving{}{}{}", PP_VERSION, lc.socket.empty() ? "" : " on unix:" + lc.socket,
-            lc.listen.empty() ? "" : " on tcp port " + std::to_string(d->tcp_port_),
-            d->http_ ? ", http port " + std::to_string(d->http_->port()) : "");
+  log->info("proofpipe {} serving{}{}{} ({} file descriptors)", PP_VERSION, lc.socket.empty() ? "" : " on unix:" + lc.socket,
+            lc.listen.empty() ? "" : " on tcp port " + std::to_string(d->tcp_port()),
+            d->http_ ? ", http port " + std::to_string(d->http_->port()) : "", *fds);
   return d;
 }
 
@@ -176,6 +196,7 @@ void daemon::run_stop(bool drain) {
     }
   }
   // Awaiting calls see their (now terminal) jobs within one poll slice; give them a moment.
+  if (tcp_gate_) tcp_gate_->stop();
   grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
   if (http_) http_->stop();
   if (!config_.server.socket.empty()) ::unlink(config_.server.socket.c_str());

@@ -14,6 +14,7 @@
 #include "core/result.hpp"
 #include "core/thread_annotations.hpp"
 #include "engine/engine.hpp"
+#include "server/grpc_tcp_gate.hpp"
 #include "server/http_listener.hpp"
 #include "server/proof_service.hpp"
 #include "server/server_config.hpp"
@@ -33,7 +34,7 @@ class daemon {
   daemon(const daemon&) = delete;
   daemon& operator=(const daemon&) = delete;
 
-  int tcp_port() const { return tcp_port_; }    // 0 when TCP is off
+  int tcp_port() const { return tcp_gate_ ? tcp_gate_->port() : 0; }  // 0 when TCP is off
   int http_port() const { return http_ ? http_->port() : 0; }
   const server_config& config() const { return config_; }
   proof_service& service() { return *service_; }
@@ -55,8 +56,8 @@ class daemon {
   cluster::cluster_engine* cluster_ = nullptr;  // engine_ itself with [cluster], else null
   std::unique_ptr<proof_service> service_;
   std::unique_ptr<grpc::Server> grpc_;
+  std::unique_ptr<grpc_tcp_gate> tcp_gate_;  // accepts the TCP port for grpc_ (null when TCP is off)
   std::unique_ptr<http_listener> http_;
-  int tcp_port_ = 0;
 
   mutex mu_;
   std::condition_variable cv_;  // done_ became true

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_type.hpp"
 #include "core/status_macros.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/circom_wtns.hpp"
@@ -96,6 +97,7 @@ grpc::Status proof_service::authorize(const grpc::ServerContext* ctx) const {
   if (!v.starts_with(bearer) || !same_token(v.substr(bearer.size()), options_.token)) {
     return {grpc::StatusCode::UNAUTHENTICATED, "bad bearer token"};
   }
+  if (options_.authenticated) options_.authenticated(ctx->peer());
   return grpc::Status::OK;
 }
 
@@ -116,6 +118,8 @@ namespace {
 // An absolute path, canonical when it can be made so; `field` names it in the error.
 result<std::string> daemon_path(const char* field, const std::string& path, const char* what) {
   if (path.empty()) return invalid_argument(std::string(field) + ": required (" + what + " the daemon can read)");
+  // Before canonicalizing: weakly_canonical would resolve the part before a NUL and drop the rest.
+  if (status s = refuse_embedded_nul(path); !s.ok()) return s.with_context(field);
   if (!std::filesystem::path(path).is_absolute()) {
     return invalid_argument(std::string(field) + ": \"" + path +
                             "\" must be absolute (the daemon's working directory is not the client's)");

@@ -21,6 +21,8 @@ struct service_options {
   std::string version;
   // A cluster node's view of the cluster (JSON), added to status_json() as "cluster"; empty: none.
   std::function<std::string()> cluster_status;
+  // Told the peer of every TCP call that carried the token (grpc_tcp_gate::authenticated); empty: none.
+  std::function<void(std::string_view peer)> authenticated;
 };
 
 class proof_service final : public proofpipe::v1::ProofPipe::Service {

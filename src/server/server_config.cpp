@@ -191,6 +191,8 @@ void visit_server(C& c, V& v) {
   v.integer("max_receive_message_mb", c.max_receive_message_mb, 1, 2047);
   v.integer("max_send_message_mb", c.max_send_message_mb, 1, 2047);
   v.integer("max_concurrent_calls", c.max_concurrent_calls, 1, 65536);
+  v.integer("max_tcp_connections", c.max_tcp_connections, 1, 65536);
+  v.integer("max_http_connections", c.max_http_connections, 1, 65536);
   v.integer("drain_timeout_s", c.drain_timeout_s, 0, 86400);
   v.integer("max_await_s", c.max_await_s, 1, 86400);
 }
@@ -241,6 +243,7 @@ void visit_cluster(C& c, V& v) {
   v.integer("inline_witness_bytes", k.inline_witness_bytes, 0, int64_t{1} << 30);
   v.integer("claims", k.claims, 0, 1024);
   v.duration("poll_ms", k.poll, 1, 60000);
+  v.duration("unserved_job_s", k.unserved_job, 1, 86400);
 }
 
 // The sections in file order, each with its table.

@@ -28,6 +28,10 @@ struct listen_config {
   uint32_t max_receive_message_mb = 64;  // bigger requests: RESOURCE_EXHAUSTED
   uint32_t max_send_message_mb = 16;
   uint32_t max_concurrent_calls = 256;  // cap on in-flight RPCs (bounds threads blocked in Await)
+  // Open connections on the TCP gRPC port (grpc_tcp_gate.hpp) and on the HTTP port
+  // (http_listener.hpp); with the descriptors they take, checked against RLIMIT_NOFILE at start.
+  uint32_t max_tcp_connections = 256;
+  uint32_t max_http_connections = 64;
   uint32_t drain_timeout_s = 300;       // SIGTERM: how long in-flight jobs may take to finish
   uint32_t max_await_s = 3600;          // AwaitProof / Prove timeout_ms is clamped to this
 };

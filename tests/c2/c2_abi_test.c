@@ -182,6 +182,9 @@ int main(int argc, char** argv) {
   expect_error(generate_groth16_proofs_c(f.provers, 1, NULL, f.s_s, &proof, &srs), "r_s", "null r_s");
   expect_error(generate_groth16_proofs_c(f.provers, 1, f.r_s, NULL, &proof, &srs), "s_s", "null s_s");
   expect_error(generate_groth16_proofs_c(f.provers, 1, f.r_s, f.s_s, NULL, &srs), "proofs", "null proofs");
+  RustError huge = generate_groth16_proofs_c(f.provers, SIZE_MAX, f.r_s, f.s_s, &proof, &srs);
+  CHECK(huge.code == EINVAL, "num_circuits SIZE_MAX: code %d, expected EINVAL (%d)", huge.code, EINVAL);
+  expect_error(huge, "num_circuits", "num_circuits SIZE_MAX");
   SRS none = {0};
   expect_error(generate_groth16_proofs_c(f.provers, 1, f.r_s, f.s_s, &proof, &none), "srs", "null srs");
   expect_error(generate_groth16_proofs_c(f.provers, 1, f.r_s, f.s_s, &proof, NULL), "srs", "null srs reference");

@@ -2,12 +2,16 @@
 // one whose verifying key holds a point on the curve but outside the prime-order subgroup (a G1 and
 // a G2 point, lifted from an x without clearing the cofactor) is refused with a message naming the
 // field; one with a point off the curve likewise. check_query_subgroups names the first query point
-// (h, l, a, b_g1, b_g2) outside the subgroup.
+// (h, l, a, b_g1, b_g2) outside the subgroup. A file truncated while it loads is data_loss, not SIGBUS.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "c2/srs.hpp"
 #include "ec/affine.hpp"
@@ -80,6 +84,31 @@ TEST_F(SrsFile, ReadsBackWhatProofpipeWrote) {
   ASSERT_THAT(r, IsOk());
   EXPECT_TRUE((*r)->vk.delta_g1 == pk_.vk.delta_g1);
   EXPECT_EQ((*r)->h.size(), pk_.h.size());
+}
+
+// A parameters file replaced by `cp` while the ABI's loader reads it (truncated at a random moment
+// of the load): the load ends in the key (the truncation came after) or data_loss, which the ABI
+// returns as EINVAL; never in SIGBUS.
+TEST_F(SrsFile, ParametersTruncatedWhileTheyLoadAreDataLoss) {
+  ASSERT_THAT(formats::write_bellperson_params_file(pk_, path_), IsOk());
+  const std::filesystem::path copy = path_.string() + ".live";
+  std::filesystem::copy_file(path_, copy, std::filesystem::copy_options::overwrite_existing);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_THAT(read_srs_file(copy.string()), IsOk());
+  const auto load_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+  std::mt19937 rng(static_cast<uint32_t>(seed_));
+  for (int round = 0; round < 100; ++round) {
+    std::filesystem::copy_file(path_, copy, std::filesystem::copy_options::overwrite_existing);
+    const auto delay = std::chrono::microseconds(rng() % (load_us + 1));
+    std::thread cp([&] {
+      std::this_thread::sleep_for(delay);
+      EXPECT_EQ(::truncate(copy.c_str(), 0), 0);
+    });
+    const auto r = read_srs_file(copy.string());
+    cp.join();
+    if (!r.ok()) EXPECT_EQ(r.error().code(), status_code::data_loss) << r.error().to_string();
+  }
+  std::filesystem::remove(copy);
 }
 
 TEST_F(SrsFile, VerifyingKeyPointsOutsideTheSubgroupAreRefused) {

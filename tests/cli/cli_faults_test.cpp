@@ -1,11 +1,13 @@
 // The `proofpipe` binary under hostile and faulty input, run as a child process as a user would run
 // it: a header that claims 2^32 - 1 wires, an exception that reaches main, a key path that is not a
-// key, a witness path that is a directory or a FIFO, verify's exit codes, a readable token file.
+// key, a witness path that is a directory or a FIFO, outputs that are device nodes, links, FIFOs or
+// in a missing directory, verify's exit codes, a readable token file.
 // Every wait is bounded (cli/cli_process.hpp).
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -129,6 +131,57 @@ TEST_F(CliFaults, AWitnessPathThatIsADirectoryOrAFifoSaysWhatItIs) {
   ASSERT_TRUE(f.exited) << describe(f);
   EXPECT_EQ(f.code, 1);
   EXPECT_NE(f.err.find("is a FIFO"), std::string::npos) << describe(f);
+}
+
+// `prove`'s outputs look at what the path is (core/output_file.hpp): a device node (a copy of
+// /dev/null, as root) and a FIFO keep their type, a symlink is written through to its target.
+TEST_F(CliFaults, OutputsNeverReplaceADeviceNodeALinkOrAFifo) {
+  make_mul_proof();
+  auto type_of = [](const fs::path& p) {
+    struct stat st {};
+    EXPECT_EQ(::lstat(p.c_str(), &st), 0) << p;
+    return st.st_mode & S_IFMT;
+  };
+  if (::geteuid() == 0) {
+    const fs::path null = dir_ / "null";
+    ASSERT_EQ(::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
+    const outcome r = run({"prove", zkey_.string(), wtns_.string(), null.string(), public_.string()});
+    EXPECT_TRUE(r.exited && r.code == 0) << describe(r);
+    EXPECT_EQ(type_of(null), static_cast<mode_t>(S_IFCHR)) << "the device node was replaced";
+  }
+  const fs::path target = dir_ / "target.json";
+  std::ofstream(target) << "old";
+  fs::create_symlink(target, dir_ / "link.json");
+  const outcome l = run({"prove", zkey_.string(), wtns_.string(), (dir_ / "link.json").string(), public_.string()});
+  EXPECT_TRUE(l.exited && l.code == 0) << describe(l);
+  EXPECT_EQ(type_of(dir_ / "link.json"), static_cast<mode_t>(S_IFLNK)) << "the link was replaced";
+  EXPECT_NE(read_file(target).find("pi_a"), std::string::npos) << "the link's target was not written";
+
+  const fs::path fifo = dir_ / "proof.fifo";
+  const fs::path fresh_public = dir_ / "fresh_public.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const outcome f = run({"prove", zkey_.string(), wtns_.string(), fifo.string(), fresh_public.string()}, 60s);
+  ASSERT_TRUE(f.exited) << describe(f);
+  EXPECT_EQ(f.code, 1) << describe(f);
+  EXPECT_NE(f.err.find("no reader"), std::string::npos) << describe(f);
+  EXPECT_EQ(type_of(fifo), static_cast<mode_t>(S_IFIFO)) << "the FIFO was replaced";
+  EXPECT_FALSE(fs::exists(fresh_public)) << "public.json was written although the proof could not be";
+}
+
+TEST_F(CliFaults, AFailedPublicWriteLeavesNoProofBehind) {
+  make_mul_proof();
+  const fs::path proof = dir_ / "new_proof.json";
+  const outcome r = run({"prove", zkey_.string(), wtns_.string(), proof.string(), (dir_ / "no_dir" / "public.json").string()});
+  ASSERT_TRUE(r.exited) << describe(r);
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.err.find("public.json"), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(proof)) << "proof.json was written without its public.json";
+  const fs::path key = dir_ / "new.zkey";
+  const outcome s = run({"setup", (source_dir() / "tests/fixtures/circom/mul.r1cs").string(), key.string(), "--vk",
+                         (dir_ / "no_dir" / "vk.json").string()});
+  ASSERT_TRUE(s.exited) << describe(s);
+  EXPECT_EQ(s.code, 1) << describe(s);
+  EXPECT_FALSE(fs::exists(key)) << "the key was written without its verifying key";
 }
 
 TEST_F(CliFaults, VerifyTellsAnInvalidProofFromAnUnreadableInput) {

@@ -30,6 +30,13 @@ using namespace std::chrono_literals;
 
 test::pg_instance* server() { return test::shared_pg().get(); }
 
+// A node report listing one key (witnesses up to 1 MiB).
+node_report holding(const std::string& key) {
+  node_report r;
+  r.keys[key] = 1 << 20;
+  return r;
+}
+
 class ClusterStore : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -109,7 +116,7 @@ TEST_F(ClusterStore, ClaimsInPriorityThenJobThenPartitionOrder) {
   EXPECT_EQ(c->claims, 1u);
   EXPECT_EQ(c->num_partitions, 1u);
   ASSERT_TRUE(c->witness.is_inline);
-  auto bytes = witness_store::get(c->witness);
+  auto bytes = witness_store::get(c->witness, {});
   ASSERT_THAT(bytes, IsOk());
   EXPECT_EQ(std::string(bytes->begin(), bytes->end()), "w" + std::to_string(other_key) + "/0");
 }
@@ -255,7 +262,7 @@ TEST_F(ClusterStore, ARestartedNodeGivesBackWhatItsPreviousRunHeld) {
 }
 
 TEST_F(ClusterStore, APartitionFailingOnThreeNodesFailsItsJobWithEachError) {
-  for (const char* n : {"n1", "n2", "n3"}) register_node(*conn_, n, 30s, {"k"});
+  for (const char* n : {"n1", "n2", "n3"}) register_node(*conn_, n, 30s, holding("k"));
   const uint64_t job = add_job(1, 2);
   auto fail_on = [&](const std::string& node) {
     for (;;) {
@@ -292,7 +299,7 @@ TEST_F(ClusterStore, APartitionFailingOnThreeNodesFailsItsJobWithEachError) {
 }
 
 TEST_F(ClusterStore, WithFewerLiveNodesEveryLiveNodeFailingIsEnough) {
-  register_node(*conn_, "solo", 30s, {"k"});
+  register_node(*conn_, "solo", 30s, holding("k"));
   const uint64_t job = add_job(1, 1);
   auto c = take("solo");
   ASSERT_TRUE(c);
@@ -324,8 +331,10 @@ TEST_F(ClusterStore, IdempotencyKeysMapToOneJob) {
 }
 
 TEST_F(ClusterStore, StatusShowsNodesClaimsAndQueueByPriority) {
-  register_node(*conn_, "n1", 30s, {"k"});
-  heartbeat(*conn_, "n1", false, R"([{"name":"cpu0","kind":"cpu","healthy":true}])", {"k"});
+  register_node(*conn_, "n1", 30s, holding("k"));
+  node_report r = holding("k");
+  r.devices_json = R"([{"name":"cpu0","kind":"cpu","healthy":true}])";
+  heartbeat(*conn_, "n1", 30s, r);
   add_job(3, 2);
   add_job(0, 3);
   ASSERT_TRUE(take("n1"));
@@ -382,7 +391,7 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
   ASSERT_THAT(b, IsOk());
   EXPECT_FALSE(b->is_inline);
   EXPECT_EQ(b->path, (dir / "7" / "1.wtns").string());
-  auto back = witness_store::get(*b);
+  auto back = witness_store::get(*b, {});
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(std::string(back->begin(), back->end()), large);
   // A corrupted file (same size) is data_loss, as is a missing one.
@@ -391,10 +400,10 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
     f.seekp(500);
     f.put('y');
   }
-  EXPECT_EQ(witness_store::get(*b).error().code(), status_code::data_loss);
-  store.remove_job(7);
+  EXPECT_EQ(witness_store::get(*b, {}).error().code(), status_code::data_loss);
+  store.remove_job(7, {});
   EXPECT_FALSE(std::filesystem::exists(dir / "7"));
-  EXPECT_EQ(witness_store::get(*b).error().code(), status_code::data_loss);
+  EXPECT_EQ(witness_store::get(*b, {}).error().code(), status_code::data_loss);
   // Too large and nowhere to put it.
   witness_store no_dir("", 16);
   auto c = no_dir.put(8, 0, std::span(reinterpret_cast<const uint8_t*>(large.data()), large.size()));
@@ -406,6 +415,39 @@ TEST(WitnessStore, InlineBelowTheThresholdFilesAboveWithChecksums) {
   EXPECT_EQ(d[0], 0xba);
   EXPECT_EQ(d[1], 0x78);
   EXPECT_EQ(d[31], 0xad);
+}
+
+// A job's files are removed where its rows say they are (another node's directory too), but only
+// paths shaped <dir>/<job>/<part>.wtns: a row cannot make a node delete any other file.
+TEST(WitnessStore, RemovesTheRecordedFilesOnlyWhenShapedAsTheJobsWitnesses) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("pp_ws_rm_" + std::to_string(::getpid()));
+  const std::filesystem::path mine = root / "mine", theirs = root / "theirs";
+  std::filesystem::create_directories(theirs / "9");
+  std::ofstream(theirs / "9" / "0.wtns") << "w";
+  std::ofstream(theirs / "9" / "notes.txt") << "keep";
+  std::ofstream(root / "victim") << "keep";
+  witness_store store(mine, 16);
+  store.remove_job(9, {(theirs / "9" / "0.wtns").string(), (theirs / "9" / "notes.txt").string(), (root / "victim").string(),
+                       "9/1.wtns"});
+  EXPECT_FALSE(std::filesystem::exists(theirs / "9" / "0.wtns"));
+  EXPECT_TRUE(std::filesystem::exists(theirs / "9" / "notes.txt"));
+  EXPECT_TRUE(std::filesystem::exists(root / "victim"));
+  std::filesystem::remove_all(root);
+}
+
+// A shared directory that is missing, a file, or not writable stops the node at start.
+TEST(WitnessStore, TheSharedDirectoryMustBeAWritableDirectory) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("pp_ws_chk_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "dir");
+  std::ofstream(root / "file") << "x";
+  EXPECT_THAT(witness_store(root / "dir", 16).check_writable("n1"), IsOk());
+  EXPECT_FALSE(std::filesystem::exists(root / "dir" / ".proofpipe-probe-n1")) << "the probe is removed";
+  EXPECT_THAT(witness_store(root / "missing", 16).check_writable("n1"),
+              StatusIs(status_code::failed_precondition, ::testing::HasSubstr("does not exist")));
+  EXPECT_THAT(witness_store(root / "file", 16).check_writable("n1"),
+              StatusIs(status_code::failed_precondition, ::testing::HasSubstr("regular file")));
+  EXPECT_THAT(witness_store("", 16).check_writable("n1"), IsOk());
+  std::filesystem::remove_all(root);
 }
 
 TEST(NodeMetrics, EverySampleCarriesTheNodeLabel) {

@@ -70,11 +70,9 @@ class pg_instance {
       p->keep_ = true;
       return nullptr;
     }
-    const std::string opts = "-k " + d + " -c listen_addresses='' -p 5432 -c fsync=off -c synchronous_commit=off "
-                             "-c full_page_writes=off -c max_connections=200";
-    const std::string run = p->as_ + (bin / "pg_ctl").string() + " -D " + d + "/data -l " + d + "/server.log -w -o \"" +
-                            opts + "\" start >" + d + "/pg_ctl.log 2>&1";
-    if (std::system(run.c_str()) != 0) {
+    p->opts_ = "-k " + d + " -c listen_addresses='' -p 5432 -c fsync=off -c synchronous_commit=off "
+               "-c full_page_writes=off -c max_connections=200";
+    if (!p->pg_ctl("start")) {
       *why = "pg_ctl start failed (see " + d + "/server.log)";
       p->keep_ = true;
       return nullptr;
@@ -94,6 +92,10 @@ class pg_instance {
   pg_instance(const pg_instance&) = delete;
   pg_instance& operator=(const pg_instance&) = delete;
 
+  // Stops the server (fast: every connection is cut) and starts it again, as an operator's restart
+  // does; false when pg_ctl failed.
+  bool restart() const { return pg_ctl("restart -m fast"); }
+
   // A libpq connection string for `database` over the unix socket.
   std::string conninfo(const std::string& database = "postgres") const {
     return "host=" + dir_.string() + " port=5432 user=" + user_ + " dbname=" + database;
@@ -108,8 +110,15 @@ class pg_instance {
 
  private:
   pg_instance() = default;
+  bool pg_ctl(const std::string& action) const {
+    const std::string d = dir_.string();
+    const std::string run = as_ + (bin_ / "pg_ctl").string() + " -D " + d + "/data -l " + d + "/server.log -w -o \"" +
+                            opts_ + "\" " + action + " >>" + d + "/pg_ctl.log 2>&1";
+    return std::system(run.c_str()) == 0;
+  }
+
   std::filesystem::path bin_, dir_;
-  std::string as_, user_;
+  std::string as_, user_, opts_;
   bool running_ = false;
   bool keep_ = false;
 };

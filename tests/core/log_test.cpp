@@ -99,6 +99,16 @@ TEST_F(LogFile, TextToFileFiltersByLevel) {
   EXPECT_NE(lines[1].find("slow bucket"), std::string::npos) << lines[1];
 }
 
+// An info line is in the file as soon as it is logged, not when a later warning flushes the file's
+// buffer: an operator tailing the log (or reading it after kill -9) sees every line.
+TEST_F(LogFile, EveryLineReachesTheFileWithoutAFlush) {
+  ASSERT_THAT(init(options{level::info, dir_ / "live.log", format::text, false}), IsOk());
+  get("engine-live")->info("job {} queued", 8);
+  const auto lines = read_lines(dir_ / "live.log");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("job 8 queued"), std::string::npos) << lines[0];
+}
+
 TEST_F(LogFile, JsonLinesParse) {
   ASSERT_THAT(init(options{level::debug, dir_ / "json.log", format::json, false}), IsOk());
   get("engine-json")->debug("path \"C:\\tmp\"\tand\nnewline");

@@ -2,10 +2,13 @@
 // a client that trickles its HTTP request cannot silence /metrics and is cut at the request
 // deadline; HEAD sends the real Content-Length; counters exist at 0; an unsatisfied witness is not
 // blamed on a constraint the daemon cannot know; a witness path that is a directory or a FIFO says
-// so. Every wait is bounded; no assertion on timing.
+// so; idle clients past the connection caps on the HTTP and TCP ports, unauthenticated ones
+// against authenticated ones; caps the descriptor limit cannot cover. Every wait is bounded; the
+// timing assertions have seconds of slack.
 #include <gtest/gtest.h>
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +19,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "formats/circom_wtns.hpp"
 #include "r1cs/constraint_system_builder.hpp"
@@ -23,6 +27,7 @@
 #include "server/client.hpp"
 #include "server/daemon.hpp"
 #include "server/daemon_harness.hpp"
+#include "server/fd_headroom.hpp"
 #include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
@@ -207,6 +212,149 @@ TEST_F(DaemonFaults, AWitnessPathThatIsADirectoryOrAFifoSaysWhatItIs) {
     EXPECT_EQ(msg.find("does not exist"), std::string::npos) << msg;
   }
   fs::remove(fifo);
+}
+
+// Descriptors this process holds (the in-process daemon's and the test's own).
+size_t open_fds() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+// A key or witness path with a NUL byte names another file to the system calls (the part before
+// it): refused, not truncated.
+TEST_F(DaemonFaults, APathWithAnEmbeddedNulIsRefused) {
+  const std::string zkey = chain().zkey.string() + std::string(1, '\0') + ".other";
+  pb::RegisterKeyRequest reg;
+  reg.set_zkey_path(zkey);
+  reg.set_key_id("nul");
+  pb::RegisterKeyResponse rr;
+  const grpc::Status r = client_->stub().RegisterKey(client_->context(30s).get(), reg, &rr);
+  EXPECT_EQ(r.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << r.error_message();
+  EXPECT_NE(r.error_message().find("NUL"), std::string::npos) << r.error_message();
+
+  const std::string key = register_chain();
+  const fs::path w = chain().dir / ("w_" + std::to_string(::getpid()) + ".wtns");
+  auto bytes = formats::write_circom_wtns(chain().witness);
+  ASSERT_THAT(bytes, IsOk());
+  std::ofstream(w, std::ios::binary).write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+  pb::SubmitProofRequest sub;
+  sub.set_key_id(key);
+  sub.add_witnesses()->set_path(w.string() + std::string(1, '\0') + ".other");
+  pb::SubmitProofResponse sr;
+  const grpc::Status s = client_->stub().SubmitProof(client_->context(30s).get(), sub, &sr);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  EXPECT_NE(s.error_message().find("NUL"), std::string::npos) << s.error_message();
+  fs::remove(w);
+}
+
+// A TCP connection to 127.0.0.1:port that never sends a byte; -1 when it cannot be made.
+int idle_connection(int port) {
+  const int fd = connect_http(port);
+  if (fd >= 0) {
+    timeval tv{30, 0};  // every wait below is bounded by this
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  }
+  return fd;
+}
+
+// True when the server closes `fd` (a read sees end of file or a reset) within the socket's timeout;
+// what it sends first (gRPC's HTTP/2 settings) is read and dropped.
+bool closed_by_server(int fd) {
+  char b[256];
+  ssize_t n;
+  while ((n = ::recv(fd, b, sizeof b, 0)) > 0) {
+  }
+  return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+// The daemon with TCP (token) and HTTP on small connection caps.
+class DaemonConnectionCaps : public testing::daemon_fixture {
+ protected:
+  void SetUp() override {
+    daemon_fixture::SetUp();
+    token_ = test::binary_temp_dir("daemon_faults") / "caps.token";
+    std::ofstream(token_) << "caps-token\n";
+    ::chmod(token_.c_str(), 0600);
+    cfg_.server.listen = "127.0.0.1:0";
+    cfg_.server.token_file = token_.string();
+    cfg_.server.max_http_connections = 16;
+    cfg_.server.max_tcp_connections = 8;
+    start_daemon();
+  }
+  fs::path token_;
+};
+
+// 100 idle clients on a port capped at 16: the daemon holds at most 16 of them (the longest idle
+// make room), a scrape is answered at once, and an idle connection is closed after 5 s.
+TEST_F(DaemonConnectionCaps, IdleHttpClientsBeyondTheCapNeitherHoldDescriptorsNorDelayAScrape) {
+  const int port = daemon_->http_port();
+  const size_t before = open_fds();
+  std::vector<int> idle;
+  for (int i = 0; i < 100; ++i) {
+    if (const int fd = idle_connection(port); fd >= 0) idle.push_back(fd);
+  }
+  ASSERT_EQ(idle.size(), 100u);
+  std::this_thread::sleep_for(300ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string m = http(port, "GET", "/metrics");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+  EXPECT_NE(m.find(" 200 "), std::string::npos) << m.substr(0, 200);
+  // Ours (100) and the daemon's (at most the cap, 16), and a few of gRPC's or the scrape's.
+  EXPECT_LE(open_fds() - before, 100u + 16u + 8u);
+  EXPECT_TRUE(closed_by_server(idle.back())) << "an idle connection was kept past keep_alive_idle";
+  for (int fd : idle) ::close(fd);
+}
+
+// A TCP connection that sends nothing is cut once grpc_tcp_gate::auth_deadline has passed.
+TEST_F(DaemonConnectionCaps, AnUnauthenticatedTcpConnectionIsCutAtTheDeadline) {
+  const int fd = idle_connection(daemon_->tcp_port());
+  ASSERT_GE(fd, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(closed_by_server(fd));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 25s);
+  ::close(fd);
+}
+
+// An authenticated TCP client keeps its connection while unauthenticated ones flood past the cap,
+// and a new client gets in during the flood.
+TEST_F(DaemonConnectionCaps, UnauthenticatedFloodsDoNotPushOutAuthenticatedClients) {
+  client_options o;
+  o.target = "127.0.0.1:" + std::to_string(daemon_->tcp_port());
+  o.token = "caps-token";
+  auto first = client::connect(o);
+  ASSERT_THAT(first, IsOk());
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(first->stub().GetStatus(first->context(5s).get(), {}, &st).ok());
+  std::vector<int> idle;
+  for (int i = 0; i < 50; ++i) {
+    if (const int fd = idle_connection(daemon_->tcp_port()); fd >= 0) idle.push_back(fd);
+  }
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(first->channel().GetState(false), GRPC_CHANNEL_READY) << "the authenticated connection was cut";
+  EXPECT_TRUE(first->stub().GetStatus(first->context(5s).get(), {}, &st).ok());
+  auto second = client::connect(o);
+  ASSERT_THAT(second, IsOk());
+  EXPECT_TRUE(second->stub().GetStatus(second->context(5s).get(), {}, &st).ok());
+  // The flood's oldest connections made room: they were cut, not kept.
+  EXPECT_TRUE(closed_by_server(idle.front()));
+  for (int fd : idle) ::close(fd);
+}
+
+// Caps the descriptor limit cannot cover stop the start, naming LimitNOFILE.
+TEST(FdHeadroom, CapsBeyondTheLimitRefuseToStart) {
+  server_config cfg = testing::cpu_daemon_config(testing::temp_socket("headroom"));
+  const fs::path token = test::binary_temp_dir("daemon_faults") / "headroom.token";
+  std::ofstream(token) << "t\n";
+  cfg.server.listen = "127.0.0.1:0";
+  cfg.server.token_file = token.string();
+  cfg.server.max_tcp_connections = 65536;
+  rlimit r{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &r), 0);
+  if (r.rlim_max != RLIM_INFINITY && r.rlim_max >= fds_needed(cfg.server)) GTEST_SKIP() << "the hard limit covers the caps";
+  auto d = daemon::start(cfg);
+  EXPECT_THAT(d, StatusIs(status_code::failed_precondition, ::testing::HasSubstr("LimitNOFILE")));
+  EXPECT_EQ(fds_needed(cfg.server), fd_reserve + 2 * 65536u);
 }
 
 }  // namespace

@@ -135,10 +135,15 @@ grpc::Status daemon_fixture::prove(const pb::SubmitProofRequest& sub, pb::AwaitP
   return client_->stub().Prove(client_->context(90s).get(), req, resp);
 }
 
-serve_child::serve_child(const fs::path& config, const fs::path& socket, const fs::path& log) : socket_(socket) {
+serve_child::serve_child(const fs::path& config, const fs::path& socket, const fs::path& log, rlim_t nofile)
+    : socket_(socket) {
   const std::string bin = (test::binary_dir() / "proofpipe").string();
   pid_ = ::fork();
   if (pid_ != 0) return;
+  if (nofile != 0) {
+    const rlimit r{nofile, nofile};
+    ::setrlimit(RLIMIT_NOFILE, &r);
+  }
   if (!log.empty()) {
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     ::dup2(fd, 1);

@@ -4,6 +4,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -65,12 +66,13 @@ class daemon_fixture : public ::testing::Test {
 };
 
 // `proofpipe serve --config <config>` (plus --socket when given) as a child process, its output
-// appended to log when given (else inherited); killed with SIGKILL when destroyed still running, and
-// the --socket path removed then.
+// appended to log when given (else inherited), its file descriptors capped at `nofile` (soft and
+// hard RLIMIT_NOFILE) when non-zero; killed with SIGKILL when destroyed still running, and the
+// --socket path removed then.
 class serve_child {
  public:
   serve_child(const std::filesystem::path& config, const std::filesystem::path& socket = {},
-              const std::filesystem::path& log = {});
+              const std::filesystem::path& log = {}, rlim_t nofile = 0);
   ~serve_child();
   serve_child(const serve_child&) = delete;
   serve_child& operator=(const serve_child&) = delete;

@@ -123,7 +123,7 @@ r1cs = "/k/porep.r1cs"
 TEST(ServerConfig, ClusterSection) {
   auto c = parse_server_config(
       "[cluster]\ndatabase = \"postgresql:///pp?host=/run/postgresql\"\nnode = \"n1\"\nlease_s = 10\n"
-      "shared_dir = \"/mnt/shared\"\ninline_witness_bytes = 0\nclaims = 3\npoll_ms = 20\n",
+      "shared_dir = \"/mnt/shared\"\ninline_witness_bytes = 0\nclaims = 3\npoll_ms = 20\nunserved_job_s = 60\n",
       "t");
   ASSERT_THAT(c, IsOk());
   EXPECT_TRUE(c->cluster.enabled);
@@ -135,6 +135,7 @@ TEST(ServerConfig, ClusterSection) {
   EXPECT_EQ(k.inline_witness_bytes, 0u);
   EXPECT_EQ(k.claims, 3u);
   EXPECT_EQ(k.poll, std::chrono::milliseconds(20));
+  EXPECT_EQ(k.unserved_job, std::chrono::seconds(60));
   // The node name defaults to the host name.
   auto h = parse_server_config("[cluster]\ndatabase = \"dbname=pp\"\n", "t");
   ASSERT_THAT(h, IsOk());
