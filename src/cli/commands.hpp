@@ -16,6 +16,7 @@ void add_setup_command(CLI::App& app, cli_state& state);
 void add_prove_command(CLI::App& app, cli_state& state);
 void add_verify_command(CLI::App& app, cli_state& state);
 void add_bench_command(CLI::App& app, cli_state& state);
+void add_plan_command(CLI::App& app, cli_state& state);
 // The daemon and its clients (src/server).
 void add_serve_command(CLI::App& app, cli_state& state);
 void add_submit_command(CLI::App& app, cli_state& state);

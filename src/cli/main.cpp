@@ -46,6 +46,7 @@ int run(int argc, char** argv) {
   pp::cli::add_verify_command(app, state);
   pp::cli::add_selfcheck_command(app, state);
   pp::cli::add_bench_command(app, state);
+  pp::cli::add_plan_command(app, state);
   pp::cli::add_serve_command(app, state);
   pp::cli::add_submit_command(app, state);
   pp::cli::add_await_command(app, state);

@@ -13,7 +13,6 @@
 #include <chrono>
 #include <exception>
 #include <functional>
-#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +22,7 @@
 #include "core/log.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
+#include "cuda/budget_plan.hpp"
 #include "cuda/compute_turn.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/interval_union.hpp"
@@ -33,7 +33,6 @@
 #include "cuda/partition_launch.hpp"
 #include "cuda/pinned_chunk_copier.hpp"
 #include "cuda/pinned_host.hpp"
-#include "cuda/spmv_tuning.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "groth16/prover.hpp"
 #include "r1cs/satisfaction.hpp"
@@ -59,46 +58,10 @@ struct cuda_pending final : groth16::pending {
   groth16::msm_sums sums;
 };
 
-result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_backend_config& cfg) {
-  return chunking_options(s, cfg.max_chunk_points);
-}
-
-// The refusal of a key that does not fit even alone: its least budget, the pinned mappings' reserve
-// and driver_bytes (what this backend's create() measured for the kernels; 0 for footprint()) included.
-std::string least_budget_message(const key_shape& s, std::span<const msm_chunking> opts, const cuda_backend_config& cfg,
-                                 uint64_t driver_bytes, const std::string& why) {
-  const uint64_t least = least_plan_bytes(s, opts) + pin_reserve_bytes(cfg) + driver_bytes;
-  return "cuda_backend: the key needs a VRAM budget of at least " + std::to_string(least) + " bytes (" +
-         std::to_string(least >> 20) + " MiB, " + std::to_string(pin_reserve_bytes(cfg)) +
-         " of them kept for the driver's mappings of pinned memory and " + std::to_string(driver_bytes) +
-         " taken by the driver for the kernels): " + why;
-}
-
 // The key uploads' pinned chunks, 4 x 32 MiB: a chunk leaves in ~0.7 ms at 46 GB/s, and four in
 // flight keep the DMA engine busy while the host fills the next; 128 MiB pinned per backend.
 constexpr uint64_t key_upload_chunk_bytes = uint64_t{32} << 20;
 constexpr uint32_t key_upload_chunks = 4;
-
-uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
-  return cfg.max_matrix_chunk_bytes != 0 ? cfg.max_matrix_chunk_bytes : spmv_tuning_sm90.stream_chunk_bytes;
-}
-
-key_footprint footprint_of(const key_shape& s, const key_plan& p) {
-  key_footprint f;
-  for (int t = 0; t < key_table_count; ++t) {
-    if (p.resident[t]) f.points_bytes += p.resident_table_bytes(s, t);
-  }
-  f.streamed_bytes = p.streamed_bytes(s);
-  f.matrices_bytes = pad256(p.matrices_resident ? s.matrices_bytes : s.matrix_tables_bytes);
-  f.matrices_streamed = !p.matrices_resident;
-  f.tables_bytes = pad256(s.qap_bytes) + pad256(s.a_index_bytes) + pad256(s.b_index_bytes);
-  f.partition_bytes = p.lane.bytes;
-  f.msm_workspace_bytes = p.msm.workspace_bytes;
-  f.lanes = p.lanes;
-  f.shared_workspaces = p.guest;
-  f.plan = p.to_string(s);
-  return f;
-}
 
 // A lane held by start() or prove_evaluations(): released on every path, handed back around a re-plan.
 struct lane_hold {
@@ -534,17 +497,8 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
     PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
     PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_chunk_bytes(cfg),
                                                                      cfg.h_copies));
-    PP_ASSIGN_OR_RETURN(const std::vector<msm_chunking> opts, options_for(shape, cfg));
-    const uint64_t reserve = pin_reserve_bytes(cfg);
-    const uint64_t budget = cfg.max_vram_bytes == 0       ? std::numeric_limits<uint64_t>::max()
-                            : cfg.max_vram_bytes > reserve ? cfg.max_vram_bytes - reserve
-                                                           : 0;
-    auto plan = plan_key(shape, opts, budget, cfg.lanes);
-    if (!plan.ok()) {
-      if (plan.error().code() != status_code::resource_exhausted) return plan.error();
-      return resource_exhausted(least_budget_message(shape, opts, cfg, 0, plan.error().message()));
-    }
-    return footprint_of(shape, *plan);
+    PP_ASSIGN_OR_RETURN(const budget_plan plan, plan_for_budget(shape, cfg, 0));
+    return footprint_of(shape, plan.plan);
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::footprint: ") + e.what());
   }
@@ -728,12 +682,6 @@ uint64_t cuda_backend::h2d_bytes() const { return impl_->h2d.load(std::memory_or
 uint64_t cuda_backend::pinned_bytes() const {
   pp::mutex_lock lock(impl_->mu);
   return impl_->pinned_locked();
-}
-
-uint64_t pin_reserve_bytes(const cuda_backend_config& cfg) {
-  if (cfg.max_vram_bytes == 0 || cfg.max_pinned_bytes == 0) return 0;
-  constexpr uint64_t granule = device_memory::granularity;
-  return (pin_mapping_bytes(cfg.max_pinned_bytes) + granule - 1) / granule * granule;
 }
 
 cuda_backend::activity cuda_backend::gpu_activity() const {

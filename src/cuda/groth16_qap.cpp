@@ -5,6 +5,7 @@
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/groth16_qap.hpp"
+#include "cuda/qap_tables.hpp"
 #include "groth16/qap.hpp"
 #include "poly/powers.hpp"
 
@@ -14,19 +15,11 @@ namespace {
 using ff::fr;
 
 uint64_t pad256(uint64_t b) { return (b + 255) / 256 * 256; }
-uint32_t shift_lo_log(int log_n) { return uint32_t((log_n + 1) / 2); }
 
 }  // namespace
 
 result<uint64_t> device_qap::workspace_bytes(int log_n, groth16::h_basis basis) {
-  PP_ASSIGN_OR_RETURN(const poly::evaluation_domain d,
-                      poly::evaluation_domain::create(log_n, groth16::root_family_for(basis)));
-  uint64_t bytes = pad256(device_ntt_domain::workspace_bytes(d));
-  if (basis == groth16::h_basis::odd_coset_lagrange) {
-    const uint32_t lo = shift_lo_log(log_n);
-    bytes += pad256((uint64_t{1} << lo) * sizeof(fr)) + pad256((uint64_t{1} << (log_n - lo)) * sizeof(fr));
-  }
-  return bytes;
+  return qap_tables_bytes(log_n, basis);
 }
 
 result<device_qap> device_qap::create(int log_n, groth16::h_basis basis, void* d_workspace, uint64_t bytes,
@@ -46,7 +39,7 @@ result<device_qap> device_qap::create(int log_n, groth16::h_basis basis, void* d
   q.z_coset_inv_ = d.vanishing_on_coset_inv();
   if (basis == groth16::h_basis::odd_coset_lagrange) {
     const fr shift = ff::root_of_unity(log_n + 1, d.family());  // omega_2n, as groth16::compute_h
-    const uint32_t lo_log = shift_lo_log(log_n);
+    const uint32_t lo_log = uint32_t(qap_shift_lo_log(log_n));
     std::vector<fr> lo(uint64_t{1} << lo_log), hi(uint64_t{1} << (log_n - lo_log));
     poly::fill_powers(lo, shift);
     poly::fill_powers(hi, shift.pow(lo.size()), d.size_inv());  // 1/n folded in: intt_shifted's tables

@@ -1,7 +1,7 @@
 // key_layout: where one (key, circuit) lives in a CUDA backend's device region, planned under a VRAM
 // budget before anything is allocated. Pure host arithmetic (tests/cuda/key_layout_test.cpp runs it
-// without a GPU); the backend fills key_shape from the key and the CUB-sized MSM workspaces, then
-// carves the region at the plan's offsets. Plain C++ header.
+// without a GPU); key_sizing.hpp fills key_shape and the MSM chunkings from the key's sizes, the
+// backend carves the region at the plan's offsets. Plain C++.
 //
 // Resident: the NTT tables and the density index lists, always; the compact matrices when they fit
 // (else only their coefficient tables, the rows streamed through two matrix slots per lane during
@@ -32,7 +32,7 @@ inline constexpr uint64_t layout_alignment = 256;
 constexpr uint64_t pad256(uint64_t b) { return (b + layout_alignment - 1) / layout_alignment * layout_alignment; }
 
 // One MSM chunking the backend can run: the points per pass and the largest workspace of the five MSMs
-// (queried from CUB) with it. Options are tried largest chunks first.
+// (msm_workspace.hpp) with it. Options are tried largest chunks first.
 struct msm_chunking {
   uint64_t g1_chunk = 0, g2_chunk = 0;
   uint64_t workspace_bytes = 0;

@@ -1,4 +1,4 @@
-// key_residency.hpp: sizing a key for the plan, and placing it (resident copies, pinned host tables).
+// key_residency.hpp: placing a key (resident copies, pinned host tables) and its gather lists.
 #include "cuda/key_residency.hpp"
 
 #include <algorithm>
@@ -12,14 +12,10 @@
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_precompute.hpp"
 #include "cuda/msm_tuning.hpp"
-#include "cuda/witness_upload.hpp"
 #include "ec/bls12_381_curves.hpp"
 
 namespace pp::cuda {
 namespace {
-
-using ec::g1_affine;
-using ec::g2_affine;
 
 // Variable indices of the set bits of a density bitmap: the gather list of a filtered query.
 std::vector<uint32_t> density_indices(const groth16::density_bitmap& d) {
@@ -117,56 +113,6 @@ gather_lists gather_lists::of(const groth16::evaluation_request& req) {
   return g;
 }
 
-result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes,
-                                       uint32_t h_copies_max) {
-  const groth16::proving_key& pk = *req.pk;
-  key_shape s;
-  s.h_copies_max = std::max<uint32_t>(h_copies_max, 1);
-  s.n = pk.domain_size;
-  if (!std::has_single_bit(s.n)) {
-    return invalid_argument("shape_evaluation_key: the key's domain is not a power of two");
-  }
-  const int log_n = std::countr_zero(s.n);
-  s.nv = req.inputs.size() + req.aux.size();
-  if (s.nv > uint64_t{UINT32_MAX}) return invalid_argument("shape_evaluation_key: more than 2^32 variables");
-  s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
-  s.point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
-  PP_ASSIGN_OR_RETURN(s.qap_bytes, device_qap::workspace_bytes(log_n, pk.basis));
-  s.a_index_bytes = pk.a.size() * 4;
-  s.b_index_bytes = pk.b_g1.size() * 4;
-  // Only the aux values are packed (the inputs are copied as they are).
-  s.witness_ws_bytes = std::min(compact_witness_layout::make(req.aux.size(), req.aux.size()).bytes, staging_bytes);
-  s.h_in_turns = true;  // monomial (check_evaluation_request)
-  return s;
-}
-
-result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
-                            uint32_t h_copies_max) {
-  key_shape s;
-  s.h_copies_max = std::max<uint32_t>(h_copies_max, 1);
-  s.n = pk.domain_size;
-  if (!std::has_single_bit(s.n)) {
-    return invalid_argument("proving key domain size " + std::to_string(s.n) + " is not a power of two");
-  }
-  const int log_n = std::countr_zero(s.n);
-  s.nv = cs.num_variables();
-  s.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
-  s.point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine), sizeof(g2_affine)};
-  s.matrices_bytes = compact.device_bytes();
-  PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, matrix_chunk_bytes));
-  s.matrix_tables_bytes = mk.tables_bytes;
-  s.matrix_slot_bytes = mk.slot_bytes;
-  for (const spmv_chunk& ch : mk.chunks) s.matrix_image_bytes += ch.bytes;
-  PP_ASSIGN_OR_RETURN(s.qap_bytes, device_qap::workspace_bytes(log_n, pk.basis));
-  s.a_index_bytes = pk.a_density ? pk.a.size() * 4 : 0;
-  s.b_index_bytes = pk.b_density ? pk.b_g1.size() * 4 : 0;
-  // The packed witness never exceeds the staging buffer it is copied from (pack_witness refuses).
-  s.witness_ws_bytes = std::min(compact_witness_layout::make(s.nv, s.nv).bytes, staging_bytes);
-  s.h_in_turns = pk.basis == groth16::h_basis::monomial;
-  return s;
-}
-
 result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const msm_chunking& m) {
   PP_ASSIGN_OR_RETURN(const msm_precomputation model, make_msm_precomputation(n, copies));
   if (model.groups < 2) return model;
@@ -180,33 +126,6 @@ result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const m
   return internal_error("h_precomputation: no width from " + std::to_string(narrowest) + " to " +
                         std::to_string(model.window_bits) + " fits H's MSM over " + std::to_string(copies) +
                         " copies in the plan's workspace of " + std::to_string(m.workspace_bytes) + " bytes");
-}
-
-result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk) {
-  std::vector<msm_chunking> out;
-  for (int shift = 0; shift <= 15; ++shift) {
-    msm_chunking m;
-    m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
-    m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
-    if (max_g1_chunk != 0 && m.g1_chunk > max_g1_chunk) continue;
-    const msm_config g1{0, m.g1_chunk}, g2{0, m.g2_chunk};
-    uint64_t ws = 0;
-    PP_ASSIGN_OR_RETURN(const uint64_t wh, msm_workspace_bytes<ec::g1_curve>(s.points[table_h], g1));
-    ws = std::max(ws, wh);
-    for (int t : {table_l, table_a, table_b_g1}) {
-      if (s.points[t] == 0) continue;
-      PP_ASSIGN_OR_RETURN(const uint64_t w, split_msm_workspace_bytes<ec::g1_curve>(s.points[t], g1));
-      ws = std::max(ws, w);
-    }
-    if (s.points[table_b_g2] != 0) {
-      PP_ASSIGN_OR_RETURN(const uint64_t w, split_msm_workspace_bytes<ec::g2_curve>(s.points[table_b_g2], g2));
-      ws = std::max(ws, w);
-    }
-    m.workspace_bytes = pad256(ws);
-    out.push_back(m);
-  }
-  if (out.empty()) return invalid_argument("chunking_options: a G1 chunk cap of " + std::to_string(max_g1_chunk));
-  return out;
 }
 
 status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,

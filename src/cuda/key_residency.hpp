@@ -1,6 +1,6 @@
 // key_residency: one key on one CUDA backend (cuda_backend.hpp) as its plan placed it: the tables in
 // the device region (resident) or pinned in host memory (streamed), and the lanes' partition
-// workspaces. Sizing (shape_key, chunking_options) asks the MSM for its workspaces; placing
+// workspaces. Sizing (shape_key, chunking_options) is key_sizing.hpp's, on the host alone; placing
 // (upload_key) copies the resident tables once, at setup. A key proves either circuits (with cs's
 // matrices for the SpMV) or QAP evaluations (no matrices; its density gather lists from the
 // request: shape_evaluation_key). Internal to the cuda layer.
@@ -16,6 +16,7 @@
 #include "core/result.hpp"
 #include "cuda/groth16_qap.hpp"
 #include "cuda/key_layout.hpp"
+#include "cuda/key_sizing.hpp"
 #include "cuda/pinned_chunk_copier.hpp"
 #include "cuda/pinned_host.hpp"
 #include "cuda/spmv_device.hpp"
@@ -51,27 +52,11 @@ struct gather_lists {
   static gather_lists of(const groth16::evaluation_request& req);
 };
 
-// The shape of (pk, cs) for the plan; compact: cs's compact matrices (sizes, and their row chunks of
-// at most matrix_chunk_bytes should they be streamed).
-result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
-                            uint32_t h_copies_max);
-
-// The MSM chunkings the plan may pick, largest first: the tuning's (2^25 G1 / 2^24 G2 points), then
-// halving down to 2^10 / 2^9, none above max_g1_chunk (0: no cap), with the largest workspace of the
-// five MSMs of s at each.
-result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk);
-
 // The precomputed bases H's MSM runs over with `copies` copies of its n points (the points count as
 // one) in m's workspace: make_msm_precomputation's width, else the widest narrower one down to the
 // table's width for a chunk, whose workspace fits m.workspace_bytes (the table's width always does:
 // no more digits, no more buckets than the plain MSM's). groups 1 when copies < 2.
 result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const msm_chunking& m);
-
-// The shape of an evaluation key (req checked by groth16::check_evaluation_request): no matrices, the
-// witness is the request's inputs and aux, A and B always gathered.
-result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes,
-                                       uint32_t h_copies_max);
 
 // One partition workspace (device pointers into the region).
 struct partition_workspace {

@@ -23,17 +23,9 @@
 
 namespace pp::cuda {
 
-struct msm_config {
-  int window_bits = 0;            // 0 = the tuning table's width for one chunk (msm_tuning.hpp)
-  uint64_t max_chunk_points = 0;  // 0 = the tuning's limit for the curve (msm_tuning.hpp)
-  // Precomputed copies of the points (msm_precompute.hpp): msm's d_points holds them, made by
-  // precompute_msm_bases for this precomputation; its width is the MSM's. msm only: the split and
-  // streamed MSMs refuse them.
-  msm_precomputation precomputed{};
-};
-
 // The plan (sizes and workspace layout) for n points; plan.layout.total is the workspace size,
-// plan.shape the per-chunk counts and the number of chunks.
+// plan.shape the per-chunk counts and the number of chunks. msm_config: msm_plan.hpp. The plan is the
+// host's (msm_workspace.hpp, plan_gpu_msm): the same on every machine, with or without a device.
 template <class Curve>
 result<msm_plan> plan_msm(uint64_t n, bool split, const msm_config& config = {});
 

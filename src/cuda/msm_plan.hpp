@@ -1,6 +1,6 @@
 // Plan of one GPU MSM: window width, kernel grid sizes and the workspace layout (byte offsets into
-// the caller's device buffer). Plain C++: the CUB temp-storage sizes are queried by the .cu side
-// (msm_run.cuh) and passed in.
+// the caller's device buffer). Plain C++: the CUB temp-storage sizes are passed in (msm_workspace.hpp
+// models them, plan_gpu_msm puts the two together).
 #pragma once
 #include <cstdint>
 
@@ -25,6 +25,16 @@ struct msm_precomputation {
   int window_bits = 0;    // c the copies were made for (0 when groups = 1)
   int group_windows = 0;  // windows of buckets; groups * group_windows >= W
   uint64_t stride = 0;    // points between two copies, >= the MSM's n
+};
+
+// What a caller may choose of one GPU MSM (msm_device.hpp).
+struct msm_config {
+  int window_bits = 0;            // 0 = the tuning table's width for one chunk (msm_tuning.hpp)
+  uint64_t max_chunk_points = 0;  // 0 = the tuning's limit for the curve (msm_tuning.hpp)
+  // Precomputed copies of the points (msm_precompute.hpp): msm's d_points holds them, made by
+  // precompute_msm_bases for this precomputation; its width is the MSM's. msm only: the split and
+  // streamed MSMs refuse them.
+  msm_precomputation precomputed{};
 };
 
 // OK when pre has at least 2 copies that cover every digit of its width and n points (stride >= n)

@@ -1,5 +1,6 @@
-// Host side of the GPU MSM (msm_device.hpp): CUB temp-size queries, the plan, and the stream-ordered
-// launch sequence. Included once per curve by msm_g1.cu / msm_g2.cu, which instantiate it.
+// Host side of the GPU MSM (msm_device.hpp): the plan (the host's, msm_workspace.hpp) checked against
+// CUB's temp-size queries, and the stream-ordered launch sequence. Included once per curve by
+// msm_g1.cu / msm_g2.cu, which instantiate it.
 #pragma once
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -15,6 +16,7 @@
 #include "core/status_macros.hpp"
 #include "cuda/msm_device.hpp"
 #include "cuda/msm_kernels.cuh"
+#include "cuda/msm_workspace.hpp"
 
 namespace pp::cuda {
 namespace msm_detail {
@@ -37,18 +39,16 @@ T* at(void* base, uint64_t offset) {
   return reinterpret_cast<T*>(static_cast<char*>(base) + offset);
 }
 
-// The chunk limit: the config's, else the tuning's for the curve's field (G2 buckets are twice G1's).
+// The group of Curve's points, as the host plan (msm_workspace.hpp) knows it.
 template <class Curve>
-uint64_t chunk_points(const msm_config& config, const msm_tuning& tuning = msm_tuning_sm90) {
-  if (config.max_chunk_points > 0) return config.max_chunk_points;
-  return std::is_same_v<typename Curve::field, ff::fp> ? tuning.max_chunk_points_g1 : tuning.max_chunk_points_g2;
+constexpr msm_group group_of() {
+  constexpr msm_group g = std::is_same_v<typename Curve::field, ff::fp> ? msm_group::g1 : msm_group::g2;
+  static_assert(sizeof(xyzz_t<Curve>) == msm_bucket_bytes(g), "the host plan's bucket size is the kernels'");
+  return g;
 }
 
-struct cub_temp_bytes {
-  size_t sort = 0, select = 0;
-};
-
-// CUB's temp-storage sizes for one pass of shape s (size queries only: no device work).
+// CUB's temp-storage sizes for one pass of shape s, asked of the device (size queries only: no
+// device work); msm_cub_temp_bytes models the same queries on the host.
 template <class Curve>
 result<cub_temp_bytes> query_cub_temp(const msm_shape& s) {
   using bucket = xyzz_t<Curve>;
@@ -71,23 +71,23 @@ result<cub_temp_bytes> query_cub_temp(const msm_shape& s) {
   return cub_temp_bytes{sort_bytes, std::max({sel_keys, sel_vals, sel_idx})};
 }
 
-// The plan of one chunk (the layout is sized for s.n points; CUB's temp sizes are the larger of a
-// full and the last chunk's, so every pass fits).
+// The plan of an MSM (plan_gpu_msm: the host's, with CUB's temp sizes modelled), refused with an
+// error when this device's CUB asks more for a full or the last chunk than the plan gives: a CCCL or
+// an architecture the model does not know (cub_temp_model.hpp), never a pass over too little memory.
 template <class Curve>
 result<msm_plan> make_plan(uint64_t n, bool split, const msm_config& config) {
-  auto shape = make_msm_shape(n, config.window_bits, split, chunk_points<Curve>(config), config.precomputed);
-  if (!shape.ok()) return shape.error();
-  const msm_shape& s = *shape;
-  auto full = query_cub_temp<Curve>(s);
-  if (!full.ok()) return full.error();
-  cub_temp_bytes temp = *full;
-  if (s.last_n != s.n) {
-    auto last = query_cub_temp<Curve>(make_msm_chunk_shape(s, s.last_n));
-    if (!last.ok()) return last.error();
-    temp.sort = std::max(temp.sort, last->sort);
-    temp.select = std::max(temp.select, last->select);
-  }
-  return make_msm_plan(s, sizeof(xyzz_t<Curve>), temp.sort, temp.select);
+  PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_gpu_msm(n, split, config, group_of<Curve>()));
+  const auto check = [&](const msm_shape& s) -> status {
+    PP_ASSIGN_OR_RETURN(const cub_temp_bytes need, query_cub_temp<Curve>(s));
+    if (need.sort <= plan.sort_temp_bytes && need.select <= plan.select_temp_bytes) return ok_status();
+    return internal_error("GPU MSM: CUB asks " + std::to_string(need.sort) + " bytes of sort and " +
+                          std::to_string(need.select) + " of selection temp storage for " + std::to_string(s.n) +
+                          " points, the plan (cub_temp_model) gives " + std::to_string(plan.sort_temp_bytes) +
+                          " and " + std::to_string(plan.select_temp_bytes));
+  };
+  PP_RETURN_IF_ERROR(check(plan.shape));
+  if (plan.shape.last_n != plan.shape.n) PP_RETURN_IF_ERROR(check(make_msm_chunk_shape(plan.shape, plan.shape.last_n)));
+  return plan;
 }
 
 // The plan of chunk k: plan itself, or for a shorter last chunk its counts on plan's layout.
@@ -582,21 +582,17 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
 
 template <class Curve>
 result<msm_plan> plan_msm(uint64_t n, bool split, const msm_config& config) {
-  return msm_detail::make_plan<Curve>(n, split, config);
+  return plan_gpu_msm(n, split, config, msm_detail::group_of<Curve>());
 }
 
 template <class Curve>
 result<uint64_t> msm_workspace_bytes(uint64_t n, const msm_config& config) {
-  auto p = msm_detail::make_plan<Curve>(n, false, config);
-  if (!p.ok()) return p.error();
-  return p->layout.total;
+  return gpu_msm_workspace_bytes(n, false, config, msm_detail::group_of<Curve>());
 }
 
 template <class Curve>
 result<uint64_t> split_msm_workspace_bytes(uint64_t n, const msm_config& config) {
-  auto p = msm_detail::make_plan<Curve>(n, true, config);
-  if (!p.ok()) return p.error();
-  return p->layout.total;
+  return gpu_msm_workspace_bytes(n, true, config, msm_detail::group_of<Curve>());
 }
 
 template <class Curve>

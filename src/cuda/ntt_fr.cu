@@ -8,6 +8,7 @@
 #include "core/status_macros.hpp"
 #include "cuda/ntt_device.hpp"
 #include "cuda/ntt_kernels.cuh"
+#include "cuda/ntt_tables.hpp"
 #include "poly/powers.hpp"
 
 namespace pp::cuda {
@@ -18,33 +19,7 @@ using ntt_detail::pass_args;
 using ntt_detail::scale_kind;
 using ntt_detail::scale_spec;
 
-constexpr int coset_lo_max_log = 12;  // two-level coset tables: 2^12 low powers, n/2^12 high ones
-constexpr uint64_t table_align = 256;
-
-uint64_t align_up(uint64_t x) { return (x + table_align - 1) / table_align * table_align; }
-
-struct table_layout {
-  uint64_t tw, lo, hi;  // element counts
-  int lo_log;
-  uint64_t off_lo, off_hi, off_ilo, off_ihi, off_shi, total;  // byte offsets
-};
-
-table_layout layout_for(int log_n) {
-  table_layout t{};
-  const uint64_t n = uint64_t{1} << log_n;
-  t.tw = n / 2 + 1;
-  t.lo_log = log_n < coset_lo_max_log ? log_n : coset_lo_max_log;
-  t.lo = uint64_t{1} << t.lo_log;
-  t.hi = n >> t.lo_log;
-  t.off_lo = align_up(t.tw * sizeof(fr));
-  t.off_hi = t.off_lo + align_up(t.lo * sizeof(fr));
-  t.off_ilo = t.off_hi + align_up(t.hi * sizeof(fr));
-  t.off_ihi = t.off_ilo + align_up(t.lo * sizeof(fr));
-  t.off_shi = t.off_ihi + align_up(t.hi * sizeof(fr));
-  t.total = t.off_shi + align_up(t.hi * sizeof(fr));
-  return t;
-}
-
+static_assert(sizeof(fr) == 32, "ntt_tables.hpp counts 32 bytes per element");
 static_assert(ntt_tile_bytes(0) == sizeof(fr), "ntt_tuning.hpp counts 32 bytes per element");
 
 // The kernel's largest tile, clamped to what the device allows per block: asking for more fails
@@ -103,14 +78,14 @@ status set_smem_limits(uint64_t device_bytes) {
 }  // namespace
 
 uint64_t device_ntt_domain::workspace_bytes(const poly::evaluation_domain& d) {
-  return layout_for(d.log_size()).total;
+  return ntt_tables_for(d.log_size()).total;
 }
 
 result<device_ntt_domain> device_ntt_domain::create(const poly::evaluation_domain& d, void* d_workspace,
                                                     uint64_t bytes, cudaStream_t stream,
                                                     uint64_t max_shared_bytes) {
-  const table_layout t = layout_for(d.log_size());
-  if (d_workspace == nullptr || reinterpret_cast<uintptr_t>(d_workspace) % table_align != 0) {
+  const ntt_table_layout t = ntt_tables_for(d.log_size());
+  if (d_workspace == nullptr || reinterpret_cast<uintptr_t>(d_workspace) % ntt_table_align != 0) {
     return invalid_argument("device_ntt_domain: workspace must be non-null and 256-byte aligned");
   }
   if (bytes < t.total) {

@@ -15,22 +15,10 @@ namespace {
 using ff::fr;
 
 constexpr uint64_t chunk = uint64_t{1} << 16;  // variables per task, a multiple of 32
-uint64_t pad256(uint64_t b) { return (b + 255) / 256 * 256; }
 
 bool is_bit(const fr& v, const fr& one) { return v.is_zero() || v == one; }
 
 }  // namespace
-
-compact_witness_layout compact_witness_layout::make(uint64_t num_variables, uint64_t num_other) {
-  compact_witness_layout l;
-  l.num_variables = num_variables;
-  l.num_other = num_other;
-  l.bitmap_words = (num_variables + 31) / 32;
-  l.positions_offset = pad256(l.bitmap_words * 4);
-  l.values_offset = l.positions_offset + pad256(num_other * 4);
-  l.bytes = l.values_offset + num_other * sizeof(fr);
-  return l;
-}
 
 uint64_t count_other_values(std::span<const fr> w) {
   const fr one = fr::one();

@@ -12,23 +12,10 @@
 
 #include "core/result.hpp"
 #include "cuda/spmv_tuning.hpp"
+#include "cuda/witness_layout.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {
-
-// Byte layout of a packed witness, the same on host and device: bitmap (u32 words), positions
-// (u32), values (fr), each section 256-byte aligned.
-struct compact_witness_layout {
-  uint64_t num_variables = 0;
-  uint64_t num_other = 0;  // values other than 0 and 1
-  uint64_t bitmap_words = 0;
-  uint64_t positions_offset = 0;
-  uint64_t values_offset = 0;
-  uint64_t bytes = 0;  // what is copied, and the device workspace of upload_witness
-
-  static compact_witness_layout make(uint64_t num_variables, uint64_t num_other);
-  [[nodiscard]] uint64_t plain_bytes() const { return num_variables * sizeof(ff::fr); }
-};
 
 // Number of values of w that are neither 0 nor 1 (parallel).
 uint64_t count_other_values(std::span<const ff::fr> w);

@@ -1,0 +1,222 @@
+// `proofpipe plan`: the plan the CUDA backend would make for a key under a VRAM budget, printed on a
+// host without a GPU (cuda/budget_plan.hpp: the functions the backend itself plans with). The key is
+// a snarkjs zkey, bellperson parameters with their circuit (--params-format bellperson --r1cs), or
+// the PoRep-shaped synthetic circuit of 2^K constraints that cuda_prover_bench proves (--porep-log K:
+// r1cs::synthetic_params::porep, seed 42, the key the insecure setup would make for it). A budget
+// below the least the key needs is refused, naming that least. Lines "name: value ..." give exact
+// byte counts first (tests/cli/plan_command_test.cpp reads them).
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/command_run.hpp"
+#include "cli/commands.hpp"
+#include "core/status_macros.hpp"
+#include "cuda/budget_plan.hpp"
+#include "cuda/key_sizing.hpp"
+#include "cuda/spmv_matrix.hpp"
+#include "formats/bellperson_params.hpp"
+#include "formats/circom_r1cs.hpp"
+#include "formats/key_circuit.hpp"
+#include "formats/snarkjs_zkey.hpp"
+#include "groth16/prover.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace pp::cli {
+namespace {
+
+constexpr double gib = double(uint64_t{1} << 30);
+
+struct plan_args {
+  std::string key;
+  std::string params_format = "snarkjs";
+  std::string r1cs;
+  int porep_log = 0;
+  std::string porep_basis = "bellperson";
+  double budget_gib = -1;
+  double link_gib_s = 0;
+  uint32_t lanes = cuda::cuda_backend_config{}.lanes;
+  uint32_t h_copies = 1;
+  uint64_t staging_mib = cuda::cuda_backend_config{}.staging_bytes >> 20;
+  double max_pinned_gib = double(cuda::cuda_backend_config{}.max_pinned_bytes) / gib;
+  uint64_t driver_mib = 0;
+};
+
+// What the plan is made of: the key's sizes and its circuit.
+struct planned_input {
+  cuda::key_sizes key;
+  r1cs::constraint_system cs;
+  std::string what;
+};
+
+std::string gib_text(uint64_t b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / gib);
+  return buf;
+}
+
+result<planned_input> porep_input(const plan_args& a, command_run& run) {
+  if (a.porep_log < 1 || a.porep_log > 27) {
+    return invalid_argument("--porep-log " + std::to_string(a.porep_log) + ": expected 1 to 27 (a PoRep partition is 27)");
+  }
+  const groth16::h_basis basis =
+      a.porep_basis == "snarkjs" ? groth16::h_basis::odd_coset_lagrange : groth16::h_basis::monomial;
+  const uint64_t constraints = r1cs::synthetic_params::porep_constraints(a.porep_log);
+  auto c = run.step("circuit", "making the PoRep-shaped circuit of " + std::to_string(constraints) + " constraints",
+                    [&] { return r1cs::make_synthetic(r1cs::synthetic_params::porep(constraints, 42)); });
+  if (!c.ok()) return c.error();
+  planned_input in;
+  in.cs = std::move(c->cs);
+  PP_ASSIGN_OR_RETURN(in.key, cuda::key_sizes::of_setup(in.cs, basis));
+  in.what = "PoRep-shaped 2^" + std::to_string(a.porep_log) + " (" + a.porep_basis + " key)";
+  return in;
+}
+
+result<planned_input> file_input(const plan_args& a, command_run& run) {
+  const bool bellperson = a.params_format == "bellperson";
+  if (bellperson && a.r1cs.empty()) {
+    return invalid_argument("--params-format bellperson needs --r1cs circuit.r1cs: bellperson parameters do not "
+                            "carry the circuit's matrices");
+  }
+  planned_input in;
+  groth16::proving_key pk;
+  if (bellperson) {
+    auto p = run.step("read key", "reading bellperson parameters " + a.key,
+                      [&] { return formats::read_bellperson_params_file(a.key, {.checked = false}); });
+    if (!p.ok()) return p.error();
+    pk = std::move(*p);
+  } else {
+    auto z = run.step("read key", "reading zkey " + a.key, [&] {
+      return formats::read_snarkjs_zkey_file(a.key, {.check = formats::zkey_point_check::range_only});
+    });
+    if (!z.ok()) return z.error();
+    if (a.r1cs.empty()) {
+      auto c = formats::circuit_from_zkey(*z);
+      if (!c.ok()) return c.error().with_context("reading " + a.key);
+      in.cs = std::move(*c);
+    }
+    pk = std::move(z->pk);
+  }
+  if (!a.r1cs.empty()) {
+    auto r = run.step("read circuit", "reading circuit " + a.r1cs, [&] { return formats::read_circom_r1cs_file(a.r1cs); });
+    if (!r.ok()) return r.error();
+    in.cs = std::move(r->cs);
+    if (bellperson) PP_RETURN_IF_ERROR(formats::fill_bellperson_density(pk, in.cs).with_context(a.key + " and " + a.r1cs));
+  }
+  PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, in.cs).with_context(a.key));
+  in.key = cuda::key_sizes::of(pk);
+  in.what = a.key;
+  return in;
+}
+
+void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::budget_plan& b,
+                const cuda::cuda_backend_config& cfg, double link_gib_s) {
+  using namespace cuda;
+  const key_plan& p = b.plan;
+  std::printf("plan of %s: domain %llu, %llu variables, %s basis\n", in.what.c_str(), (unsigned long long)s.n,
+              (unsigned long long)s.nv, in.key.basis == groth16::h_basis::monomial ? "monomial (bellperson)"
+                                                                                  : "odd-coset Lagrange (snarkjs)");
+  if (cfg.max_vram_bytes == 0) {
+    std::printf("budget: unlimited\n");
+  } else {
+    std::printf("budget: %llu bytes (%s): %llu for the plan, %llu kept for the pinned mappings, %llu for the "
+                "kernels\n",
+                (unsigned long long)cfg.max_vram_bytes, gib_text(cfg.max_vram_bytes).c_str(),
+                (unsigned long long)b.region, (unsigned long long)b.pin_reserve, (unsigned long long)b.driver_bytes);
+  }
+  std::printf("least budget: %llu bytes (%s)\n", (unsigned long long)b.least_budget, gib_text(b.least_budget).c_str());
+  for (int t = 0; t < key_table_count; ++t) {
+    std::printf("%s: %llu bytes, %llu points, %s\n", key_table_names[t], (unsigned long long)s.table_bytes(t),
+                (unsigned long long)s.points[t], p.resident[t] ? "resident" : "streamed");
+  }
+  if (p.matrices_resident) {
+    std::printf("matrices: %llu bytes, resident\n", (unsigned long long)s.matrices_bytes);
+  } else {
+    std::printf("matrices: %llu bytes, streamed in row chunks of %llu bytes (coefficient tables resident: %llu "
+                "bytes)\n",
+                (unsigned long long)s.matrix_image_bytes, (unsigned long long)p.matrix_slot_bytes,
+                (unsigned long long)s.matrix_tables_bytes);
+  }
+  std::printf("msm chunks: %llu G1 points, %llu G2 points\n", (unsigned long long)p.msm.g1_chunk,
+              (unsigned long long)p.msm.g2_chunk);
+  std::printf("msm workspace: %llu bytes (%s)\n", (unsigned long long)p.msm.workspace_bytes,
+              gib_text(p.msm.workspace_bytes).c_str());
+  std::printf("point slots: %llu bytes each, %d per lane\n", (unsigned long long)p.slot_bytes,
+              p.slot_bytes != 0 ? p.lane.slots : 0);
+  std::printf("lanes: %u, %llu bytes each (%s)\n", p.lanes, (unsigned long long)p.lane.bytes,
+              gib_text(p.lane.bytes).c_str());
+  // One streamed copy serves one partition in the backend as it is.
+  std::printf("partitions per streamed copy (k): 1\n");
+  std::printf("resident: %llu bytes (%s)\n", (unsigned long long)p.resident_bytes, gib_text(p.resident_bytes).c_str());
+  std::printf("device total: %llu bytes (%s)\n", (unsigned long long)p.total_bytes(), gib_text(p.total_bytes()).c_str());
+  const uint64_t copied = p.streamed_bytes(s);
+  std::printf("copied per partition: %llu bytes (%s) of streamed tables and matrices, besides the packed witness "
+              "(at most %llu bytes)\n",
+              (unsigned long long)copied, gib_text(copied).c_str(), (unsigned long long)s.witness_ws_bytes);
+  if (link_gib_s > 0) {
+    std::printf("copy time per partition: %.3f s at %.2f GiB/s\n", double(copied) / (link_gib_s * gib), link_gib_s);
+  }
+  std::printf("plan: %s\n", p.to_string(s).c_str());
+}
+
+int run_plan(const plan_args& a, bool quiet) {
+  command_run run("plan", quiet);
+  if (a.porep_log != 0 && !a.key.empty()) return run.fail("give either a key file or --porep-log, not both");
+  if (a.porep_log == 0 && a.key.empty()) return run.fail("give a key file (zkey, or bellperson parameters) or --porep-log K");
+  if (a.budget_gib < 0) return run.fail("--budget-gib must not be negative (0: unlimited)");
+  if (a.link_gib_s < 0) return run.fail("--link-gib-s must not be negative");
+  if (a.lanes == 0 || a.lanes > 16) return run.fail("--lanes must lie in [1, 16]");
+  auto in = a.porep_log != 0 ? porep_input(a, run) : file_input(a, run);
+  if (!in.ok()) return run.fail(in.error());
+  cuda::cuda_backend_config cfg;
+  cfg.max_vram_bytes = uint64_t(std::llround(a.budget_gib * gib));
+  cfg.lanes = a.lanes;
+  cfg.h_copies = a.h_copies;
+  cfg.staging_bytes = a.staging_mib << 20;
+  cfg.max_pinned_bytes = uint64_t(std::llround(a.max_pinned_gib * gib));
+  auto compact = run.step("compact", "compacting the matrices", [&] { return cuda::make_compact_r1cs(in->cs); });
+  if (!compact.ok()) return run.fail(compact.error());
+  auto shape = cuda::shape_key(in->key, in->cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg),
+                               cfg.h_copies);
+  if (!shape.ok()) return run.fail(shape.error());
+  auto plan = run.step("plan", "planning", [&] { return cuda::plan_for_budget(*shape, cfg, a.driver_mib << 20); });
+  if (!plan.ok()) return run.fail(plan.error());
+  print_plan(*in, *shape, *plan, cfg, a.link_gib_s);
+  return 0;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, cli_state& state) {
+  auto args = std::make_shared<plan_args>();
+  auto* cmd = app.add_subcommand("plan", "print the plan the CUDA backend would make for a key under a VRAM budget "
+                                         "(resident and streamed tables, chunks, lanes, bytes copied): no GPU needed");
+  cmd->add_option("key", args->key, "proving key: snarkjs .zkey (or bellperson parameters)");
+  cmd->add_option("--params-format", args->params_format, "key layout")
+      ->check(CLI::IsMember({"snarkjs", "bellperson"}))
+      ->capture_default_str();
+  cmd->add_option("--r1cs", args->r1cs, "the circuit's .r1cs: required for bellperson parameters");
+  cmd->add_option("--porep-log", args->porep_log,
+                  "instead of a key: the PoRep-shaped synthetic circuit of 2^K constraints (27: a PoRep partition; "
+                  "needs host memory for the circuit, ~40 GiB at 27)");
+  cmd->add_option("--porep-basis", args->porep_basis, "the PoRep-shaped key's layout")
+      ->check(CLI::IsMember({"bellperson", "snarkjs"}))
+      ->capture_default_str();
+  cmd->add_option("--budget-gib", args->budget_gib, "VRAM budget (gpu_vram_max_mb) in GiB; 0: unlimited")->required();
+  cmd->add_option("--link-gib-s", args->link_gib_s, "host-to-device link speed in GiB/s: prints the copy time per "
+                                                   "partition");
+  cmd->add_option("--lanes", args->lanes, "partitions in flight on the GPU (workers_per_device)")->capture_default_str();
+  cmd->add_option("--h-copies", args->h_copies, "copies of H's points a resident key may keep (gpu_h_copies)")
+      ->capture_default_str();
+  cmd->add_option("--staging-mib", args->staging_mib, "pinned witness staging per lane (gpu_staging_mb)")
+      ->capture_default_str();
+  cmd->add_option("--max-pinned-gib", args->max_pinned_gib, "pinned host memory for streamed tables per GPU")
+      ->capture_default_str();
+  cmd->add_option("--driver-mib", args->driver_mib, "device memory the driver takes for the kernels, kept out of the "
+                                                   "budget (the backend logs it as driver_bytes: ~460 MiB on an H200)")
+      ->capture_default_str();
+  cmd->callback([&state, args] { state.exit_code = run_plan(*args, state.quiet); });
+}
+
+}  // namespace pp::cli

@@ -1,0 +1,135 @@
+// cub_temp_model (src/cuda/cub_temp_model.hpp) and the MSM's temp sizes built on it
+// (msm_workspace.hpp), on the host: the policy family a PTX version picks, the sizes' shape (one byte
+// for one block, growing with the items), a size worked out by hand, the selection agents of the
+// MSM's buckets, and the bound the plans use over every family. Agreement with CUB itself:
+// cub_temp_model_cub_test.cu (CUB's types, no device) and cub_temp_model_gpu_test.cu (a device).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "cuda/cub_temp_model.hpp"
+#include "cuda/msm_workspace.hpp"
+#include "support/status_matchers.hpp"
+
+namespace pp::cuda::test {
+namespace {
+
+TEST(CubTempModel, ArchForPtx) {
+  EXPECT_EQ(cub_arch_for_ptx(750), std::nullopt);
+  EXPECT_EQ(cub_arch_for_ptx(800), cub_arch::sm80);
+  EXPECT_EQ(cub_arch_for_ptx(860), cub_arch::sm86);
+  EXPECT_EQ(cub_arch_for_ptx(890), cub_arch::sm86);
+  EXPECT_EQ(cub_arch_for_ptx(900), cub_arch::sm90);
+  EXPECT_EQ(cub_arch_for_ptx(1000), cub_arch::sm100);
+  EXPECT_EQ(cub_arch_for_ptx(1200), cub_arch::sm100);
+}
+
+// Item counts around every power of two and every tile edge up to 2^31 - 1, ascending.
+std::vector<uint64_t> item_counts() {
+  std::vector<uint64_t> v;
+  for (int k = 0; k <= 31; ++k) {
+    for (const int64_t d : {-1, 0, 1}) {
+      const int64_t n = (int64_t{1} << k) + d;
+      if (n >= 1 && n < (int64_t{1} << 31)) v.push_back(uint64_t(n));
+    }
+  }
+  for (const uint64_t t : {uint64_t{4864}, uint64_t{8064}, uint64_t{8832}, uint64_t{268430976}}) {
+    for (const uint64_t n : {t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1}) v.push_back(n);
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(CubTempModel, SortIsOneBlockUpToATileThenGrows) {
+  for (const cub_arch a : cub_archs) {
+    SCOPED_TRACE(to_string(a));
+    EXPECT_EQ(cub_sort_pairs_temp_bytes(a, 1, 20), 1u);
+    EXPECT_EQ(cub_sort_pairs_temp_bytes(a, cub_single_tile_sort_items, 32), 1u);
+    EXPECT_GT(cub_sort_pairs_temp_bytes(a, cub_single_tile_sort_items + 1, 8), 1u);
+    for (int bits = 8; bits <= 32; ++bits) {
+      uint64_t last = 0;
+      for (const uint64_t n : item_counts()) {
+        const uint64_t t = cub_sort_pairs_temp_bytes(a, n, bits);
+        EXPECT_GE(t, last) << n;
+        EXPECT_GE(t, cub_sort_pairs_temp_bytes(a, n, bits - 1)) << n;
+        last = t;
+      }
+    }
+  }
+}
+
+// 2^28 entries of 20-bit keys on sm_90: tiles of 384 x 23 = 8832 items, portions of
+// floor((2^28 - 1) / 8832) x 8832 = 268430976 items, so 2 portions of 3 passes: bins 2 x 3 x 256 x 4 =
+// 6144 bytes, lookback 30393 blocks x 256 x 4 = 31122432, counters 24 (256 once aligned), plus 255.
+TEST(CubTempModel, SortSizeByHand) {
+  EXPECT_EQ(cub_sort_pairs_temp_bytes(cub_arch::sm90, uint64_t{1} << 28, 20), 6144u + 31122432u + 256u + 255u);
+}
+
+// The MSM's buckets (XYZZ, 192 bytes over Fp, 384 over Fp2): G1's agent moves to the 64-thread
+// fallback, G2's keeps 128 threads with 128 x 2 x 384 + 128 bytes of global storage a block.
+TEST(CubTempModel, BucketSelectionAgents) {
+  for (const cub_arch a : cub_archs) {
+    const cub_select_agent g1 = cub_select_agent_for(a, cub_select_kind::flagged_struct, 192);
+    EXPECT_EQ(g1.tile_items, 64u);
+    EXPECT_EQ(g1.vsmem_per_block, 0u);
+    const cub_select_agent g2 = cub_select_agent_for(a, cub_select_kind::flagged_struct, 384);
+    EXPECT_EQ(g2.tile_items, 128u);
+    EXPECT_EQ(g2.vsmem_per_block, 98432u);
+  }
+}
+
+TEST(CubTempModel, SelectGrowsWithItems) {
+  for (const cub_arch a : cub_archs) {
+    for (const auto& [k, bytes] : {std::pair{cub_select_kind::flagged_u32, uint64_t{0}},
+                                  std::pair{cub_select_kind::if_index, uint64_t{0}},
+                                  std::pair{cub_select_kind::flagged_struct, uint64_t{192}},
+                                  std::pair{cub_select_kind::flagged_struct, uint64_t{384}}}) {
+      uint64_t last = 0;
+      for (const uint64_t n : item_counts()) {
+        const uint64_t t = cub_select_temp_bytes(a, k, n, bytes);
+        EXPECT_GE(t, std::max<uint64_t>(last, 256 + 256 + 255)) << n;
+        last = t;
+      }
+    }
+  }
+}
+
+// The plans' bound is each family's largest, and not far above sm_90's own at the PoRep sizes.
+TEST(CubTempModel, BoundOverFamilies) {
+  for (const msm_group g : {msm_group::g1, msm_group::g2}) {
+    for (const bool split : {false, true}) {
+      for (const uint64_t n : item_counts()) {
+        const auto s = make_msm_shape(n, 0, split, msm_chunk_limit({}, g));
+        ASSERT_THAT(s, IsOk());
+        const cub_temp_bytes bound = msm_cub_temp_bound(*s, g);
+        uint64_t sort = 0, select = 0;
+        for (const cub_arch a : cub_archs) {
+          const cub_temp_bytes t = msm_cub_temp_bytes(*s, g, a);
+          sort = std::max(sort, t.sort);
+          select = std::max(select, t.select);
+        }
+        EXPECT_EQ(bound.sort, sort) << n;
+        EXPECT_EQ(bound.select, select) << n;
+      }
+    }
+  }
+  for (const msm_group g : {msm_group::g1, msm_group::g2}) {
+    for (const bool split : {false, true}) {
+      const auto s = make_msm_shape(uint64_t{1} << 27, 0, split, msm_chunk_limit({}, g));
+      ASSERT_THAT(s, IsOk());
+      const cub_temp_bytes bound = msm_cub_temp_bound(*s, g);
+      const cub_temp_bytes sm90 = msm_cub_temp_bytes(*s, g, cub_arch::sm90);
+      const uint64_t over = bound.sort + bound.select - sm90.sort - sm90.select;
+      std::printf("%s 2^27 %s: sort %llu, select %llu bytes; %llu above sm_90's\n", g == msm_group::g1 ? "G1" : "G2",
+                  split ? "split" : "plain", (unsigned long long)bound.sort, (unsigned long long)bound.select,
+                  (unsigned long long)over);
+      EXPECT_LT(over, uint64_t{8} << 20);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pp::cuda::test
