@@ -16,11 +16,8 @@
 #include "cuda/budget_plan.hpp"
 #include "cuda/key_sizing.hpp"
 #include "cuda/spmv_matrix.hpp"
-#include "formats/bellperson_params.hpp"
-#include "formats/circom_r1cs.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/snarkjs_zkey.hpp"
-#include "groth16/prover.hpp"
 #include "r1cs/synthetic.hpp"
 
 namespace pp::cli {
@@ -79,33 +76,14 @@ result<planned_input> file_input(const plan_args& a, command_run& run) {
     return invalid_argument("--params-format bellperson needs --r1cs circuit.r1cs: bellperson parameters do not "
                             "carry the circuit's matrices");
   }
+  auto k = run.step("read key", "reading " + a.key + (a.r1cs.empty() ? "" : " and " + a.r1cs), [&] {
+    return formats::read_key_files({.key = a.key, .r1cs = a.r1cs, .bellperson = bellperson},
+                                   {.check = formats::zkey_point_check::range_only}, {.checked = false});
+  });
+  if (!k.ok()) return k.error();
   planned_input in;
-  groth16::proving_key pk;
-  if (bellperson) {
-    auto p = run.step("read key", "reading bellperson parameters " + a.key,
-                      [&] { return formats::read_bellperson_params_file(a.key, {.checked = false}); });
-    if (!p.ok()) return p.error();
-    pk = std::move(*p);
-  } else {
-    auto z = run.step("read key", "reading zkey " + a.key, [&] {
-      return formats::read_snarkjs_zkey_file(a.key, {.check = formats::zkey_point_check::range_only});
-    });
-    if (!z.ok()) return z.error();
-    if (a.r1cs.empty()) {
-      auto c = formats::circuit_from_zkey(*z);
-      if (!c.ok()) return c.error().with_context("reading " + a.key);
-      in.cs = std::move(*c);
-    }
-    pk = std::move(z->pk);
-  }
-  if (!a.r1cs.empty()) {
-    auto r = run.step("read circuit", "reading circuit " + a.r1cs, [&] { return formats::read_circom_r1cs_file(a.r1cs); });
-    if (!r.ok()) return r.error();
-    in.cs = std::move(r->cs);
-    if (bellperson) PP_RETURN_IF_ERROR(formats::fill_bellperson_density(pk, in.cs).with_context(a.key + " and " + a.r1cs));
-  }
-  PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, in.cs).with_context(a.key));
-  in.key = cuda::key_sizes::of(pk);
+  in.key = cuda::key_sizes::of(k->pk);
+  in.cs = std::move(k->cs);
   in.what = a.key;
   return in;
 }

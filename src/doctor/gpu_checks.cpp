@@ -67,7 +67,7 @@ void check_vram(const server::engine_section& e, const devices::gpu_facts& g, ui
   }
   for (const key_files& k : keys) {
     if (!k.present) continue;  // its own finding says why
-    const key_vram_plan p = plan_key({*k.entry, k.bytes, budget, lanes});
+    const key_vram_plan p = plan_key({*k.entry, k.bytes, budget, lanes, e.gpu.h_copies});
     const std::string detail = head + "; key " + k.entry->id + ": " + p.summary;
     switch (p.placement) {
       case key_placement::resident:
@@ -75,8 +75,7 @@ void check_vram(const server::engine_section& e, const devices::gpu_facts& g, ui
         r.add(item, verdict::ok, detail);
         break;
       case key_placement::unknown:
-        r.add(item, verdict::warning, detail,
-              "raise gpu_vram_share or gpu_vram_max_mb, or free the GPU's memory, for the key to stay resident");
+        r.add(item, verdict::warning, detail, "make the key's files readable and matching (the key's own line)");
         break;
       case key_placement::refused:
         r.add(item, verdict::problem, detail + "; it needs at least " + bytes_text(p.least_bytes),

@@ -25,6 +25,6 @@ struct doctor_input {
 // memory at all, without faulting in a key's size of RAM (the limit itself is compared with that).
 inline constexpr uint64_t trial_pin_cap = uint64_t{64} << 20;
 
-report check_host(const doctor_input& in, host_probes& probes, const key_vram_planner& plan_key = estimate_key_vram);
+report check_host(const doctor_input& in, host_probes& probes, const key_vram_planner& plan_key = plan_key_vram);
 
 }  // namespace pp::doctor

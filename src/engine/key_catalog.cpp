@@ -6,10 +6,7 @@
 
 #include "core/file_type.hpp"
 #include "core/status_macros.hpp"
-#include "formats/bellperson_params.hpp"
-#include "formats/circom_r1cs.hpp"
 #include "formats/key_circuit.hpp"
-#include "formats/snarkjs_zkey.hpp"
 #include "groth16/prover.hpp"
 
 namespace pp::engine {
@@ -37,22 +34,10 @@ key_handle to_handle(loaded_key k) {
   return std::static_pointer_cast<const void>(holder);
 }
 
-result<key_handle> load_zkey(const std::filesystem::path& path) {
-  PP_ASSIGN_OR_RETURN(auto z, formats::read_snarkjs_zkey_file(path));
-  auto cs = formats::circuit_from_zkey(z);
-  if (!cs.ok()) return cs.error().with_context("circuit of " + path.string());
-  PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(z.pk, *cs).with_context(path.string()));
-  return to_handle({std::make_shared<const groth16::proving_key>(std::move(z.pk)),
-                    std::make_shared<const r1cs::constraint_system>(std::move(cs).value())});
-}
-
-result<key_handle> load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs_path) {
-  PP_ASSIGN_OR_RETURN(auto pk, formats::read_bellperson_params_file(params, {.checked = false}));
-  PP_ASSIGN_OR_RETURN(auto r, formats::read_circom_r1cs_file(r1cs_path));
-  PP_RETURN_IF_ERROR(formats::fill_bellperson_density(pk, r.cs).with_context(params.string()));
-  PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, r.cs).with_context(params.string()));
-  return to_handle({std::make_shared<const groth16::proving_key>(std::move(pk)),
-                    std::make_shared<const r1cs::constraint_system>(std::move(r.cs))});
+result<key_handle> load_key_files(const formats::key_files& f) {
+  PP_ASSIGN_OR_RETURN(formats::key_and_circuit k, formats::read_key_files(f, {}, {.checked = false}));
+  return to_handle({std::make_shared<const groth16::proving_key>(std::move(k.pk)),
+                    std::make_shared<const r1cs::constraint_system>(std::move(k.cs))});
 }
 
 }  // namespace
@@ -70,12 +55,14 @@ result<key_descriptor> describe_key(const std::string& id, const key_source& sou
   if (const auto* z = std::get_if<zkey_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(const uint64_t n, file_size(z->zkey, "key '" + id + "': zkey"));
     host.bytes = file_key_charge(n);
-    host.load = [path = z->zkey] { return load_zkey(path); };
+    host.load = [path = z->zkey] { return load_key_files({.key = path}); };
   } else if (const auto* b = std::get_if<bellperson_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(const uint64_t n1, file_size(b->params, "key '" + id + "': bellperson params"));
     PP_ASSIGN_OR_RETURN(const uint64_t n2, file_size(b->r1cs, "key '" + id + "': r1cs"));
     host.bytes = file_key_charge(n1 + n2);
-    host.load = [params = b->params, r1cs_path = b->r1cs] { return load_bellperson(params, r1cs_path); };
+    host.load = [params = b->params, r1cs_path = b->r1cs] {
+      return load_key_files({.key = params, .r1cs = r1cs_path, .bellperson = true});
+    };
   } else {
     const auto& m = std::get<memory_key_source>(source);
     if (!m.pk || !m.cs) return invalid_argument("register_key '" + id + "': null proving key or circuit");

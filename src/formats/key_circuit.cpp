@@ -4,7 +4,10 @@
 
 #include <string>
 
+#include "core/status_macros.hpp"
+#include "formats/circom_r1cs.hpp"
 #include "formats/first_touch.hpp"
+#include "groth16/prover.hpp"
 #include "r1cs/density.hpp"
 
 namespace pp::formats {
@@ -111,6 +114,34 @@ status fill_bellperson_density(groth16::proving_key& pk, const r1cs::constraint_
   pk.a_density = std::move(ad);
   pk.b_density = std::move(bd);
   return ok_status();
+}
+
+result<key_and_circuit> read_key_files(const key_files& f, const zkey_read_options& zkey,
+                                       const bellperson_read_options& params) {
+  key_and_circuit out;
+  if (f.bellperson) {
+    if (f.r1cs.empty()) {
+      return invalid_argument(f.key.string() + ": bellperson parameters need the circuit's .r1cs (they carry no matrices)");
+    }
+    PP_ASSIGN_OR_RETURN(out.pk, read_bellperson_params_file(f.key, params));
+  } else {
+    PP_ASSIGN_OR_RETURN(snarkjs_zkey z, read_snarkjs_zkey_file(f.key, zkey));
+    if (f.r1cs.empty()) {
+      auto cs = circuit_from_zkey(z);
+      if (!cs.ok()) return cs.error().with_context("circuit of " + f.key.string());
+      out.cs = std::move(cs).value();
+    }
+    out.pk = std::move(z.pk);
+  }
+  if (!f.r1cs.empty()) {
+    PP_ASSIGN_OR_RETURN(circom_r1cs r, read_circom_r1cs_file(f.r1cs));
+    out.cs = std::move(r.cs);
+    if (f.bellperson) {
+      PP_RETURN_IF_ERROR(fill_bellperson_density(out.pk, out.cs).with_context(f.key.string() + " and " + f.r1cs.string()));
+    }
+  }
+  PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(out.pk, out.cs).with_context(f.key.string()));
+  return out;
 }
 
 }  // namespace pp::formats

@@ -3,9 +3,11 @@
 // (what `snarkjs groth16 setup` writes), and the density bitmaps a bellperson parameter file needs
 // from its circuit.
 #pragma once
+#include <filesystem>
 #include <vector>
 
 #include "core/result.hpp"
+#include "formats/bellperson_params.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -25,5 +27,22 @@ std::vector<zkey_coefficient> zkey_coefficients(const r1cs::constraint_system& c
 // has a non-zero A resp. B column; every public variable and the constant are set in A through
 // their input rows). invalid_argument when the key's point counts disagree: another circuit's key.
 status fill_bellperson_density(groth16::proving_key& pk, const r1cs::constraint_system& cs);
+
+// A key's files: a snarkjs zkey (its circuit the one it implies, or `r1cs` when given), or bellperson
+// parameters with the circom r1cs they were made for (required: they carry no matrices).
+struct key_files {
+  std::filesystem::path key;
+  std::filesystem::path r1cs;
+  bool bellperson = false;
+};
+struct key_and_circuit {
+  groth16::proving_key pk;
+  r1cs::constraint_system cs;
+};
+// The key and its circuit from their files, bellperson densities filled from the circuit, checked to
+// match (groth16::check_key_matches_circuit): what the engine loads and `proofpipe plan` and
+// `proofpipe doctor` plan. The readers' errors, with the file named.
+result<key_and_circuit> read_key_files(const key_files& f, const zkey_read_options& zkey = {},
+                                       const bellperson_read_options& params = {});
 
 }  // namespace pp::formats

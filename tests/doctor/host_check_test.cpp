@@ -92,7 +92,9 @@ TEST(HostCheck, AGpuThatServesGetsItsDriverArchitectureAndVramChecked) {
   host.gpu_list = {gpu(0)};
   doctor_input in = cuda_build("80, 90");
   add_key(in, host, "porep", 40 * gib);
-  const report r = check_host(in, host);
+  const report r = check_host(in, host, [](const key_vram_query&) {
+    return key_vram_plan{key_placement::resident, 30 * gib, "resident"};
+  });
   EXPECT_TRUE(r.can_serve()) << render(r);
   EXPECT_THAT(only(r, "GPUs").detail, HasSubstr("1 will serve, 2 workers each"));
   EXPECT_EQ(only(r, "GPU 0 driver").level, verdict::ok);
@@ -162,7 +164,7 @@ TEST(HostCheck, VramBelowTheLeastBudgetIsAProblem) {
   host.gpu_list = {gpu(0, 12 * gib)};
   doctor_input in = cuda_build();
   add_key(in, host, "porep", 40 * gib);
-  // The planner the shared planning will be: this key needs 16 GiB at the least.
+  // A planner whose key needs 16 GiB at the least.
   const auto planner = [](const key_vram_query& q) {
     return q.budget_bytes >= 16 * gib ? key_vram_plan{key_placement::streamed, 16 * gib, "streamed"}
                                       : key_vram_plan{key_placement::refused, 16 * gib, "refused"};
@@ -181,18 +183,19 @@ TEST(HostCheck, VramBelowTheLeastBudgetIsAProblem) {
   EXPECT_EQ(only(fits, "GPU 0 VRAM").level, verdict::ok);
 }
 
-TEST(HostCheck, TheStandInWarnsWhenTheKeyExceedsTheBudget) {
+TEST(HostCheck, AKeyThePlannerCannotReadIsAWarningWithTheBudget) {
   fake_host host;
   host.gpu_list = {gpu(0, 30 * gib)};
   doctor_input in = cuda_build();
   in.config.engine.gpu.max_vram_bytes = 24 * gib;
   add_key(in, host, "porep", 40 * gib);
+  // The fake host's key files exist only in its probes: the real planner cannot read them.
   const report r = check_host(in, host);
   EXPECT_TRUE(r.can_serve()) << render(r);
   const finding& f = only(r, "GPU 0 VRAM");
   EXPECT_EQ(f.level, verdict::warning);
   EXPECT_THAT(f.detail, HasSubstr("budget 24.0 GiB (gpu_vram_share, gpu_vram_max_mb)"));
-  EXPECT_THAT(f.detail, HasSubstr("exceed"));
+  EXPECT_THAT(f.detail, HasSubstr("key porep: not planned"));
 }
 
 TEST(HostCheck, OnlyTheListedGpusServeAndAnAbsentOneIsAProblem) {

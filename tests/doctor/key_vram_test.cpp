@@ -1,30 +1,120 @@
-// key_vram (src/doctor/key_vram.hpp): the stand-in compares the budget with the key's files' size
-// and never claims to know the least budget.
+// key_vram (src/doctor/key_vram.hpp): doctor's plan of a key is the backend's (cuda/budget_plan.hpp)
+// on the key's files: a small PoRep-shaped key written as a snarkjs zkey, and bellperson
+// parameters of a circom circuit with its r1cs, planned unlimited (resident), at its least budget (streamed, the least
+// named) and one byte below (refused); unreadable files are unknown, saying why.
 #include "doctor/key_vram.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "cuda/budget_plan.hpp"
+#include "cuda/key_sizing.hpp"
+#include "cuda/spmv_matrix.hpp"
+#include "formats/bellperson_params.hpp"
+#include "formats/circom_r1cs.hpp"
+#include "formats/key_circuit.hpp"
+#include "formats/snarkjs_zkey.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "r1cs/synthetic.hpp"
+#include "support/files.hpp"
+#include "support/test_seed.hpp"
+
 namespace pp::doctor {
 namespace {
 
 using ::testing::HasSubstr;
-constexpr uint64_t gib = uint64_t{1} << 30;
 
-TEST(KeyVram, ResidentWhenTheBudgetHoldsTheKeysFiles) {
-  const server::key_entry k{"porep", "", "/k.params", "/k.r1cs", false};
-  const key_vram_plan p = estimate_key_vram({k, 40 * gib, 40 * gib, 2});
-  EXPECT_EQ(p.placement, key_placement::resident);
-  EXPECT_EQ(p.least_bytes, 0u);
-  EXPECT_THAT(p.summary, HasSubstr("40.0 GiB"));
+void write(const std::filesystem::path& p, const std::vector<uint8_t>& bytes) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
-TEST(KeyVram, UnknownBelowIt) {
-  const server::key_entry k{"porep", "/k.zkey", "", "", false};
-  const key_vram_plan p = estimate_key_vram({k, 40 * gib, 40 * gib - 1, 2});
+// The least budget the backend's planning gives (key, circuit) with two lanes.
+uint64_t backend_least(const groth16::proving_key& pk, const r1cs::constraint_system& cs) {
+  cuda::cuda_backend_config cfg;
+  cfg.lanes = 2;
+  const auto compact = cuda::make_compact_r1cs(cs);
+  EXPECT_TRUE(compact.ok());
+  const auto shape = cuda::shape_key(pk, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), 1);
+  EXPECT_TRUE(shape.ok());
+  const auto opts = cuda::options_for(*shape, cfg);
+  EXPECT_TRUE(opts.ok());
+  return cuda::least_budget_bytes(*shape, *opts, cfg, 0);
+}
+
+class KeyVram : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const uint64_t seed = pp::test::test_seed();
+    dir_ = pp::test::binary_temp_dir("doctor_key_vram");
+    // A PoRep-shaped circuit as a snarkjs zkey (its circuit the one the zkey implies).
+    auto c = r1cs::make_synthetic(r1cs::synthetic_params::porep(30000, seed % 1000 + 3));
+    ASSERT_TRUE(c.ok());
+    auto zpk = groth16::setup_insecure(c->cs, groth16::h_basis::odd_coset_lagrange,
+                                       groth16::toxic_waste_from_seed_insecure(seed));
+    ASSERT_TRUE(zpk.ok());
+    formats::snarkjs_zkey z;
+    z.coefficients = formats::zkey_coefficients(c->cs);
+    z.pk = std::move(*zpk);
+    auto zbytes = formats::write_snarkjs_zkey(z);
+    ASSERT_TRUE(zbytes.ok());
+    write(dir_ / "k.zkey", *zbytes);
+    auto implied = formats::circuit_from_zkey(z);
+    ASSERT_TRUE(implied.ok());
+    least_zkey_ = backend_least(z.pk, *implied);
+    // A circom circuit's bellperson parameters with its r1cs (bellperson cannot hold a point at
+    // infinity, which the synthetic circuit's unused columns would give).
+    r1cs_ = pp::test::source_dir() / "tests/fixtures/circom/mul.r1cs";
+    auto r = formats::read_circom_r1cs_file(r1cs_);
+    ASSERT_TRUE(r.ok());
+    auto bpk = groth16::setup_insecure(r->cs, groth16::h_basis::monomial, groth16::toxic_waste_from_seed_insecure(seed));
+    ASSERT_TRUE(bpk.ok());
+    auto pbytes = formats::write_bellperson_params(*bpk);
+    ASSERT_TRUE(pbytes.ok()) << pbytes.error().to_string();
+    write(dir_ / "k.params", *pbytes);
+    ASSERT_TRUE(formats::fill_bellperson_density(*bpk, r->cs).ok());
+    least_params_ = backend_least(*bpk, r->cs);
+  }
+  static inline std::filesystem::path dir_, r1cs_;
+  static inline uint64_t least_zkey_ = 0, least_params_ = 0;
+};
+
+TEST_F(KeyVram, AZkeyIsResidentUnlimitedStreamedAtItsLeastRefusedBelow) {
+  ASSERT_GT(least_zkey_, 0u);
+  const server::key_entry k{"small", (dir_ / "k.zkey").string(), "", "", false};
+  const key_vram_plan big = plan_key_vram({k, 0, uint64_t{1} << 40, 2});
+  EXPECT_EQ(big.placement, key_placement::resident) << big.summary;
+  EXPECT_EQ(big.least_bytes, least_zkey_);
+  const key_vram_plan edge = plan_key_vram({k, 0, least_zkey_, 2});
+  EXPECT_EQ(edge.placement, key_placement::streamed) << edge.summary;
+  EXPECT_THAT(edge.summary, HasSubstr("copied per partition"));
+  const key_vram_plan below = plan_key_vram({k, 0, least_zkey_ - 1, 2});
+  EXPECT_EQ(below.placement, key_placement::refused) << below.summary;
+  EXPECT_EQ(below.least_bytes, least_zkey_);
+  EXPECT_THAT(below.summary, HasSubstr(std::to_string(least_zkey_)));
+}
+
+TEST_F(KeyVram, BellpersonParametersArePlannedWithTheirCircuit) {
+  ASSERT_GT(least_params_, 0u);
+  const server::key_entry k{"small", "", (dir_ / "k.params").string(), r1cs_.string(), false};
+  const key_vram_plan big = plan_key_vram({k, 0, uint64_t{1} << 40, 2});
+  EXPECT_EQ(big.placement, key_placement::resident) << big.summary;
+  EXPECT_EQ(big.least_bytes, least_params_);
+  EXPECT_EQ(plan_key_vram({k, 0, least_params_ - 1, 2}).placement, key_placement::refused);
+}
+
+TEST_F(KeyVram, UnreadableFilesAreUnknownSayingWhy) {
+  const server::key_entry missing{"gone", (dir_ / "missing.zkey").string(), "", "", false};
+  const key_vram_plan p = plan_key_vram({missing, 0, uint64_t{1} << 40, 2});
   EXPECT_EQ(p.placement, key_placement::unknown);
   EXPECT_EQ(p.least_bytes, 0u);
-  EXPECT_THAT(p.summary, HasSubstr("the least is not estimated"));
+  EXPECT_THAT(p.summary, HasSubstr("missing.zkey"));
+  // Parameters of another circuit: the key and the r1cs do not match.
+  write(dir_ / "other.r1cs", {1, 2, 3});
+  const server::key_entry bad{"bad", "", (dir_ / "k.params").string(), (dir_ / "other.r1cs").string(), false};
+  EXPECT_EQ(plan_key_vram({bad, 0, uint64_t{1} << 40, 2}).placement, key_placement::unknown);
 }
 
 }  // namespace
