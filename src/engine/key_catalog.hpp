@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/result.hpp"
-#include "engine/engine.hpp"
+#include "engine/engine_types.hpp"
 #include "engine/key_store.hpp"
 
 namespace pp::engine {
