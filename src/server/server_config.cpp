@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <toml++/toml.h>
@@ -418,6 +419,9 @@ status read_keys(const toml::node& n, std::vector<key_entry>& keys) {
   return ok_status();
 }
 
+// A unix socket path's room, its terminating NUL included (108 bytes on Linux).
+constexpr size_t socket_path_capacity = sizeof(sockaddr_un::sun_path);
+
 // "HOST:PORT" with a port in [0, 65535] (0: any free port) and a non-empty host.
 status check_host_port(std::string_view key, const std::string& v) {
   const size_t colon = v.rfind(':');
@@ -435,8 +439,9 @@ status validate(const server_config& c) {
   if (c.server.socket.empty() && c.server.listen.empty()) {
     return invalid_argument("server.socket: empty and server.listen is empty too: the daemon would have no gRPC listener");
   }
-  if (c.server.socket.size() >= 108) {
-    return invalid_argument("server.socket: a unix socket path must be shorter than 108 bytes, got " +
+  if (c.server.socket.size() >= socket_path_capacity) {
+    return invalid_argument("server.socket: a unix socket path must be shorter than " +
+                            std::to_string(socket_path_capacity) + " bytes, got " +
                             std::to_string(c.server.socket.size()));
   }
   if (!c.server.listen.empty()) {

@@ -238,6 +238,9 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"listen_format", "[server]\nlisten = \"localhost\"\ntoken_file = \"/t\"\n", "server.listen: expected \"HOST:PORT\""},
         bad_case{"http_port", "[server]\nhttp = \"127.0.0.1:99999\"\n", "server.http: expected \"HOST:PORT\""},
         bad_case{"no_listener", "[server]\nsocket = \"\"\n", "server.socket: empty"},
+        // 108 bytes: one more than sockaddr_un's sun_path holds beside its NUL.
+        bad_case{"socket_too_long", "[server]\nsocket = \"/run/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\n",
+                 "server.socket: a unix socket path must be shorter than 108 bytes, got 108"},
         bad_case{"server_not_table", "server = 3\n", "server: expected a table"},
         bad_case{"keys_not_array", "keys = \"a\"\n", "keys: expected an array of tables"},
         bad_case{"gpus_not_array", "[engine]\ngpus = 0\n", "engine.gpus: expected an array of integers"},
