@@ -5,7 +5,8 @@
 //   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25]   (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
-// partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace.
+// partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace. Flags
+// that set an engine knob take the knob table's range (knob_range_check.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "cli/bench_workload.hpp"
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/knob_range_check.hpp"
 #include "cli/porep_bench.hpp"
 #include "core/status_macros.hpp"
 #include "devices/gpu_devices.hpp"
@@ -183,30 +185,35 @@ void add_bench_command(CLI::App& app, cli_state& state) {
   cmd->add_option("--log-constraints", args->log_constraints, "synthetic circuit of 2^k constraints (default 10)");
   cmd->add_option("--zkey", args->zkey, "benchmark this snarkjs zkey instead of a synthetic circuit");
   cmd->add_option("--wtns", args->wtns, "witness for --zkey (every partition uses it)");
-  cmd->add_option("--partitions", args->partitions, "partitions per proof (default 2)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--partitions", args->partitions, "partitions per proof (default 2)")
+      ->check(CLI::Range(1u, engine::max_partitions));
   cmd->add_option("--proofs", args->proofs, "proofs to run (default 8)")->check(CLI::Range(1, 1000000));
   cmd->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda when a GPU is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices")
+      ->capture_default_str()
+      ->check(knob_range_check("engine.cpu_devices"));
   cmd->add_option("--warmup", args->warmup, "untimed proofs first (default: 1 with GPUs, 0 on CPUs)")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--gpus", args->gpus, "GPU ordinals to use, e.g. --gpus 0 1 (default: every GPU)");
+  cmd->add_option("--gpus", args->gpus, "GPU ordinals to use, e.g. --gpus 0 1 (default: every GPU)")
+      ->check(knob_range_check("engine.gpus"));
   cmd->add_option("--fail-device", args->fail_device,
                   "inject a failure into this device's first timed partition (gpu0, cpu0): it leaves rotation and its "
                   "partition is retried elsewhere");
   cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve")
       ->capture_default_str()
-      ->check(CLI::Range(0.01, 1.0));
+      ->check(knob_range_check("engine.gpu_vram_share"));
   cmd->add_option("--workers", args->workers, "workers per device (default 0: 2 per GPU, 1 per CPU device)")
-      ->check(CLI::Range(0, 64));
+      ->check(knob_range_check("engine.workers_per_device"));
   cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(knob_range_check("engine.witness_threads"));
   cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(knob_range_check("engine.finish_threads"));
   cmd->add_option("--memory-mib", args->memory_mib,
-                  "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)");
+                  "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)")
+      ->check(knob_range_check("engine.host_memory_mb"));
   cmd->add_flag("--no-verify", args->no_verify, "skip the per-proof self-verification");
   cmd->add_option("--trace", args->trace, "write the Chrome trace (Perfetto) of every stage here");
   auto* porep = cmd->add_flag("--porep", args->porep,

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -355,6 +356,37 @@ struct knob_lister {
   void duration(std::string_view key, const T&, int64_t, int64_t) { add(key); }
 };
 
+// Finds the range of one key ("engine.cpu_devices"); found stays empty for text, flags and modes.
+struct knob_range_finder {
+  std::string section;
+  std::string_view want;
+  std::optional<knob_range>& found;
+  bool is(std::string_view key) const { return want == section + "." + std::string(key); }
+  void bounds(std::string_view key, int64_t lo, int64_t hi) {
+    if (is(key)) found = knob_range{double(lo), double(hi), false};
+  }
+  template <class T>
+  void text(std::string_view, const T&) {}
+  template <class T>
+  void one_of(std::string_view, const T&, std::initializer_list<std::string_view>) {}
+  template <class T>
+  void mode(std::string_view, const T&) {}
+  template <class T>
+  void flag(std::string_view, const T&) {}
+  template <class T>
+  void fraction(std::string_view key, const T&) {
+    if (is(key)) found = knob_range{0.0, 1.0, true};
+  }
+  template <class T>
+  void integer(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+  template <class T>
+  void int_list(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+  template <class T>
+  void mebibytes(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+  template <class T>
+  void duration(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+};
+
 // Reads the keys of [name] from t into c.
 template <class Visit>
 status read_section(const toml::table& t, std::string_view name, Visit&& visit) {
@@ -524,6 +556,17 @@ std::vector<std::string> knob_names() {
     visit(l);
   });
   return names;
+}
+
+result<knob_range> knob_range_of(std::string_view name) {
+  std::optional<knob_range> found;
+  const server_config c;
+  for_each_section(c, [&](std::string_view section, auto&& visit) {
+    knob_range_finder f{std::string(section), name, found};
+    visit(f);
+  });
+  if (!found) return not_found("knob table: no numeric key \"" + std::string(name) + "\"");
+  return *found;
 }
 
 result<server_config> load_server_config(const std::filesystem::path& path) {

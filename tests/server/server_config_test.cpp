@@ -263,5 +263,32 @@ TEST(ServerConfig, MissingFileIsNotFound) {
   ASSERT_THAT(c, StatusIs(status_code::not_found));
 }
 
+// knob_range_of gives the table's own range: the file refuses one past either end of it.
+TEST(ServerConfig, KnobRangeIsTheTablesRange) {
+  auto r = knob_range_of("engine.witness_threads");
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->lo, 1);
+  EXPECT_EQ(r->hi, 1024);
+  EXPECT_FALSE(r->open);
+  EXPECT_TRUE(r->contains(1024));
+  EXPECT_FALSE(r->contains(1025));
+  EXPECT_THAT(parse_server_config("[engine]\nwitness_threads = 1024\n", "t"), IsOk());
+  EXPECT_THAT(parse_server_config("[engine]\nwitness_threads = 1025\n", "t"), StatusIs(status_code::invalid_argument));
+
+  auto f = knob_range_of("engine.gpu_vram_share");
+  ASSERT_THAT(f, IsOk());
+  EXPECT_TRUE(f->open);
+  EXPECT_FALSE(f->contains(1.0));
+  EXPECT_TRUE(f->contains(0.5));
+
+  auto mb = knob_range_of("engine.host_memory_mb");  // in the file's unit, MiB
+  ASSERT_THAT(mb, IsOk());
+  EXPECT_EQ(mb->lo, 0);
+
+  EXPECT_THAT(knob_range_of("engine.no_such_knob"), StatusIs(status_code::not_found));
+  EXPECT_THAT(knob_range_of("server.socket"), StatusIs(status_code::not_found));  // text, not a number
+  EXPECT_THAT(knob_range_of("witness_threads"), StatusIs(status_code::not_found));  // needs its section
+}
+
 }  // namespace
 }  // namespace pp::server
