@@ -119,17 +119,16 @@ srs_object::srs_object(engine::key_store& store, std::string path, key_release_f
   const uint64_t bytes = std::filesystem::file_size(path_, ec);
   engine::key_descriptor d;
   d.id = path_;
-  engine::key_tier_loader& host = d.tiers[static_cast<size_t>(engine::key_tier::pinned)];
   // The decoded key takes what the file takes: 96 B per G1 point, 192 B per G2 point.
-  host.bytes = ec ? 0 : bytes;
-  host.load = [p = path_]() -> result<engine::key_handle> {
+  d.bytes = ec ? 0 : bytes;
+  d.load = [p = path_]() -> result<engine::key_handle> {
     PP_ASSIGN_OR_RETURN(auto pk, read_srs_file(p));
     return engine::key_handle(std::move(pk));
   };
   // already_exists: another SRS named this path first; they share its entry.
   store_.add(std::move(d)).ignore();
   loader_ = std::thread([this] {
-    auto lease = store_.acquire(path_, engine::key_tier::pinned, engine::no_deadline());
+    auto lease = store_.acquire(path_, engine::no_deadline());
     pp::mutex_lock lock(mu_);
     if (lease.ok()) {
       lease_ = std::move(lease).value();

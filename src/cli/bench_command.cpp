@@ -5,7 +5,8 @@
 //   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25]   (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
-// partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace.
+// partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace. Flags
+// that set an engine knob take the knob table's range (knob_range_check.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "cli/bench_workload.hpp"
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/knob_range_check.hpp"
 #include "cli/porep_bench.hpp"
 #include "core/status_macros.hpp"
 #include "devices/gpu_devices.hpp"
@@ -56,6 +58,95 @@ double median_ms(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+double ms(std::chrono::nanoseconds d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// What the timed proofs gave.
+struct bench_tally {
+  std::map<std::string, std::vector<double>> run_ms, wait_ms;  // per stage
+  std::vector<double> gpu_ms;  // per partition: the sum of the backend's "gpu ..." steps
+  uint32_t failed = 0;
+};
+
+// Submits `count` proofs of the "bench" key, each of a.partitions copies of the witness.
+status submit_proofs(engine::engine& eng, const bench_args& a, const engine::witness_source& witness, uint32_t count,
+                     std::vector<engine::job_id>& out) {
+  for (uint32_t i = 0; i < count; ++i) {
+    engine::submit_request req;
+    req.key_id = "bench";
+    req.witnesses.assign(a.partitions, witness);
+    PP_ASSIGN_OR_RETURN(const engine::job_id id, eng.submit(std::move(req)));
+    out.push_back(id);
+  }
+  return ok_status();
+}
+
+// Untimed proofs first: a GPU uploads the key at its first partition, which is setup, not throughput.
+status warm_up(engine::engine& eng, const bench_args& a, const engine::witness_source& witness, uint32_t count,
+               command_run& run) {
+  if (count == 0) return ok_status();
+  run.progress("warm-up: " + std::to_string(count) + " untimed proof(s) (each device takes the key)");
+  std::vector<engine::job_id> ids;
+  PP_RETURN_IF_ERROR(submit_proofs(eng, a, witness, count, ids));
+  for (engine::job_id id : ids) PP_RETURN_IF_ERROR(eng.await(id).take_status());
+  return ok_status();
+}
+
+// Awaits every job; a job that failed is counted and named on stderr, an await that failed ends it.
+result<bench_tally> await_all(engine::engine& eng, const std::vector<engine::job_id>& ids) {
+  bench_tally t;
+  for (engine::job_id id : ids) {
+    PP_ASSIGN_OR_RETURN(const engine::job_result r, eng.await(id));
+    if (r.state != engine::job_state::succeeded) {
+      ++t.failed;
+      std::fprintf(stderr, "proofpipe bench: job %llu: %s\n", static_cast<unsigned long long>(id),
+                   r.error.to_string().c_str());
+      continue;
+    }
+    for (const auto& p : r.partitions) {
+      double gpu = 0;
+      for (const auto& st : p.backend_steps) {
+        if (st.stage.rfind("gpu ", 0) == 0) gpu += ms(st.elapsed);
+      }
+      if (gpu > 0) t.gpu_ms.push_back(gpu);
+      for (const auto& st : p.stages) {
+        t.run_ms[st.stage].push_back(ms(st.elapsed));
+        t.wait_ms[st.stage].push_back(ms(st.queued));
+      }
+    }
+  }
+  return t;
+}
+
+// The report: workload, wall time, throughput, per-stage medians, GPU time, devices, memory.
+void print_report(const bench_args& a, const std::string& label, const std::string& devices, uint32_t workers,
+                  double secs, const bench_tally& t, const engine::engine_status& st) {
+  const auto median_of = [](const std::map<std::string, std::vector<double>>& by_stage, const char* stage) {
+    const auto it = by_stage.find(stage);
+    return it == by_stage.end() ? 0.0 : median_ms(it->second);
+  };
+  const uint32_t ok = a.proofs - t.failed;
+  std::printf("workload      %s, %u proofs x %u partitions, %s x %u worker(s)\n", label.c_str(), a.proofs, a.partitions,
+              devices.c_str(), workers);
+  std::printf("wall          %.3f s, %u ok, %u failed\n", secs, ok, t.failed);
+  std::printf("throughput    %.1f proofs/hour, %.2f partitions/s\n", ok * 3600.0 / secs, ok * a.partitions / secs);
+  std::printf("stage         median run ms   median queued ms\n");
+  for (const char* stage : {"witness", "device", "finish"}) {
+    std::printf("  %-10s  %13.2f   %16.2f\n", stage, median_of(t.run_ms, stage), median_of(t.wait_ms, stage));
+  }
+  if (!t.gpu_ms.empty()) {
+    std::printf("gpu time      %.2f ms per partition (median of the summed GPU steps, CUDA events)\n",
+                median_ms(t.gpu_ms));
+  }
+  for (const auto& d : st.devices) {
+    std::printf("device %-6s %s busy %.1f%%, %llu partitions, %llu failures%s%s\n", d.name.c_str(),
+                d.kind == "cuda" ? "GPU (kernel intervals, CUDA events)" : "(>= 1 worker in start())", 100 * d.busy_fraction,
+                static_cast<unsigned long long>(d.partitions_done), static_cast<unsigned long long>(d.failures),
+                d.healthy ? "" : ", OUT OF ROTATION: ", d.healthy ? "" : d.fault.c_str());
+  }
+  std::printf("memory        partitions peak %llu of %llu bytes\n", static_cast<unsigned long long>(st.memory.partitions_peak),
+              static_cast<unsigned long long>(st.memory.partitions_total));
+}
+
 int run_bench(const bench_args& a, bool quiet) {
   command_run run("bench", quiet);
   engine::engine_config cfg;
@@ -65,7 +156,6 @@ int run_bench(const bench_args& a, bool quiet) {
   auto chosen = engine::choose_devices(a.backend, a.workers, g, cfg);
   if (!chosen.ok()) return run.fail(chosen.error().with_context("--backend"));
   const bool gpus = *chosen;
-  const uint32_t workers = cfg.workers_per_device;
   const std::string devices =
       gpus ? (a.gpus.empty() ? std::string("every GPU") : std::to_string(a.gpus.size()) + " GPU(s)")
            : std::to_string(a.cpu_devices) + " CPU device(s)";
@@ -85,94 +175,30 @@ int run_bench(const bench_args& a, bool quiet) {
   auto& eng = **created;
 
   if (auto s = eng.register_key("bench", w->key); !s.ok()) return run.fail(s);
-  const engine::witness_source& witness = w->witness;
   if (auto s = run.step("preload", "loading the key", [&] { return eng.preload_key("bench"); }); !s.ok()) {
     return run.fail(s);
   }
-
-  auto submit_proofs = [&](uint32_t count, std::vector<engine::job_id>& out) -> status {
-    for (uint32_t i = 0; i < count; ++i) {
-      engine::submit_request req;
-      req.key_id = "bench";
-      req.witnesses.assign(a.partitions, witness);
-      PP_ASSIGN_OR_RETURN(const engine::job_id id, eng.submit(std::move(req)));
-      out.push_back(id);
-    }
-    return ok_status();
-  };
-  // Untimed warm-up: a GPU uploads the key at its first partition, which is setup, not throughput.
-  const int warmup = a.warmup >= 0 ? a.warmup : gpus ? 1 : 0;
-  if (warmup > 0) {
-    run.progress("warm-up: " + std::to_string(warmup) + " untimed proof(s) (each device takes the key)");
-    std::vector<engine::job_id> w_ids;
-    if (auto s = submit_proofs(uint32_t(warmup), w_ids); !s.ok()) return run.fail(s);
-    for (engine::job_id id : w_ids) {
-      if (auto r = eng.await(id); !r.ok()) return run.fail(r.error());
-    }
-  }
+  const uint32_t warmup = a.warmup >= 0 ? uint32_t(a.warmup) : gpus ? 1 : 0;
+  if (auto s = warm_up(eng, a, w->witness, warmup, run); !s.ok()) return run.fail(s);
   if (!a.fail_device.empty()) {
     if (auto s = eng.inject_device_failure(a.fail_device, 1); !s.ok()) return run.fail(s);
     run.progress("device " + a.fail_device + " will fail its next partition (injected) and leave rotation");
   }
   run.progress("proving " + std::to_string(a.proofs) + " proofs of " + std::to_string(a.partitions) + " partitions on " +
-               devices + " x " + std::to_string(workers) + " worker(s)");
+               devices + " x " + std::to_string(cfg.workers_per_device) + " worker(s)");
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<engine::job_id> ids;
-  if (auto s = submit_proofs(a.proofs, ids); !s.ok()) return run.fail(s);
-  std::map<std::string, std::vector<double>> run_ms, wait_ms;
-  std::vector<double> gpu_ms;  // per partition: the sum of the backend's "gpu ..." steps
-  uint32_t failed = 0;
-  for (engine::job_id id : ids) {
-    auto r = eng.await(id);
-    if (!r.ok()) return run.fail(r.error());
-    if (r->state != engine::job_state::succeeded) {
-      ++failed;
-      std::fprintf(stderr, "proofpipe bench: job %llu: %s\n", static_cast<unsigned long long>(id),
-                   r->error.to_string().c_str());
-      continue;
-    }
-    for (const auto& p : r->partitions) {
-      double gpu = 0;
-      for (const auto& st : p.backend_steps) {
-        if (st.stage.rfind("gpu ", 0) == 0) gpu += std::chrono::duration<double, std::milli>(st.elapsed).count();
-      }
-      if (gpu > 0) gpu_ms.push_back(gpu);
-      for (const auto& st : p.stages) {
-        run_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.elapsed).count());
-        wait_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.queued).count());
-      }
-    }
-  }
+  if (auto s = submit_proofs(eng, a, w->witness, a.proofs, ids); !s.ok()) return run.fail(s);
+  auto tally = await_all(eng, ids);
+  if (!tally.ok()) return run.fail(tally.error());
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto st = eng.status();
-  const uint32_t ok = a.proofs - failed;
-  std::printf("workload      %s, %u proofs x %u partitions, %s x %u worker(s)\n",
-              w->label.c_str(), a.proofs,
-              a.partitions, devices.c_str(), workers);
-  std::printf("wall          %.3f s, %u ok, %u failed\n", secs, ok, failed);
-  std::printf("throughput    %.1f proofs/hour, %.2f partitions/s\n", ok * 3600.0 / secs, ok * a.partitions / secs);
-  std::printf("stage         median run ms   median queued ms\n");
-  for (const char* stage : {"witness", "device", "finish"}) {
-    std::printf("  %-10s  %13.2f   %16.2f\n", stage, median_ms(run_ms[stage]), median_ms(wait_ms[stage]));
-  }
-  if (!gpu_ms.empty()) {
-    std::printf("gpu time      %.2f ms per partition (median of the summed GPU steps, CUDA events)\n",
-                median_ms(gpu_ms));
-  }
-  for (const auto& d : st.devices) {
-    std::printf("device %-6s %s busy %.1f%%, %llu partitions, %llu failures%s%s\n", d.name.c_str(),
-                d.kind == "cuda" ? "GPU (kernel intervals, CUDA events)" : "(>= 1 worker in start())", 100 * d.busy_fraction,
-                static_cast<unsigned long long>(d.partitions_done), static_cast<unsigned long long>(d.failures),
-                d.healthy ? "" : ", OUT OF ROTATION: ", d.healthy ? "" : d.fault.c_str());
-  }
-  std::printf("memory        partitions peak %llu of %llu bytes\n", static_cast<unsigned long long>(st.memory.partitions_peak),
-              static_cast<unsigned long long>(st.memory.partitions_total));
+  print_report(a, w->label, devices, cfg.workers_per_device, secs, *tally, eng.status());
   if (!a.trace.empty()) {
     if (auto s = eng.write_trace(a.trace); !s.ok()) return run.fail(s);
     run.progress("trace written to " + a.trace + " (open in https://ui.perfetto.dev)");
   }
   if (auto s = eng.shutdown(); !s.ok()) return run.fail(s);
-  return failed == 0 ? 0 : 1;
+  return tally->failed == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -183,30 +209,35 @@ void add_bench_command(CLI::App& app, cli_state& state) {
   cmd->add_option("--log-constraints", args->log_constraints, "synthetic circuit of 2^k constraints (default 10)");
   cmd->add_option("--zkey", args->zkey, "benchmark this snarkjs zkey instead of a synthetic circuit");
   cmd->add_option("--wtns", args->wtns, "witness for --zkey (every partition uses it)");
-  cmd->add_option("--partitions", args->partitions, "partitions per proof (default 2)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--partitions", args->partitions, "partitions per proof (default 2)")
+      ->check(CLI::Range(1u, engine::max_partitions));
   cmd->add_option("--proofs", args->proofs, "proofs to run (default 8)")->check(CLI::Range(1, 1000000));
   cmd->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda when a GPU is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--cpu-devices", args->cpu_devices, "CPU devices")
+      ->capture_default_str()
+      ->check(knob_range_check("engine.cpu_devices"));
   cmd->add_option("--warmup", args->warmup, "untimed proofs first (default: 1 with GPUs, 0 on CPUs)")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--gpus", args->gpus, "GPU ordinals to use, e.g. --gpus 0 1 (default: every GPU)");
+  cmd->add_option("--gpus", args->gpus, "GPU ordinals to use, e.g. --gpus 0 1 (default: every GPU)")
+      ->check(knob_range_check("engine.gpus"));
   cmd->add_option("--fail-device", args->fail_device,
                   "inject a failure into this device's first timed partition (gpu0, cpu0): it leaves rotation and its "
                   "partition is retried elsewhere");
   cmd->add_option("--gpu-vram-share", args->gpu_vram_share, "share of each GPU's free memory to reserve")
       ->capture_default_str()
-      ->check(CLI::Range(0.01, 1.0));
+      ->check(knob_range_check("engine.gpu_vram_share"));
   cmd->add_option("--workers", args->workers, "workers per device (default 0: 2 per GPU, 1 per CPU device)")
-      ->check(CLI::Range(0, 64));
+      ->check(knob_range_check("engine.workers_per_device"));
   cmd->add_option("--witness-threads", args->witness_threads, "witness pool threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(knob_range_check("engine.witness_threads"));
   cmd->add_option("--finish-threads", args->finish_threads, "finalizer pool threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(knob_range_check("engine.finish_threads"));
   cmd->add_option("--memory-mib", args->memory_mib,
-                  "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)");
+                  "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)")
+      ->check(knob_range_check("engine.host_memory_mb"));
   cmd->add_flag("--no-verify", args->no_verify, "skip the per-proof self-verification");
   cmd->add_option("--trace", args->trace, "write the Chrome trace (Perfetto) of every stage here");
   auto* porep = cmd->add_flag("--porep", args->porep,

@@ -2,9 +2,9 @@
 // time the prover's kernels run in a process: their code (modules load lazily, on first launch) and
 // the local memory it reserves, at a kernel's first launch, for per-thread stack frames in the
 // threads the GPU can hold (ptxas gives the G2 MSM kernels frames of up to 2848 bytes). 460 MiB in all
-// on an H200 (docs/perf/vram-budgets.md, "s6"). cuda_backend::create runs it before it sizes its
-// region, so this memory is taken up front and counted in the VRAM budget, not at the first partition.
-// Internal to the cuda layer.
+// on an H200 (docs/perf/vram-budgets.md, "The kernels' memory inside the budget"). cuda_backend::create
+// runs it before it sizes its region, so this memory is taken up front and counted in the VRAM budget,
+// not at the first partition. Internal to the cuda layer.
 #pragma once
 #include <cstdint>
 

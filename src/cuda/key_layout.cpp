@@ -67,10 +67,10 @@ uint32_t lanes_that_fit(const key_plan& p, uint64_t budget, uint32_t max_lanes) 
   return uint32_t(std::min<uint64_t>(fit, max_lanes));
 }
 
-// More point slots per lane while all of p's lanes still fit. Each lets the copies run one chunk
-// further ahead of the kernels: with two slots a chunk's copy waits for the kernels of the chunk
-// two before it, so a streamed MSM bound by its copies starts behind its first chunk's kernels and
-// only its first two chunks are copied under the step before it (docs/perf/vram-budgets.md, s10).
+// More point slots per lane while all of p's lanes still fit. Each lets the copies run one chunk further
+// ahead of the kernels: with two slots a chunk's copy waits for the kernels of the chunk two before it,
+// so a streamed MSM bound by its copies starts behind its first chunk's kernels and only its first two
+// chunks are copied under the step before it (docs/perf/vram-budgets.md, "Carried buckets and point slots").
 void add_point_slots(const key_shape& s, key_plan& p, uint64_t budget) {
   if (p.slot_bytes == 0 || p.lanes == 0) return;
   while (p.lane.slots < msm_max_point_slots) {

@@ -140,12 +140,12 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
 
 // Point slots a streaming plan keeps before it makes tables resident (where one lane fits with them;
 // more are added after, while they fit): at 2^27 under 24 GiB a third and fourth slot save more
-// than keeping B_G1 resident would (docs/perf/vram-budgets.md, s10).
+// than keeping B_G1 resident would (docs/perf/vram-budgets.md, "Carried buckets and point slots").
 inline constexpr int point_slots_before_residency = 3;
 
 // Below this many G1 points per chunk, H's per-chunk passes cost more than streaming the compact
 // matrices: at 2^27 on the H200, 2^23-point chunks against 2^24 cost H +149 ms and L, A, B_G2
-// +166 ms, the streamed matrices +61 ms (docs/perf/vram-budgets.md, s6).
+// +166 ms, the streamed matrices +61 ms (docs/perf/vram-budgets.md, "Streamed matrices").
 inline constexpr uint64_t stream_matrices_below_g1_chunk = uint64_t{1} << 24;
 
 // The least budget any plan of s fits (one lane, every table streamed with the smallest chunking,

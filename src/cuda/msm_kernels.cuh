@@ -91,7 +91,7 @@ __device__ __forceinline__ void cp_async_wait() {
 // Entry i adds +-points[vals[i] & ~sign_bit] (mixed addition, madd-2008-s). The point is fetched
 // one entry ahead: a random gather from HBM, whose latency otherwise stalls the warp at the start
 // of every addition with only two warps per scheduler to cover it (H200: G1 2^24 119.0 -> 114.6 ms,
-// docs/perf/msm-h200.md, session 14). It is copied into this thread's slot of a double buffer in
+// docs/perf/msm-h200.md, "Point gathers fetched ahead"). It is copied into this thread's slot of a double buffer in
 // shared memory while the current one is added, so it holds no registers across the addition (held
 // in registers it cost G2's kernel ~150 bytes more stack and made it slower). Slots are laid out
 // [buffer][16-byte piece][thread], so a warp's reads of one piece are consecutive (no bank
@@ -101,8 +101,8 @@ __device__ __forceinline__ void cp_async_wait() {
 template <class Curve, int Threads>
 struct point_source {
   // Blocks of Threads an SM holds while it accumulates: three for G1, whose kernel fits 168
-  // registers, so 12 warps an SM cover the carry chains' latency (docs/perf/msm-h200.md, sessions 14
-  // and 17); G2's needs 255 and holds two whatever the bound.
+  // registers, so 12 warps an SM cover the carry chains' latency (docs/perf/msm-h200.md, "Point gathers
+  // fetched ahead", "Fp2 products in one pass, the Fp square"); G2's needs 255, holds two whatever the bound.
   static constexpr int min_blocks = std::is_same_v<typename Curve::field, ff::fp> ? 3 : 1;
   static constexpr int pieces = int(sizeof(affine_t<Curve>) / 16);
   static_assert(sizeof(affine_t<Curve>) % 16 == 0);
@@ -289,7 +289,7 @@ __global__ void window_combine_kernel(const xyzz_t<Curve>* __restrict__ window_s
 // buckets[i] += later[i] for i < count (add-2008-s; infinity on either side): a later chunk's
 // bucket sums into the sums of the chunks before it. Kept out of segmented_sum_kernel: a full
 // addition at its flush raised that kernel to 252 registers with a stack frame and made it ~2.9x
-// slower (docs/perf/msm-h200.md, session 6).
+// slower (docs/perf/msm-h200.md, "Shared buckets (reverted)").
 template <class Curve>
 __global__ void __launch_bounds__(128) merge_buckets_kernel(xyzz_t<Curve>* __restrict__ buckets,
                                                             const xyzz_t<Curve>* __restrict__ later,

@@ -538,7 +538,7 @@ status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_
 // kernels as the stream has slots). Where carried_plan fits, every chunk's bucket sums go into one
 // set of buckets, reduced once with the chunks' scalar-1 sums (summed in the chunk-result slot) as
 // the extra term: a later chunk costs a bucket merge instead of a reduction, which for G2 is most
-// of a small chunk's time (docs/perf/vram-budgets.md, s10). Otherwise each chunk runs
+// of a small chunk's time (docs/perf/vram-budgets.md, "Carried buckets and point slots"). Otherwise each chunk runs
 // run_selected_chunk and the chunk sums are added on the device as run_chunks does.
 template <class Curve>
 status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,

@@ -46,7 +46,7 @@ inline constexpr msm_tuning msm_tuning_sm90{
     // A chunk's workspace is ~16 B x W per point (sort keys and values, double-buffered), its
     // buckets W x 2^(c-1) XYZZ and the carry slots 3 x 2 x W / 256 XYZZ per point. The figures
     // below were measured with a bucket reduction per chunk (~16 ms for G1, ~54 ms for G2 at c = 20
-    // on the H200), which the plain MSM now pays once (docs/perf/msm-h200.md, session 9).
+    // on the H200), which the plain MSM now pays once (docs/perf/msm-h200.md, "Chunked MSMs").
     // H200 (2026-11-29), G1 2^26, chunk 2^24 / 2^25 / 2^26: random 477.3 / 449.1 / 432.3 ms,
     // witness split 133.6 / 102.1 / 86.5 ms, workspace 5.5 / 9.7 / 18.1 GiB; G1 2^27 at 2^25:
     // 898.7 / 204.0 ms. G2 2^25, chunk 2^24 / 2^25: random 797.1 / 743.3 ms, witness split
@@ -80,7 +80,7 @@ inline constexpr int msm_max_window_bits = 24;
 // 67 products on the H200): each costs 1/16 of it, beside its 2M + 5S doublings (m c of them a copy).
 // H200 (2026-12-02), 2 copies of H's 2^27 points (92 doublings each): XYZZ doublings and 8-point
 // batches 9.27 s, Jacobian and 16 points 7.23 s, 6.91 s with safegcd instead of a Fermat inversion;
-// G1 2^24 x 12 copies 2.17 -> 1.52 -> 1.26 s, G2 3.40 -> 3.16 s (docs/perf/msm-h200.md, sessions 12, 13).
+// G1 2^24 x 12 copies 2.17 -> 1.52 -> 1.26 s, G2 3.40 -> 3.16 s (docs/perf/msm-h200.md, "Precomputed bases").
 inline constexpr int msm_precompute_batch = 16;
 
 constexpr int msm_window_bits(uint64_t n) {

@@ -106,7 +106,7 @@ class engine_impl final : public engine {
 
   pp::status register_key(const std::string& id, key_source source) override {
     PP_ASSIGN_OR_RETURN(key_descriptor d, describe_key(id, source));
-    const uint64_t bytes = d.tiers[static_cast<size_t>(host_key_tier)].bytes;
+    const uint64_t bytes = d.bytes;
     if (bytes > keys_budget_.total()) {
       return resource_exhausted("register_key '" + id + "': needs ~" + std::to_string(bytes) +
                                 " bytes, more than the whole key budget of " + std::to_string(keys_budget_.total()));
@@ -119,7 +119,7 @@ class engine_impl final : public engine {
   }
 
   pp::status preload_key(const std::string& id, deadline d) override {
-    PP_ASSIGN_OR_RETURN(key_lease lease, key_store_.acquire(id, host_key_tier, d));
+    PP_ASSIGN_OR_RETURN(key_lease lease, key_store_.acquire(id, d));
     records_.note(id, *static_cast<const loaded_key*>(lease.handle().get()));
     return ok_status();
   }
@@ -237,7 +237,7 @@ class engine_impl final : public engine {
     for (const auto& id : records_.ids()) {
       auto info = key_store_.info(id);
       if (!info.ok()) continue;
-      s.keys.push_back({id, info->tier != key_tier::disk, info->in_use, info->bytes});
+      s.keys.push_back({id, info->resident, info->in_use, info->bytes});
     }
     return s;
   }

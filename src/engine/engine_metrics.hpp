@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/result.hpp"
-#include "engine/engine.hpp"
+#include "engine/engine_types.hpp"
 #include "engine/metrics.hpp"
 
 namespace pp::engine {

@@ -5,16 +5,6 @@
 
 namespace pp::engine {
 
-std::string_view priority_name(priority p) {
-  switch (p) {
-    case priority::low: return "LOW";
-    case priority::normal: return "NORMAL";
-    case priority::high: return "HIGH";
-    case priority::critical: return "CRITICAL";
-  }
-  return "UNKNOWN";
-}
-
 std::string_view job_state_name(job_state s) {
   switch (s) {
     case job_state::queued: return "QUEUED";

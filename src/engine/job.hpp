@@ -14,7 +14,6 @@ namespace pp::engine {
 // Higher value = served first.
 enum class priority : uint8_t { low = 0, normal = 1, high = 2, critical = 3 };
 inline constexpr size_t priority_count = 4;
-std::string_view priority_name(priority p);
 
 using job_id = uint64_t;
 

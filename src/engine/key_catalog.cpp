@@ -7,7 +7,7 @@
 #include "core/file_type.hpp"
 #include "core/status_macros.hpp"
 #include "formats/key_circuit.hpp"
-#include "groth16/prover.hpp"
+#include "groth16/backend.hpp"
 
 namespace pp::engine {
 namespace {
@@ -51,24 +51,23 @@ result<key_descriptor> describe_key(const std::string& id, const key_source& sou
   if (id.empty()) return invalid_argument("register_key: empty key id");
   key_descriptor d;
   d.id = id;
-  key_tier_loader& host = d.tiers[static_cast<size_t>(host_key_tier)];
   if (const auto* z = std::get_if<zkey_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(const uint64_t n, file_size(z->zkey, "key '" + id + "': zkey"));
-    host.bytes = file_key_charge(n);
-    host.load = [path = z->zkey] { return load_key_files({.key = path}); };
+    d.bytes = file_key_charge(n);
+    d.load = [path = z->zkey] { return load_key_files({.key = path}); };
   } else if (const auto* b = std::get_if<bellperson_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(const uint64_t n1, file_size(b->params, "key '" + id + "': bellperson params"));
     PP_ASSIGN_OR_RETURN(const uint64_t n2, file_size(b->r1cs, "key '" + id + "': r1cs"));
-    host.bytes = file_key_charge(n1 + n2);
-    host.load = [params = b->params, r1cs_path = b->r1cs] {
+    d.bytes = file_key_charge(n1 + n2);
+    d.load = [params = b->params, r1cs_path = b->r1cs] {
       return load_key_files({.key = params, .r1cs = r1cs_path, .bellperson = true});
     };
   } else {
     const auto& m = std::get<memory_key_source>(source);
     if (!m.pk || !m.cs) return invalid_argument("register_key '" + id + "': null proving key or circuit");
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(*m.pk, *m.cs).with_context("register_key '" + id + "'"));
-    host.bytes = key_bytes(*m.pk, *m.cs);
-    host.load = [k = loaded_key{m.pk, m.cs}]() -> result<key_handle> { return to_handle(k); };
+    d.bytes = key_bytes(*m.pk, *m.cs);
+    d.load = [k = loaded_key{m.pk, m.cs}]() -> result<key_handle> { return to_handle(k); };
   }
   return d;
 }

@@ -7,17 +7,16 @@
 #include <string>
 
 #include "core/result.hpp"
-#include "engine/engine.hpp"
+#include "engine/engine_types.hpp"
 #include "engine/key_store.hpp"
 
 namespace pp::engine {
 
-// The key store's handle for a key resident in host memory (tier `host_key_tier`).
+// The key store's handle for a key resident in host memory.
 struct loaded_key {
   std::shared_ptr<const groth16::proving_key> pk;
   std::shared_ptr<const r1cs::constraint_system> cs;
 };
-inline constexpr key_tier host_key_tier = key_tier::pinned;
 
 // Bytes a key and circuit occupy in memory (point vectors, matrices), computed exactly.
 uint64_t key_bytes(const groth16::proving_key& pk, const r1cs::constraint_system& cs);

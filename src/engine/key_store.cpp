@@ -5,26 +5,13 @@
 
 #include "core/status_macros.hpp"
 
-#include <limits>
-
 namespace pp::engine {
-
-std::string_view key_tier_name(key_tier t) {
-  switch (t) {
-    case key_tier::disk: return "disk";
-    case key_tier::mapped: return "mapped";
-    case key_tier::pinned: return "pinned";
-    case key_tier::device: return "device";
-  }
-  return "unknown";
-}
 
 key_lease& key_lease::operator=(key_lease&& o) noexcept {
   if (this != &o) {
     reset();
     store_ = o.store_;
     id_ = std::move(o.id_);
-    tier_ = o.tier_;
     handle_ = std::move(o.handle_);
     o.store_ = nullptr;
     o.handle_.reset();
@@ -58,7 +45,6 @@ key_lease key_store::lease_locked(entry& e) {
   key_lease l;
   l.store_ = this;
   l.id_ = e.desc.id;
-  l.tier_ = e.tier;
   l.handle_ = e.handle;
   return l;
 }
@@ -76,7 +62,6 @@ void key_store::unload_locked(entry& e, std::vector<key_handle>& graveyard) {
   graveyard.push_back(std::move(e.handle));
   e.handle.reset();
   e.charge.release();
-  e.tier = key_tier::disk;
   ++evictions_;
   changed_locked();
 }
@@ -84,7 +69,7 @@ void key_store::unload_locked(entry& e, std::vector<key_handle>& graveyard) {
 bool key_store::evict_lru_locked(const entry* except, std::vector<key_handle>& graveyard) {
   entry* victim = nullptr;
   for (auto& [id, e] : keys_) {
-    if (&e == except || e.tier == key_tier::disk || e.refs > 0 || e.loading) continue;
+    if (&e == except || !e.handle || e.refs > 0 || e.loading) continue;
     if (victim == nullptr || e.last_use < victim->last_use) victim = &e;
   }
   if (victim == nullptr) return false;
@@ -92,45 +77,30 @@ bool key_store::evict_lru_locked(const entry* except, std::vector<key_handle>& g
   return true;
 }
 
-result<key_lease> key_store::acquire(const std::string& id, key_tier min_tier, deadline d) {
+result<key_lease> key_store::acquire(const std::string& id, deadline d) {
   std::vector<key_handle> graveyard;  // destroyed on return, after the lock (declared first)
   mutex_lock lock(mu_);
   auto it = keys_.find(id);
   if (it == keys_.end()) return not_found("key store: unknown key '" + id + "'");
   entry& e = it->second;  // map nodes are stable; keys are never removed
-  if (min_tier == key_tier::disk) min_tier = key_tier::mapped;
-  const key_tier_loader& loader = e.desc.tiers[static_cast<size_t>(min_tier)];
-  if (!loader.load) {
-    return invalid_argument("key store: key '" + id + "' has no loader for tier " +
-                            std::string(key_tier_name(min_tier)));
-  }
-  if (loader.bytes > budget_.total()) {
-    return resource_exhausted("key store: key '" + id + "' needs " + std::to_string(loader.bytes) +
-                              " bytes at tier " + std::string(key_tier_name(min_tier)) + ", the budget is " +
+  if (!e.desc.load) return invalid_argument("key store: key '" + id + "' has no loader");
+  const uint64_t bytes = e.desc.bytes;
+  if (bytes > budget_.total()) {
+    return resource_exhausted("key store: key '" + id + "' needs " + std::to_string(bytes) + " bytes, the budget is " +
                               std::to_string(budget_.total()));
   }
   memory_reservation charge;
   for (;;) {
-    if (!e.loading && e.tier >= min_tier) return lease_locked(e);
+    if (!e.loading && e.handle) return lease_locked(e);
     if (!e.loading) {
-      // The bytes it already holds at a lower tier are given back once the new tier is loaded; they
-      // are not counted toward the new charge, so the key may need to evict itself: it cannot.
-      auto r = budget_.try_reserve(loader.bytes);
+      auto r = budget_.try_reserve(bytes);
       if (r.ok()) {
         charge = std::move(r).value();
         break;
       }
       if (evict_lru_locked(&e, graveyard)) continue;
-      // Its own lower-tier copy is idle too; dropping it is the last resort before waiting.
-      if (e.tier != key_tier::disk && e.refs == 0) {
-        unload_locked(e, graveyard);
-        continue;
-      }
     }
-    if (steady_clock::now() >= d) {
-      return deadline_exceeded("key store: waited for key '" + id + "' at tier " +
-                               std::string(key_tier_name(min_tier)));
-    }
+    if (steady_clock::now() >= d) return deadline_exceeded("key store: waited for key '" + id + "'");
     const uint64_t seen = generation_;
     if (!graveyard.empty()) {
       lock.unlock();
@@ -143,24 +113,21 @@ result<key_lease> key_store::acquire(const std::string& id, key_tier min_tier, d
   e.loading = true;
   lock.unlock();
   graveyard.clear();
-  result<key_handle> loaded = loader.load();
+  result<key_handle> loaded = e.desc.load();
   lock.lock();
   e.loading = false;
   changed_locked();
-  if (!loaded.ok()) {
-    return std::move(loaded).take_status().with_context("loading key '" + id + "' to tier " +
-                                                        std::string(key_tier_name(min_tier)));
-  }
-  graveyard.push_back(std::move(e.handle));
+  if (!loaded.ok()) return std::move(loaded).take_status().with_context("loading key '" + id + "'");
+  // A null handle would read as "not resident" while holding the charge.
+  if (*loaded == nullptr) return internal_error("key store: the loader of key '" + id + "' returned no key");
   e.handle = std::move(loaded).value();
-  e.charge = std::move(charge);  // gives back the lower tier's bytes
-  e.tier = min_tier;
+  e.charge = std::move(charge);
   ++loads_;
   return lease_locked(e);
 }
 
-status key_store::preload(const std::string& id, key_tier tier, deadline d) {
-  PP_ASSIGN_OR_RETURN(key_lease lease, acquire(id, tier, d));
+status key_store::preload(const std::string& id, deadline d) {
+  PP_ASSIGN_OR_RETURN(key_lease lease, acquire(id, d));
   lease.reset();
   return ok_status();
 }
@@ -174,7 +141,7 @@ status key_store::evict(const std::string& id) {
   if (e.refs > 0 || e.loading) {
     return failed_precondition("key store: key '" + id + "' is in use (" + std::to_string(e.refs) + " leases)");
   }
-  if (e.tier != key_tier::disk) unload_locked(e, graveyard);
+  if (e.handle) unload_locked(e, graveyard);
   return ok_status();
 }
 
@@ -182,23 +149,14 @@ result<key_info> key_store::info(const std::string& id) const {
   mutex_lock lock(mu_);
   auto it = keys_.find(id);
   if (it == keys_.end()) return not_found("key store: unknown key '" + id + "'");
-  return key_info{it->second.tier, it->second.refs, it->second.charge.bytes()};
-}
-
-std::vector<std::string> key_store::resident(key_tier at_least) const {
-  mutex_lock lock(mu_);
-  std::vector<std::string> out;
-  for (const auto& [id, e] : keys_) {
-    if (e.tier != key_tier::disk && e.tier >= at_least) out.push_back(id);
-  }
-  return out;
+  return key_info{it->second.handle != nullptr, it->second.refs, it->second.charge.bytes()};
 }
 
 key_store_stats key_store::stats() const {
   mutex_lock lock(mu_);
   key_store_stats s{0, 0, loads_, evictions_};
   for (const auto& [id, e] : keys_) {
-    if (e.tier == key_tier::disk) continue;
+    if (!e.handle) continue;
     s.resident_bytes += e.charge.bytes();
     ++s.resident_keys;
   }

@@ -1,11 +1,11 @@
-// key_store: residency of proving keys across tiers (disk -> mmap'd file -> pinned host -> device).
-// How a key reaches a tier is injected (a loader per tier returning an opaque handle whose
-// destruction unloads it), so the policy is tested with fakes: reference-counted leases (a key in
-// use is never evicted), preload/evict, and least-recently-used eviction of idle keys when the
-// byte budget is short. Give the store a memory_budget of its own (a slice of the host budget):
-// only keys live in it, so eviction is what frees it.
+// key_store: which proving keys are resident in host memory. Host only: a key is on disk or loaded;
+// device copies are the backend's (docs/engine.md, "Who owns VRAM"). How a key is loaded is
+// injected (a loader returning an opaque handle whose destruction unloads it), so the policy is
+// tested with fakes: reference-counted leases (a key in use is never evicted), preload/evict, and
+// least-recently-used eviction of idle keys when the byte budget is short. Give the store a
+// memory_budget of its own (a slice of the host budget): only keys live in it, so eviction is what
+// frees it.
 #pragma once
-#include <array>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -22,21 +22,13 @@
 
 namespace pp::engine {
 
-enum class key_tier : uint8_t { disk = 0, mapped = 1, pinned = 2, device = 3 };
-inline constexpr size_t key_tier_count = 4;
-std::string_view key_tier_name(key_tier t);
-
-// An opaque resident copy of a key at some tier (a mapped_file, pinned buffer, device region...).
+// An opaque resident copy of a key (the decoded key and its circuit, for the engine).
 using key_handle = std::shared_ptr<const void>;
-
-struct key_tier_loader {
-  uint64_t bytes = 0;                       // charged to the budget while resident at this tier
-  std::function<result<key_handle>()> load;  // empty: the key cannot live at this tier
-};
 
 struct key_descriptor {
   std::string id;
-  std::array<key_tier_loader, key_tier_count> tiers;  // indexed by key_tier; disk's is unused
+  uint64_t bytes = 0;                        // charged to the budget while resident
+  std::function<result<key_handle>()> load;  // empty: the key cannot be loaded (acquire says so)
 };
 
 class key_store;
@@ -52,7 +44,6 @@ class [[nodiscard]] key_lease {
   ~key_lease() { reset(); }
 
   [[nodiscard]] const std::string& id() const { return id_; }
-  [[nodiscard]] key_tier tier() const { return tier_; }
   [[nodiscard]] const key_handle& handle() const { return handle_; }
   void reset();
 
@@ -60,12 +51,11 @@ class [[nodiscard]] key_lease {
   friend class key_store;
   key_store* store_ = nullptr;
   std::string id_;
-  key_tier tier_ = key_tier::disk;
   key_handle handle_;
 };
 
 struct key_info {
-  key_tier tier = key_tier::disk;
+  bool resident = false;
   uint32_t in_use = 0;
   uint64_t bytes = 0;
 };
@@ -88,27 +78,24 @@ class key_store {
   // already_exists for a known id; invalid_argument for an empty id.
   status add(key_descriptor key) PP_EXCLUDES(mu_);
 
-  // The key resident at min_tier or above, loading it (after evicting idle keys, least recently used
-  // first, if the budget is short). Waits while another caller loads it or while keys in use fill
-  // the budget. not_found, invalid_argument (no loader for that tier), resource_exhausted (larger
-  // than the budget), deadline_exceeded, or the loader's error.
-  result<key_lease> acquire(const std::string& id, key_tier min_tier, deadline d) PP_EXCLUDES(mu_);
+  // The key resident, loading it (after evicting idle keys, least recently used first, if the
+  // budget is short). Waits while another caller loads it or while keys in use fill the budget.
+  // not_found, invalid_argument (no loader), resource_exhausted (larger than the budget),
+  // deadline_exceeded, or the loader's error.
+  result<key_lease> acquire(const std::string& id, deadline d) PP_EXCLUDES(mu_);
   // acquire() and let go: the key stays resident, idle, until evicted.
-  status preload(const std::string& id, key_tier tier, deadline d);
-  // Back to disk now. failed_precondition while in use or loading.
+  status preload(const std::string& id, deadline d);
+  // Unloads it now. failed_precondition while in use or loading.
   status evict(const std::string& id) PP_EXCLUDES(mu_);
 
   [[nodiscard]] result<key_info> info(const std::string& id) const PP_EXCLUDES(mu_);
-  // Keys resident at `at_least` or above: a device's holds-key set for the scheduler.
-  [[nodiscard]] std::vector<std::string> resident(key_tier at_least) const PP_EXCLUDES(mu_);
   [[nodiscard]] key_store_stats stats() const PP_EXCLUDES(mu_);
 
  private:
   friend class key_lease;
   struct entry {
     key_descriptor desc;
-    key_tier tier = key_tier::disk;
-    key_handle handle;
+    key_handle handle;  // null: not resident
     memory_reservation charge;
     uint32_t refs = 0;
     bool loading = false;

@@ -33,7 +33,6 @@ class gauge {
  public:
   void set(double v) { value_.store(v, std::memory_order_relaxed); }
   void inc(double v = 1.0) { value_.fetch_add(v, std::memory_order_relaxed); }
-  void dec(double v = 1.0) { value_.fetch_sub(v, std::memory_order_relaxed); }
   [[nodiscard]] double value() const { return value_.load(std::memory_order_relaxed); }
 
  private:

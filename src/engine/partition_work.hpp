@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/device_slot.hpp"
-#include "engine/engine.hpp"
+#include "engine/engine_types.hpp"
 #include "engine/key_catalog.hpp"
 #include "engine/key_store.hpp"
 #include "engine/memory_budget.hpp"

@@ -107,7 +107,7 @@ void witness_stage::run_uncontained(partition_task& t, const std::string& track)
 
 result<key_lease> witness_stage::lease_key(const std::string& id, const cancel_token& cancel) {
   while (true) {
-    auto l = keys_.acquire(id, host_key_tier, deadline_in(stage_poll_interval));
+    auto l = keys_.acquire(id, deadline_in(stage_poll_interval));
     if (l.ok() || l.error().code() != status_code::deadline_exceeded) return l;
     if (cancel.cancelled() || stopping_) return pp::cancelled("cancelled while waiting for key '" + id + "'");
   }

@@ -13,8 +13,8 @@
 
 #include "core/result.hpp"
 #include "core/trace_recorder.hpp"
-#include "engine/engine.hpp"
 #include "engine/engine_metrics.hpp"
+#include "engine/engine_types.hpp"
 #include "engine/job.hpp"
 #include "engine/job_tracker.hpp"
 #include "engine/key_records.hpp"

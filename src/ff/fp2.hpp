@@ -10,7 +10,8 @@ struct fp2;
 // formula made the G2 kernels so large that nvcc took ~20 minutes per file and ptxas spilled
 // (H200, 2026-12-02: the G2 accumulation 7% slower inlined). Operands pass by value, in registers:
 // by reference they had to live in the caller's stack frame (1312 bytes in the G2 accumulation,
-// 424 by value; that kernel 3% faster, the bucket reduction 7-11%; docs/perf/msm-h200.md, s11).
+// 424 by value; that kernel 3% faster, the bucket reduction 7-11%; docs/perf/msm-h200.md, "Fp2
+// operands by value").
 static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b);
 static __device__ __noinline__ fp2 fp2_sqr_device(fp2 a);
 static __device__ __noinline__ fp2 fp2_mul_sub_device(fp2 a, fp2 b, fp2 c, fp2 d);
@@ -92,7 +93,8 @@ static_assert(sizeof(fp2) == 96);
 // Fp2 products on the device as one-pass sums of Fp products (ff/mont_dot_device.hpp), one
 // reduction per coefficient. a*b: c0 = a0 b0 - a1 b1, c1 = a0 b1 + a1 b0, 888 multiplies against
 // Karatsuba's 900 and none of its five modular additions. a*b - c*d: four products a coefficient,
-// 1464 multiplies against two Fp2 products' 1776 (docs/perf/msm-h200.md, session 17).
+// 1464 multiplies against two Fp2 products' 1776 (docs/perf/msm-h200.md, "Fp2 products in one pass,
+// the Fp square").
 static __device__ __noinline__ fp2 fp2_mul_device(fp2 a, fp2 b) {
   return {fp::signed_dot<2, 0b10>({a.c0, a.c1}, {b.c0, b.c1}),
           fp::signed_dot<2, 0b00>({a.c0, a.c1}, {b.c1, b.c0})};

@@ -87,21 +87,6 @@ PP_HD constexpr bool bit(const uint64_t* a, int i) {
   return (a[i >> 6] >> (i & 63)) & 1;
 }
 
-// Number of significant bits (0 for zero).
-template <int N>
-PP_HD constexpr int bit_length(const uint64_t* a) {
-  for (int i = N - 1; i >= 0; --i) {
-    if (a[i] != 0) {
-#if PP_DEVICE_PASS
-      return 64 * i + 64 - __clzll(static_cast<long long>(a[i]));
-#else
-      return 64 * i + 64 - __builtin_clzll(a[i]);
-#endif
-    }
-  }
-  return 0;
-}
-
 // A by-value copy of a constant limb array. `constexpr auto e = limbs::copy(P::m_minus_1_half);` is
 // evaluated at compile time, so device code may then index e.v at run time: indexing the static
 // constexpr member itself at run time (or binding a reference to it) is undefined in device code.

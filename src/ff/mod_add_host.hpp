@@ -3,7 +3,7 @@
 // because g++ 12 turns the portable select into SSE shuffles and the borrow into setc/add pairs
 // (Fp add 8.1 ns, sub 5.0 ns in a dependent chain on the EPYC dev VM, the asm 2.3 / 2.4 ns:
 // bench/ff/field_bench.cpp BM_FpAdd[Portable] / BM_FpSub[Portable], docs/perf/cpu-prove-vs-snarkjs.md,
-// session 14).
+// "Host add and sub in asm").
 // The asm needs nothing beyond x86-64 (adc, sbb, cmov) and few registers (the sanitizer builds keep
 // the frame pointer). Both paths are bit-identical (tests/ff/mod_add_host_test.cpp).
 #pragma once

@@ -3,7 +3,8 @@
 // 32-bit limbs instead of K (2n^2 + n) (Fp: 444 for two against 600, 732 for four against 1200).
 // Uses: the XYZZ formulas' Y3 = R*(Q - X3) - Y1*PPP (ec/xyzz.hpp) and Fp2 products (fp2.hpp). Same
 // limb layout and PTX primitives as mont_mul_device.hpp; tests/ff/device_path_test.cpp runs it on
-// the host and checks every carry. Measurements: docs/perf/msm-h200.md (sessions 16, 17).
+// the host and checks every carry. Measurements: docs/perf/msm-h200.md, "Y3 with one reduction" and
+// "Fp2 products in one pass, the Fp square".
 #pragma once
 #include <cstdint>
 

@@ -130,10 +130,6 @@ struct mont_field {
     for (int k = 1; k < K; ++k) r = ((Negate >> k) & 1) ? r - a[k] * b[k] : r + a[k] * b[k];
     return r;
   }
-  PP_HD static mont_field mul_add(const mont_field& a, const mont_field& b, const mont_field& c,
-                                  const mont_field& d) {
-    return signed_dot<2, 0b00>({a, c}, {b, d});
-  }
   PP_HD static mont_field mul_sub(const mont_field& a, const mont_field& b, const mont_field& c,
                                   const mont_field& d) {
     return signed_dot<2, 0b10>({a, c}, {b, d});

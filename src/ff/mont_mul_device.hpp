@@ -87,7 +87,8 @@ PP_UNROLL
 // unfused pairs per Fr product; with the factor read from the constant bank m is opaque and every
 // pair fuses into one IMAD.WIDE.U32.X (SASS of an Fr product 304 -> 232 instructions, 4.69 -> 4.46
 // SM-clk in arith_bench, the 64-register NTT kernels' spills cut by a quarter, NTT 2^27 38.5 -> 35.3
-// ms: docs/perf/ntt-h200.md, session 15). Fp's factor is an ordinary immediate multiply already.
+// ms: docs/perf/ntt-h200.md, "Fr reduction fused"). Fp's factor is an ordinary immediate multiply
+// already.
 template <class P>
 PP_DEVICE_PATH_FN uint32_t reduction_factor(uint32_t x0) {
   if constexpr (P::inv32 == 0xffffffffu) {

@@ -3,7 +3,8 @@
 // branch-free and a fixed number of steps, so a warp stays converged. Host and device.
 //
 // Why not Fermat: a^(p-2) is 380 squarings and ~230 products for Fp (~610 products), the cost that
-// keeps batch-affine accumulation out of the device MSM (docs/perf/msm-h200.md, "Session 6").
+// keeps batch-affine accumulation out of the device MSM (docs/perf/msm-h200.md, "Batch-affine
+// bucket sums (not landed)").
 // Here an inversion is ~37 batches of 30 divsteps plus two 13-limb matrix updates per batch.
 //
 // divstep(delta, f, g) = (1 - delta, g, (g - f) / 2)           if delta > 0 and g is odd,

@@ -64,7 +64,7 @@ auto read_mapped(const std::filesystem::path& path, Parse&& parse) -> decltype(p
 // Maps the file pages under `bytes` (part of a mapped_file) in one call before they are read
 // through: one fault per 4 KiB page costs more than reading it where faults are expensive (a
 // paravirtualized host: reading a 45 MB zkey 40-46 -> 30-37 ms, docs/perf/cpu-prove-vs-snarkjs.md,
-// session 14).
+// "The key's pages populated in one call").
 // Advice only (MADV_POPULATE_READ, Linux 5.14): without it the reads fault as before.
 void populate_for_read(std::span<const uint8_t> bytes);
 

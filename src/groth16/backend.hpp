@@ -93,6 +93,11 @@ class backend {
   [[nodiscard]] virtual uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const = 0;
 };
 
+// Key/circuit consistency, checked by every backend's start(): variable and public counts, domain
+// large enough for the QAP rows, and every point vector the size the layout implies.
+// invalid_argument with expected and got.
+status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs);
+
 // start() then finish() on one backend.
 result<prove_output> prove(backend& be, const prove_request& req);
 

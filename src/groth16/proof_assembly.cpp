@@ -5,7 +5,7 @@
 
 #include "core/status_macros.hpp"
 #include "ec/scalar_mul.hpp"
-#include "groth16/prover.hpp"
+#include "groth16/backend.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "r1cs/witness.hpp"

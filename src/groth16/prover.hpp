@@ -18,8 +18,4 @@ class cpu_backend final : public backend {
   [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const override;
 };
 
-// Key/circuit consistency: variable and public counts, domain large enough for the QAP rows, and
-// every point vector the size the layout implies. invalid_argument with expected and got.
-status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs);
-
 }  // namespace pp::groth16

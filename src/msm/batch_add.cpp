@@ -21,8 +21,9 @@ namespace {
 
 // Below this many points a tree level no longer pays for its inversion: a level saves ~4M per pair
 // against mixed XYZZ additions (8M + 2S vs 5M + 1S), so with Fermat's ~570M inversion it broke even
-// near 2 * 570 / 4 ~ 290 points; safegcd's ~130M (session 13) moves that to ~65, but the levels below
-// 256 points of a chunk of >= min_chunk_points are a few percent of its additions. The rest goes to XYZZ.
+// near 2 * 570 / 4 ~ 290 points; safegcd's ~130M (docs/perf/cpu-prove-vs-snarkjs.md, "Safegcd
+// inversion") moves that to ~65, but the levels below 256 points of a chunk of >= min_chunk_points
+// are a few percent of its additions. The rest goes to XYZZ.
 constexpr std::size_t min_level_points = 256;
 
 // Points per parallel chunk: each chunk reduces its own tree, so it must be well above

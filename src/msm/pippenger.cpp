@@ -26,6 +26,11 @@
 namespace pp::msm {
 namespace {
 
+// Elements per task of the per-point and per-scalar passes (a field multiplication or a GLV split
+// each, tens of ns on the host): tasks of ~0.1 ms, long against TBB's scheduling, and enough of
+// them at the sizes the split MSM hands Pippenger to keep every core busy.
+constexpr std::size_t per_element_grain = 4096;
+
 // Sum over b of (b + 1) * buckets[b] by the running-sum trick: scanning from the top bucket,
 // running = sum of buckets >= b, and adding running once per step weights bucket b by b + 1.
 // 2 additions per bucket instead of a scalar multiplication per bucket.
@@ -158,7 +163,7 @@ ec::g1_jacobian pippenger_glv(std::span<const ec::g1_affine> points, std::span<c
                               int forced_c) {
   std::vector<ff::fp> endo_x(points.size());
   const ff::fp beta = ec::fp_from_limbs(ec::g1_curve::beta());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 4096),
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), per_element_grain),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t i = r.begin(); i < r.end(); ++i) endo_x[i] = points[i].x * beta;
                     });
@@ -183,7 +188,7 @@ ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> point
         return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
       }
       std::vector<canonical_scalar> split(scalars.size());
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), 4096),
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), per_element_grain),
                         [&](const tbb::blocked_range<std::size_t>& r) {
                           for (std::size_t i = r.begin(); i < r.end(); ++i) split[i] = glv_split(scalars[i]);
                         });
@@ -202,7 +207,7 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::sp
   return detail::with_thread_limit(options.max_threads, [&] {
     std::vector<canonical_scalar> canon(scalars.size());
     const bool glv = uses_glv<Curve>(scalars.size(), options);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), 4096),
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), per_element_grain),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t i = r.begin(); i < r.end(); ++i) {
                           scalars[i].to_canonical(canon[i].l);

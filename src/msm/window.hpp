@@ -35,9 +35,9 @@ inline constexpr int64_t affine_batch(int c) {
 // of 2^(c-1) buckets. XYZZ buckets: mixed additions (madd-2008-s, 8M + 2S ~ 10M) and 2 add-2008-s
 // (12M + 2S ~ 14M) per bucket. Affine buckets: ~5M + 1S plus a 1/batch share of an inversion per
 // addition, priced at Fermat's ~570M, and one mixed plus one full XYZZ addition (~24M) per bucket.
-// The inversion is safegcd's since session 13 (~130M on the dev host), but the widths that price
-// picks at 2^12..2^15 measured no faster (BM_PippengerG1Width / G2Width, docs/perf/cpu-prove-vs-snarkjs.md),
-// so the model keeps 570. Over the whole MSM this is the classic N*W additions + W*2^(c-1) bucket
+// The inversion is safegcd's (~130M on the dev host), but the widths that price picks at 2^12..2^15
+// measured no faster (BM_PippengerG1Width / G2Width, docs/perf/cpu-prove-vs-snarkjs.md, "Safegcd
+// inversion"), so the model keeps 570. Over the whole MSM this is the classic N*W additions + W*2^(c-1) bucket
 // terms (+ W*c doublings, negligible).
 inline double msm_task_cost(int64_t n, int c, int k) {
   const double per_chunk = static_cast<double>((n + k - 1) / k);

@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <toml++/toml.h>
@@ -357,6 +359,37 @@ struct knob_lister {
   void duration(std::string_view key, const T&, int64_t, int64_t) { add(key); }
 };
 
+// Finds the range of one key ("engine.cpu_devices"); found stays empty for text, flags and modes.
+struct knob_range_finder {
+  std::string section;
+  std::string_view want;
+  std::optional<knob_range>& found;
+  bool is(std::string_view key) const { return want == section + "." + std::string(key); }
+  void bounds(std::string_view key, int64_t lo, int64_t hi) {
+    if (is(key)) found = knob_range{double(lo), double(hi), false};
+  }
+  template <class T>
+  void text(std::string_view, const T&) {}
+  template <class T>
+  void one_of(std::string_view, const T&, std::initializer_list<std::string_view>) {}
+  template <class T>
+  void mode(std::string_view, const T&) {}
+  template <class T>
+  void flag(std::string_view, const T&) {}
+  template <class T>
+  void fraction(std::string_view key, const T&) {
+    if (is(key)) found = knob_range{0.0, 1.0, true};
+  }
+  template <class T>
+  void integer(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+  template <class T>
+  void int_list(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+  template <class T>
+  void mebibytes(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+  template <class T>
+  void duration(std::string_view key, const T&, int64_t lo, int64_t hi) { bounds(key, lo, hi); }
+};
+
 // Reads the keys of [name] from t into c.
 template <class Visit>
 status read_section(const toml::table& t, std::string_view name, Visit&& visit) {
@@ -421,6 +454,9 @@ status read_keys(const toml::node& n, std::vector<key_entry>& keys) {
   return ok_status();
 }
 
+// A unix socket path's room, its terminating NUL included (108 bytes on Linux).
+constexpr size_t socket_path_capacity = sizeof(sockaddr_un::sun_path);
+
 // "HOST:PORT" with a port in [0, 65535] (0: any free port) and a non-empty host.
 status check_host_port(std::string_view key, const std::string& v) {
   const size_t colon = v.rfind(':');
@@ -438,8 +474,9 @@ status validate(const server_config& c) {
   if (c.server.socket.empty() && c.server.listen.empty()) {
     return invalid_argument("server.socket: empty and server.listen is empty too: the daemon would have no gRPC listener");
   }
-  if (c.server.socket.size() >= 108) {
-    return invalid_argument("server.socket: a unix socket path must be shorter than 108 bytes, got " +
+  if (c.server.socket.size() >= socket_path_capacity) {
+    return invalid_argument("server.socket: a unix socket path must be shorter than " +
+                            std::to_string(socket_path_capacity) + " bytes, got " +
                             std::to_string(c.server.socket.size()));
   }
   if (!c.server.listen.empty()) {
@@ -522,6 +559,17 @@ std::vector<std::string> knob_names() {
     visit(l);
   });
   return names;
+}
+
+result<knob_range> knob_range_of(std::string_view name) {
+  std::optional<knob_range> found;
+  const server_config c;
+  for_each_section(c, [&](std::string_view section, auto&& visit) {
+    knob_range_finder f{std::string(section), name, found};
+    visit(f);
+  });
+  if (!found) return not_found("knob table: no numeric key \"" + std::string(name) + "\"");
+  return *found;
 }
 
 result<server_config> load_server_config(const std::filesystem::path& path) {

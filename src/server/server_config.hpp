@@ -95,4 +95,16 @@ struct server_config {
 // Every key of the knob table, as "section.key" ("engine.intake_capacity"), in table order.
 [[nodiscard]] std::vector<std::string> knob_names();
 
+// What a numeric knob accepts, in the file's units (MiB for *_mb keys, the duration's unit for *_ms
+// and *_s ones): lo..hi inclusive, or strictly between them when `open` (fractions).
+struct knob_range {
+  double lo = 0, hi = 0;
+  bool open = false;
+  [[nodiscard]] bool contains(double v) const { return open ? (v > lo && v < hi) : (v >= lo && v <= hi); }
+};
+// The range of "section.key" from the knob table, for front ends that set the same field another
+// way (`proofpipe bench`'s flags), so a limit is written once. not_found for a key that is not in
+// the table or not a number (text, flags, modes).
+[[nodiscard]] result<knob_range> knob_range_of(std::string_view name);
+
 }  // namespace pp::server

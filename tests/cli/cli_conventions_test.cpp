@@ -75,6 +75,34 @@ TEST(CliConventions, ARefusedArgumentSaysWhyOnItsLastLine) {
   EXPECT_EQ(u.code, exit_validation_error) << describe(u);
 }
 
+// `proofpipe bench`'s flags that set an engine knob take the knob table's range
+// (src/cli/knob_range_check.hpp): one past either end is refused, naming the flag and the range.
+TEST(CliConventions, BenchFlagsTakeTheKnobTablesRanges) {
+  struct refused {
+    std::string flag, value, range;
+  };
+  for (const refused& c : std::vector<refused>{
+           {"--cpu-devices", "1025", "[1, 1024]"},
+           {"--cpu-devices", "0", "[1, 1024]"},
+           {"--workers", "65", "[0, 64]"},
+           {"--witness-threads", "1025", "[1, 1024]"},
+           {"--finish-threads", "0", "[1, 1024]"},
+           {"--gpu-vram-share", "1.0", "(0, 1)"},
+           {"--gpus", "1024", "[0, 1023]"},
+           {"--memory-mib", "-1", "[0, 1099511627776]"},
+       }) {
+    const outcome r = run({"bench", c.flag, c.value});
+    ASSERT_TRUE(r.exited) << describe(r);
+    EXPECT_EQ(r.code, exit_validation_error) << c.flag << "\n" << describe(r);
+    const std::string last = last_line(r.err);
+    for (const std::string& want : {c.flag, c.value + " is outside " + c.range}) {
+      EXPECT_TRUE(contains(last, want)) << want << "\n" << describe(r);
+    }
+  }
+  const outcome p = run({"bench", "--partitions", "1025"});
+  EXPECT_EQ(p.code, exit_validation_error) << describe(p);
+}
+
 TEST(CliConventions, PriorityTakesTheProtoNamesInAnyCase) {
   // Accepted: the command gets past its command line and fails only at connecting to the daemon.
   const std::string socket = (fs::temp_directory_path() / ("pp_cli_none_" + std::to_string(::getpid()) + ".sock")).string();

@@ -292,12 +292,12 @@ TEST(KeyLayout, BudgetsStreamAndStayInside) {
   }
 }
 
-// The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, s7 and s10), with the MSM's own
-// workspace sizes and the regions those budgets leave (less the driver's 460 MiB and the 128 MiB
-// pinning reserve): at 24 GiB, resident matrices would cost 2^23-point chunks, so the matrices
-// stream and the chunks are 2^24, with four point slots (s10: the room B_G1 took in s7); at 16 GiB
-// everything and the matrices stream at 2^23 through two slots. The lanes match the device's (16.81
-// and 12.77 GiB with two slots in the s7 run).
+// The 2^27 plans of the H200 runs (docs/perf/vram-budgets.md, "Streamed matrices" and "Carried
+// buckets and point slots"), with the MSM's own workspace sizes and the regions those budgets leave
+// (less the driver's 460 MiB and the 128 MiB pinning reserve): at 24 GiB, resident matrices would
+// cost 2^23-point chunks, so the matrices stream and the chunks are 2^24, with four point slots (the
+// room B_G1 took before them); at 16 GiB everything and the matrices stream at 2^23 through two
+// slots. The lanes match the device's (16.81 and 12.77 GiB with two slots, 2026-12-01's run).
 TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   const key_shape s = porep27();
   const auto opts = h200_options(s);

@@ -17,6 +17,7 @@
 #include "ec/encoding.hpp"
 #include "ec_test_util.hpp"
 #include "ff/field_bytes.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::ec {
@@ -46,12 +47,7 @@ std::vector<uint8_t> from_hex(const std::string& s) {
 
 // Runs the oracle on request; returns false (and sets why) when it cannot be run at all.
 bool run_oracle(const json& request, json& answer, std::string& why) {
-  const char* src = std::getenv("PP_SOURCE_DIR");
-  if (!src) {
-    why = "PP_SOURCE_DIR is not set (run through ctest)";
-    return false;
-  }
-  const fs::path oracle_dir = fs::path(src) / "tools" / "oracle";
+  const fs::path oracle_dir = pp::test::source_dir() / "tools" / "oracle";
   if (!fs::exists(oracle_dir / "node_modules" / "@noble" / "curves")) {
     why = "tools/oracle/node_modules is missing (run npm ci in tools/oracle)";
     return false;

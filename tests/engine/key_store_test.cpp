@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -15,30 +16,26 @@ namespace {
 using testing::eventually;
 using namespace std::chrono_literals;
 
-// Counts loads and live handles per key, as a fake of mmap / pinned copies.
+// Counts loads and live handles per key, as a fake of keys decoded into host memory.
 struct fake_loads {
   std::atomic<int> loads{0};
   std::atomic<int> live{0};
   std::atomic<bool> fail{false};
-  key_tier_loader loader(uint64_t bytes) {
-    return {bytes, [this]() -> result<key_handle> {
-              if (fail) return unavailable("disk gone");
-              ++loads;
-              ++live;
-              return key_handle(new int(0), [this](const void* p) {
-                --live;
-                delete static_cast<const int*>(p);
-              });
-            }};
+  std::function<result<key_handle>()> loader() {
+    return [this]() -> result<key_handle> {
+      if (fail) return unavailable("disk gone");
+      ++loads;
+      ++live;
+      return key_handle(new int(0), [this](const void* p) {
+        --live;
+        delete static_cast<const int*>(p);
+      });
+    };
   }
 };
 
-key_descriptor key(const std::string& id, fake_loads& f, uint64_t pinned_bytes) {
-  key_descriptor d;
-  d.id = id;
-  d.tiers[static_cast<size_t>(key_tier::mapped)] = f.loader(0);
-  d.tiers[static_cast<size_t>(key_tier::pinned)] = f.loader(pinned_bytes);
-  return d;
+key_descriptor key(const std::string& id, fake_loads& f, uint64_t bytes) {
+  return {id, bytes, f.loader()};
 }
 
 TEST(KeyStore, AddAndErrors) {
@@ -48,10 +45,15 @@ TEST(KeyStore, AddAndErrors) {
   ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
   EXPECT_EQ(store.add(key("a", f, 40)).code(), status_code::already_exists);
   EXPECT_EQ(store.add(key("", f, 40)).code(), status_code::invalid_argument);
-  EXPECT_EQ(store.acquire("zz", key_tier::pinned, no_deadline()).error().code(), status_code::not_found);
-  EXPECT_EQ(store.acquire("a", key_tier::device, no_deadline()).error().code(), status_code::invalid_argument);
+  EXPECT_EQ(store.acquire("zz", no_deadline()).error().code(), status_code::not_found);
+  ASSERT_THAT(store.add({"no loader", 1, {}}), IsOk());
+  EXPECT_EQ(store.acquire("no loader", no_deadline()).error().code(), status_code::invalid_argument);
+  ASSERT_THAT(store.add({"null", 1, [] { return result<key_handle>(key_handle()); }}), IsOk());
+  EXPECT_EQ(store.acquire("null", no_deadline()).error().code(), status_code::internal);
+  EXPECT_FALSE(store.info("null")->resident);
+  EXPECT_EQ(budget.stats().in_use, 0u);
   ASSERT_THAT(store.add(key("huge", f, 101)), IsOk());
-  EXPECT_EQ(store.acquire("huge", key_tier::pinned, no_deadline()).error().code(),
+  EXPECT_EQ(store.acquire("huge", no_deadline()).error().code(),
             status_code::resource_exhausted);
 }
 
@@ -61,35 +63,21 @@ TEST(KeyStore, LoadsOnceAndChargesBudget) {
   fake_loads f;
   ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
   {
-    auto l1 = store.acquire("a", key_tier::pinned, no_deadline());
+    auto l1 = store.acquire("a", no_deadline());
     ASSERT_THAT(l1, IsOk());
-    auto l2 = store.acquire("a", key_tier::mapped, no_deadline());  // pinned satisfies mapped
+    auto l2 = store.acquire("a", no_deadline());
     ASSERT_THAT(l2, IsOk());
-    EXPECT_EQ(l2->tier(), key_tier::pinned);
+    EXPECT_EQ(l2->handle(), l1->handle());
     EXPECT_EQ(f.loads, 1);
     EXPECT_EQ(store.info("a")->in_use, 2u);
     EXPECT_EQ(budget.stats().in_use, 40u);
   }
   EXPECT_EQ(store.info("a")->in_use, 0u);
-  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);  // idle, still resident
-  EXPECT_EQ(store.resident(key_tier::pinned), std::vector<std::string>{"a"});
+  EXPECT_TRUE(store.info("a")->resident);  // idle, still resident
   ASSERT_THAT(store.evict("a"), IsOk());
-  EXPECT_EQ(store.info("a")->tier, key_tier::disk);
+  EXPECT_FALSE(store.info("a")->resident);
   EXPECT_EQ(f.live, 0);
   EXPECT_EQ(budget.stats().in_use, 0u);
-}
-
-TEST(KeyStore, PromotionGivesLowerTierBack) {
-  memory_budget budget(100);
-  key_store store(budget);
-  fake_loads f;
-  ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
-  ASSERT_THAT(store.preload("a", key_tier::mapped, no_deadline()), IsOk());
-  EXPECT_EQ(store.info("a")->tier, key_tier::mapped);
-  ASSERT_THAT(store.preload("a", key_tier::pinned, no_deadline()), IsOk());
-  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
-  EXPECT_EQ(f.live, 1);
-  EXPECT_EQ(f.loads, 2);
 }
 
 TEST(KeyStore, EvictsLeastRecentlyUsedIdleKey) {
@@ -97,13 +85,13 @@ TEST(KeyStore, EvictsLeastRecentlyUsedIdleKey) {
   key_store store(budget);
   fake_loads f;
   for (const char* id : {"a", "b", "c"}) ASSERT_THAT(store.add(key(id, f, 40)), IsOk());
-  ASSERT_THAT(store.preload("a", key_tier::pinned, no_deadline()), IsOk());
-  ASSERT_THAT(store.preload("b", key_tier::pinned, no_deadline()), IsOk());
-  ASSERT_THAT(store.preload("a", key_tier::pinned, no_deadline()), IsOk());  // a is now more recent
-  ASSERT_THAT(store.preload("c", key_tier::pinned, no_deadline()), IsOk());
-  EXPECT_EQ(store.info("b")->tier, key_tier::disk);
-  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
-  EXPECT_EQ(store.info("c")->tier, key_tier::pinned);
+  ASSERT_THAT(store.preload("a", no_deadline()), IsOk());
+  ASSERT_THAT(store.preload("b", no_deadline()), IsOk());
+  ASSERT_THAT(store.preload("a", no_deadline()), IsOk());  // a is now more recent
+  ASSERT_THAT(store.preload("c", no_deadline()), IsOk());
+  EXPECT_FALSE(store.info("b")->resident);
+  EXPECT_TRUE(store.info("a")->resident);
+  EXPECT_TRUE(store.info("c")->resident);
   EXPECT_EQ(store.stats().evictions, 1u);
   EXPECT_EQ(store.stats().resident_bytes, 80u);
 }
@@ -113,18 +101,18 @@ TEST(KeyStore, InUseKeysAreNeverEvicted) {
   key_store store(budget);
   fake_loads f;
   for (const char* id : {"a", "b", "c"}) ASSERT_THAT(store.add(key(id, f, 40)), IsOk());
-  auto la = store.acquire("a", key_tier::pinned, no_deadline());
-  auto lb = store.acquire("b", key_tier::pinned, no_deadline());
+  auto la = store.acquire("a", no_deadline());
+  auto lb = store.acquire("b", no_deadline());
   ASSERT_TRUE(la.ok() && lb.ok());
   EXPECT_EQ(store.evict("a").code(), status_code::failed_precondition);
-  EXPECT_EQ(store.acquire("c", key_tier::pinned, deadline_in(10ms)).error().code(), status_code::deadline_exceeded);
-  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
-  EXPECT_EQ(store.info("b")->tier, key_tier::pinned);
+  EXPECT_EQ(store.acquire("c", deadline_in(10ms)).error().code(), status_code::deadline_exceeded);
+  EXPECT_TRUE(store.info("a")->resident);
+  EXPECT_TRUE(store.info("b")->resident);
 
   // c waits until a lease ends, then evicts that idle key.
   std::atomic<bool> got{false};
   std::thread t([&] {
-    auto lc = store.acquire("c", key_tier::pinned, no_deadline());
+    auto lc = store.acquire("c", no_deadline());
     got = lc.ok();
   });
   std::this_thread::sleep_for(5ms);
@@ -132,8 +120,8 @@ TEST(KeyStore, InUseKeysAreNeverEvicted) {
   lb->reset();
   t.join();
   EXPECT_TRUE(got);
-  EXPECT_EQ(store.info("b")->tier, key_tier::disk);
-  EXPECT_EQ(store.info("a")->tier, key_tier::pinned);
+  EXPECT_FALSE(store.info("b")->resident);
+  EXPECT_TRUE(store.info("a")->resident);
 }
 
 TEST(KeyStore, LoaderErrorLeavesKeyOnDisk) {
@@ -142,12 +130,12 @@ TEST(KeyStore, LoaderErrorLeavesKeyOnDisk) {
   fake_loads f;
   ASSERT_THAT(store.add(key("a", f, 40)), IsOk());
   f.fail = true;
-  auto r = store.acquire("a", key_tier::pinned, no_deadline());
+  auto r = store.acquire("a", no_deadline());
   ASSERT_THAT(r, StatusIs(status_code::unavailable));
-  EXPECT_EQ(store.info("a")->tier, key_tier::disk);
+  EXPECT_FALSE(store.info("a")->resident);
   EXPECT_EQ(budget.stats().in_use, 0u);
   f.fail = false;
-  EXPECT_THAT(store.acquire("a", key_tier::pinned, no_deadline()), IsOk());
+  EXPECT_THAT(store.acquire("a", no_deadline()), IsOk());
 }
 
 TEST(KeyStore, StressConcurrentAcquireStaysWithinBudget) {
@@ -162,7 +150,7 @@ TEST(KeyStore, StressConcurrentAcquireStaysWithinBudget) {
     threads.emplace_back([&, w] {
       for (int i = 0; i < 300; ++i) {
         const std::string& id = ids[(w + i) % ids.size()];
-        auto l = store.acquire(id, key_tier::pinned, deadline_in(20s));
+        auto l = store.acquire(id, deadline_in(20s));
         if (!l.ok() || l->handle() == nullptr) bad = true;
         if (budget.stats().in_use > 100) bad = true;
         if (f.live > 4) bad = true;

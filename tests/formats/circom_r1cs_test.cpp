@@ -14,6 +14,7 @@
 #include "formats/circom_wtns.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "r1cs/random_system.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::formats {
@@ -30,8 +31,7 @@ std::vector<uint8_t> slurp(const std::filesystem::path& p) {
 }
 
 std::filesystem::path fixture(const char* name) {
-  const char* src = std::getenv("PP_SOURCE_DIR");
-  return std::filesystem::path(src != nullptr ? src : ".") / "tests/fixtures/circom" / name;
+  return pp::test::source_dir() / "tests/fixtures/circom" / name;
 }
 
 template <class T>

@@ -17,6 +17,7 @@
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_zkey.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::formats {
@@ -26,8 +27,7 @@ using ::testing::Not;
 namespace fs = std::filesystem;
 
 fs::path corpus(const char* target) {
-  const char* src = std::getenv("PP_SOURCE_DIR");
-  return fs::path(src ? src : ".") / "fuzz/formats/corpus" / target;
+  return pp::test::source_dir() / "fuzz/formats/corpus" / target;
 }
 
 std::vector<uint8_t> bytes_of(const fs::path& p) {

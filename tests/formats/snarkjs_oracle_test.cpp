@@ -16,6 +16,7 @@
 #include "formats/snarkjs_zkey.hpp"
 #include "ec/ec.hpp"
 #include "pairing/pairing.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 
@@ -39,13 +40,10 @@ std::vector<uint8_t> bytes_of(const fs::path& p) {
 class SnarkjsOracle : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const char* src = std::getenv("PP_SOURCE_DIR");
-    const char* bin = std::getenv("PP_BINARY_DIR");
-    if (src == nullptr || bin == nullptr) return;
-    modules_ = fs::path(src) / "tools/oracle/node_modules";
+    modules_ = pp::test::source_dir() / "tools/oracle/node_modules";
     if (!fs::exists(modules_ / "snarkjs/cli.js") || !fs::exists(modules_ / "circom2/cli.js")) return;
     if (std::system("node --version >/dev/null 2>&1") != 0) return;
-    dir_ = fs::path(bin) / "formats_snarkjs_oracle";
+    dir_ = pp::test::binary_dir() / "formats_snarkjs_oracle";
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "t.circom") << "pragma circom 2.0.0;\n"

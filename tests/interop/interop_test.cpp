@@ -18,6 +18,7 @@
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/mapped_file.hpp"
+#include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
 namespace {
@@ -292,14 +293,8 @@ TEST_F(Oracle, DemoFilesWorkWithSnarkjs) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  const char* src = std::getenv("PP_SOURCE_DIR");
-  const char* bin = std::getenv("PP_BINARY_DIR");
-  if (src == nullptr || bin == nullptr) {
-    std::cout << "skipped: PP_SOURCE_DIR / PP_BINARY_DIR not set (run through ctest)\n";
-    return 77;
-  }
-  g_src = src;
-  g_bin = bin;
+  g_src = fs::absolute(pp::test::source_dir());
+  g_bin = fs::absolute(pp::test::binary_dir());
   g_work = g_bin / "interop_work";
   const fs::path modules = g_src / "tools/oracle/node_modules";
   if (std::system("node --version >/dev/null 2>&1") != 0 || !fs::exists(modules / "snarkjs/cli.js") ||

@@ -11,6 +11,7 @@
 
 #include "pairing/pairing.hpp"
 #include "pairing_test_util.hpp"
+#include "support/files.hpp"
 
 namespace {
 
@@ -63,9 +64,7 @@ std::string run(const std::string& cmd) {
 }
 
 TEST(PairingOracle, MatchesNobleCurves) {
-  const char* src = std::getenv("PP_SOURCE_DIR");
-  if (src == nullptr) GTEST_SKIP() << "PP_SOURCE_DIR not set (run through ctest)";
-  const std::filesystem::path dir = std::filesystem::path(src) / "tools" / "oracle";
+  const std::filesystem::path dir = pp::test::source_dir() / "tools" / "oracle";
   if (!std::filesystem::exists(dir / "node_modules" / "@noble" / "curves")) {
     GTEST_SKIP() << "tools/oracle/node_modules missing (npm ci in tools/oracle)";
   }

@@ -239,6 +239,9 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"listen_format", "[server]\nlisten = \"localhost\"\ntoken_file = \"/t\"\n", "server.listen: expected \"HOST:PORT\""},
         bad_case{"http_port", "[server]\nhttp = \"127.0.0.1:99999\"\n", "server.http: expected \"HOST:PORT\""},
         bad_case{"no_listener", "[server]\nsocket = \"\"\n", "server.socket: empty"},
+        // 108 bytes: one more than sockaddr_un's sun_path holds beside its NUL.
+        bad_case{"socket_too_long", "[server]\nsocket = \"/run/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\n",
+                 "server.socket: a unix socket path must be shorter than 108 bytes, got 108"},
         bad_case{"server_not_table", "server = 3\n", "server: expected a table"},
         bad_case{"keys_not_array", "keys = \"a\"\n", "keys: expected an array of tables"},
         bad_case{"gpus_not_array", "[engine]\ngpus = 0\n", "engine.gpus: expected an array of integers"},
@@ -259,6 +262,33 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ServerConfig, MissingFileIsNotFound) {
   auto c = load_server_config("/nonexistent/proofpipe.toml");
   ASSERT_THAT(c, StatusIs(status_code::not_found));
+}
+
+// knob_range_of gives the table's own range: the file refuses one past either end of it.
+TEST(ServerConfig, KnobRangeIsTheTablesRange) {
+  auto r = knob_range_of("engine.witness_threads");
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->lo, 1);
+  EXPECT_EQ(r->hi, 1024);
+  EXPECT_FALSE(r->open);
+  EXPECT_TRUE(r->contains(1024));
+  EXPECT_FALSE(r->contains(1025));
+  EXPECT_THAT(parse_server_config("[engine]\nwitness_threads = 1024\n", "t"), IsOk());
+  EXPECT_THAT(parse_server_config("[engine]\nwitness_threads = 1025\n", "t"), StatusIs(status_code::invalid_argument));
+
+  auto f = knob_range_of("engine.gpu_vram_share");
+  ASSERT_THAT(f, IsOk());
+  EXPECT_TRUE(f->open);
+  EXPECT_FALSE(f->contains(1.0));
+  EXPECT_TRUE(f->contains(0.5));
+
+  auto mb = knob_range_of("engine.host_memory_mb");  // in the file's unit, MiB
+  ASSERT_THAT(mb, IsOk());
+  EXPECT_EQ(mb->lo, 0);
+
+  EXPECT_THAT(knob_range_of("engine.no_such_knob"), StatusIs(status_code::not_found));
+  EXPECT_THAT(knob_range_of("server.socket"), StatusIs(status_code::not_found));  // text, not a number
+  EXPECT_THAT(knob_range_of("witness_threads"), StatusIs(status_code::not_found));  // needs its section
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #   tools/sass/histogram.sh FILE.cu [nvcc flags...]    (e.g. -DNAME=1; sass in $PP_SASS_CACHE/out.sass)
 # nvdisasm 11.8 does not read CUDA 13's cubin header (ELF ABI version 8, new e_flags layout), so the
 # copy it reads gets the old header (ABI 7, e_flags 0x5a055a: sm_90); the code bytes are unchanged.
-# Used in session 15 to find the Fr product's unfused lo/hi pairs (docs/perf/ntt-h200.md).
+# Used to find the Fr product's unfused lo/hi pairs (docs/perf/ntt-h200.md, "Fr reduction fused").
 set -euo pipefail
 src="${1:?usage: histogram.sh FILE.cu [nvcc flags]}"; shift
 here="$(cd "$(dirname "$0")/../.." && pwd)"
