@@ -81,10 +81,11 @@ struct g2_curve {
     return {{0x82d37f632623b0e3, 0x21807dc98fa25bd2, 0x0704b5a7ec796f2b, 0x07c03cbcac41049a}};
   }
 
-  // b' = 3 / (9 + u), from the generated tower table.
+  // b' = 3 / (9 + u), from the generated tower table, as a constant expression: device code never
+  // reads the host array.
   PP_HD static field b() {
-    constexpr field v = field::from_table(ff::bn254::tower_params::twist_b[0]);  // a constant expression:
-    return v;                                                                     // no host array in device code
+    constexpr field v = field::from_table(ff::bn254::tower_params::twist_b[0]);
+    return v;
   }
   PP_HD static field generator_x() { return field{fp_from_limbs(gen_x_c0()), fp_from_limbs(gen_x_c1())}; }
   PP_HD static field generator_y() { return field{fp_from_limbs(gen_y_c0()), fp_from_limbs(gen_y_c1())}; }

@@ -69,7 +69,9 @@ result<affine<Curve>> decode_lem(std::span<const uint8_t> in, lem_check check) {
   if (!coordinates_in_range(p)) return error("a coordinate is not canonical (>= p)");
   if (check == lem_check::range_only || is_infinity(p)) return p;
   if (!is_on_curve(p)) return error("point is not on the curve y^2 = x^3 + b");
-  if (check == lem_check::subgroup && !is_in_subgroup(p)) return error("point is not in the prime-order subgroup");
+  if (check == lem_check::subgroup && !is_in_subgroup(p)) {
+    return error("point is not in the prime-order subgroup");
+  }
   return p;
 }
 

@@ -7,7 +7,8 @@
 
 namespace pp::pairing {
 
-// A loop scalar as digits in {-1, 0, 1}, most significant first; d[0] = 1.
+// A loop scalar as digits in {-1, 0, 1}, most significant first; d[0] = 1. Room for the NAF of any
+// 128-bit value (129 digits).
 struct loop_digits {
   int8_t d[130];
   int n;
