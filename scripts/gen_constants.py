@@ -1,16 +1,27 @@
 #!/usr/bin/env python3
-"""Generates src/ff/bls12_381_constants.hpp: Montgomery constants of BLS12-381 Fp and Fr.
+"""Generates the Montgomery constants of a curve's base field Fp and scalar field Fr:
+src/ff/bls12_381_constants.hpp (default) and src/ff/bn254_constants.hpp (--curve bn254).
 
-Usage: gen_constants.py [--check FILE]   (prints the header, or checks FILE is exactly it)
-Every value is derived here from p, r and the curve seed x; nothing is copied.
+Usage: gen_constants.py [--curve bls12_381|bn254] [--check FILE]
+       (prints the header, or checks FILE is exactly it)
+Every value is derived here from the curve's seed x; nothing is copied.
 """
+import argparse
 import sys
 
-X = -0xd201000000010000  # BLS12 seed
-P = (X - 1) ** 2 * (X**4 - X**2 + 1) // 3 + X
-R = X**4 - X**2 + 1
-assert P == 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
-assert R == 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+# BLS12: p = (x-1)^2 (x^4 - x^2 + 1)/3 + x, r = x^4 - x^2 + 1.
+BLS_X = -0xd201000000010000
+BLS_R = BLS_X**4 - BLS_X**2 + 1
+BLS_P = (BLS_X - 1) ** 2 * BLS_R // 3 + BLS_X
+assert BLS_P == 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+assert BLS_R == 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+
+# BN: p = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r = 36x^4 + 36x^3 + 18x^2 + 6x + 1.
+BN_X = 4965661367192848881
+BN_P = 36 * BN_X**4 + 36 * BN_X**3 + 24 * BN_X**2 + 6 * BN_X + 1
+BN_R = 36 * BN_X**4 + 36 * BN_X**3 + 18 * BN_X**2 + 6 * BN_X + 1
+assert BN_P == 21888242871839275222246405745257275088696311157297823662689037894645226208583
+assert BN_R == 21888242871839275222246405745257275088548364400416034343698204186575808495617
 
 
 def limbs(v, n):
@@ -29,11 +40,11 @@ def two_adicity(m):
     return s
 
 
-def field_block(struct, m, n, bits, extra):
+def field_block(struct, m, n, extra):
     R_ = 2 ** (64 * n) % m
     lines = [f"struct {struct} {{",
              f"  static constexpr int n64 = {n};",
-             f"  static constexpr int bits = {bits};",
+             f"  static constexpr int bits = {m.bit_length()};",
              arr("modulus", m, n),
              arr("r_mod", R_, n) + "  // R = 2^(64*n64) mod m: one in Montgomery form",
              arr("r2_mod", R_ * R_ % m, n) + "  // R^2 mod m: converts into Montgomery form",
@@ -51,55 +62,74 @@ def mont(v, m, n):
     return v * 2 ** (64 * n) % m
 
 
-def fr_extra():
-    s = two_adicity(R)
-    assert s == 32
-    g = 7  # smallest quadratic non-residue with full order used by arkworks/zcash as the multiplicative generator
-    assert pow(g, (R - 1) // 2, R) == R - 1
-    t = (R - 1) >> s
-    root = pow(g, t, R)  # primitive 2^32-th root of unity
-    assert pow(root, 2**s, R) == 1 and pow(root, 2 ** (s - 1), R) != 1
-    # snarkjs (ffjavascript) derives its roots from the smallest non-residue, 5, not from 7: a zkey's
-    # H points are Lagrange bases over that root, so proving a snarkjs key needs the same domain.
+def fr_extra(r, s_expected, g, g_why, snarkjs_root):
+    s = two_adicity(r)
+    assert s == s_expected
+    assert pow(g, (r - 1) // 2, r) == r - 1  # a non-residue: g^t has order exactly 2^s
+    t = (r - 1) >> s
+    root = pow(g, t, r)  # primitive 2^s-th root of unity
+    assert pow(root, 2**s, r) == 1 and pow(root, 2 ** (s - 1), r) != 1
+    # snarkjs (ffjavascript) derives its roots from the smallest non-residue, 5 on both curves: a
+    # zkey's H points are Lagrange bases over that root, so proving a snarkjs key needs the same domain.
     nqr = 5
-    assert pow(nqr, (R - 1) // 2, R) == R - 1 and all(pow(k, (R - 1) // 2, R) == 1 for k in range(2, nqr))
-    root5 = pow(nqr, t, R)
-    assert root5 == 0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f
+    assert pow(nqr, (r - 1) // 2, r) == r - 1 and all(pow(k, (r - 1) // 2, r) == 1 for k in range(2, nqr))
+    root5 = pow(nqr, t, r)
+    assert root5 == snarkjs_root
     return [f"  static constexpr int two_adicity = {s};",
-            arr("generator", mont(g, R, 4), 4) + "  // 7, multiplicative generator (Montgomery); coset shift",
-            arr("root_of_unity", mont(root, R, 4), 4) + "  // 7^t, primitive 2^32-th root (Montgomery)",
-            arr("snarkjs_root_of_unity", mont(root5, R, 4), 4) + "  // 5^t, the 2^32-th root snarkjs uses"]
+            arr("generator", mont(g, r, 4), 4) + f"  // {g}, {g_why} (Montgomery); coset shift",
+            arr("root_of_unity", mont(root, r, 4), 4) + f"  // {g}^t, primitive 2^{s}-th root (Montgomery)",
+            arr("snarkjs_root_of_unity", mont(root5, r, 4), 4) + f"  // 5^t, the 2^{s}-th root snarkjs uses"]
 
 
-def fp_extra():
-    assert P % 4 == 3
-    return [arr("sqrt_exp", (P + 1) // 4, 6) + "  // p = 3 mod 4: sqrt(a) = a^((p+1)/4)",
-            arr("p_minus_3_div_4", (P - 3) // 4, 6) + "  // Fp2 sqrt (Adj-Rodriguez-Henriquez alg. 9)"]
+def fp_extra(p, n):
+    assert p % 4 == 3
+    return [arr("sqrt_exp", (p + 1) // 4, n) + "  // p = 3 mod 4: sqrt(a) = a^((p+1)/4)",
+            arr("p_minus_3_div_4", (p - 3) // 4, n) + "  // Fp2 sqrt (Adj-Rodriguez-Henriquez alg. 9)"]
 
 
-def render():
+def header(summary, namespace, blocks):
     out = ["// GENERATED by scripts/gen_constants.py; do not edit. tests/ff/constants_test recomputes it.",
-           "// BLS12-381: p (381 bits), r (255 bits), seed x = -0xd201000000010000.",
+           f"// {summary}",
            "#pragma once",
            "#include <cstdint>",
            "",
-           "namespace pp::ff {",
-           "",
-           field_block("fp_params", P, 6, 381, fp_extra()),
-           "",
-           field_block("fr_params", R, 4, 255, fr_extra()),
-           "",
-           "}  // namespace pp::ff",
+           f"namespace {namespace} {{",
            ""]
+    for b in blocks:
+        out += [b, ""]
+    out += [f"}}  // namespace {namespace}", ""]
     return "\n".join(out)
 
 
-def run_cli(text, what):
-    """Prints text, or with `--check FILE` exits 1 unless FILE holds exactly text (shared by the generators)."""
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
-        with open(sys.argv[2]) as f:
+def render_bls12_381():
+    return header("BLS12-381: p (381 bits), r (255 bits), seed x = -0xd201000000010000.", "pp::ff", [
+        field_block("fp_params", BLS_P, 6, fp_extra(BLS_P, 6)),
+        field_block("fr_params", BLS_R, 4, fr_extra(
+            BLS_R, 32, 7, "multiplicative generator",
+            0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f))])
+
+
+def render_bn254():
+    # arkworks and snarkjs both take 5 for BN254's Fr, so the two root families coincide.
+    return header("BN254 (alt_bn128): p (254 bits), r (254 bits), seed x = 4965661367192848881.", "pp::ff::bn254", [
+        field_block("fp_params", BN_P, 4, fp_extra(BN_P, 4)),
+        field_block("fr_params", BN_R, 4, fr_extra(
+            BN_R, 28, 5, "smallest non-residue",
+            0x2a3c09f0a58a7e8500e0a7eb8ef62abc402d111e41112ed49bd61b6e725b19f0))])
+
+
+def run_cli(renderers, what):
+    """Prints the selected curve's text, or with --check FILE exits 1 unless FILE holds exactly it
+    (shared by the generators)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--curve", choices=sorted(renderers), default="bls12_381")
+    ap.add_argument("--check", metavar="FILE")
+    args = ap.parse_args()
+    text = renderers[args.curve]()
+    if args.check:
+        with open(args.check) as f:
             if f.read() != text:
-                print(f"{sys.argv[2]} differs from the generator's output", file=sys.stderr)
+                print(f"{args.check} differs from the generator's output", file=sys.stderr)
                 sys.exit(1)
         print(f"{what} match")
     else:
@@ -107,4 +137,4 @@ def run_cli(text, what):
 
 
 if __name__ == "__main__":
-    run_cli(render(), "constants")
+    run_cli({"bls12_381": render_bls12_381, "bn254": render_bn254}, "constants")

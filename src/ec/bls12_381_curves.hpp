@@ -1,4 +1,5 @@
-// BLS12-381 G1 and G2 as structs of constants; the point formulas are templates over these.
+// BLS12-381 G1 and G2 as structs of constants, and their family (ec/curve_family.hpp); the point
+// formulas are templates over these.
 //
 //   p    = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab (381 bits)
 //   r    = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 (255 bits), r = x^4 - x^2 + 1
@@ -12,6 +13,7 @@
 #pragma once
 #include <cstdint>
 
+#include "ec/curve_family.hpp"
 #include "ff/fp.hpp"
 #include "ff/fp2.hpp"
 #include "ff/fp2_sqrt.hpp"
@@ -30,8 +32,14 @@ PP_HD ff::fp fp_from_limbs(const limbs6& c) { return ff::fp::from_canonical_unch
 // |x| for the BLS12-381 seed x = -0xd201000000010000; both fast subgroup checks multiply by it.
 inline constexpr uint64_t bls_seed_abs = 0xd201000000010000ull;
 
+namespace bls12_381 {
+struct family;
+}  // namespace bls12_381
+
 struct g1_curve {
+  using family = bls12_381::family;
   using field = ff::fp;
+  using scalar_field = ff::fr;
   static constexpr const char* name = "g1";
   PP_HD static constexpr limbs6 gen_x() {
     return {{0xfb3af00adb22c6bb, 0x6c55e83ff97a1aef, 0xa14e3a3f171bac58,
@@ -55,8 +63,11 @@ struct g1_curve {
 };
 
 struct g2_curve {
+  using family = bls12_381::family;
   using field = ff::fp2;
+  using scalar_field = ff::fr;
   static constexpr const char* name = "g2";
+  static constexpr twist_type twist = twist_type::m;
   PP_HD static constexpr limbs6 gen_x_c0() {
     return {{0xd48056c8c121bdb8, 0x0bac0326a805bbef, 0xb4510b647ae3d177,
              0xc6e47ad4fa403b02, 0x260805272dc51051, 0x024aa2b2f08f0a91}};
@@ -99,5 +110,17 @@ struct g2_curve {
     return field{fp_from_limbs(gen_y_c0()), fp_from_limbs(gen_y_c1())};
   }
 };
+
+namespace bls12_381 {
+struct family {
+  static constexpr const char* name = "BLS12-381";
+  using fr = ff::fr;
+  using fp = ff::fp;
+  using tower = ff::bls12_381::tower;
+  using g1_curve = ec::g1_curve;
+  using g2_curve = ec::g2_curve;
+};
+static_assert(curve_family<family>);
+}  // namespace bls12_381
 
 }  // namespace pp::ec

@@ -1,11 +1,10 @@
-// Scalar multiplication [k]P for an Fr scalar (canonical integer) and for raw little-endian limb
-// exponents (subgroup checks multiply by r and by the seed |x|). Variable time: for public data
-// (keys, proofs), never for secrets.
+// Scalar multiplication [k]P for a scalar of the curve's Fr (canonical integer) and for raw
+// little-endian limb exponents (subgroup checks multiply by r and by the seed |x|). Variable time: for
+// public data (keys, proofs), never for secrets.
 #pragma once
 #include <cstdint>
 
 #include "ec/jacobian.hpp"
-#include "ff/fr.hpp"
 #include "ff/limbs.hpp"
 
 namespace pp::ec {
@@ -40,31 +39,34 @@ PP_HD jacobian<Curve> mul_limbs(const affine<Curve>& p, const uint64_t* e, int n
 
 // [k]P, double-and-add over the canonical form of k (~255 dbl + ~128 add).
 template <class Curve>
-PP_HD jacobian<Curve> scalar_mul(const jacobian<Curve>& p, const ff::fr& k) {
-  uint64_t c[ff::fr::n64];
+PP_HD jacobian<Curve> scalar_mul(const jacobian<Curve>& p, const typename Curve::scalar_field& k) {
+  using fr = typename Curve::scalar_field;
+  uint64_t c[fr::n64];
   k.to_canonical(c);
-  return mul_limbs(p, c, ff::fr::n64);
+  return mul_limbs(p, c, fr::n64);
 }
 
 template <class Curve>
-PP_HD jacobian<Curve> scalar_mul(const affine<Curve>& p, const ff::fr& k) {
-  uint64_t c[ff::fr::n64];
+PP_HD jacobian<Curve> scalar_mul(const affine<Curve>& p, const typename Curve::scalar_field& k) {
+  using fr = typename Curve::scalar_field;
+  uint64_t c[fr::n64];
   k.to_canonical(c);
-  return mul_limbs(p, c, ff::fr::n64);
+  return mul_limbs(p, c, fr::n64);
 }
 
 // [k]P with a width-W NAF (W = 5: nonzero digits are odd, |d| < 16, on average one in W + 1
 // positions): 2^(W-2) table points, then ~255 dbl + ~43 add instead of ~128 add.
 template <class Curve, int W = 5>
-PP_HD jacobian<Curve> scalar_mul_wnaf(const jacobian<Curve>& p, const ff::fr& k) {
+PP_HD jacobian<Curve> scalar_mul_wnaf(const jacobian<Curve>& p, const typename Curve::scalar_field& k) {
   static_assert(W >= 2 && W <= 7);
-  constexpr int n_limbs = ff::fr::n64 + 1;  // one spare limb: k - d with d < 0 may carry past 2^255
+  using fr = typename Curve::scalar_field;
+  constexpr int n_limbs = fr::n64 + 1;  // one spare limb: k - d with d < 0 may carry past 2^255
   constexpr int table_size = 1 << (W - 2);
   constexpr int64_t window = int64_t{1} << W;
   uint64_t c[n_limbs] = {};
   k.to_canonical(c);
 
-  int8_t digits[64 * ff::fr::n64 + 1];
+  int8_t digits[64 * fr::n64 + 1];
   int n_digits = 0;
   while (!ff::limbs::is_zero<n_limbs>(c)) {
     int64_t d = 0;

@@ -9,6 +9,7 @@ namespace pp::ff {
 struct tower_params {
   static constexpr uint64_t seed_abs = 0xd201000000010000;  // |x|; the seed x is negative
   static constexpr bool seed_is_negative = true;
+  static constexpr int xi_c0 = 1;  // xi = xi_c0 + u, the sextic non-residue
   // xi^((p^k - 1)/3), k = 0..5: Frobenius on the v coefficient of Fp6
   static constexpr uint64_t frob6_c1[6][2][6] = {
       {{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba, 0x77ce585370525745, 0x5c071a97a256ec6d, 0x15f65ec3fa80e493}, {0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}},

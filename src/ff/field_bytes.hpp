@@ -11,6 +11,7 @@
 #include "core/result.hpp"
 #include "core/status.hpp"
 #include "ff/bls12_381_constants.hpp"
+#include "ff/bn254_constants.hpp"
 #include "ff/limbs.hpp"
 #include "ff/mont_field.hpp"
 
@@ -23,6 +24,10 @@ template <>
 inline constexpr std::string_view field_name<fp_params> = "fp";
 template <>
 inline constexpr std::string_view field_name<fr_params> = "fr";
+template <>
+inline constexpr std::string_view field_name<bn254::fp_params> = "bn254 fp";
+template <>
+inline constexpr std::string_view field_name<bn254::fr_params> = "bn254 fr";
 
 namespace detail {
 

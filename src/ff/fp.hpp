@@ -1,22 +1,15 @@
 // BLS12-381 base field Fp: p = 0x1a0111ea...ffffaaab (381 bits), p = 3 mod 4.
 // Sources: draft-irtf-cfrg-pairing-friendly-curves-11 §4.2.1; constants from scripts/gen_constants.py.
+// Square roots: ff/fp_sqrt.hpp.
 #pragma once
 #include "ff/bls12_381_constants.hpp"
+#include "ff/fp_sqrt.hpp"
 #include "ff/mont_field.hpp"
 
 namespace pp::ff {
 
 using fp = mont_field<fp_params>;
 static_assert(sizeof(fp) == 48);
-
-// Square root for p = 3 mod 4: s = a^((p+1)/4). Returns false (out untouched) when a is not a square.
-PP_HD bool sqrt(const fp& a, fp& out) {
-  constexpr auto e = limbs::copy(fp_params::sqrt_exp);
-  const fp s = a.pow(e.v, fp::n64);
-  if (s.sqr() != a) return false;
-  out = s;
-  return true;
-}
 
 // The "sign" of Fp used by the zcash encoding: a > (p-1)/2 in canonical form.
 PP_HD bool lexicographically_largest(const fp& a) {

@@ -2,28 +2,30 @@
 // Adj and Rodriguez-Henriquez, "Square root computation over even extension fields",
 // eprint 2012/685, Algorithm 9. Cost: two Fp2 exponentiations by ~p/4 and ~p/2, a few M.
 #pragma once
-#include "ff/bls12_381_constants.hpp"
 #include "ff/fp2.hpp"
 
 namespace pp::ff {
 
 // Writes some s with s^2 = a and returns true; returns false (out untouched) when a is not a square.
 // Which of the two roots comes out is unspecified: callers that need a sign choose it themselves.
-PP_HD bool sqrt(const fp2& a, fp2& out) {
-  constexpr auto e1 = limbs::copy(fp_params::p_minus_3_div_4);
-  constexpr auto e2 = limbs::copy(fp_params::m_minus_1_half);
-  const fp2 a1 = a.pow(e1.v, fp::n64);  // a^((p-3)/4)
-  const fp2 alpha = a1 * (a1 * a);                              // a^((p-1)/2)
+template <class T>
+PP_HD bool sqrt(const fp2_t<T>& a, fp2_t<T>& out) {
+  using F = fp2_t<T>;
+  using P = typename T::fp::params;
+  constexpr auto e1 = limbs::copy(P::p_minus_3_div_4);
+  constexpr auto e2 = limbs::copy(P::m_minus_1_half);
+  const F a1 = a.pow(e1.v, P::n64);  // a^((p-3)/4)
+  const F alpha = a1 * (a1 * a);     // a^((p-1)/2)
   // alpha^(p+1) = alpha^p * alpha = conj(alpha) * alpha is the quadratic character of a over Fp2.
-  const fp2 a0 = alpha.conjugate() * alpha;
-  const fp2 minus_one = -fp2::one();
+  const F a0 = alpha.conjugate() * alpha;
+  const F minus_one = -F::one();
   if (a0 == minus_one) return false;
-  const fp2 x0 = a1 * a;  // a^((p+1)/4)
-  fp2 x;
+  const F x0 = a1 * a;  // a^((p+1)/4)
+  F x;
   if (alpha == minus_one) {
-    x = fp2{-x0.c1, x0.c0};  // u * x0, since u^2 = -1
+    x = F{-x0.c1, x0.c0};  // u * x0, since u^2 = -1
   } else {
-    const fp2 b = (fp2::one() + alpha).pow(e2.v, fp::n64);  // (1 + alpha)^((p-1)/2)
+    const F b = (F::one() + alpha).pow(e2.v, P::n64);  // (1 + alpha)^((p-1)/2)
     x = b * x0;
   }
   out = x;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "ec/ec.hpp"
 #include "support/test_seed.hpp"
@@ -29,24 +30,27 @@ F random_mont_field(test_rng& rng) {
   }
 }
 
+// A uniformly random element of an Fp (mont_field) or of an Fp2 over one.
 template <class F>
 F random_field(test_rng& rng) {
-  if constexpr (std::is_same_v<F, ff::fp2>) {
-    return ff::fp2{random_mont_field<ff::fp>(rng), random_mont_field<ff::fp>(rng)};
+  if constexpr (requires { typename F::tower; }) {
+    using base = typename F::base;
+    return F{random_mont_field<base>(rng), random_mont_field<base>(rng)};
   } else {
     return random_mont_field<F>(rng);
   }
 }
 
-inline ff::fr random_scalar(test_rng& rng) { return random_mont_field<ff::fr>(rng); }
-
-// r - 1 as an Fr element (-1).
-inline ff::fr scalar_minus_one() { return -ff::fr::one(); }
+// A uniformly random scalar of Fr (BLS12-381's unless told).
+template <class Fr = ff::fr>
+Fr random_scalar(test_rng& rng) {
+  return random_mont_field<Fr>(rng);
+}
 
 // A uniformly random point of the order-r subgroup (never infinity in practice).
 template <class Curve>
 affine<Curve> random_subgroup_point(test_rng& rng) {
-  return to_affine(scalar_mul(generator<Curve>(), random_scalar(rng)));
+  return to_affine(scalar_mul(generator<Curve>(), random_scalar<typename Curve::scalar_field>(rng)));
 }
 
 // A random curve point by lifting a random x: outside the subgroup with probability 1 - 1/h.
@@ -67,7 +71,13 @@ typename Curve::field random_x_off_curve(test_rng& rng) {
   }
 }
 
+// BLS12-381's groups (the zcash encodings are theirs alone), and every group of every family.
 using curve_types = ::testing::Types<g1_curve, g2_curve>;
+using all_curve_types = ::testing::Types<g1_curve, g2_curve, bn254::g1_curve, bn254::g2_curve>;
+
+// BN254's G1 is all of E(Fp): no point outside the subgroup to test rejections with.
+template <class Curve>
+inline constexpr bool cofactor_is_one = std::is_same_v<Curve, bn254::g1_curve>;
 
 struct curve_name_generator {
   template <class Curve>

@@ -4,75 +4,24 @@
 // node_modules are missing.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "ec/encoding.hpp"
 #include "ec_test_util.hpp"
 #include "ff/field_bytes.hpp"
-#include "support/files.hpp"
+#include "oracle_runner.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::ec {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
+using testing::from_hex;
 using testing::random_scalar;
+using testing::to_hex;
 using testing::test_rng;
-
-template <class Bytes>
-std::string to_hex(const Bytes& b) {
-  static constexpr char d[] = "0123456789abcdef";
-  std::string s;
-  for (uint8_t x : b) {
-    s += d[x >> 4];
-    s += d[x & 15];
-  }
-  return s;
-}
-
-std::vector<uint8_t> from_hex(const std::string& s) {
-  std::vector<uint8_t> out(s.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(std::stoi(s.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
-
-// Runs the oracle on request; returns false (and sets why) when it cannot be run at all.
-bool run_oracle(const json& request, json& answer, std::string& why) {
-  const fs::path oracle_dir = pp::test::source_dir() / "tools" / "oracle";
-  if (!fs::exists(oracle_dir / "node_modules" / "@noble" / "curves")) {
-    why = "tools/oracle/node_modules is missing (run npm ci in tools/oracle)";
-    return false;
-  }
-  if (std::system("node --version >/dev/null 2>&1") != 0) {
-    why = "node is not on PATH";
-    return false;
-  }
-  const fs::path dir = fs::temp_directory_path();
-  const std::string stem = "pp_ec_oracle_" + std::to_string(::getpid()) + "_" +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const fs::path req = dir / (stem + ".req.json"), resp = dir / (stem + ".resp.json");
-  std::ofstream(req) << request.dump();
-  const std::string cmd = "node '" + (oracle_dir / "ec_oracle.mjs").string() + "' '" + req.string() + "' > '" +
-                          resp.string() + "'";
-  const int rc = std::system(cmd.c_str());
-  std::stringstream ss;
-  ss << std::ifstream(resp).rdbuf();
-  fs::remove(req);
-  fs::remove(resp);
-  EXPECT_EQ(rc, 0) << cmd;
-  answer = json::parse(ss.str(), nullptr, false);
-  EXPECT_FALSE(answer.is_discarded()) << "oracle output is not JSON: " << ss.str();
-  return true;
-}
 
 template <class Curve>
 class Oracle : public ::testing::Test {};
@@ -114,7 +63,7 @@ TYPED_TEST(Oracle, ScalarMultiplesAndSumsMatchNoble) {
 
   json answer;
   std::string why;
-  if (!run_oracle(json{{"cases", cases}}, answer, why)) GTEST_SKIP() << why;
+  if (!testing::run_oracle("ec_oracle.mjs", "@noble/curves", json{{"cases", cases}}, answer, why)) GTEST_SKIP() << why;
   ASSERT_TRUE(answer.contains("results"));
   const json& res = answer["results"];
   ASSERT_EQ(res.size(), ks.size() + sums.size());

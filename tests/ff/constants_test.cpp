@@ -4,12 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <string>
-
-#include "gmp_oracle.hpp"
-#include "support/files.hpp"
+#include "constants_check.hpp"
 
 namespace pp::ff {
 namespace {
@@ -28,28 +23,6 @@ mpz_class curve_p() {
 }
 
 mpz_class arr(const uint64_t* v, int n) { return limbs_to_mpz(v, n); }
-
-template <class P>
-void check_common(const mpz_class& m) {
-  const int n = P::n64;
-  const mpz_class R = mpz_class(1) << (64 * n);
-  EXPECT_EQ(arr(P::modulus, n), m);
-  EXPECT_EQ(P::bits, int(mpz_sizeinbase(m.get_mpz_t(), 2)));
-  EXPECT_EQ(arr(P::r_mod, n), mod(R, m));
-  EXPECT_EQ(arr(P::r2_mod, n), mod(R * R, m));
-  EXPECT_EQ(arr(P::r3_mod, n), mod(R * R * R, m));
-  // inv = -m^-1 mod 2^64 and mod 2^32.
-  for (int w : {64, 32}) {
-    const mpz_class two_w = mpz_class(1) << w;
-    mpz_class mi;
-    ASSERT_NE(mpz_invert(mi.get_mpz_t(), m.get_mpz_t(), two_w.get_mpz_t()), 0);
-    const mpz_class want = mod(-mi, two_w);
-    const mpz_class got = w == 64 ? arr(&P::inv, 1) : mpz_class(static_cast<unsigned long>(P::inv32));
-    EXPECT_EQ(got, want) << "inv" << w;
-  }
-  EXPECT_EQ(arr(P::m_minus_2, n), m - 2);
-  EXPECT_EQ(arr(P::m_minus_1_half, n), (m - 1) / 2);
-}
 
 TEST(Constants, SeedGivesTheKnownModuli) {
   EXPECT_EQ(curve_p(), mpz_class("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16));
@@ -83,15 +56,7 @@ TEST(Constants, FrRecomputed) {
 }
 
 TEST(Constants, HeaderMatchesGenerator) {
-  const std::string dir = pp::test::source_dir().string();
-  if (!std::filesystem::exists(dir + "/scripts/gen_constants.py")) {
-    GTEST_SKIP() << "scripts/gen_constants.py is not under " << dir << " (ctest sets PP_SOURCE_DIR)";
-  }
-  if (std::system("python3 --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
-  const std::string cmd = "python3 '" + dir + "/scripts/gen_constants.py' --check '" + dir +
-                          "/src/ff/bls12_381_constants.hpp'";
-  const int rc = std::system(cmd.c_str());
-  EXPECT_EQ(rc, 0) << cmd;
+  check_generated_header("gen_constants.py", "", "bls12_381_constants.hpp");
 }
 
 }  // namespace

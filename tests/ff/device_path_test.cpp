@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "ff/bn254_fp.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
 #include "gmp_oracle.hpp"
@@ -115,7 +117,7 @@ void check_signed_dot(const std::array<mpz_class, K>& a, const std::array<mpz_cl
 
 template <class F>
 class DevicePath : public ::testing::Test {};
-using Fields = ::testing::Types<fp, fr>;
+using Fields = ::testing::Types<fp, fr, bn254::fp, bn254::fr>;
 TYPED_TEST_SUITE(DevicePath, Fields);
 
 TYPED_TEST(DevicePath, MulAddSubMatchGmp) {
