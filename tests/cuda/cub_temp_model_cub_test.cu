@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cub_item_counts.hpp"
 #include "cuda/cub_temp_model.hpp"
 #include "ec/bls12_381_curves.hpp"
 #include "ec/xyzz.hpp"
@@ -28,22 +29,6 @@ struct select_index {
   const uint32_t* p;
   __host__ __device__ bool operator()(uint32_t i) const { return p[i] == 1; }
 };
-
-std::vector<uint64_t> item_counts() {
-  std::vector<uint64_t> v;
-  for (int k = 0; k <= 31; ++k) {
-    for (const int64_t d : {-1, 0, 1}) {
-      const int64_t n = (int64_t{1} << k) + d;
-      if (n >= 1 && n < (int64_t{1} << 31)) v.push_back(uint64_t(n));
-    }
-  }
-  for (const uint64_t t : {uint64_t{64}, uint64_t{128}, uint64_t{1280}, uint64_t{3200}, uint64_t{4608},
-                           uint64_t{4864}, uint64_t{5760}, uint64_t{6528}, uint64_t{7168}, uint64_t{8064},
-                           uint64_t{8832}, uint64_t{268430976}, uint64_t{268433280}}) {
-    for (const uint64_t n : {t - 1, t, t + 1, 3 * t - 1, 3 * t, 3 * t + 1}) v.push_back(n);
-  }
-  return v;
-}
 
 template <class Policy>
 uint64_t cub_sort_bytes(uint64_t n, int bits) {
@@ -60,7 +45,7 @@ TEST(CubTempModelCub, Version) { EXPECT_EQ(CUB_VERSION, cub_model_version); }
 
 TEST(CubTempModelCub, SortPairs) {
   using hub = cub::detail::radix::policy_hub<uint32_t, uint32_t, uint32_t>;
-  for (const uint64_t n : item_counts()) {
+  for (const uint64_t n : cub_item_counts()) {
     for (int bits = 1; bits <= 32; ++bits) {
       const uint64_t p800 = cub_sort_bytes<hub::Policy800>(n, bits);
       EXPECT_EQ(cub_sort_pairs_temp_bytes(cub_arch::sm80, n, bits), p800) << n << " items, " << bits << " bits";
@@ -112,7 +97,7 @@ void expect_select(cub_select_kind kind, uint64_t item_bytes) {
     const cub_select_agent model = cub_select_agent_for(a, kind, item_bytes);
     EXPECT_EQ(model.tile_items, agents[i].tile_items);
     EXPECT_EQ(model.vsmem_per_block, agents[i].vsmem_per_block);
-    for (const uint64_t n : item_counts()) {
+    for (const uint64_t n : cub_item_counts()) {
       EXPECT_EQ(cub_select_temp_bytes(a, kind, n, item_bytes), cub_select_bytes(agents[i], n)) << n << " items";
     }
   }

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "cub_item_counts.hpp"
 #include "cuda/cub_temp_model.hpp"
 #include "cuda/msm_run.cuh"
 #include "cuda/msm_workspace.hpp"
@@ -25,22 +26,6 @@
 
 namespace pp::cuda::test {
 namespace {
-
-std::vector<uint64_t> item_counts() {
-  std::vector<uint64_t> v;
-  for (int k = 0; k <= 31; ++k) {
-    for (const int64_t d : {-1, 0, 1}) {
-      const int64_t n = (int64_t{1} << k) + d;
-      if (n >= 1 && n < (int64_t{1} << 31)) v.push_back(uint64_t(n));
-    }
-  }
-  for (const uint64_t t : {uint64_t{64}, uint64_t{128}, uint64_t{1280}, uint64_t{3200}, uint64_t{4608},
-                           uint64_t{4864}, uint64_t{5760}, uint64_t{6528}, uint64_t{7168}, uint64_t{8064},
-                           uint64_t{8832}, uint64_t{268430976}, uint64_t{268433280}}) {
-    for (const uint64_t n : {t - 1, t, t + 1, 3 * t - 1, 3 * t, 3 * t + 1}) v.push_back(n);
-  }
-  return v;
-}
 
 cub_arch device_arch() {
   int ptx = 0;
@@ -67,7 +52,7 @@ TEST(CubTempModelGpu, Version) { EXPECT_EQ(CUB_VERSION, cub_model_version); }
 
 TEST(CubTempModelGpu, SortPairs) {
   const cub_arch a = device_arch();
-  for (const uint64_t n : item_counts()) {
+  for (const uint64_t n : cub_item_counts()) {
     for (int bits = 8; bits <= 32; ++bits) {
       cub::DoubleBuffer<uint32_t> kb(nullptr, nullptr), vb(nullptr, nullptr);
       size_t bytes = 0;
@@ -81,7 +66,7 @@ TEST(CubTempModelGpu, SortPairs) {
 template <class Query>
 void expect_select(cub_select_kind k, uint64_t item_bytes, const Query& query) {
   const cub_arch a = device_arch();
-  for (const uint64_t n : item_counts()) {
+  for (const uint64_t n : cub_item_counts()) {
     size_t bytes = 0;
     ASSERT_EQ(query(bytes, int(n)), cudaSuccess) << n;
     EXPECT_EQ(cub_select_temp_bytes(a, k, n, item_bytes), bytes) << n << " items";

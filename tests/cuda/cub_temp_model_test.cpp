@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "cub_item_counts.hpp"
 #include "cuda/cub_temp_model.hpp"
 #include "cuda/msm_workspace.hpp"
 #include "support/status_matchers.hpp"
@@ -27,22 +28,6 @@ TEST(CubTempModel, ArchForPtx) {
   EXPECT_EQ(cub_arch_for_ptx(1200), cub_arch::sm100);
 }
 
-// Item counts around every power of two and every tile edge up to 2^31 - 1, ascending.
-std::vector<uint64_t> item_counts() {
-  std::vector<uint64_t> v;
-  for (int k = 0; k <= 31; ++k) {
-    for (const int64_t d : {-1, 0, 1}) {
-      const int64_t n = (int64_t{1} << k) + d;
-      if (n >= 1 && n < (int64_t{1} << 31)) v.push_back(uint64_t(n));
-    }
-  }
-  for (const uint64_t t : {uint64_t{4864}, uint64_t{8064}, uint64_t{8832}, uint64_t{268430976}}) {
-    for (const uint64_t n : {t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1}) v.push_back(n);
-  }
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
 TEST(CubTempModel, SortIsOneBlockUpToATileThenGrows) {
   for (const cub_arch a : cub_archs) {
     SCOPED_TRACE(to_string(a));
@@ -51,7 +36,7 @@ TEST(CubTempModel, SortIsOneBlockUpToATileThenGrows) {
     EXPECT_GT(cub_sort_pairs_temp_bytes(a, cub_single_tile_sort_items + 1, 8), 1u);
     for (int bits = 8; bits <= 32; ++bits) {
       uint64_t last = 0;
-      for (const uint64_t n : item_counts()) {
+      for (const uint64_t n : cub_item_counts()) {
         const uint64_t t = cub_sort_pairs_temp_bytes(a, n, bits);
         EXPECT_GE(t, last) << n;
         EXPECT_GE(t, cub_sort_pairs_temp_bytes(a, n, bits - 1)) << n;
@@ -88,7 +73,7 @@ TEST(CubTempModel, SelectGrowsWithItems) {
                                   std::pair{cub_select_kind::flagged_struct, uint64_t{192}},
                                   std::pair{cub_select_kind::flagged_struct, uint64_t{384}}}) {
       uint64_t last = 0;
-      for (const uint64_t n : item_counts()) {
+      for (const uint64_t n : cub_item_counts()) {
         const uint64_t t = cub_select_temp_bytes(a, k, n, bytes);
         EXPECT_GE(t, std::max<uint64_t>(last, 256 + 256 + 255)) << n;
         last = t;
@@ -101,7 +86,7 @@ TEST(CubTempModel, SelectGrowsWithItems) {
 TEST(CubTempModel, BoundOverFamilies) {
   for (const msm_group g : {msm_group::g1, msm_group::g2}) {
     for (const bool split : {false, true}) {
-      for (const uint64_t n : item_counts()) {
+      for (const uint64_t n : cub_item_counts()) {
         const auto s = make_msm_shape(n, 0, split, msm_chunk_limit({}, g));
         ASSERT_THAT(s, IsOk());
         const cub_temp_bytes bound = msm_cub_temp_bound(*s, g);
