@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "cuda/cuda_backend.hpp"
+#include "cuda/backend_config.hpp"
 #include "cuda/key_layout.hpp"
 
 namespace pp::cuda {
