@@ -1,4 +1,4 @@
-// lane_pool (src/cuda/lane_pool.hpp), host only: never more holders than lanes, an exclusive holder
+// lane_pool (src/cuda/runtime/lane_pool.hpp), host only: never more holders than lanes, an exclusive holder
 // runs alone and is not starved by a stream of single-lane users, and concurrent exclusive
 // requests from threads that gave their lanes back do not deadlock.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/lane_pool.hpp"
+#include "cuda/runtime/lane_pool.hpp"
 
 namespace pp::cuda::test {
 namespace {

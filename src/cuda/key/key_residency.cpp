@@ -1,5 +1,5 @@
 // key_residency.hpp: placing a key (resident copies, pinned host tables) and its gather lists.
-#include "cuda/key_residency.hpp"
+#include "cuda/key/key_residency.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,9 +9,9 @@
 #include "core/cuda_try.hpp"
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/msm_device.hpp"
-#include "cuda/msm_precompute.hpp"
-#include "cuda/msm_tuning.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/msm/msm_precompute.hpp"
+#include "cuda/plan/msm_tuning.hpp"
 #include "ec/bls12_381_curves.hpp"
 
 namespace pp::cuda {

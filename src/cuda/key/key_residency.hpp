@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "cuda/groth16_qap.hpp"
-#include "cuda/key_layout.hpp"
-#include "cuda/key_sizing.hpp"
-#include "cuda/pinned_chunk_copier.hpp"
-#include "cuda/pinned_host.hpp"
-#include "cuda/spmv_device.hpp"
+#include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/qap/groth16_qap.hpp"
+#include "cuda/runtime/pinned_chunk_copier.hpp"
+#include "cuda/runtime/pinned_host.hpp"
+#include "cuda/spmv/spmv_device.hpp"
 #include "ec/affine.hpp"
 #include "groth16/evaluation_prover.hpp"
 #include "groth16/keys.hpp"

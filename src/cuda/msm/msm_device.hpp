@@ -15,8 +15,8 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/link_pacer.hpp"
-#include "cuda/msm_plan.hpp"
+#include "cuda/plan/msm_plan.hpp"
+#include "cuda/runtime/link_pacer.hpp"
 #include "ec/affine.hpp"
 #include "ec/xyzz.hpp"
 #include "ff/fr.hpp"

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/msm_plan.hpp"
+#include "cuda/plan/msm_plan.hpp"
 #include "ec/affine.hpp"
 
 namespace pp::cuda {

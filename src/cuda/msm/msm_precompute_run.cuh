@@ -3,8 +3,8 @@
 #pragma once
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/msm_precompute.hpp"
-#include "cuda/msm_precompute_kernels.cuh"
+#include "cuda/msm/msm_precompute.hpp"
+#include "cuda/msm/msm_precompute_kernels.cuh"
 
 namespace pp::cuda {
 

@@ -14,9 +14,9 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/msm_device.hpp"
-#include "cuda/msm_kernels.cuh"
-#include "cuda/msm_workspace.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/msm/msm_kernels.cuh"
+#include "cuda/plan/msm_workspace.hpp"
 
 namespace pp::cuda {
 namespace msm_detail {

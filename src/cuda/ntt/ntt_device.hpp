@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/ntt_plan.hpp"
+#include "cuda/plan/ntt_plan.hpp"
 #include "ff/fr.hpp"
 #include "poly/domain.hpp"
 #include "poly/ntt.hpp"

@@ -6,9 +6,9 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/ntt_device.hpp"
-#include "cuda/ntt_kernels.cuh"
-#include "cuda/ntt_tables.hpp"
+#include "cuda/ntt/ntt_device.hpp"
+#include "cuda/ntt/ntt_kernels.cuh"
+#include "cuda/plan/ntt_tables.hpp"
 #include "poly/powers.hpp"
 
 namespace pp::cuda {

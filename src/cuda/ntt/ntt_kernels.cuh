@@ -8,8 +8,8 @@
 #pragma once
 #include <cstdint>
 
-#include "cuda/fr_vector_access.cuh"
-#include "cuda/ntt_tuning.hpp"
+#include "cuda/ff/fr_vector_access.cuh"
+#include "cuda/plan/ntt_tuning.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda::ntt_detail {

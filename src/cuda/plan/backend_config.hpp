@@ -36,7 +36,7 @@ struct cuda_backend_config {
   uint64_t max_pinned_bytes = uint64_t{64} << 30;
   // Most copies of H's points (counting the points: 1 = none) a key alone on this GPU with every
   // table resident keeps where memory is left beside the lanes: precomputed bases of H's MSM
-  // (cuda/msm_precompute.hpp), made at key upload. Each copy costs H's table again (12 GiB at 2^27)
+  // (cuda/msm/msm_precompute.hpp), made at key upload. Each copy costs H's table again (12 GiB at 2^27)
   // and its making at upload; what they give per count: docs/perf/msm-h200.md (precomputed bases).
   uint32_t h_copies = 1;
   // A measurement aid: host-to-device copies of partitions (witness uploads, streamed key chunks and

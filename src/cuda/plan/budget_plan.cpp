@@ -1,13 +1,13 @@
 // budget_plan.hpp: one key's plan under a VRAM budget, with the backend's reserves, on the host.
-#include "cuda/budget_plan.hpp"
+#include "cuda/plan/budget_plan.hpp"
 
 #include <limits>
 
 #include "core/status_macros.hpp"
-#include "cuda/device_memory.hpp"
-#include "cuda/key_sizing.hpp"
-#include "cuda/pinned_host.hpp"
-#include "cuda/spmv_tuning.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/plan/spmv_tuning.hpp"
+#include "cuda/runtime/device_memory.hpp"
+#include "cuda/runtime/pinned_host.hpp"
 
 namespace pp::cuda {
 

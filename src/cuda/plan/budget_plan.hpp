@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "cuda/backend_config.hpp"
-#include "cuda/key_layout.hpp"
+#include "cuda/plan/backend_config.hpp"
+#include "cuda/plan/key_layout.hpp"
 
 namespace pp::cuda {
 

@@ -1,6 +1,6 @@
 // cub_temp_model.hpp: CUB's temp-storage sizes from its allocation code and tunings
 // (docs/cub-temp-model.md says where each constant comes from).
-#include "cuda/cub_temp_model.hpp"
+#include "cuda/plan/cub_temp_model.hpp"
 
 #include <algorithm>
 #include <cassert>

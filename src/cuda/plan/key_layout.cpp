@@ -1,5 +1,5 @@
 // key_layout.hpp: the budget plan and the offsets of one key's tables and lane workspaces.
-#include "cuda/key_layout.hpp"
+#include "cuda/plan/key_layout.hpp"
 
 #include <algorithm>
 #include <cstdio>

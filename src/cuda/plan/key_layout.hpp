@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "cuda/msm_plan.hpp"
+#include "cuda/plan/msm_plan.hpp"
 
 namespace pp::cuda {
 
@@ -52,7 +52,7 @@ struct key_shape {
   uint64_t a_index_bytes = 0, b_index_bytes = 0;  // density index lists (0 when unfiltered)
   uint64_t witness_ws_bytes = 0;                 // packed-witness upload workspace
   bool h_in_turns = false;  // H can be computed with one buffer besides a (monomial basis)
-  // Most copies of H's points (precomputed MSM bases, cuda/msm_precompute.hpp; the points themselves
+  // Most copies of H's points (precomputed MSM bases, cuda/msm/msm_precompute.hpp; the points themselves
   // count as one) the plan may keep resident where memory is left: 1, none (the operator's choice,
   // cuda_backend_config::h_copies).
   uint32_t h_copies_max = 1;

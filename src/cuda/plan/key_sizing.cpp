@@ -1,15 +1,15 @@
 // key_sizing.hpp: a key's shape and MSM chunkings from sizes alone.
-#include "cuda/key_sizing.hpp"
+#include "cuda/plan/key_sizing.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <string>
 
 #include "core/status_macros.hpp"
-#include "cuda/msm_tuning.hpp"
-#include "cuda/msm_workspace.hpp"
-#include "cuda/qap_tables.hpp"
-#include "cuda/witness_layout.hpp"
+#include "cuda/plan/msm_tuning.hpp"
+#include "cuda/plan/msm_workspace.hpp"
+#include "cuda/plan/qap_tables.hpp"
+#include "cuda/plan/witness_layout.hpp"
 #include "ec/affine.hpp"
 #include "groth16/qap.hpp"
 #include "poly/domain.hpp"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "cuda/key_layout.hpp"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "groth16/evaluation_prover.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/constraint_system.hpp"

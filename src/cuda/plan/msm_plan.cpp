@@ -1,5 +1,5 @@
 // GPU MSM plan (msm_plan.hpp): sizes from n and the tuning table, workspace offsets.
-#include "cuda/msm_plan.hpp"
+#include "cuda/plan/msm_plan.hpp"
 
 #include <string>
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/msm_tuning.hpp"
+#include "cuda/plan/msm_tuning.hpp"
 
 namespace pp::cuda {
 

@@ -1,5 +1,5 @@
 // msm_workspace.hpp: the GPU MSM's plan with CUB's temp sizes from the model.
-#include "cuda/msm_workspace.hpp"
+#include "cuda/plan/msm_workspace.hpp"
 
 #include <algorithm>
 

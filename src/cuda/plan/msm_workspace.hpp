@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/cub_temp_model.hpp"
-#include "cuda/msm_plan.hpp"
+#include "cuda/plan/cub_temp_model.hpp"
+#include "cuda/plan/msm_plan.hpp"
 
 namespace pp::cuda {
 

@@ -1,5 +1,5 @@
 // Pass planning for the GPU NTT (see ntt_plan.hpp).
-#include "cuda/ntt_plan.hpp"
+#include "cuda/plan/ntt_plan.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/result.hpp"
-#include "cuda/ntt_tuning.hpp"
+#include "cuda/plan/ntt_tuning.hpp"
 
 namespace pp::cuda {
 

@@ -1,9 +1,9 @@
 // qap_tables.hpp: the QAP tables' bytes from the domain's size alone.
-#include "cuda/qap_tables.hpp"
+#include "cuda/plan/qap_tables.hpp"
 
 #include <string>
 
-#include "cuda/ntt_tables.hpp"
+#include "cuda/plan/ntt_tables.hpp"
 #include "poly/domain.hpp"
 
 namespace pp::cuda {

@@ -1,5 +1,5 @@
 // Host-side construction of the compact SpMV matrices (spmv_matrix.hpp).
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 
 #include <tbb/parallel_for.h>
 

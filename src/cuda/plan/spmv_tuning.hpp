@@ -11,7 +11,7 @@ struct spmv_tuning {
   // 0.156 / 0.170 / 0.178 ms at 128 / 256 / 512 (docs/perf/spmv-h200.md, 2026-11-29).
   int block_threads;
   int expand_block_threads;  // witness expansion: one thread per variable / per listed value
-  // Row chunks of the streamed matrices (a device too small to keep them, cuda/key_layout.hpp): ~18
+  // Row chunks of the streamed matrices (a device too small to keep them, cuda/plan/key_layout.hpp): ~18
   // chunks for PoRep's 4.5 GiB at 2^27, each copy long enough that launch gaps do not matter, and
   // the two slots a small part of a 16 GiB budget.
   uint64_t stream_chunk_bytes;

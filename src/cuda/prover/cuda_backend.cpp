@@ -4,7 +4,7 @@
 //   pi_A = alpha + sum w_i A_i + r delta_1
 //   pi_B = beta_2 + sum w_i B2_i + s delta_2,   B1 = beta_1 + sum w_i B1_i + s delta_1
 //   pi_C = sum aux_i L_i + sum h_j H_j + s pi_A + r B1 - r s delta_1
-#include "cuda/cuda_backend.hpp"
+#include "cuda/prover/cuda_backend.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -22,17 +22,17 @@
 #include "core/log.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/budget_plan.hpp"
-#include "cuda/compute_turn.hpp"
-#include "cuda/device_memory.hpp"
-#include "cuda/interval_union.hpp"
-#include "cuda/kernel_warmup.hpp"
-#include "cuda/link_pacer.hpp"
-#include "cuda/key_residency.hpp"
-#include "cuda/lane_pool.hpp"
-#include "cuda/partition_launch.hpp"
-#include "cuda/pinned_chunk_copier.hpp"
-#include "cuda/pinned_host.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/runtime/compute_turn.hpp"
+#include "cuda/runtime/device_memory.hpp"
+#include "cuda/runtime/interval_union.hpp"
+#include "cuda/prover/kernel_warmup.hpp"
+#include "cuda/runtime/link_pacer.hpp"
+#include "cuda/key/key_residency.hpp"
+#include "cuda/runtime/lane_pool.hpp"
+#include "cuda/prover/partition_launch.hpp"
+#include "cuda/runtime/pinned_chunk_copier.hpp"
+#include "cuda/runtime/pinned_host.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "groth16/prover.hpp"
 #include "r1cs/satisfaction.hpp"

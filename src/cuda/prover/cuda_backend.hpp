@@ -31,7 +31,7 @@
 #include <string_view>
 
 #include "core/result.hpp"
-#include "cuda/backend_config.hpp"
+#include "cuda/plan/backend_config.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/evaluation_prover.hpp"
 

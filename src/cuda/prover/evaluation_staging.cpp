@@ -1,5 +1,5 @@
 // evaluation_staging.hpp: chunked, checked copies of a, b, c through pinned staging.
-#include "cuda/evaluation_staging.hpp"
+#include "cuda/prover/evaluation_staging.hpp"
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"

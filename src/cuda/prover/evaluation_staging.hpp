@@ -12,7 +12,7 @@
 #include <span>
 
 #include "core/result.hpp"
-#include "cuda/pinned_chunk_copier.hpp"
+#include "cuda/runtime/pinned_chunk_copier.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {

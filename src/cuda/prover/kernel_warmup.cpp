@@ -1,5 +1,5 @@
 // kernel_warmup.hpp: tiny MSMs over G1 and G2 between two cudaMemGetInfo.
-#include "cuda/kernel_warmup.hpp"
+#include "cuda/prover/kernel_warmup.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -10,7 +10,7 @@
 #include "core/cuda_try.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/msm_device.hpp"
+#include "cuda/msm/msm_device.hpp"
 #include "ec/bls12_381_curves.hpp"
 
 namespace pp::cuda {

@@ -1,5 +1,5 @@
 // partition_launch.hpp: the launch sequence of one partition and its timings.
-#include "cuda/partition_launch.hpp"
+#include "cuda/prover/partition_launch.hpp"
 
 #include <algorithm>
 #include <string>
@@ -7,10 +7,10 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/evaluation_staging.hpp"
-#include "cuda/msm_device.hpp"
-#include "cuda/spmv_device.hpp"
-#include "cuda/witness_upload.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/prover/evaluation_staging.hpp"
+#include "cuda/spmv/spmv_device.hpp"
+#include "cuda/spmv/witness_upload.hpp"
 #include "ec/jacobian.hpp"
 
 namespace pp::cuda {

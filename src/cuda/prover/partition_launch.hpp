@@ -16,11 +16,11 @@
 #include <string>
 
 #include "core/result.hpp"
-#include "cuda/compute_turn.hpp"
-#include "cuda/cuda_event.hpp"
-#include "cuda/key_residency.hpp"
-#include "cuda/link_pacer.hpp"
-#include "cuda/witness_upload.hpp"
+#include "cuda/key/key_residency.hpp"
+#include "cuda/runtime/compute_turn.hpp"
+#include "cuda/runtime/cuda_event.hpp"
+#include "cuda/runtime/link_pacer.hpp"
+#include "cuda/spmv/witness_upload.hpp"
 #include "ec/xyzz.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/evaluation_prover.hpp"

@@ -4,8 +4,8 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/groth16_qap.hpp"
-#include "cuda/qap_tables.hpp"
+#include "cuda/plan/qap_tables.hpp"
+#include "cuda/qap/groth16_qap.hpp"
 #include "groth16/qap.hpp"
 #include "poly/powers.hpp"
 

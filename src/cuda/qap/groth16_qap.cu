@@ -6,8 +6,8 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/fr_vector_access.cuh"
-#include "cuda/groth16_qap.hpp"
+#include "cuda/ff/fr_vector_access.cuh"
+#include "cuda/qap/groth16_qap.hpp"
 
 namespace pp::cuda {
 namespace {

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/ntt_device.hpp"
+#include "cuda/ntt/ntt_device.hpp"
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
 

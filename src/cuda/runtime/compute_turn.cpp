@@ -1,5 +1,5 @@
 // compute_turn (compute_turn.hpp).
-#include "cuda/compute_turn.hpp"
+#include "cuda/runtime/compute_turn.hpp"
 
 #include "core/status_macros.hpp"
 

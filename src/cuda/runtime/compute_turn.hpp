@@ -11,8 +11,8 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/cuda_event.hpp"
-#include "cuda/turn_order.hpp"
+#include "cuda/runtime/cuda_event.hpp"
+#include "cuda/runtime/turn_order.hpp"
 
 namespace pp::cuda {
 

@@ -1,5 +1,5 @@
 // cuda_event (cuda_event.hpp).
-#include "cuda/cuda_event.hpp"
+#include "cuda/runtime/cuda_event.hpp"
 
 #include <utility>
 

@@ -1,5 +1,5 @@
 // device_info: queries the CUDA runtime (cudart, static) and maps failures to pp::status.
-#include "cuda/device_info.hpp"
+#include "cuda/runtime/device_info.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,5 +1,5 @@
 // device_memory (device_memory.hpp): one cudaMalloc and the pinned staging buffers, at start only.
-#include "cuda/device_memory.hpp"
+#include "cuda/runtime/device_memory.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,5 +1,5 @@
 // link_pacer (link_pacer.hpp): the reservation and hold kernels, one thread each.
-#include "cuda/link_pacer.hpp"
+#include "cuda/runtime/link_pacer.hpp"
 
 #include "core/cuda_try.hpp"
 

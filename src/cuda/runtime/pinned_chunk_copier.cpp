@@ -1,5 +1,5 @@
 // pinned_chunk_copier.hpp: chunked copies through pinned memory, each chunk refilled behind its event.
-#include "cuda/pinned_chunk_copier.hpp"
+#include "cuda/runtime/pinned_chunk_copier.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

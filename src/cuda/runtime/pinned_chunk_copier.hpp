@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "cuda/cuda_event.hpp"
-#include "cuda/pinned_chunk_plan.hpp"
+#include "cuda/runtime/cuda_event.hpp"
+#include "cuda/runtime/pinned_chunk_plan.hpp"
 
 namespace pp::cuda {
 

@@ -1,5 +1,5 @@
 // pinned_host.hpp: a process-wide table of pinned ranges with hold counts.
-#include "cuda/pinned_host.hpp"
+#include "cuda/runtime/pinned_host.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,7 +1,7 @@
 // fixed_base_device: tables built by groth16::fixed_base_table on the host, uploaded per base; the
 // chunk pipeline over two slots (stage scalars -> H2D -> kernel -> D2H on the slot's stream, and
 // copy points out once the slot's stream is done); allocation once in create().
-#include "cuda/fixed_base_device.hpp"
+#include "cuda/setup/fixed_base_device.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -13,7 +13,7 @@
 #include <span>
 
 #include "core/result.hpp"
-#include "cuda/fixed_base_launch.hpp"
+#include "cuda/setup/fixed_base_launch.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
 #include "groth16/fixed_base_multiplier.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "core/cuda_try.hpp"
-#include "cuda/fixed_base_launch.hpp"
+#include "cuda/setup/fixed_base_launch.hpp"
 #include "ec/xyzz.hpp"
 #include "ff/fr.hpp"
 

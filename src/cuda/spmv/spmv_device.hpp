@@ -12,9 +12,9 @@
 #include <cstdint>
 
 #include "core/result.hpp"
-#include "cuda/link_pacer.hpp"
-#include "cuda/spmv_matrix.hpp"
-#include "cuda/spmv_tuning.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
+#include "cuda/plan/spmv_tuning.hpp"
+#include "cuda/runtime/link_pacer.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {

@@ -4,8 +4,8 @@
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/spmv_device.hpp"
-#include "cuda/spmv_kernels.cuh"
+#include "cuda/spmv/spmv_device.hpp"
+#include "cuda/spmv/spmv_kernels.cuh"
 
 namespace pp::cuda {
 namespace {

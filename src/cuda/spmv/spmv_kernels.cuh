@@ -5,8 +5,8 @@
 #pragma once
 #include <cstdint>
 
-#include "cuda/fr_vector_access.cuh"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/ff/fr_vector_access.cuh"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda::spmv_detail {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/witness_upload.hpp"
+#include "cuda/spmv/witness_upload.hpp"
 
 namespace pp::cuda {
 namespace {

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "core/cuda_try.hpp"
-#include "cuda/fr_vector_access.cuh"
-#include "cuda/witness_upload.hpp"
+#include "cuda/ff/fr_vector_access.cuh"
+#include "cuda/spmv/witness_upload.hpp"
 
 namespace pp::cuda {
 namespace {

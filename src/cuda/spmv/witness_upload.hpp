@@ -11,8 +11,8 @@
 #include <span>
 
 #include "core/result.hpp"
-#include "cuda/spmv_tuning.hpp"
-#include "cuda/witness_layout.hpp"
+#include "cuda/plan/spmv_tuning.hpp"
+#include "cuda/plan/witness_layout.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {
