@@ -11,6 +11,7 @@
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/msm/msm_device.hpp"
+#include "cuda/runtime/cuda_stream.hpp"
 #include "ec/bls12_381_curves.hpp"
 
 namespace pp::cuda {
@@ -55,12 +56,11 @@ result<uint64_t> warm_up_kernels(int device) {
   PP_CUDA_TRY(cudaDeviceSynchronize());
   size_t free0 = 0, free1 = 0, total = 0;
   PP_CUDA_TRY(cudaMemGetInfo(&free0, &total));
-  cudaStream_t stream = nullptr;
-  PP_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  status st = warm_curve<ec::g1_curve>(stream);
-  if (st.ok()) st = warm_curve<ec::g2_curve>(stream);
-  cudaStreamDestroy(stream);
-  PP_RETURN_IF_ERROR(st);
+  {
+    PP_ASSIGN_OR_RETURN(const cuda_stream stream, cuda_stream::create());
+    PP_RETURN_IF_ERROR(warm_curve<ec::g1_curve>(stream));
+    PP_RETURN_IF_ERROR(warm_curve<ec::g2_curve>(stream));
+  }  // the stream is gone before the free memory is read again
   PP_CUDA_TRY(cudaDeviceSynchronize());
   PP_CUDA_TRY(cudaMemGetInfo(&free1, &total));
   return free1 < free0 ? uint64_t(free0 - free1) : 0;

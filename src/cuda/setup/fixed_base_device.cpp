@@ -57,7 +57,7 @@ status fixed_base_device::allocate() {
   PP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&d_table_g1_), fixed_base_detail::table_points * sizeof(ec::g1_affine)));
   PP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&d_table_g2_), fixed_base_detail::table_points * sizeof(ec::g2_affine)));
   for (slot& s : slots_) {
-    PP_CUDA_TRY(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+    PP_ASSIGN_OR_RETURN(s.stream, cuda_stream::create());
     PP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&s.d_scalars), config_.chunk * sizeof(ff::fr)));
     PP_CUDA_TRY(cudaMalloc(&s.d_points, config_.chunk * point_room));
     PP_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&s.h_scalars), config_.chunk * sizeof(ff::fr),
@@ -70,10 +70,7 @@ status fixed_base_device::allocate() {
 fixed_base_device::~fixed_base_device() {
   if (cudaSetDevice(config_.device) != cudaSuccess) return;
   for (slot& s : slots_) {
-    if (s.stream != nullptr) {
-      (void)cudaStreamSynchronize(s.stream);
-      (void)cudaStreamDestroy(s.stream);
-    }
+    if (s.stream.get() != nullptr) (void)cudaStreamSynchronize(s.stream);  // before its buffers go
     (void)cudaFree(s.d_scalars);
     (void)cudaFree(s.d_points);
     (void)cudaFreeHost(s.h_scalars);
@@ -159,7 +156,7 @@ status fixed_base_device::finish(slot& s, std::span<ec::affine<Curve>> out) {
 
 void fixed_base_device::abandon() {
   for (slot& s : slots_) {
-    if (s.stream != nullptr) (void)cudaStreamSynchronize(s.stream);
+    if (s.stream.get() != nullptr) (void)cudaStreamSynchronize(s.stream);
     s.count = 0;
   }
   // A failed call may have left a table half-copied: upload again next time.

@@ -5,14 +5,13 @@
 // chunk overlap the kernel of the other. Each thread: 32 mixed additions (madd-2008-s) into an XYZZ
 // accumulator, then one inversion to affine. Results equal the host table's. Plain C++ header.
 #pragma once
-#include <cuda_runtime_api.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 
 #include "core/result.hpp"
+#include "cuda/runtime/cuda_stream.hpp"
 #include "cuda/setup/fixed_base_launch.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
@@ -53,7 +52,7 @@ class fixed_base_device final : public groth16::fixed_base_multiplier {
     void* d_points = nullptr;
     ff::fr* h_scalars = nullptr;
     void* h_points = nullptr;
-    cudaStream_t stream = nullptr;
+    cuda_stream stream;
     uint64_t begin = 0, count = 0;  // the chunk in flight (count = 0: none)
   };
 
