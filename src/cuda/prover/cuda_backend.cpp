@@ -63,26 +63,6 @@ struct cuda_pending final : groth16::pending {
 constexpr uint64_t key_upload_chunk_bytes = uint64_t{32} << 20;
 constexpr uint32_t key_upload_chunks = 4;
 
-// A lane held by start() or prove_evaluations(): released on every path, handed back around a re-plan.
-struct lane_hold {
-  lane_pool& pool;
-  uint32_t id;
-  bool on = true;
-  ~lane_hold() {
-    if (on) pool.release(id);
-  }
-};
-
-// One of the region's workspaces, held for one partition.
-struct held_ws {
-  lane_pool& pool;
-  uint32_t id;
-  explicit held_ws(lane_pool& p) : pool(p), id(p.acquire()) {}
-  ~held_ws() { pool.release(id); }
-  held_ws(const held_ws&) = delete;
-  held_ws& operator=(const held_ws&) = delete;
-};
-
 }  // namespace
 
 struct cuda_backend::impl {
@@ -330,15 +310,9 @@ struct cuda_backend::impl {
         }
       }
       const auto t0 = clock::now();
-      if (hl != nullptr) {
-        hl->pool.release(hl->id);
-        hl->on = false;
-      }
+      if (hl != nullptr) hl->hand_back();
       const status st = replan_for(std::move(*replan));
-      if (hl != nullptr) {
-        hl->id = hl->pool.acquire();
-        hl->on = true;
-      }
+      if (hl != nullptr) hl->take_again();
       PP_RETURN_IF_ERROR(st);
       if (t != nullptr) t->add("key eviction (region planned again)", clock::now() - t0);
     }
@@ -550,18 +524,18 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 
     // The lane is held until its last event has completed (run_partition waits for it) or, on a
     // failure, until its streams are drained.
-    lane_hold hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
+    lane_hold hl(*impl_->free_lanes);
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
     // The key, placed or planned (and placed) now; a key that does not fit the empty region even
     // streamed fails the request, the device itself stays in rotation.
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for_circuit(pk, cs, nullptr, &hl, &p->timings));
-    lane& ln = impl_->lanes[hl.id];
+    lane& ln = impl_->lanes[hl.id()];
     // Packed before a workspace is taken: with fewer workspaces than lanes, the packing runs while
     // another lane's partition holds the only one.
     PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.witness, ln, p->timings));
-    held_ws hw{impl_->workspace_pool()};
+    lane_hold hw(impl_->workspace_pool());
     compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
-    auto r = run_partition(*k, k->ws[hw.id], ln, cs, packed, turn, impl_->gclock, p->timings);
+    auto r = run_partition(*k, k->ws[hw.id()], ln, cs, packed, turn, impl_->gclock, p->timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     p->sums = r->sums;
     impl_->account(*r);
@@ -585,7 +559,7 @@ result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation
 result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluation_request& req) {
   try {
     groth16::prove_timings timings;
-    lane_hold hl{*impl_->free_lanes, impl_->free_lanes->acquire()};
+    lane_hold hl(*impl_->free_lanes);
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
     impl::key_source src;
     src.id = key_fingerprint::of_evaluations(req);
@@ -607,11 +581,11 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
       return st;
     };
     PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));
-    lane& ln = impl_->lanes[hl.id];
+    lane& ln = impl_->lanes[hl.id()];
     PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.aux, ln, timings));
-    held_ws hw{impl_->workspace_pool()};
+    lane_hold hw(impl_->workspace_pool());
     compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
-    auto r = run_evaluation_partition(*k, k->ws[hw.id], ln, req, packed, turn, impl_->gclock, timings);
+    auto r = run_evaluation_partition(*k, k->ws[hw.id()], ln, req, packed, turn, impl_->gclock, timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
     impl_->account(*r);
     // A proof that placed its key is rare (once per key and GPU) and slow: its steps say where.

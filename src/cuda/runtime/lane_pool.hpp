@@ -1,8 +1,8 @@
 // lane_pool: which of a backend's lanes (or of a key's partition workspaces) are free. A worker
 // takes one lane for a partition; a key eviction takes all of them (no partition may run while the
 // device region is reset), and while it waits no new lane is handed out, so it cannot starve.
-// Nobody waits for all lanes while holding one, so two evictions cannot deadlock. Plain C++ (tested
-// on the host).
+// Nobody waits for all lanes while holding one (lane_hold hands its lane back first), so two
+// evictions cannot deadlock. Plain C++ (tested on the host).
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -69,6 +69,34 @@ class lane_pool {
   std::condition_variable cv_;
   std::vector<bool> busy_ PP_GUARDED_BY(mu_);  // one flag per lane; its size never changes
   bool exclusive_ PP_GUARDED_BY(mu_) = false;
+};
+
+// One lane of a pool, held from construction (acquire) to destruction (release), so every path out
+// of a partition gives it back. A holder about to wait for every lane (a key eviction) hands its lane
+// back first and takes one again after: not necessarily the same one.
+class lane_hold {
+ public:
+  explicit lane_hold(lane_pool& pool) : pool_(pool), id_(pool.acquire()) {}
+  ~lane_hold() {
+    if (held_) pool_.release(id_);
+  }
+  lane_hold(const lane_hold&) = delete;
+  lane_hold& operator=(const lane_hold&) = delete;
+
+  [[nodiscard]] uint32_t id() const { return id_; }
+  void hand_back() {
+    pool_.release(id_);
+    held_ = false;
+  }
+  void take_again() {
+    id_ = pool_.acquire();
+    held_ = true;
+  }
+
+ private:
+  lane_pool& pool_;
+  uint32_t id_;
+  bool held_ = true;
 };
 
 }  // namespace pp::cuda
