@@ -3,7 +3,11 @@
 // (budget_plan.hpp, `proofpipe plan`, the doctor) reads the same settings without linking it.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+
+#include "core/result.hpp"
 
 namespace pp::cuda {
 
@@ -65,5 +69,9 @@ struct key_footprint {
     return resident_bytes() + (shared_workspaces ? 0 : uint64_t{lanes} * partition_bytes);
   }
 };
+
+// Charges host memory the backend takes for a key beyond the key's own vectors to whoever owns the
+// host budget (cuda_backend::set_host_charge): the token it returns is held while the key is placed.
+using host_charge_fn = std::function<result<std::shared_ptr<void>>(uint64_t bytes)>;
 
 }  // namespace pp::cuda

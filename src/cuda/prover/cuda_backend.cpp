@@ -1,5 +1,5 @@
-// cuda_backend (cuda_backend.hpp): the facade. Keys are planned (key_layout) and placed
-// (key_residency) in the region one after another; partitions run on lanes (partition_launch).
+// cuda_backend (cuda_backend.hpp): the facade. The region policy (region_policy.hpp) plans and places
+// the keys; partitions run on lanes (partition_launch.hpp).
 // Assembly is groth16::assemble_proof, shared with cpu_backend, on the MSM sums the device returns:
 //   pi_A = alpha + sum w_i A_i + r delta_1
 //   pi_B = beta_2 + sum w_i B2_i + s delta_2,   B1 = beta_1 + sum w_i B1_i + s delta_1
@@ -12,8 +12,6 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
-#include <functional>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,8 +20,11 @@
 #include "core/log.hpp"
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
+#include "cuda/key/key_loader.hpp"
+#include "cuda/key/region_policy.hpp"
 #include "cuda/plan/budget_plan.hpp"
 #include "cuda/runtime/compute_turn.hpp"
+#include "cuda/runtime/device_health.hpp"
 #include "cuda/runtime/device_memory.hpp"
 #include "cuda/runtime/interval_union.hpp"
 #include "cuda/prover/kernel_warmup.hpp"
@@ -72,29 +73,9 @@ struct cuda_backend::impl {
   std::vector<lane> lanes;
   cuda_event origin;  // completed at create(); host_origin is the host time just after
   gpu_clock gclock;
-
-  // A key of the region's plan (placed or not): what re-planning needs, no pointer into the key.
-  struct planned_key {
-    key_fingerprint id;
-    key_shape shape;
-    std::vector<msm_chunking> options;
-    uint64_t last_use = 0;
-  };
-
-  mutable pp::mutex mu;  // the region's plan, the placed keys, the workspace pool, health
-  std::vector<planned_key> planned PP_GUARDED_BY(mu);  // in the order of region.keys
-  region_plan region PP_GUARDED_BY(mu);
-  std::vector<std::unique_ptr<key_entry>> keys PP_GUARDED_BY(mu);  // the placed ones
-  // Which of the region's workspaces are free; replaced only by a re-plan, which holds every lane.
-  std::unique_ptr<lane_pool> free_ws PP_GUARDED_BY(mu);
-  pinned_chunk_copier upload_staging PP_GUARDED_BY(mu);  // the key uploads' pinned chunks
-  uint64_t uses PP_GUARDED_BY(mu) = 0;
-  uint64_t replans PP_GUARDED_BY(mu) = 0;
-  bool healthy PP_GUARDED_BY(mu) = true;
-  cuda_backend::host_charge_fn host_charge PP_GUARDED_BY(mu);  // the owner of the host budget's, or empty
-  std::string last_error PP_GUARDED_BY(mu);
-
+  device_health health;
   std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a re-plan
+  std::unique_ptr<region_policy> keys;    // the keys in the region and its partition workspaces
   compute_turns turns;                    // the order of the partitions' kernels (compute_turn.hpp)
   std::atomic<uint64_t> h2d{0};
 
@@ -108,247 +89,9 @@ struct cuda_backend::impl {
     }
   }
 
-  // A failed CUDA call leaves the device unusable for us: later calls fail fast.
-  status note(status st) PP_REQUIRES(mu) {
-    if (!st.ok() && st.code() == status_code::internal) {
-      healthy = false;
-      last_error = st.message();
-    }
-    return st;
-  }
-  status note_locked(status st) {
-    pp::mutex_lock lock(mu);
-    return note(std::move(st));
-  }
-
-  key_entry* find_locked(const key_fingerprint& id) PP_REQUIRES(mu) {
-    for (auto& k : keys) {
-      if (k->id == id) return k.get();
-    }
-    return nullptr;
-  }
-  uint64_t pinned_locked() PP_REQUIRES(mu) {
-    uint64_t b = 0;
-    for (const auto& k : keys) b += k->pinned_bytes;
-    return b;
-  }
-  int planned_index_locked(const key_fingerprint& id) PP_REQUIRES(mu) {
-    for (size_t i = 0; i < planned.size(); ++i) {
-      if (planned[i].id == id) return int(i);
-    }
-    return -1;
-  }
-
-  // The plan's view of (pk, cs); compact: the caller's, else built once into `built`.
-  result<planned_key> shape_of(const proving_key& pk, const r1cs::constraint_system& cs,
-                               std::optional<compact_r1cs>& built, const compact_r1cs*& given) {
-    if (given == nullptr) {
-      if (!built) {
-        PP_ASSIGN_OR_RETURN(compact_r1cs c, make_compact_r1cs(cs));
-        built.emplace(std::move(c));
-      }
-      given = &*built;
-    }
-    PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
-    planned_key pl;
-    pl.id = key_fingerprint::of(pk, cs);
-    PP_ASSIGN_OR_RETURN(pl.shape, shape_key(pk, cs, *given, cfg.staging_bytes, matrix_chunk_bytes(cfg), cfg.h_copies));
-    PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, cfg));
-    return pl;
-  }
-
-  // What planning and placing need of a key: its fingerprint, its plan view (made on demand) and
-  // the upload of its tables at the offsets the plan gives (upload_key). A circuit's (key_for_circuit)
-  // or an evaluation request's (prove_evaluations: no matrices, gather lists from its densities).
-  struct key_source {
-    key_fingerprint id;
-    std::function<result<planned_key>()> shape;
-    std::function<status(key_entry&, const workspace_span&, uint64_t pin_budget, pinned_chunk_copier&)> upload;
-  };
-
-  // Places the region plan's key i (uploads and pins it at its planned offset). Lanes running
-  // partitions of other keys go on meanwhile: their memory is disjoint from it. Setup work,
-  // synchronized, on lane 0's copy stream while mu keeps other key uploads out.
-  result<key_entry*> place_locked(size_t i, const key_source& src) PP_REQUIRES(mu) {
-    auto k = std::make_unique<key_entry>();
-    k->id = planned[i].id;
-    k->shape = planned[i].shape;
-    k->plan = region.keys[i];
-    k->base = region.base[i];
-    const workspace_span ws{region.lanes_offset, region.lane_bytes, region.lanes};
-    uint64_t pin_budget = 0;
-    if (cfg.pin_streamed) {
-      pin_budget = cfg.max_pinned_bytes == 0 ? ~uint64_t{0}
-                                             : cfg.max_pinned_bytes - std::min(cfg.max_pinned_bytes, pinned_locked());
-    }
-    // The streamed matrices' image is a second host copy of the key's rows: charged to the host
-    // budget before upload_key makes it, held as long as the entry.
-    const uint64_t image = k->plan.matrices_resident ? 0 : k->shape.matrix_image_bytes;
-    if (image != 0 && host_charge) {
-      auto charged = host_charge(image);
-      if (!charged.ok()) {
-        return failed_precondition("cuda_backend: the host memory budget cannot hold the " + std::to_string(image) +
-                                   " bytes of the pinned image this plan streams the matrices from (" +
-                                   charged.error().message() +
-                                   "); give the prover more host memory or the GPU a larger VRAM budget");
-      }
-      k->host_charge = std::move(charged).value();
-    }
-    if (status st = src.upload(*k, ws, pin_budget, upload_staging); !st.ok()) return note(std::move(st));
-    keys.push_back(std::move(k));
-    return keys.back().get();
-  }
-
-  // The placed entry of src's key, placing it when its plan allows without disturbing the placed
-  // keys: planned already, the first key, or one more guest at the region's end. nullptr (and
-  // `replan` set to its shape) when the region must be planned again for it; failed_precondition
-  // when it does not fit even alone.
-  result<key_entry*> find_or_place_locked(const key_source& src, std::optional<planned_key>& replan)
-      PP_REQUIRES(mu) {
-    const key_fingerprint& id = src.id;
-    if (key_entry* k = find_locked(id); k != nullptr) {
-      planned[size_t(planned_index_locked(id))].last_use = ++uses;
-      return k;
-    }
-    if (const int i = planned_index_locked(id); i >= 0) {
-      planned[size_t(i)].last_use = ++uses;
-      return place_locked(size_t(i), src);
-    }
-    PP_ASSIGN_OR_RETURN(planned_key pl, src.shape());
-    pl.last_use = ++uses;
-    const uint64_t capacity = mem->capacity();
-    if (planned.empty()) {
-      auto r = plan_region(std::span<const key_shape>(&pl.shape, 1), std::span(&pl.options, 1), capacity, cfg.lanes);
-      if (!r.ok()) {
-        return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, driver_bytes,
-                                                        r.error().message()) +
-                                   ": the key does not fit this GPU even alone");
-      }
-      region = std::move(r).value();
-      planned.push_back(std::move(pl));
-      free_ws = std::make_unique<lane_pool>(region.lanes);
-      return place_locked(0, src);
-    }
-    region_plan more = region;
-    if (add_guest(more, pl.shape, pl.options, capacity).ok()) {
-      region = std::move(more);
-      planned.push_back(std::move(pl));
-      return place_locked(planned.size() - 1, src);
-    }
-    if (auto alone = plan_key(pl.shape, pl.options, capacity, cfg.lanes); !alone.ok()) {
-      return failed_precondition(least_budget_message(pl.shape, pl.options, cfg, driver_bytes,
-                                                      alone.error().message()) +
-                                 ": the key does not fit this GPU even alone");
-    }
-    replan.emplace(std::move(pl));
-    return nullptr;
-  }
-
-  // Plans the region again for `fresh` and the most recently used planned keys that fit with it,
-  // evicting every placed key (they are placed again when next used). Waits for every lane: the
-  // caller holds none.
-  status replan_for(planned_key fresh) {
-    free_lanes->acquire_all();
-    status st = ok_status();
-    {
-      pp::mutex_lock lock(mu);
-      std::vector<planned_key> set;
-      for (const planned_key& p : planned) {
-        if (!(p.id == fresh.id)) set.push_back(p);
-      }
-      std::sort(set.begin(), set.end(),
-                [](const planned_key& a, const planned_key& b) { return a.last_use > b.last_use; });
-      set.insert(set.begin(), std::move(fresh));
-      for (;;) {
-        std::vector<key_shape> shapes;
-        std::vector<std::vector<msm_chunking>> options;
-        for (const planned_key& p : set) {
-          shapes.push_back(p.shape);
-          options.push_back(p.options);
-        }
-        auto r = plan_region(shapes, options, mem->capacity(), cfg.lanes);
-        if (r.ok()) {
-          keys.clear();
-          planned = std::move(set);
-          region = std::move(r).value();
-          free_ws = std::make_unique<lane_pool>(region.lanes);
-          ++replans;
-          break;
-        }
-        if (set.size() == 1) {
-          st = failed_precondition("cuda_backend: " + r.error().message() +
-                                   ": the key does not fit this GPU even alone");
-          break;
-        }
-        set.pop_back();  // the least recently used
-      }
-    }
-    free_lanes->release_all();
-    return st;
-  }
-
-  // The placed entry of src's key for a caller holding lane hl (start, prove_evaluations) or none
-  // (prepare), planning the region again when needed (hl handed back meanwhile). Eviction waits for
-  // every lane, so the entry lives while the caller holds its lane.
-  result<key_entry*> key_for(const key_source& src, lane_hold* hl, groth16::prove_timings* t) {
-    for (int round = 0;; ++round) {
-      std::optional<planned_key> replan;
-      {
-        pp::mutex_lock lock(mu);
-        if (!healthy) return unavailable("cuda_backend: device unhealthy after " + last_error);
-        const auto t0 = clock::now();
-        const size_t placed = keys.size();
-        PP_ASSIGN_OR_RETURN(key_entry* k, find_or_place_locked(src, replan));
-        if (k != nullptr) {
-          if (t != nullptr && keys.size() != placed) t->add("key upload", clock::now() - t0);
-          return k;
-        }
-        if (round == 3) {
-          return failed_precondition("cuda_backend: the keys in use made the region be planned again 3 times for one "
-                                     "partition; they do not fit this GPU together (serve fewer keys per GPU or give "
-                                     "it more memory)");
-        }
-      }
-      const auto t0 = clock::now();
-      if (hl != nullptr) hl->hand_back();
-      const status st = replan_for(std::move(*replan));
-      if (hl != nullptr) hl->take_again();
-      PP_RETURN_IF_ERROR(st);
-      if (t != nullptr) t->add("key eviction (region planned again)", clock::now() - t0);
-    }
-  }
-
-  // key_for with (pk, cs): cs's compact matrices are the caller's (given) or built here once.
-  result<key_entry*> key_for_circuit(const proving_key& pk, const r1cs::constraint_system& cs,
-                                     const compact_r1cs* given, lane_hold* hl, groth16::prove_timings* t) {
-    std::optional<compact_r1cs> built;
-    key_source src;
-    src.id = key_fingerprint::of(pk, cs);
-    src.shape = [&]() { return shape_of(pk, cs, built, given); };
-    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget,
-                     pinned_chunk_copier& staging) -> status {
-      if (given == nullptr) {  // planned before, by another call: its matrices are built here
-        PP_ASSIGN_OR_RETURN(const planned_key pl, shape_of(pk, cs, built, given));
-        (void)pl;
-      }
-      return upload_key(k, pk, given, gather_lists::of(pk), mem->base(), lanes[0].copy, staging,
-                        matrix_chunk_bytes(cfg), ws, pin_budget);
-    };
-    return key_for(src, hl, t);
-  }
-
-  // Every key forgotten once every lane is idle (the region is planned afresh on the next proof).
-  void forget_all() {
-    free_lanes->acquire_all();
-    {
-      pp::mutex_lock lock(mu);
-      keys.clear();
-      planned.clear();
-      region = {};
-      free_ws.reset();
-    }
-    free_lanes->release_all();
-  }
+  // Keys are uploaded into the region on lane 0's copy stream (setup work, waited for): lanes running
+  // partitions of other keys go on meanwhile, their memory disjoint from it.
+  [[nodiscard]] key_upload_target upload_target() const { return {cfg, mem->base(), lanes[0].copy}; }
 
   // A partition that failed after enqueuing work (say an MSM plan refused n) must not leave it
   // running on the staging buffer and workspace the lane's next partition reuses: drains both
@@ -357,11 +100,11 @@ struct cuda_backend::impl {
     if (st.code() != status_code::internal) {
       const cudaError_t e1 = cudaStreamSynchronize(ln.copy), e2 = cudaStreamSynchronize(ln.compute);
       if (e1 != cudaSuccess || e2 != cudaSuccess) {
-        (void)note_locked(internal_error(std::string("CUDA error ") + cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
+        (void)health.note(internal_error(std::string("CUDA error ") + cudaGetErrorName(e1 != cudaSuccess ? e1 : e2) +
                                          " while draining the streams after: " + st.message()));
       }
     }
-    return note_locked(std::move(st));
+    return health.note(std::move(st));
   }
 
   // A completed partition's copies and GPU interval.
@@ -369,13 +112,6 @@ struct cuda_backend::impl {
     h2d.fetch_add(r.h2d_bytes, std::memory_order_relaxed);
     pp::mutex_lock lock(busy_mu);
     busy.add(r.compute_begin_ms, r.compute_end_ms);
-  }
-
-  // One of the region's workspaces for a caller holding a lane: a re-plan (which replaces the pool)
-  // waits for that lane.
-  lane_pool& workspace_pool() {
-    pp::mutex_lock lock(mu);
-    return *free_ws;
   }
 };
 
@@ -418,14 +154,12 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     mc.tail_bytes = paced ? pad256(link_pacer_bytes(cfg.lanes)) : 0;
     PP_ASSIGN_OR_RETURN(p->mem, device_memory::create(mc));
     PP_CUDA_TRY(cudaSetDevice(cfg.device));
-    {
-      PP_ASSIGN_OR_RETURN(pinned_chunk_copier staging,
-                          pinned_chunk_copier::allocate(key_upload_chunk_bytes, key_upload_chunks));
-      pp::mutex_lock lock(p->mu);
-      p->upload_staging = std::move(staging);
-    }
-    p->lanes.resize(cfg.lanes);
+    PP_ASSIGN_OR_RETURN(pinned_chunk_copier staging,
+                        pinned_chunk_copier::allocate(key_upload_chunk_bytes, key_upload_chunks));
     p->free_lanes = std::make_unique<lane_pool>(cfg.lanes);
+    p->keys = std::make_unique<region_policy>(region_config{cfg, p->mem->capacity(), p->driver_bytes},
+                                              *p->free_lanes, p->health, std::move(staging));
+    p->lanes.resize(cfg.lanes);
     for (uint32_t i = 0; i < cfg.lanes; ++i) {
       lane& l = p->lanes[i];
       l.id = i;
@@ -481,7 +215,8 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
 status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact) {
   try {
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
-    auto r = impl_->key_for_circuit(pk, cs, compact, nullptr, nullptr);
+    circuit_key_loader src(pk, cs, compact, impl_->upload_target());
+    auto r = impl_->keys->key_for(src, nullptr, nullptr);
     return r.ok() ? ok_status() : r.error();
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::prepare: ") + e.what());
@@ -490,19 +225,10 @@ status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_syste
 
 result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
                                                        const r1cs::constraint_system& cs) const {
-  pp::mutex_lock lock(impl_->mu);
-  const key_entry* k = impl_->find_locked(key_fingerprint::of(pk, cs));
-  if (k == nullptr) return not_found("cuda_backend: the key is not resident");
-  return footprint_of(k->shape, k->plan);
+  return impl_->keys->footprint(key_fingerprint::of(pk, cs));
 }
 
-void cuda_backend::clear_keys() {
-  pp::mutex_lock lock(impl_->mu);
-  impl_->keys.clear();
-  impl_->planned.clear();
-  impl_->region = {};
-  impl_->free_ws.reset();
-}
+void cuda_backend::clear_keys() { impl_->keys->clear(); }
 
 result<pending_ptr> cuda_backend::start(const prove_request& req) {
   try {
@@ -528,12 +254,13 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
     // The key, placed or planned (and placed) now; a key that does not fit the empty region even
     // streamed fails the request, the device itself stays in rotation.
-    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for_circuit(pk, cs, nullptr, &hl, &p->timings));
+    circuit_key_loader src(pk, cs, nullptr, impl_->upload_target());
+    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->keys->key_for(src, &hl, &p->timings));
     lane& ln = impl_->lanes[hl.id()];
     // Packed before a workspace is taken: with fewer workspaces than lanes, the packing runs while
     // another lane's partition holds the only one.
     PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.witness, ln, p->timings));
-    lane_hold hw(impl_->workspace_pool());
+    lane_hold hw(impl_->keys->workspaces());
     compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
     auto r = run_partition(*k, k->ws[hw.id()], ln, cs, packed, turn, impl_->gclock, p->timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
@@ -561,29 +288,11 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
     groth16::prove_timings timings;
     lane_hold hl(*impl_->free_lanes);
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
-    impl::key_source src;
-    src.id = key_fingerprint::of_evaluations(req);
-    src.shape = [&, id = src.id]() -> result<impl::planned_key> {
-      impl::planned_key pl;
-      pl.id = id;
-      PP_ASSIGN_OR_RETURN(pl.shape, shape_evaluation_key(req, impl_->cfg.staging_bytes, impl_->cfg.h_copies));
-      PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, impl_->cfg));
-      return pl;
-    };
-    src.upload = [&](key_entry& k, const workspace_span& ws, uint64_t pin_budget, pinned_chunk_copier& staging) {
-      const auto t0 = clock::now();
-      const gather_lists lists = gather_lists::of(req);
-      timings.add("gather lists (host)", clock::now() - t0);
-      const auto t1 = clock::now();
-      status st = upload_key(k, *req.pk, nullptr, lists, impl_->mem->base(), impl_->lanes[0].copy, staging,
-                             matrix_chunk_bytes(impl_->cfg), ws, pin_budget);
-      timings.add("upload_key", clock::now() - t1);
-      return st;
-    };
-    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->key_for(src, &hl, &timings));
+    evaluation_key_loader src(req, impl_->upload_target(), timings);
+    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->keys->key_for(src, &hl, &timings));
     lane& ln = impl_->lanes[hl.id()];
     PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.aux, ln, timings));
-    lane_hold hw(impl_->workspace_pool());
+    lane_hold hw(impl_->keys->workspaces());
     compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
     auto r = run_evaluation_partition(*k, k->ws[hw.id()], ln, req, packed, turn, impl_->gclock, timings);
     if (!r.ok()) return impl_->fail_partition(ln, r.error());
@@ -605,13 +314,8 @@ result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluatio
 }
 
 void cuda_backend::forget_key(const proving_key& pk) {
-  bool placed = false;
-  {
-    pp::mutex_lock lock(impl_->mu);
-    for (const auto& k : impl_->keys) placed |= k->id.pk == &pk;
-  }
   // A key placed between the look and the eviction is placed from a live pk: forgetting it is harmless.
-  if (placed) impl_->forget_all();
+  if (impl_->keys->placed_from(pk)) impl_->keys->evict_all();
 }
 
 result<prove_output> cuda_backend::finish(pending_ptr base) {
@@ -627,36 +331,18 @@ result<prove_output> cuda_backend::finish(pending_ptr base) {
   }
 }
 
-void cuda_backend::set_host_charge(host_charge_fn charge) {
-  pp::mutex_lock lock(impl_->mu);
-  impl_->host_charge = std::move(charge);
-}
+void cuda_backend::set_host_charge(host_charge_fn charge) { impl_->keys->set_host_charge(std::move(charge)); }
 
-bool cuda_backend::healthy() const {
-  pp::mutex_lock lock(impl_->mu);
-  return impl_->healthy;
-}
-std::string cuda_backend::last_error() const {
-  pp::mutex_lock lock(impl_->mu);
-  return impl_->last_error;
-}
+bool cuda_backend::healthy() const { return impl_->health.healthy(); }
+std::string cuda_backend::last_error() const { return impl_->health.last_error(); }
 int cuda_backend::device() const { return impl_->cfg.device; }
 uint64_t cuda_backend::capacity_bytes() const { return impl_->mem->capacity(); }
 uint64_t cuda_backend::driver_bytes() const { return impl_->driver_bytes; }
-uint64_t cuda_backend::used_bytes() const {
-  pp::mutex_lock lock(impl_->mu);
-  return impl_->planned.empty() ? 0 : impl_->region.bytes;
-}
-uint64_t cuda_backend::replans() const {
-  pp::mutex_lock lock(impl_->mu);
-  return impl_->replans;
-}
+uint64_t cuda_backend::used_bytes() const { return impl_->keys->used_bytes(); }
+uint64_t cuda_backend::replans() const { return impl_->keys->replans(); }
 uint32_t cuda_backend::lanes() const { return static_cast<uint32_t>(impl_->lanes.size()); }
 uint64_t cuda_backend::h2d_bytes() const { return impl_->h2d.load(std::memory_order_relaxed); }
-uint64_t cuda_backend::pinned_bytes() const {
-  pp::mutex_lock lock(impl_->mu);
-  return impl_->pinned_locked();
-}
+uint64_t cuda_backend::pinned_bytes() const { return impl_->keys->pinned_bytes(); }
 
 cuda_backend::activity cuda_backend::gpu_activity() const {
   pp::mutex_lock lock(impl_->busy_mu);

@@ -14,8 +14,8 @@
 // every lane is idle, the region is planned again for it and the most recently used keys that fit
 // with it (the others are evicted; those of the new plan are placed again when next used), so
 // alternating keys that fit together cost one re-plan, not one per switch. A key whose streaming
-// plan does not fit the empty region is refused, naming the least region it needs. key_residency.hpp
-// places a key, partition_launch.hpp runs a partition.
+// plan does not fit the empty region is refused, naming the least region it needs. That policy is
+// region_policy.hpp's; key_residency.hpp places one key, partition_launch.hpp runs a partition.
 //
 // Lanes (docs/engine.md, "GPU lanes"): `lanes` partitions may be in start() at once, each on its
 // own copy and compute streams and pinned staging, on one of the region's workspaces, so one
@@ -25,7 +25,6 @@
 // (no cudaMalloc, cudaFree or device synchronization) happens after create().
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -115,7 +114,7 @@ class cuda_backend final : public groth16::backend {
   // is placed. A refused charge fails that key's proofs with failed_precondition (the device stays
   // healthy). Unset: nothing is charged. Whoever owns the host budget sets it (the engine, through
   // devices::device::set_host_charge), before the first proof.
-  using host_charge_fn = std::function<result<std::shared_ptr<void>>(uint64_t bytes)>;
+  using host_charge_fn = cuda::host_charge_fn;  // backend_config.hpp
   void set_host_charge(host_charge_fn charge);
 
   [[nodiscard]] bool healthy() const;
