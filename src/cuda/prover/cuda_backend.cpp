@@ -1,5 +1,6 @@
 // cuda_backend (cuda_backend.hpp): the facade. The region policy (region_policy.hpp) plans and places
-// the keys; partitions run on lanes (partition_launch.hpp).
+// the keys; every partition, from a circuit or from evaluations, goes one way (impl::on_lane): a
+// lane, its key, its values packed, a workspace, the kernels' turn, the run (partition_launch.hpp).
 // Assembly is groth16::assemble_proof, shared with cpu_backend, on the MSM sums the device returns:
 //   pi_A = alpha + sum w_i A_i + r delta_1
 //   pi_B = beta_2 + sum w_i B2_i + s delta_2,   B1 = beta_1 + sum w_i B1_i + s delta_1
@@ -12,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,17 +25,16 @@
 #include "cuda/key/key_loader.hpp"
 #include "cuda/key/region_policy.hpp"
 #include "cuda/plan/budget_plan.hpp"
+#include "cuda/prover/kernel_warmup.hpp"
+#include "cuda/prover/lane.hpp"
+#include "cuda/prover/partition_launch.hpp"
 #include "cuda/runtime/compute_turn.hpp"
 #include "cuda/runtime/device_health.hpp"
 #include "cuda/runtime/device_memory.hpp"
 #include "cuda/runtime/interval_union.hpp"
-#include "cuda/prover/kernel_warmup.hpp"
-#include "cuda/runtime/link_pacer.hpp"
-#include "cuda/key/key_residency.hpp"
 #include "cuda/runtime/lane_pool.hpp"
-#include "cuda/prover/partition_launch.hpp"
+#include "cuda/runtime/link_pacer.hpp"
 #include "cuda/runtime/pinned_chunk_copier.hpp"
-#include "cuda/runtime/pinned_host.hpp"
 #include "groth16/proof_assembly.hpp"
 #include "groth16/prover.hpp"
 #include "r1cs/satisfaction.hpp"
@@ -64,6 +65,19 @@ struct cuda_pending final : groth16::pending {
 constexpr uint64_t key_upload_chunk_bytes = uint64_t{32} << 20;
 constexpr uint32_t key_upload_chunks = 4;
 
+// A proof from evaluations that placed its key is rare (once per key and GPU) and slow: its steps say
+// where the time went.
+void log_key_placed(int device, const key_entry& k, const groth16::prove_timings& t) {
+  if (std::none_of(t.steps.begin(), t.steps.end(), [](const auto& st) { return st.name == "upload_key"; })) return;
+  std::string steps;
+  for (const auto& st : t.steps) {
+    steps += (steps.empty() ? "" : ", ") + st.name + " " +
+             std::to_string(std::chrono::duration<double>(st.elapsed).count()) + " s";
+  }
+  log::get("cuda")->info("GPU {}: an evaluation key placed ({}) with its first proof: {}", device,
+                         k.plan.streams() ? "streamed" : "resident", steps);
+}
+
 }  // namespace
 
 struct cuda_backend::impl {
@@ -71,7 +85,7 @@ struct cuda_backend::impl {
   std::unique_ptr<device_memory> mem;
   uint64_t driver_bytes = 0;  // taken by the driver at create()'s kernel warm-up (kernel_warmup.hpp)
   std::vector<lane> lanes;
-  cuda_event origin;  // completed at create(); host_origin is the host time just after
+  cuda_event origin;  // completed at create(); gclock's host_origin is the host time just after
   gpu_clock gclock;
   device_health health;
   std::unique_ptr<lane_pool> free_lanes;  // which lanes are free; all of them for a re-plan
@@ -81,13 +95,6 @@ struct cuda_backend::impl {
 
   mutable pp::mutex busy_mu;
   interval_union busy PP_GUARDED_BY(busy_mu);  // the lanes' compute intervals, ms since the origin event
-
-  ~impl() {
-    for (lane& l : lanes) {
-      if (l.copy != nullptr) cudaStreamDestroy(l.copy);
-      if (l.compute != nullptr) cudaStreamDestroy(l.compute);
-    }
-  }
 
   // Keys are uploaded into the region on lane 0's copy stream (setup work, waited for): lanes running
   // partitions of other keys go on meanwhile, their memory disjoint from it.
@@ -112,6 +119,29 @@ struct cuda_backend::impl {
     h2d.fetch_add(r.h2d_bytes, std::memory_order_relaxed);
     pp::mutex_lock lock(busy_mu);
     busy.add(r.compute_begin_ms, r.compute_end_ms);
+  }
+
+  // One partition of src's key: a free lane (waits for one), the key placed (planned and placed
+  // now when it is not; a key that does not fit the empty region even streamed fails the request,
+  // the device stays in rotation), values packed into the lane's staging, a workspace (waits for
+  // one), the kernels' turn, then run(k, workspace, lane, packed, turn). Packed before a workspace
+  // is taken: with fewer workspaces than lanes, the packing runs while another lane's partition holds
+  // the only one. The lane is held until its last event has completed (run waits for it) or, on a
+  // failure, until its streams are drained.
+  template <class Run>
+  result<partition_result> on_lane(key_loader& src, std::span<const ff::fr> values, groth16::prove_timings& t,
+                                   Run&& run) {
+    lane_hold held(*free_lanes);
+    PP_CUDA_TRY(cudaSetDevice(cfg.device));  // per host thread
+    PP_ASSIGN_OR_RETURN(key_entry* const k, keys->key_for(src, &held, &t));
+    lane& ln = lanes[held.id()];
+    PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(values, ln, t));
+    lane_hold ws(keys->workspaces());
+    compute_turn turn(turns, ln.turn_end, ln.compute);
+    result<partition_result> r = run(*k, k->ws[ws.id()], ln, packed, turn);
+    if (!r.ok()) return fail_partition(ln, r.error());
+    account(*r);
+    return r;
   }
 };
 
@@ -159,30 +189,10 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
     p->free_lanes = std::make_unique<lane_pool>(cfg.lanes);
     p->keys = std::make_unique<region_policy>(region_config{cfg, p->mem->capacity(), p->driver_bytes},
                                               *p->free_lanes, p->health, std::move(staging));
-    p->lanes.resize(cfg.lanes);
     for (uint32_t i = 0; i < cfg.lanes; ++i) {
-      lane& l = p->lanes[i];
-      l.id = i;
-      l.staging = p->mem->staging(i);
-      l.copy_track = "lane" + std::to_string(i) + "/copy";
-      l.compute_track = "lane" + std::to_string(i) + "/compute";
-      // Paced, the copy stream carries the pacer's one-thread kernels: the highest priority lets
-      // them take the next free SM slot instead of queueing behind an MSM's blocks.
-      int least = 0, greatest = 0;
-      PP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-      PP_CUDA_TRY(cudaStreamCreateWithPriority(&l.copy, cudaStreamNonBlocking, paced ? greatest : 0));
-      l.pace = link_pace_for(p->mem->tail(), i, cfg.h2d_cap_bytes_per_s);
-      PP_CUDA_TRY(cudaStreamCreateWithFlags(&l.compute, cudaStreamNonBlocking));
-      for (cuda_event& e : l.events) {
-        PP_ASSIGN_OR_RETURN(e, cuda_event::create(/*timing=*/true));
-      }
-      PP_ASSIGN_OR_RETURN(l.stream_begin, cuda_event::create(/*timing=*/true));
-      PP_ASSIGN_OR_RETURN(l.stream_end, cuda_event::create(/*timing=*/true));
-      PP_ASSIGN_OR_RETURN(l.turn_end, cuda_event::create());
-      for (size_t s = 0; s < l.slot_loaded.size(); ++s) {
-        PP_ASSIGN_OR_RETURN(l.slot_loaded[s], cuda_event::create());
-        PP_ASSIGN_OR_RETURN(l.slot_freed[s], cuda_event::create());
-      }
+      PP_ASSIGN_OR_RETURN(lane l, lane::create(i, p->mem->staging(i),
+                                               link_pace_for(p->mem->tail(), i, cfg.h2d_cap_bytes_per_s)));
+      p->lanes.push_back(std::move(l));
     }
     if (paced) {
       PP_RETURN_IF_ERROR(link_pacer_clear(p->mem->tail(), cfg.lanes, p->lanes[0].copy));
@@ -230,6 +240,11 @@ result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
 
 void cuda_backend::clear_keys() { impl_->keys->clear(); }
 
+void cuda_backend::forget_key(const proving_key& pk) {
+  // A key placed between the look and the eviction is placed from a live pk: forgetting it is harmless.
+  if (impl_->keys->placed_from(pk)) impl_->keys->evict_all();
+}
+
 result<pending_ptr> cuda_backend::start(const prove_request& req) {
   try {
     PP_RETURN_IF_ERROR(groth16::check_prove_request(req));
@@ -247,25 +262,14 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
       PP_RETURN_IF_ERROR(r1cs::check_satisfied(cs, req.witness));
       p->timings.add("satisfaction check", clock::now() - t0);
     }
-
-    // The lane is held until its last event has completed (run_partition waits for it) or, on a
-    // failure, until its streams are drained.
-    lane_hold hl(*impl_->free_lanes);
-    PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
-    // The key, placed or planned (and placed) now; a key that does not fit the empty region even
-    // streamed fails the request, the device itself stays in rotation.
     circuit_key_loader src(pk, cs, nullptr, impl_->upload_target());
-    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->keys->key_for(src, &hl, &p->timings));
-    lane& ln = impl_->lanes[hl.id()];
-    // Packed before a workspace is taken: with fewer workspaces than lanes, the packing runs while
-    // another lane's partition holds the only one.
-    PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.witness, ln, p->timings));
-    lane_hold hw(impl_->keys->workspaces());
-    compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
-    auto r = run_partition(*k, k->ws[hw.id()], ln, cs, packed, turn, impl_->gclock, p->timings);
-    if (!r.ok()) return impl_->fail_partition(ln, r.error());
-    p->sums = r->sums;
-    impl_->account(*r);
+    PP_ASSIGN_OR_RETURN(const partition_result r,
+                        impl_->on_lane(src, req.witness, p->timings,
+                                       [&](const key_entry& k, const partition_workspace& pw, lane& ln,
+                                           const compact_witness_layout& packed, compute_turn& turn) {
+                                         return run_partition(k, pw, ln, cs, packed, turn, impl_->gclock, p->timings);
+                                       }));
+    p->sums = r.sums;
     return pending_ptr(std::move(p));
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::start: ") + e.what());
@@ -275,47 +279,22 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
 result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation_request& req) {
   try {
     PP_RETURN_IF_ERROR(groth16::check_evaluation_request(req));
-    PP_ASSIGN_OR_RETURN(const groth16::msm_sums sums, evaluation_sums(req));
+    groth16::prove_timings t;
+    evaluation_key_loader src(req, impl_->upload_target(), t);
+    PP_ASSIGN_OR_RETURN(const partition_result r,
+                        impl_->on_lane(src, req.aux, t,
+                                       [&](const key_entry& k, const partition_workspace& pw, lane& ln,
+                                           const compact_witness_layout& packed, compute_turn& turn) {
+                                         auto out = run_evaluation_partition(k, pw, ln, req, packed, turn,
+                                                                             impl_->gclock, t);
+                                         if (out.ok()) log_key_placed(impl_->cfg.device, k, t);
+                                         return out;
+                                       }));
     // Assembled and verified on the host once the lane is free for the next circuit.
-    return groth16::finish_from_sums(req, sums);
+    return groth16::finish_from_sums(req, r.sums);
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::prove_evaluations: ") + e.what());
   }
-}
-
-result<groth16::msm_sums> cuda_backend::evaluation_sums(const groth16::evaluation_request& req) {
-  try {
-    groth16::prove_timings timings;
-    lane_hold hl(*impl_->free_lanes);
-    PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));  // per host thread
-    evaluation_key_loader src(req, impl_->upload_target(), timings);
-    PP_ASSIGN_OR_RETURN(key_entry* const k, impl_->keys->key_for(src, &hl, &timings));
-    lane& ln = impl_->lanes[hl.id()];
-    PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(req.aux, ln, timings));
-    lane_hold hw(impl_->keys->workspaces());
-    compute_turn turn(impl_->turns, ln.turn_end, ln.compute);
-    auto r = run_evaluation_partition(*k, k->ws[hw.id()], ln, req, packed, turn, impl_->gclock, timings);
-    if (!r.ok()) return impl_->fail_partition(ln, r.error());
-    impl_->account(*r);
-    // A proof that placed its key is rare (once per key and GPU) and slow: its steps say where.
-    if (std::any_of(timings.steps.begin(), timings.steps.end(), [](const auto& st) { return st.name == "upload_key"; })) {
-      std::string steps;
-      for (const auto& st : timings.steps) {
-        steps += (steps.empty() ? "" : ", ") + st.name + " " +
-                 std::to_string(std::chrono::duration<double>(st.elapsed).count()) + " s";
-      }
-      log::get("cuda")->info("GPU {}: an evaluation key placed ({}) with its first proof: {}", impl_->cfg.device,
-                             k->plan.streams() ? "streamed" : "resident", steps);
-    }
-    return r->sums;
-  } catch (const std::exception& e) {
-    return internal_error(std::string("cuda_backend::evaluation_sums: ") + e.what());
-  }
-}
-
-void cuda_backend::forget_key(const proving_key& pk) {
-  // A key placed between the look and the eviction is placed from a live pk: forgetting it is harmless.
-  if (impl_->keys->placed_from(pk)) impl_->keys->evict_all();
 }
 
 result<prove_output> cuda_backend::finish(pending_ptr base) {

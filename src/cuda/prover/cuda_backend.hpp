@@ -150,8 +150,6 @@ class cuda_backend final : public groth16::backend {
 
  private:
   explicit cuda_backend(std::unique_ptr<impl> p);
-  // prove_evaluations' device part: the five MSM sums, computed on a lane held for this call only.
-  result<groth16::msm_sums> evaluation_sums(const groth16::evaluation_request& req);
   std::unique_ptr<impl> impl_;
 };
 

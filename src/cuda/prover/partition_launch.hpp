@@ -1,25 +1,20 @@
-// partition_launch: one Groth16 partition on a lane of the CUDA backend (cuda_backend.hpp). A lane
-// is a copy stream, a compute stream, timing events and a pinned staging buffer; the partition runs
-// on one of the region's workspaces, laid out for its key (key_residency.hpp): witness upload (copy
-// stream) -> SpMV -> H scalars -> the five MSMs (compute stream), the streamed tables' chunks copied
-// on the copy stream into the workspace's point slots while the chunks before run; streamed matrices'
-// row chunks go the same way through the workspace's two matrix slots during the SpMV. From QAP
-// evaluations (run_evaluation_partition) the SpMV gives way to copies of the caller's a, b, c.
-// Internal to the cuda layer.
+// partition_launch: one Groth16 partition on a lane of the CUDA backend (lane.hpp: a copy stream, a
+// compute stream, timing events and pinned staging), on one of the region's workspaces laid out for
+// its key (key_residency.hpp): witness upload (copy stream) -> SpMV -> H scalars -> the five MSMs
+// (compute stream), the streamed tables' chunks copied on the copy stream into the workspace's point
+// slots while the chunks before run; streamed matrices' row chunks go the same way through the
+// workspace's two matrix slots during the SpMV. From QAP evaluations (run_evaluation_partition) the
+// SpMV gives way to copies of the caller's a, b, c. Internal to the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include <array>
-#include <chrono>
 #include <cstdint>
 #include <span>
-#include <string>
 
 #include "core/result.hpp"
 #include "cuda/key/key_residency.hpp"
+#include "cuda/prover/lane.hpp"
 #include "cuda/runtime/compute_turn.hpp"
-#include "cuda/runtime/cuda_event.hpp"
-#include "cuda/runtime/link_pacer.hpp"
 #include "cuda/spmv/witness_upload.hpp"
 #include "ec/xyzz.hpp"
 #include "groth16/backend.hpp"
@@ -27,33 +22,6 @@
 #include "groth16/proof_assembly.hpp"
 
 namespace pp::cuda {
-
-// Timing events of one partition, in the order they are recorded: ev_start and ev_uploaded on the
-// copy stream, the rest on the compute stream (ev_compute_begin: its wait for the upload is over).
-// The gathers of the filtered A / B scalars count in the A / B_G1 MSM steps.
-enum partition_event : int {
-  ev_start, ev_uploaded, ev_compute_begin, ev_spmv, ev_h, ev_msm_l, ev_msm_h, ev_msm_a, ev_msm_b1, ev_msm_b2,
-  ev_count
-};
-
-struct lane {
-  uint32_t id = 0;
-  cudaStream_t copy = nullptr, compute = nullptr;
-  std::array<cuda_event, ev_count> events;
-  // The streamed chunks' copies on the copy stream: first and last (timing), and the slot events.
-  cuda_event stream_begin, stream_end;
-  std::array<cuda_event, msm_max_point_slots> slot_loaded, slot_freed;  // point slots; [0], [1] matrix rows too
-  cuda_event turn_end;  // behind the lane's last kernel of its latest turn (compute_turn.hpp)
-  link_pace pace;       // the copy stream's share of a paced link (unpaced by default)
-  std::span<std::byte> staging;
-  std::string copy_track, compute_track;
-};
-
-// The lane's GPU time origin: an event completed at create(), and the host time just after.
-struct gpu_clock {
-  const cuda_event* origin = nullptr;
-  std::chrono::steady_clock::time_point host_origin;
-};
 
 struct partition_result {
   groth16::msm_sums sums;
