@@ -6,19 +6,24 @@
 # a target that links pp::msm (directly or through a layer it links), and an include that runs up a
 # layer, or sideways to one the target does not link, fails with "No such file or directory".
 
-# pp_layer_includes(TARGET SCOPE): TARGET exposes this folder's headers (as "<folder>/x.hpp") to
-# itself (SCOPE PUBLIC) or only to its users (INTERFACE). For every library defined in src/<folder>.
+# pp_layer_includes(TARGET SCOPE): TARGET exposes this folder's headers to itself (SCOPE PUBLIC) or
+# only to its users (INTERFACE). For every library defined in src/<folder>, or in src/<layer>/<lib>
+# when a layer has several libraries, one folder each (src/cuda/): its headers then read
+# "<layer>/<lib>/x.hpp" and its include root is build/include/<layer>_<lib>/, holding the one link
+# <layer>/<lib> -> src/<layer>/<lib>, so each library of the layer has a wall of its own.
 function(pp_layer_includes target scope)
-  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
-  set(root ${PROJECT_BINARY_DIR}/include/${folder})
-  set(target_dir ${PROJECT_SOURCE_DIR}/src/${folder})
+  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR})
+  string(REPLACE "/" "_" root_name ${folder})
+  set(root ${PROJECT_BINARY_DIR}/include/${root_name})
+  set(target_dir ${CMAKE_CURRENT_SOURCE_DIR})
   set(current "")
   if(IS_SYMLINK ${root}/${folder})
     file(READ_SYMLINK ${root}/${folder} current)
   endif()
   if(NOT current STREQUAL target_dir)  # first configure, or the checkout moved
     file(REMOVE ${root}/${folder})
-    file(MAKE_DIRECTORY ${root})
+    get_filename_component(parent ${root}/${folder} DIRECTORY)
+    file(MAKE_DIRECTORY ${parent})
     file(CREATE_LINK ${target_dir} ${root}/${folder} SYMBOLIC)
   endif()
   target_include_directories(${target} ${scope} ${root})
@@ -26,9 +31,16 @@ endfunction()
 
 # pp_layer(NAME SOURCES... DEPS ...): a static library pp_NAME (alias pp::NAME) for one src/ layer, or an
 # interface library when it has no sources. DEPS: the layers (and external libraries) its files
-# include, each named once; what they link comes with them.
+# include, each named once; what they link comes with them. Layers (and a layer's libraries) are
+# defined bottom up, so a pp:: library in DEPS must be defined already: one defined later sits above
+# this one, and linking it would open the include wall from below.
 function(pp_layer name)
   cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
+  foreach(dep ${A_DEPS})
+    if(dep MATCHES "^pp::" AND NOT TARGET ${dep})
+      message(FATAL_ERROR "pp_layer(${name}): ${dep} is not defined yet: a library links only those below it")
+    endif()
+  endforeach()
   if(A_SOURCES)
     add_library(pp_${name} STATIC ${A_SOURCES})
     pp_layer_includes(pp_${name} PUBLIC)

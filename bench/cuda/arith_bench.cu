@@ -17,7 +17,7 @@
 #include "bench_points.hpp"
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/device_info.hpp"
+#include "cuda/runtime/device_info.hpp"
 #include "ec/xyzz.hpp"
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"

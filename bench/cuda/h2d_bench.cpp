@@ -1,5 +1,5 @@
 // Host-to-device copy rate by the kind of pinned host memory a streamed key chunk comes from
-// (src/cuda/pinned_host.hpp registers the key's own memory): cudaHostAlloc (the reference), memory
+// (src/cuda/runtime/pinned_host.hpp registers the key's own memory): cudaHostAlloc (the reference), memory
 // registered with cudaHostRegister on 4 KiB pages (THP advice off) and on transparent huge pages
 // (MADV_HUGEPAGE before the first touch). Each pass copies the whole buffer in chunks to two
 // alternating device slots on one stream, as a streamed MSM does; CUDA events, median of 5 passes

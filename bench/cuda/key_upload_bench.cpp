@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
-#include "cuda/cuda_backend.hpp"
+#include "cuda/prover/cuda_backend.hpp"
 #include "formats/bellperson_params.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "support/bellperson_image.hpp"

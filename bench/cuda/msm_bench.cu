@@ -1,4 +1,4 @@
-// GPU MSM throughput (src/cuda/msm_device.hpp): points and scalars resident, CUDA events around
+// GPU MSM throughput (src/cuda/msm/msm_device.hpp): points and scalars resident, CUDA events around
 // each MSM (result copy to pinned memory included), median of 5 after one warm-up, fresh random
 // scalars (device-generated) before every run. Points: up to 2^22 distinct host-made points, tiled.
 // Prints one table with the ratio to the best public library's figures (workload notes).
@@ -21,8 +21,8 @@
 
 #include "bench_fail_fast.hpp"
 #include "bench_list_arg.hpp"
-#include "cuda/msm_device.hpp"
-#include "cuda/msm_precompute.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/msm/msm_precompute.hpp"
 #include "msm_points.hpp"
 #include "support/seed.hpp"
 

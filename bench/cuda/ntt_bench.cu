@@ -1,4 +1,4 @@
-// GPU NTT throughput over Fr (src/cuda/ntt_device.hpp): data and tables resident, CUDA events around
+// GPU NTT throughput over Fr (src/cuda/ntt/ntt_device.hpp): data and tables resident, CUDA events around
 // each transform, median of 7 after 2 warm-ups, fresh random input (device-generated) before every
 // run. Prints one table with the ratio to the best public library's figures (workload notes §8b);
 // tools/ref_bench measures the reference in the same run. Rows "to_coset" time the H step's way to
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
-#include "cuda/ntt_device.hpp"
+#include "cuda/ntt/ntt_device.hpp"
 #include "support/seed.hpp"
 
 namespace {

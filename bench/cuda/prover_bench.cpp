@@ -1,4 +1,4 @@
-// One Groth16 partition on the CUDA backend (src/cuda/cuda_backend.hpp) for the synthetic
+// One Groth16 partition on the CUDA backend (src/cuda/prover/cuda_backend.hpp) for the synthetic
 // PoRep-shaped circuit (r1cs::synthetic_params::porep: 2.4/1.0/2.2 non-zeros per row, A/B aux
 // density 99.7%/25%, witness ~90% 0/1; constraints fill 130.3/134.2 of the 2^k domain, so 2^27 is a
 // full PoRep partition). The key comes from the insecure setup with its points made on the GPU
@@ -42,10 +42,10 @@
 #include "bench_fail_fast.hpp"
 #include "bench_list_arg.hpp"
 #include "core/mutex.hpp"
-#include "cuda/cuda_backend.hpp"
-#include "cuda/fixed_base_device.hpp"
-#include "cuda/pinned_host.hpp"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
+#include "cuda/prover/cuda_backend.hpp"
+#include "cuda/runtime/pinned_host.hpp"
+#include "cuda/setup/fixed_base_device.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "msm_points.hpp"

@@ -1,5 +1,5 @@
 // The insecure development setup at scale (src/groth16/setup_insecure.hpp with the GPU multiplier of
-// src/cuda/fixed_base_device.hpp) on synthetic PoRep-shaped circuits of 2^k constraints
+// src/cuda/setup/fixed_base_device.hpp) on synthetic PoRep-shaped circuits of 2^k constraints
 // (r1cs::make_synthetic, aux ~ constraints). First a check size with the host and the GPU
 // multiplier (the keys must be equal), then GPU-only sizes. Plain table: the host scalar phase
 // (total minus multiplier time), the multiply phase (time inside the multiplier: table upload,
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
-#include "cuda/fixed_base_device.hpp"
+#include "cuda/setup/fixed_base_device.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
 

@@ -1,4 +1,4 @@
-// GPU SpMV and compact witness upload on synthetic PoRep-like systems (src/cuda/spmv_device.hpp,
+// GPU SpMV and compact witness upload on synthetic PoRep-like systems (src/cuda/spmv/spmv_device.hpp,
 // witness_upload.hpp): generation and compaction time, resident bytes against plain CSR, witness
 // bytes against 32 B/value, upload and SpMV times with CUDA events (median of 7 after 2 warm-ups),
 // a block-size sweep, and one check against the CPU evaluate_abc. Usage: cuda_spmv_bench [log_n...]
@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "bench_fail_fast.hpp"
-#include "cuda/cuda_event.hpp"
-#include "cuda/device_memory.hpp"
-#include "cuda/spmv_device.hpp"
-#include "cuda/witness_upload.hpp"
+#include "cuda/runtime/cuda_event.hpp"
+#include "cuda/runtime/device_memory.hpp"
+#include "cuda/spmv/spmv_device.hpp"
+#include "cuda/spmv/witness_upload.hpp"
 #include "r1cs/spmv.hpp"
 #include "r1cs/synthetic.hpp"
 

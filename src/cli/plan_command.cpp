@@ -1,5 +1,5 @@
 // `proofpipe plan`: the plan the CUDA backend would make for a key under a VRAM budget, printed on a
-// host without a GPU (cuda/budget_plan.hpp: the functions the backend itself plans with). The key is
+// host without a GPU (cuda/plan/budget_plan.hpp: the functions the backend itself plans with). The key is
 // a snarkjs zkey, bellperson parameters with their circuit (--params-format bellperson --r1cs), or
 // the PoRep-shaped synthetic circuit of 2^K constraints that cuda_prover_bench proves (--porep-log K:
 // r1cs::synthetic_params::porep, seed 42, the key the insecure setup would make for it). A budget
@@ -13,9 +13,9 @@
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
 #include "core/status_macros.hpp"
-#include "cuda/budget_plan.hpp"
-#include "cuda/key_sizing.hpp"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "r1cs/synthetic.hpp"

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "core/status_macros.hpp"
-#include "cuda/cuda_backend.hpp"
-#include "cuda/device_info.hpp"
-#include "cuda/fixed_base_device.hpp"
+#include "cuda/prover/cuda_backend.hpp"
+#include "cuda/runtime/device_info.hpp"
+#include "cuda/setup/fixed_base_device.hpp"
 
 namespace pp::devices {
 namespace {

@@ -24,7 +24,7 @@ struct gpu_device_options {
   std::vector<int> ordinals;       // GPUs to use; empty: all
 };
 
-// What the CUDA runtime reports of one GPU (cuda/device_info.hpp), for `proofpipe doctor`.
+// What the CUDA runtime reports of one GPU (cuda/runtime/device_info.hpp), for `proofpipe doctor`.
 struct gpu_facts {
   int ordinal = 0;
   std::string name;

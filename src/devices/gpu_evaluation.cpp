@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/status_macros.hpp"
-#include "cuda/cuda_backend.hpp"
+#include "cuda/prover/cuda_backend.hpp"
 
 namespace pp::devices {
 namespace {

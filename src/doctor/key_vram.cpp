@@ -1,9 +1,9 @@
 // key_vram (key_vram.hpp): the backend's planning on the key's files.
 #include "doctor/key_vram.hpp"
 
-#include "cuda/budget_plan.hpp"
-#include "cuda/key_sizing.hpp"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "doctor/finding.hpp"
 #include "formats/key_circuit.hpp"
 

@@ -47,7 +47,7 @@ status check_evaluation_request(const evaluation_request& req);
 // The index of the first value of v not below r (not a reduced Montgomery value: its limbs would
 // index past the MSMs' buckets), or v.size(); one parallel pass. With copy_to (room for v.size()
 // values), v is also copied there in the same pass, each block checked where it was just written
-// (the GPU's checked staging, src/cuda/evaluation_staging.cpp). The ABI checks the scalars it is
+// (the GPU's checked staging, src/cuda/prover/evaluation_staging.cpp). The ABI checks the scalars it is
 // handed with it (src/c2/assignment.cpp).
 uint64_t first_unreduced(std::span<const ff::fr> v, ff::fr* copy_to = nullptr);
 

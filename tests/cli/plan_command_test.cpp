@@ -1,5 +1,5 @@
 // `proofpipe plan` (src/cli/plan_command.cpp) against the planning library it prints
-// (src/cuda/budget_plan.hpp, the CUDA backend's) for the same inputs: the PoRep-shaped 2^20 circuit
+// (src/cuda/plan/budget_plan.hpp, the CUDA backend's) for the same inputs: the PoRep-shaped 2^20 circuit
 // unlimited, in a budget that streams part of it and at exactly its least; a small zkey and
 // bellperson parameters made by `proofpipe setup` from circom's mul circuit. Every number printed
 // equals the library's; a budget one byte below the least is refused with exit 1, the least named on
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "cli/cli_process.hpp"
-#include "cuda/budget_plan.hpp"
-#include "cuda/key_sizing.hpp"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/key_circuit.hpp"

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "cuda/cuda_backend.hpp"
-#include "cuda/kernel_warmup.hpp"
+#include "cuda/prover/cuda_backend.hpp"
+#include "cuda/prover/kernel_warmup.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {

@@ -1,4 +1,4 @@
-// The CUDA backend on a device against the host's plan of the same key (src/cuda/budget_plan.hpp,
+// The CUDA backend on a device against the host's plan of the same key (src/cuda/plan/budget_plan.hpp,
 // what `proofpipe plan` prints): under budgets from the least the host names up to one that keeps
 // most of a PoRep-shaped key resident, the backend's region is plan_for_budget's (with the
 // device's driver_bytes), and the key it places takes exactly the host's plan: the same tables
@@ -10,10 +10,10 @@
 #include <string>
 
 #include "backend_test_config.hpp"
-#include "cuda/budget_plan.hpp"
-#include "cuda/cuda_backend.hpp"
-#include "cuda/device_memory.hpp"
-#include "cuda/key_sizing.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/prover/cuda_backend.hpp"
+#include "cuda/runtime/device_memory.hpp"
 #include "support/groth16_fixtures.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"

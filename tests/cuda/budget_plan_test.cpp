@@ -1,4 +1,4 @@
-// One key's plan under a VRAM budget with the CUDA backend's reserves (src/cuda/budget_plan.hpp) on
+// One key's plan under a VRAM budget with the CUDA backend's reserves (src/cuda/plan/budget_plan.hpp) on
 // the host, for a PoRep-shaped key in both layouts: the plan is plan_key's in the budget less the
 // pinned mappings' reserve and the kernels' memory, in whole 2 MiB granules as the device region; a
 // budget of exactly the least it names plans, one byte less is refused naming that least; an
@@ -9,8 +9,8 @@
 #include <limits>
 #include <string>
 
-#include "cuda/budget_plan.hpp"
-#include "cuda/key_sizing.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/plan/key_sizing.hpp"
 #include "r1cs/synthetic.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"

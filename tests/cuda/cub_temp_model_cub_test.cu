@@ -1,4 +1,4 @@
-// cub_temp_model (src/cuda/cub_temp_model.hpp) against CUB's own code, compiled by nvcc and run on
+// cub_temp_model (src/cuda/plan/cub_temp_model.hpp) against CUB's own code, compiled by nvcc and run on
 // the host, no device needed: the radix sort's temp size is asked of its dispatch with each policy
 // (DispatchRadixSort::Invoke<Policy> only counts bytes when given no storage), the selections' tiles
 // and virtual shared memory are read from the agent types CUB's dispatch picks (its policy hub and
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cub_item_counts.hpp"
-#include "cuda/cub_temp_model.hpp"
+#include "cuda/plan/cub_temp_model.hpp"
 #include "ec/bls12_381_curves.hpp"
 #include "ec/xyzz.hpp"
 

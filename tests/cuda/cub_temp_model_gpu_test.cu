@@ -1,4 +1,4 @@
-// cub_temp_model (src/cuda/cub_temp_model.hpp) against CUB's size queries on the device: every query
+// cub_temp_model (src/cuda/plan/cub_temp_model.hpp) against CUB's size queries on the device: every query
 // the GPU MSM makes (msm_run.cuh, query_cub_temp: the sort of uint32_t keys and values, the
 // selections of uint32_t carry keys and of G1 and G2 XYZZ buckets under uint8_t flags, the index
 // selections with scalar_is_one and scalar_is_other) over item counts around every power of two
@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "cub_item_counts.hpp"
-#include "cuda/cub_temp_model.hpp"
-#include "cuda/msm_run.cuh"
-#include "cuda/msm_workspace.hpp"
+#include "cuda/msm/msm_run.cuh"
+#include "cuda/plan/cub_temp_model.hpp"
+#include "cuda/plan/msm_workspace.hpp"
 #include "ec/bls12_381_curves.hpp"
 #include "support/status_matchers.hpp"
 

@@ -1,4 +1,4 @@
-// cub_temp_model (src/cuda/cub_temp_model.hpp) and the MSM's temp sizes built on it
+// cub_temp_model (src/cuda/plan/cub_temp_model.hpp) and the MSM's temp sizes built on it
 // (msm_workspace.hpp), on the host: the policy family a PTX version picks, the sizes' shape (one byte
 // for one block, growing with the items), a size worked out by hand, the selection agents of the
 // MSM's buckets, and the bound the plans use over every family. Agreement with CUB itself:
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cub_item_counts.hpp"
-#include "cuda/cub_temp_model.hpp"
-#include "cuda/msm_workspace.hpp"
+#include "cuda/plan/cub_temp_model.hpp"
+#include "cuda/plan/msm_workspace.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {

@@ -1,4 +1,4 @@
-// cuda_backend (src/cuda/cuda_backend.hpp) against cpu_backend: for both H bases and constraint
+// cuda_backend (src/cuda/prover/cuda_backend.hpp) against cpu_backend: for both H bases and constraint
 // counts 1, 2, 3, around powers of two (of the constraints and of the QAP rows) and a few thousand,
 // plus a PoRep-like 2^16 circuit, the CUDA proof with fixed (r, s) is identical to the CPU proof and
 // verifies. Also: key cache reuse, footprint, argument errors, health, and several partitions in
@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "backend_test_config.hpp"
-#include "cuda/cuda_backend.hpp"
-#include "cuda/device_memory.hpp"
-#include "cuda/kernel_warmup.hpp"
+#include "cuda/prover/cuda_backend.hpp"
+#include "cuda/prover/kernel_warmup.hpp"
+#include "cuda/runtime/device_memory.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"

@@ -1,4 +1,4 @@
-// cuda_backend::prove_evaluations (src/cuda/cuda_backend.hpp) against groth16::prove_from_evaluations
+// cuda_backend::prove_evaluations (src/cuda/prover/cuda_backend.hpp) against groth16::prove_from_evaluations
 // on the CPU as the oracle: for PoRep-shaped circuits of fresh random seeds, from a handful of
 // constraints past powers of two up to 2^16, the same request and (r, s) give the same 384 bytes;
 // also with two threads at once on two lanes, on a second key beside the first (and forget_key),
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "backend_test_config.hpp"
-#include "cuda/cuda_backend.hpp"
+#include "cuda/prover/cuda_backend.hpp"
 #include "groth16/evaluation_prover.hpp"
 #include "r1cs/synthetic.hpp"
 #include "support/groth16_fixtures.hpp"

@@ -1,5 +1,5 @@
 // device_info on a real GPU: the runtime's answers are sane and errors come back as values.
-#include "cuda/device_info.hpp"
+#include "cuda/runtime/device_info.hpp"
 #include "support/status_matchers.hpp"
 
 #include <gtest/gtest.h>

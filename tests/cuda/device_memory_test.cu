@@ -1,4 +1,4 @@
-// device_memory and the CUDA events (src/cuda/device_memory.hpp, cuda_event.hpp) on a real device:
+// device_memory and the CUDA events (src/cuda/runtime/device_memory.hpp, cuda_event.hpp) on a real device:
 // one region within its cap, bounds-checked sub-regions, pinned staging buffers usable for copies,
 // events that complete after the work recorded before them.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <cstring>
 #include <vector>
 
-#include "cuda/cuda_event.hpp"
-#include "cuda/device_memory.hpp"
+#include "cuda/runtime/cuda_event.hpp"
+#include "cuda/runtime/device_memory.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {

@@ -1,4 +1,4 @@
-// staged_copier (src/cuda/evaluation_staging.hpp) on the GPU: values copied through two pinned chunks
+// staged_copier (src/cuda/prover/evaluation_staging.hpp) on the GPU: values copied through two pinned chunks
 // (a pinned_chunk_copier inside the staging, filled by groth16::first_unreduced's checked copy)
 // come back from the device equal to the host's, followed by zeros up to the padded size (the device
 // buffer starts as garbage), for sizes around the chunk, several copies in a row through one copier
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/evaluation_staging.hpp"
+#include "cuda/prover/evaluation_staging.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 

@@ -1,4 +1,4 @@
-// GPU fixed-base multiplication (src/cuda/fixed_base_device.hpp) against the host window table
+// GPU fixed-base multiplication (src/cuda/setup/fixed_base_device.hpp) against the host window table
 // (groth16::fixed_base_table) on fresh random scalars: G1 and G2; 0, 1, r - 1, 2^k and all-ones
 // windows; n = 1, 2, 3 and around multiples of a small chunk (both slots, several rounds); base
 // switches; and whole setup_insecure keys with the GPU multiplier against the host one, both H
@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuda/fixed_base_device.hpp"
+#include "cuda/setup/fixed_base_device.hpp"
 #include "ec/ec.hpp"
 #include "ec/scalar_mul.hpp"
 #include "gpu_test_util.hpp"

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "cuda/device_info.hpp"
+#include "cuda/runtime/device_info.hpp"
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);

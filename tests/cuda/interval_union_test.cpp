@@ -1,4 +1,4 @@
-// interval_union (src/cuda/interval_union.hpp), host only: against a brute-force union of random
+// interval_union (src/cuda/runtime/interval_union.hpp), host only: against a brute-force union of random
 // overlapping intervals arriving in end order with bounded disorder (exact), and with a tiny window
 // and arbitrary order (never more than the exact union). Fresh seed per run.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "cuda/interval_union.hpp"
+#include "cuda/runtime/interval_union.hpp"
 #include "support/test_seed.hpp"
 
 namespace pp::cuda::test {

@@ -1,4 +1,4 @@
-// The budget plan of a key (src/cuda/key_layout.hpp) on the host: an unlimited budget keeps every
+// The budget plan of a key (src/cuda/plan/key_layout.hpp) on the host: an unlimited budget keeps every
 // table resident with the default chunking and the most lanes; budgets below that stream tables
 // (largest chunking that fits, then tables made resident while they fit); a budget below the
 // all-streamed minimum is refused naming that minimum; every plan stays inside its budget and its
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/key_layout.hpp"
-#include "cuda/msm_plan.hpp"
+#include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/msm_plan.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 

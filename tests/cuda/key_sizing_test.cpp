@@ -1,4 +1,4 @@
-// A key's sizes and shape for the VRAM plan (src/cuda/key_sizing.hpp) on the host: the sizes of the
+// A key's sizes and shape for the VRAM plan (src/cuda/plan/key_sizing.hpp) on the host: the sizes of the
 // key the insecure setup would make, worked out without making it, equal those of the key it makes
 // (both layouts, PoRep-shaped circuits whose B column density leaves points out); the shape from
 // those sizes equals the shape from the key; the QAP tables' bytes; the MSM chunkings halve from the
@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "cuda/key_sizing.hpp"
-#include "cuda/msm_tuning.hpp"
-#include "cuda/qap_tables.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/plan/msm_tuning.hpp"
+#include "cuda/plan/qap_tables.hpp"
 #include "support/groth16_fixtures.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"

@@ -1,6 +1,7 @@
-// lane_pool (src/cuda/lane_pool.hpp), host only: never more holders than lanes, an exclusive holder
-// runs alone and is not starved by a stream of single-lane users, and concurrent exclusive
-// requests from threads that gave their lanes back do not deadlock.
+// lane_pool (src/cuda/runtime/lane_pool.hpp), host only: never more holders than lanes, an exclusive
+// holder runs alone and is not starved by a stream of single-lane users, concurrent exclusive
+// requests from threads that gave their lanes back do not deadlock, and a lane_hold gives its lane
+// back on every path, also around an exclusive hold.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/lane_pool.hpp"
+#include "cuda/runtime/lane_pool.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -77,6 +78,43 @@ TEST(LanePool, ConcurrentExclusiveRequestsFinish) {
         pool.release(i);  // give the lane back before asking for all of them, as the backend does
         pool.acquire_all();
         pool.release_all();
+      }
+      ++done;
+    });
+  }
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(done.load(), 4);
+}
+
+TEST(LanePool, AHoldReleasesOnEveryPathAndHandsItsLaneBackAroundAnExclusiveHold) {
+  lane_pool pool(2);
+  {
+    lane_hold a(pool), b(pool);
+    EXPECT_NE(a.id(), b.id());
+    b.hand_back();
+    lane_hold c(pool);  // b's lane, free again
+    EXPECT_EQ(c.id(), 1u - a.id());
+    c.hand_back();
+    a.hand_back();
+    pool.acquire_all();  // possible only with every lane handed back
+    pool.release_all();
+    a.take_again();
+    b.take_again();
+    EXPECT_NE(a.id(), b.id());
+  }  // a and b released here; c, handed back, releases nothing more
+  pool.acquire_all();
+  pool.release_all();
+  std::atomic<int> done{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t) {
+    ts.emplace_back([&] {
+      for (int k = 0; k < 50; ++k) {
+        lane_hold held(pool);
+        held.hand_back();  // as a re-plan does around its exclusive hold
+        pool.acquire_all();
+        pool.release_all();
+        held.take_again();
+        EXPECT_LT(held.id(), 2u);
       }
       ++done;
     });

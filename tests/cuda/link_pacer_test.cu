@@ -1,4 +1,4 @@
-// link_pacer (src/cuda/link_pacer.hpp) on a real device: paced copies arrive intact; the stream is
+// link_pacer (src/cuda/runtime/link_pacer.hpp) on a real device: paced copies arrive intact; the stream is
 // held until each copy's reservation ends, and a reservation lasts bytes / rate, so whatever follows
 // a copy on its stream starts no earlier than bytes / rate after the link was free (read from the
 // device's own global timer: what the design guarantees, not how fast anything ran); copies of two
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda/link_pacer.hpp"
+#include "cuda/runtime/link_pacer.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 

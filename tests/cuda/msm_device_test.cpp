@@ -1,4 +1,4 @@
-// GPU MSM (src/cuda/msm_device.hpp) against the host MSMs on fresh random inputs: G1 and G2, plain
+// GPU MSM (src/cuda/msm/msm_device.hpp) against the host MSMs on fresh random inputs: G1 and G2, plain
 // Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
 // against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
 // infinity points, repeated points, P and -P, one giant bucket, forced window widths; chunked runs
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/msm_device.hpp"
-#include "cuda/msm_tuning.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/plan/msm_tuning.hpp"
 #include "device_buffer.hpp"
 #include "ec/ec.hpp"
 #include "gpu_test_util.hpp"

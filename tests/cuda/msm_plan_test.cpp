@@ -1,4 +1,4 @@
-// GPU MSM plan (src/cuda/msm_plan.hpp, msm_workspace.hpp): chunk counts and shapes, the sort pairs that
+// GPU MSM plan (src/cuda/plan/msm_plan.hpp, msm_workspace.hpp): chunk counts and shapes, the sort pairs that
 // hold a chunked plain MSM's later buckets, the workspace of the PoRep sizes (2^27, 2^28 points) for
 // G1 and G2 under the default chunk limits, the passes of the split MSM that selects over all
 // points, and input checks. Host only: the shape, CUB's temp sizes (msm_workspace.hpp) and the layout
@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "cuda/msm_plan.hpp"
-#include "cuda/msm_workspace.hpp"
+#include "cuda/plan/msm_plan.hpp"
+#include "cuda/plan/msm_workspace.hpp"
 #include "ec/ec.hpp"
 #include "msm/booth.hpp"
 #include "support/status_matchers.hpp"

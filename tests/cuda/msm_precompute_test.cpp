@@ -1,4 +1,4 @@
-// Precomputed MSM bases (src/cuda/msm_precompute.hpp) and the MSM over them against the host, on
+// Precomputed MSM bases (src/cuda/msm/msm_precompute.hpp) and the MSM over them against the host, on
 // fresh random inputs: every copy equals 2^(g * group_windows * c) P by host doublings (infinity,
 // repeated and negated points included); msm with the copies equals msm::naive_msm / msm::pippenger for
 // small and 2^16 sizes, from two copies to one per digit, at forced and modelled widths (c = 1 to
@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "cuda/msm_device.hpp"
-#include "cuda/msm_precompute.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/msm/msm_precompute.hpp"
 #include "device_buffer.hpp"
 #include "ec/ec.hpp"
 #include "gpu_test_util.hpp"

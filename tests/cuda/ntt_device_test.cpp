@@ -1,4 +1,4 @@
-// GPU NTT (src/cuda/ntt_device.hpp) against the host NTT (src/poly/ntt.hpp) on fresh random inputs:
+// GPU NTT (src/cuda/ntt/ntt_device.hpp) against the host NTT (src/poly/ntt.hpp) on fresh random inputs:
 // every size 2^0..2^20, forward / inverse / coset forward / coset inverse, all four orders and the
 // out-of-place natural-order transform (ntt_into), both root families, compared element by element;
 // one 2^24 case; a round trip; every tile shape, and the 64-register kernel; intt_shifted against the
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/ntt_device.hpp"
+#include "cuda/ntt/ntt_device.hpp"
 #include "device_buffer.hpp"
 #include "gpu_test_util.hpp"
 #include "poly/bit_reverse.hpp"

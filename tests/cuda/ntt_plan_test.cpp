@@ -1,4 +1,4 @@
-// GPU NTT pass plans (src/cuda/ntt_plan.hpp): for every size 2^0..2^28 and every tile shape the
+// GPU NTT pass plans (src/cuda/plan/ntt_plan.hpp): for every size 2^0..2^28 and every tile shape the
 // kernels take, the passes cover the stages exactly once in order, fit their tile and read whole
 // rows; the same inside the shared memory per block of other cards (99 KiB on sm_86, sm_89 and
 // sm_120); the sm_90 default's 2^27 plan; argument errors. Host only: no device needed.
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "cuda/ntt_plan.hpp"
+#include "cuda/plan/ntt_plan.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {

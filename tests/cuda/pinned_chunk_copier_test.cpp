@@ -1,4 +1,4 @@
-// pinned_chunk_copier (src/cuda/pinned_chunk_copier.hpp) on a real device: random bytes of every
+// pinned_chunk_copier (src/cuda/runtime/pinned_chunk_copier.hpp) on a real device: random bytes of every
 // awkward length (empty, one byte, a chunk less one, a chunk, a chunk plus one, many chunks wrapping
 // the chunks) go through small pinned chunks of the copier's own, back to back without waiting, and
 // read back identical; the same through chunks inside lent pinned memory, which is not written
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuda/pinned_chunk_copier.hpp"
+#include "cuda/runtime/pinned_chunk_copier.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"
 

@@ -1,4 +1,4 @@
-// pinned_chunk_plan (src/cuda/pinned_chunk_plan.hpp), host only: the chunks inside lent memory
+// pinned_chunk_plan (src/cuda/runtime/pinned_chunk_plan.hpp), host only: the chunks inside lent memory
 // against a search that tries every chunk size from the cap down, for random bases, sizes, counts
 // and bounds (fresh seed per run), and the edges on purpose: aligned and unaligned bases, memory
 // shorter than the skip, a chunk exactly the least size and one unit short of it, a cap that is no
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cuda/pinned_chunk_plan.hpp"
+#include "cuda/runtime/pinned_chunk_plan.hpp"
 #include "support/test_seed.hpp"
 
 namespace pp::cuda::test {

@@ -1,4 +1,4 @@
-// GPU SpMV (src/cuda/spmv_device.hpp) and compact witness upload (witness_upload.hpp) against the CPU
+// GPU SpMV (src/cuda/spmv/spmv_device.hpp) and compact witness upload (witness_upload.hpp) against the CPU
 // r1cs::evaluate_abc on fresh random inputs: random systems (coefficients 0, 1, -1, repeated and
 // random values; long rows; witnesses of 0, 1 and random values) and synthetic PoRep-like ones, at
 // 1, 2, 3 and 2^k - 1, 2^k, 2^k + 1 rows up to 2^20, outputs poisoned and padded to the next power
@@ -18,9 +18,9 @@
 #include <random>
 #include <vector>
 
-#include "cuda/device_memory.hpp"
-#include "cuda/spmv_device.hpp"
-#include "cuda/witness_upload.hpp"
+#include "cuda/runtime/device_memory.hpp"
+#include "cuda/spmv/spmv_device.hpp"
+#include "cuda/spmv/witness_upload.hpp"
 #include "gpu_test_util.hpp"
 #include "r1cs/spmv.hpp"
 #include "r1cs/synthetic.hpp"

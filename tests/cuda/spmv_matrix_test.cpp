@@ -1,4 +1,4 @@
-// The compact SpMV matrices (src/cuda/spmv_matrix.hpp) on the host, no GPU needed: decoding the
+// The compact SpMV matrices (src/cuda/plan/spmv_matrix.hpp) on the host, no GPU needed: decoding the
 // words and table gives back every non-zero entry of the CSR in order (zeros dropped), for empty,
 // tiny and random matrices whose coefficients are mostly +-1 with many distinct others (so every
 // hash shard of the table dedup is used), and a PoRep-shaped synthetic system. Fresh seed per run.
@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "r1cs/synthetic.hpp"
 #include "support/status_matchers.hpp"
 #include "support/test_seed.hpp"

@@ -1,4 +1,4 @@
-// turn_order (src/cuda/turn_order.hpp), host only: each place's wait returns the token the place
+// turn_order (src/cuda/runtime/turn_order.hpp), host only: each place's wait returns the token the place
 // before it published, in claim order, never two turns at once, and a later place's wait blocks
 // until the earlier ones have published.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/turn_order.hpp"
+#include "cuda/runtime/turn_order.hpp"
 
 namespace pp::cuda::test {
 namespace {

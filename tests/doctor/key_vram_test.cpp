@@ -1,4 +1,4 @@
-// key_vram (src/doctor/key_vram.hpp): doctor's plan of a key is the backend's (cuda/budget_plan.hpp)
+// key_vram (src/doctor/key_vram.hpp): doctor's plan of a key is the backend's (cuda/plan/budget_plan.hpp)
 // on the key's files: a small PoRep-shaped key written as a snarkjs zkey, and bellperson
 // parameters of a circom circuit with its r1cs, planned unlimited (resident), at its least budget (streamed, the least
 // named) and one byte below (refused); unreadable files are unknown, saying why.
@@ -9,9 +9,9 @@
 
 #include <fstream>
 
-#include "cuda/budget_plan.hpp"
-#include "cuda/key_sizing.hpp"
-#include "cuda/spmv_matrix.hpp"
+#include "cuda/plan/budget_plan.hpp"
+#include "cuda/plan/key_sizing.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/key_circuit.hpp"

@@ -1,0 +1,49 @@
+// key_sizing: what the VRAM plan (key_layout.hpp) needs to know of a key and its circuit (key_shape)
+// and the MSM chunkings it may pick, each with the workspace its five MSMs take (msm_workspace.hpp):
+// sizes only, the same on every host, with or without a GPU. The CUDA backend and `proofpipe plan`
+// size a key here. Plain C++.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/result.hpp"
+#include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/spmv_matrix.hpp"
+#include "groth16/evaluation_prover.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace pp::cuda {
+
+// A key's domain and point counts, from the key or from the key a setup would make.
+struct key_sizes {
+  uint64_t domain = 0;
+  groth16::h_basis basis = groth16::h_basis::odd_coset_lagrange;
+  std::array<uint64_t, key_table_count> points{};
+  bool a_filtered = false, b_filtered = false;  // density-filtered A / B queries: their gather lists are resident
+  static key_sizes of(const groth16::proving_key& pk);
+  // The key groth16::setup_insecure makes for cs in `basis` (its domain rule and, for bellperson's
+  // monomial basis, A and B filtered by column density), without making it.
+  static result<key_sizes> of_setup(const r1cs::constraint_system& cs, groth16::h_basis basis);
+};
+
+// The shape of (key, cs) for the plan; compact: cs's compact matrices (sizes, and their row chunks
+// of at most matrix_chunk_bytes should they be streamed).
+result<key_shape> shape_key(const key_sizes& key, const r1cs::constraint_system& cs, const compact_r1cs& compact,
+                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max);
+result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
+                            uint32_t h_copies_max);
+
+// The shape of an evaluation key (req checked by groth16::check_evaluation_request): no matrices, the
+// witness is the request's inputs and aux, A and B always gathered.
+result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes,
+                                       uint32_t h_copies_max);
+
+// The MSM chunkings the plan may pick, largest first: the tuning's (2^25 G1 / 2^24 G2 points), then
+// halving down to 2^10 / 2^9, none above max_g1_chunk (0: no cap), with the largest workspace of the
+// five MSMs of s at each.
+result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk);
+
+}  // namespace pp::cuda

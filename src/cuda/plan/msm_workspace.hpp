@@ -1,0 +1,44 @@
+// msm_workspace: the GPU MSM's plan (msm_plan.hpp) made on the host alone: its shape, CUB's temp sizes
+// from cub_temp_model and the workspace layout. The one plan both the device side (msm_run.cuh lays
+// every MSM out with it) and the VRAM plan (chunking_options sizes the lanes with it) use, the same on
+// every host with or without a GPU. Plain C++.
+#pragma once
+#include <cstdint>
+
+#include "core/result.hpp"
+#include "cuda/plan/cub_temp_model.hpp"
+#include "cuda/plan/msm_plan.hpp"
+
+namespace pp::cuda {
+
+// The two groups the GPU MSM runs over, as its plan sees them: an XYZZ bucket (msm_kernels.cuh) is
+// four coordinates of Fp (G1) or Fp2 (G2), and each has its own chunk limit (msm_tuning.hpp).
+enum class msm_group { g1, g2 };
+constexpr uint64_t msm_bucket_bytes(msm_group g) { return g == msm_group::g1 ? 4 * 48 : 4 * 96; }
+
+// The config's chunk limit, else the tuning's for g.
+uint64_t msm_chunk_limit(const msm_config& config, msm_group g, const msm_tuning& tuning = msm_tuning_sm90);
+
+// Bytes of the sort's and of the selections' temp storage (the larger of the two selections over
+// slots and of the index selection of a split MSM), as msm_run.cuh's query_cub_temp asks CUB for them.
+struct cub_temp_bytes {
+  uint64_t sort = 0, select = 0;
+  friend bool operator==(const cub_temp_bytes&, const cub_temp_bytes&) = default;
+};
+
+// Those of one pass of shape s on code of architecture family a.
+cub_temp_bytes msm_cub_temp_bytes(const msm_shape& s, msm_group g, cub_arch a);
+// The most any family asks (each of sort and select): what plans give the passes, so that one plan
+// fits every GPU the backend runs on. At 2^27-point G1 chunks of 2^25 that is ~3 MiB above sm_90's
+// own (sm_80's smaller sort tiles, sm_86's selection tiles).
+cub_temp_bytes msm_cub_temp_bound(const msm_shape& s, msm_group g);
+
+// The plan of an MSM of n points over g: make_msm_shape with the chunk limit above, the temp sizes
+// of the bound for a full and for the last chunk (the larger of each), make_msm_plan's layout.
+// make_msm_shape's errors.
+result<msm_plan> plan_gpu_msm(uint64_t n, bool split, const msm_config& config, msm_group g);
+
+// Its workspace: plan_gpu_msm(...).layout.total.
+result<uint64_t> gpu_msm_workspace_bytes(uint64_t n, bool split, const msm_config& config, msm_group g);
+
+}  // namespace pp::cuda

@@ -1,0 +1,312 @@
+// partition_launch.hpp: the launch sequence of one partition and its timings.
+#include "cuda/prover/partition_launch.hpp"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
+#include "cuda/msm/msm_device.hpp"
+#include "cuda/prover/evaluation_staging.hpp"
+#include "cuda/spmv/spmv_device.hpp"
+#include "cuda/spmv/witness_upload.hpp"
+#include "ec/jacobian.hpp"
+
+namespace pp::cuda {
+namespace {
+
+using clock = std::chrono::steady_clock;
+using ff::fr;
+
+// The five MSM sums as the device returns them; lives in pinned staging so the copies stay async.
+struct device_sums {
+  ec::g1_xyzz h, l, a, b1;
+  ec::g2_xyzz b2;
+};
+
+constexpr const char* ev_names[ev_count] = {"",          "gpu witness upload", "",          "gpu spmv",
+                                            "gpu ntt (h)", "gpu msm L",         "gpu msm H", "gpu msm A",
+                                            "gpu msm B_G1", "gpu msm B_G2"};
+
+std::chrono::nanoseconds from_ms(float ms) { return std::chrono::nanoseconds(int64_t(double(ms) * 1e6)); }
+
+// The MSMs of one partition on one workspace: resident tables run in place, streamed ones through
+// the workspace's slots. The first copy waits for `ready` (recorded once b and c are dead) when the
+// slots overlay what the H step uses; when they lie clear of it (ready null) the copy stream's own
+// order (behind the witness upload and any streamed matrix rows) suffices, so the first chunks
+// arrive while H is computed.
+struct msm_runner {
+  const key_entry& k;
+  const partition_workspace& pw;
+  lane& ln;
+  const cuda_event* ready;
+  msm_point_stream ps;
+  bool started = false;
+
+  msm_runner(const key_entry& key, const partition_workspace& w, lane& l, const cuda_event* ready_event)
+      : k(key), pw(w), ln(l), ready(ready_event) {
+    ps.slots = k.plan.lane.slots;
+    ps.slot_bytes = k.plan.slot_bytes;
+    ps.copy = ln.copy;
+    ps.pace = ln.pace;
+    for (int i = 0; i < ps.slots; ++i) {
+      ps.d_slot[i] = pw.d_slot[i];
+      ps.loaded[i] = ln.slot_loaded[i].get();
+      ps.freed[i] = ln.slot_freed[i].get();
+    }
+  }
+
+  status begin_stream() {
+    if (started) return ok_status();
+    started = true;
+    if (ready != nullptr) PP_RETURN_IF_ERROR(ready->wait_on(ln.copy));
+    return ln.stream_begin.record(ln.copy);
+  }
+
+  template <class Curve>
+  status run(int table, const fr* d_scalars, bool split, ec::xyzz<Curve>* out) {
+    const uint64_t n = k.shape.points[table];
+    if (n == 0) {
+      *out = ec::xyzz<Curve>::infinity();
+      return ok_status();
+    }
+    msm_config cfg;
+    cfg.max_chunk_points = std::is_same_v<Curve, ec::g2_curve> ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
+    if (table == table_h) cfg.precomputed = k.h_pre;  // the points and their copies: k.points[table_h]
+    const auto* pts = static_cast<const ec::affine<Curve>*>(k.points[table]);
+    void* ws = pw.d_msm_ws;
+    const uint64_t wsb = k.plan.msm.workspace_bytes;
+    const cudaStream_t s = ln.compute;
+    if (k.resident(table)) {
+      return split ? split_msm<Curve>(pts, d_scalars, n, ws, wsb, out, s, cfg)
+                   : msm<Curve>(pts, d_scalars, n, ws, wsb, out, s, cfg);
+    }
+    PP_RETURN_IF_ERROR(begin_stream());
+    return split ? split_msm_streamed<Curve>(pts, d_scalars, n, ws, wsb, out, s, ps, cfg)
+                 : msm_streamed<Curve>(pts, d_scalars, n, ws, wsb, out, s, ps, cfg);
+  }
+
+  status end_stream() { return started ? ln.stream_end.record(ln.copy) : ok_status(); }
+};
+
+}  // namespace
+
+uint64_t sums_staging_bytes() { return pad256(sizeof(device_sums)); }
+
+namespace {
+
+// The MSM phase of a partition whose h is in pw.d_scalars once the compute stream reaches its
+// current end (ev_h is recorded here), and the partition's timings from its events. The witness is in
+// pw.d_w (first_aux: where its aux values start); h2d: bytes the front copied.
+result<partition_result> msm_phase(const key_entry& k, const partition_workspace& pw, lane& ln, uint64_t first_aux,
+                                   uint64_t h2d, bool spmv, compute_turn& turn, const gpu_clock& gclock,
+                                   groth16::prove_timings& t) {
+  const key_shape& s = k.shape;
+  auto& events = ln.events;
+  const cudaStream_t compute = ln.compute;
+  auto* sums = reinterpret_cast<device_sums*>(ln.staging.data() + ln.staging.size() - sums_staging_bytes());
+  PP_RETURN_IF_ERROR(events[ev_h].record(compute));
+  // From here b and c are dead: the MSM workspace (and the streaming slots, unless they lie clear
+  // of the H step) overlay them. The scalars buffer holds h for the H MSM, then the gathered A
+  // scalars, then the gathered B scalars. L (its scalars are the witness's) runs first: streamed,
+  // it is bound by its copies, and the chunks copied while the SpMV and NTTs run (slots clear of
+  // the H step) are then L's; H, bound by its kernels, hides its own copies and the next MSM's first.
+  msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_l, pw.d_w + first_aux, true, &sums->l));
+  PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, pw.d_scalars, false, &sums->h));
+  PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
+  const fr* a_scalars = pw.d_w;
+  if (k.d_a_idx != nullptr) {
+    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_a_idx, s.points[table_a], compute));
+    a_scalars = pw.d_scalars;
+  }
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_a, a_scalars, true, &sums->a));
+  PP_RETURN_IF_ERROR(events[ev_msm_a].record(compute));
+  const fr* b_scalars = pw.d_w;
+  if (k.d_b_idx != nullptr) {
+    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_b_idx, s.points[table_b_g1], compute));
+    b_scalars = pw.d_scalars;
+  }
+  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_b_g1, b_scalars, true, &sums->b1));
+  PP_RETURN_IF_ERROR(events[ev_msm_b1].record(compute));
+  PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
+  PP_RETURN_IF_ERROR(r.end_stream());
+  PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
+  PP_RETURN_IF_ERROR(turn.end());  // the next partition's kernels queue behind this one's
+  // Per-event wait (not the device): the sums are in pinned memory once the last event completes,
+  // and the lane (its staging, slots and workspace) is free again. The copy stream's last streamed
+  // chunk precedes the kernels that read it, so it is done too.
+  PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
+
+  partition_result out;
+  out.sums.h = ec::to_jacobian(sums->h);
+  out.sums.l = ec::to_jacobian(sums->l);
+  out.sums.a = ec::to_jacobian(sums->a);
+  out.sums.b1 = ec::to_jacobian(sums->b1);
+  out.sums.b2 = ec::to_jacobian(sums->b2);
+  out.h2d_bytes = h2d + r.ps.h2d_bytes;
+
+  // Timings and spans from the completed events.
+  std::array<float, ev_count> at{};  // ms since the origin event
+  for (int e = 0; e < ev_count; ++e) {
+    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
+  }
+  auto host_at = [&](float ms) {
+    return gclock.host_origin +
+           std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
+  };
+  t.add(ev_names[ev_uploaded], from_ms(at[ev_uploaded] - at[ev_start]));
+  t.spans.push_back({"upload", ln.copy_track, host_at(at[ev_start]), host_at(at[ev_uploaded])});
+  for (int e = ev_spmv; e < ev_count; ++e) {
+    if (e == ev_spmv && !spmv) continue;  // from evaluations: no SpMV
+    const int prev = e == ev_spmv ? ev_compute_begin : e - 1;
+    t.add(ev_names[e], from_ms(at[e] - at[prev]));
+    t.spans.push_back({std::string(ev_names[e] + 4), ln.compute_track, host_at(at[prev]), host_at(at[e])});
+  }
+  if (r.started) {
+    PP_RETURN_IF_ERROR(ln.stream_end.synchronize());  // its copies are done; the record itself may trail
+    PP_ASSIGN_OR_RETURN(const float b, cuda_event::elapsed_ms(*gclock.origin, ln.stream_begin));
+    PP_ASSIGN_OR_RETURN(const float e, cuda_event::elapsed_ms(*gclock.origin, ln.stream_end));
+    t.add("key stream h2d (copy stream, overlaps the MSMs)", from_ms(e - b));
+    t.spans.push_back({"key stream h2d", ln.copy_track, host_at(b), host_at(e)});
+  }
+  out.compute_begin_ms = at[ev_compute_begin];
+  out.compute_end_ms = at[ev_msm_b2];
+  return out;
+}
+
+}  // namespace
+
+result<compact_witness_layout> pack_partition(std::span<const fr> values, lane& ln, groth16::prove_timings& t) {
+  const auto t0 = clock::now();
+  auto layout = pack_witness(values, ln.staging.first(ln.staging.size() - sums_staging_bytes()));
+  t.add("pack witness (host)", clock::now() - t0);
+  return layout;
+}
+
+result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                       const r1cs::constraint_system& cs, const compact_witness_layout& layout,
+                                       compute_turn& turn, const gpu_clock& gclock, groth16::prove_timings& t) {
+  const key_shape& s = k.shape;
+  auto& events = ln.events;
+  const cudaStream_t copy = ln.copy, compute = ln.compute;
+  // Copy stream: witness upload (under the kernels of the partition before, if any); the compute
+  // stream takes its turn, then waits for the upload through an event.
+  PP_RETURN_IF_ERROR(events[ev_start].record(copy));
+  PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, layout.bytes, copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, ln.staging.data(), pw.d_witness_ws, pw.d_w, copy));
+  PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
+  PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
+  PP_RETURN_IF_ERROR(turn.begin());
+  PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
+  PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
+
+  fr* const a = pw.d_scalars;
+  const uint64_t m = cs.num_constraints(), inputs = cs.num_public() + 1;
+  // Streamed matrices: row chunks through the workspace's matrix slots, copied on the copy stream
+  // behind the witness upload (which is what orders them after the packed witness they may overlay).
+  // The slot events are the MSM stream's too: that one starts after H, when these are all recorded.
+  spmv_row_stream rows;
+  rows.h_image = k.matrix_image.get();
+  rows.chunking = &k.matrix_chunks;
+  rows.d_slot[0] = pw.d_mslot[0];
+  rows.d_slot[1] = pw.d_mslot[1];
+  rows.copy = copy;
+  rows.pace = ln.pace;
+  for (int i = 0; i < 2; ++i) {
+    rows.loaded[i] = ln.slot_loaded[i].get();
+    rows.freed[i] = ln.slot_freed[i].get();
+  }
+  const auto spmv = [&](int which, fr* out) {
+    return k.plan.matrices_resident ? spmv_one(k.matrices, which, pw.d_w, out, s.n, compute)
+                                    : spmv_one_streamed(k.matrices, which, pw.d_w, out, s.n, compute, rows);
+  };
+  if (!k.plan.h_in_turns) {
+    if (k.plan.matrices_resident) {
+      PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, a, pw.d_b, pw.d_c, s.n, compute));
+    } else {
+      PP_RETURN_IF_ERROR(spmv(0, a));
+      PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
+      PP_RETURN_IF_ERROR(spmv(2, pw.d_c));
+    }
+    PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
+    PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
+    PP_RETURN_IF_ERROR(compute_h_device(k.qap, a, pw.d_b, pw.d_c, compute));
+  } else {
+    // b, then c, in the one buffer d_b: a to the coset, then b, a = a∘b, c to the coset, h. a's
+    // transforms run before B's SpMV so that streamed B rows are copied under them (C's under b's);
+    // the SpMV step is A's SpMV, B's and C's count in the H step.
+    PP_RETURN_IF_ERROR(spmv(0, a));
+    PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
+    PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
+    PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
+    PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
+    PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(spmv(2, pw.d_b));
+    PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
+  }
+  return msm_phase(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, turn, gclock, t);
+}
+
+result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                  const groth16::evaluation_request& req,
+                                                  const compact_witness_layout& layout, compute_turn& turn,
+                                                  const gpu_clock& gclock, groth16::prove_timings& t) {
+  const key_shape& s = k.shape;
+  auto& events = ln.events;
+  const cudaStream_t copy = ln.copy, compute = ln.compute;
+  const uint64_t inputs = req.inputs.size(), rows = req.a.size();
+  if (s.nv != inputs + req.aux.size() || rows > s.n) {
+    return invalid_argument("run_evaluation_partition: the request does not match the placed key");
+  }
+  const std::span<std::byte> staging = ln.staging;
+
+  // Copy stream, in order: the witness (packed aux expanded behind the inputs), a, b, c, each
+  // zero-padded to the domain. The packed witness's workspace overlays b and c, which the stream
+  // order protects. a, b, c go through the rest of the lane's pinned staging in chunks, each value
+  // checked to be reduced as it is staged (evaluation_staging.hpp), while the compute stream
+  // transforms what arrived before (h_to_coset of a under b's copy, ...).
+  const uint64_t staging_end = staging.size() - sums_staging_bytes();
+  const uint64_t witness_end = std::min(pad256(layout.bytes), staging_end);
+  PP_ASSIGN_OR_RETURN(staged_copier copier,
+                      staged_copier::create(staging.subspan(witness_end, staging_end - witness_end)));
+  const auto upload = [&](fr* d, std::span<const fr> h, const char* name) {
+    return copier.copy(d, h, s.n, copy, name);
+  };
+  PP_RETURN_IF_ERROR(events[ev_start].record(copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, pw.d_w + inputs, copy));
+  PP_CUDA_TRY(cudaMemcpyAsync(pw.d_w, req.inputs.data(), req.inputs.size_bytes(), cudaMemcpyHostToDevice, copy));
+  fr* const a = pw.d_scalars;
+  PP_RETURN_IF_ERROR(upload(a, req.a, "a"));
+  // The slot events order the compute stream after each copy here; the MSM phase's streaming
+  // records them afresh later (a wait takes the event's state when it is enqueued).
+  PP_RETURN_IF_ERROR(ln.slot_loaded[0].record(copy));
+  PP_RETURN_IF_ERROR(turn.begin());
+  PP_RETURN_IF_ERROR(ln.slot_loaded[0].wait_on(compute));
+  PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
+  PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
+  PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
+  PP_RETURN_IF_ERROR(upload(pw.d_b, req.b, "b"));
+  PP_RETURN_IF_ERROR(ln.slot_loaded[1].record(copy));
+  PP_RETURN_IF_ERROR(ln.slot_loaded[1].wait_on(compute));
+  PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
+  PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
+  if (k.plan.h_in_turns) {
+    // c goes where b was: its copy waits for a∘b.
+    PP_RETURN_IF_ERROR(ln.slot_freed[0].record(compute));
+    PP_RETURN_IF_ERROR(ln.slot_freed[0].wait_on(copy));
+  }
+  PP_RETURN_IF_ERROR(upload(pw.d_c, req.c, "c"));
+  PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
+  PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
+  PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_c, compute));
+  PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_c, compute));
+  const uint64_t copied = layout.bytes + req.inputs.size_bytes() + 3 * s.n * sizeof(fr);
+  return msm_phase(k, pw, ln, inputs, copied, /*spmv=*/false, turn, gclock, t);
+}
+
+}  // namespace pp::cuda

@@ -1,0 +1,59 @@
+// partition_launch: one Groth16 partition on a lane of the CUDA backend (lane.hpp: a copy stream, a
+// compute stream, timing events and pinned staging), on one of the region's workspaces laid out for
+// its key (key_residency.hpp): witness upload (copy stream) -> SpMV -> H scalars -> the five MSMs
+// (compute stream), the streamed tables' chunks copied on the copy stream into the workspace's point
+// slots while the chunks before run; streamed matrices' row chunks go the same way through the
+// workspace's two matrix slots during the SpMV. From QAP evaluations (run_evaluation_partition) the
+// SpMV gives way to copies of the caller's a, b, c. Internal to the cuda layer.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <span>
+
+#include "core/result.hpp"
+#include "cuda/key/key_residency.hpp"
+#include "cuda/prover/lane.hpp"
+#include "cuda/runtime/compute_turn.hpp"
+#include "cuda/spmv/witness_upload.hpp"
+#include "ec/xyzz.hpp"
+#include "groth16/backend.hpp"
+#include "groth16/evaluation_prover.hpp"
+#include "groth16/proof_assembly.hpp"
+
+namespace pp::cuda {
+
+struct partition_result {
+  groth16::msm_sums sums;
+  uint64_t h2d_bytes = 0;  // witness and streamed points copied to the device
+  float compute_begin_ms = 0, compute_end_ms = 0;  // since the origin, for the busy union
+};
+
+// Packs values (a witness, or an evaluation request's aux values) into the lane's staging, the MSM
+// sums' tail left free: host work that needs no workspace, so a lane does it while another lane's
+// partition holds the workspace and the GPU. Timed as "pack witness (host)".
+result<compact_witness_layout> pack_partition(std::span<const ff::fr> values, lane& ln, groth16::prove_timings& t);
+
+// Runs one partition of key k on lane ln and workspace pw, its witness packed in the lane's staging
+// (`packed`, from pack_partition), and returns when the lane's device work has completed (a
+// per-event wait, never a device synchronization). The upload starts at once; the kernels take
+// their turn (turn.begin() before the first, turn.end() after the last). Timings and spans go to t.
+result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                       const r1cs::constraint_system& cs, const compact_witness_layout& packed,
+                                       compute_turn& turn, const gpu_clock& clock, groth16::prove_timings& t);
+
+// The same from a checked evaluation request (groth16::check_evaluation_request) on an evaluation key
+// (shape_evaluation_key), req.aux packed by pack_partition: the aux values uploaded behind the
+// inputs, then a, b, c copied from req's memory (zero-padded to the domain) through the rest of the
+// staging on the copy stream, each transformed as soon as it has arrived (b and c in turns when the
+// plan says so), then the same MSMs. "gpu witness upload" is the copy stream's whole upload, which
+// overlaps the H transforms.
+result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                  const groth16::evaluation_request& req,
+                                                  const compact_witness_layout& packed, compute_turn& turn,
+                                                  const gpu_clock& clock, groth16::prove_timings& t);
+
+// Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
+uint64_t sums_staging_bytes();
+
+}  // namespace pp::cuda

@@ -1,0 +1,123 @@
+// Device half of groth16_qap.hpp: one thread per element for the pointwise Groth16 steps (input
+// rows, c = a∘b, h = a b - c [/ Z]) around the resident NTTs. Each coset shift rides on its
+// inverse transform's 1/n (intt_shifted), and the chains keep every vector in one order without a
+// bit-reversal pass: intt_shifted natural -> bit-reversed (DIF), ntt bit-reversed -> natural (DIT).
+#include <string>
+
+#include "core/cuda_try.hpp"
+#include "core/status_macros.hpp"
+#include "cuda/ff/fr_vector_access.cuh"
+#include "cuda/qap/groth16_qap.hpp"
+
+namespace pp::cuda {
+namespace {
+
+using ff::fr;
+constexpr uint32_t block_threads = 256;
+
+__device__ __forceinline__ uint64_t tid() { return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; }
+
+__global__ void input_rows_kernel(fr* __restrict__ a, const fr* __restrict__ w, uint64_t m, uint64_t count) {
+  const uint64_t i = tid();
+  if (i < count) store_fr(a + m + i, ldg_fr(w + i));
+}
+
+__global__ void hadamard_kernel(const fr* __restrict__ a, const fr* __restrict__ b, fr* __restrict__ c, uint64_t n) {
+  const uint64_t i = tid();
+  if (i < n) store_fr(c + i, ldg_fr(a + i) * ldg_fr(b + i));
+}
+
+// out = a b - c, times z_inv when scale is set; out may be a or b (each thread reads its element
+// before writing it).
+__global__ void combine_kernel(fr* out, const fr* a, const fr* b, const fr* __restrict__ c, bool scale, fr z_inv,
+                               uint64_t n) {
+  const uint64_t i = tid();
+  if (i >= n) return;
+  fr h = load_fr(a + i) * load_fr(b + i) - ldg_fr(c + i);
+  if (scale) h = h * z_inv;
+  store_fr(out + i, h);
+}
+
+// a = (a - c) z_inv.
+__global__ void sub_scale_kernel(fr* __restrict__ a, const fr* __restrict__ c, fr z_inv, uint64_t n) {
+  const uint64_t i = tid();
+  if (i < n) store_fr(a + i, (ldg_fr(a + i) - ldg_fr(c + i)) * z_inv);
+}
+
+__global__ void gather_kernel(fr* __restrict__ out, const fr* __restrict__ in, const uint32_t* __restrict__ idx,
+                              uint64_t count) {
+  const uint64_t i = tid();
+  if (i < count) store_fr(out + i, ldg_fr(in + __ldg(idx + i)));
+}
+
+uint32_t blocks(uint64_t n) { return uint32_t((n + block_threads - 1) / block_threads); }
+
+}  // namespace
+
+status set_input_rows(fr* d_a, const fr* d_w, uint64_t m, uint64_t count, cudaStream_t stream) {
+  if (count == 0) return ok_status();
+  input_rows_kernel<<<blocks(count), block_threads, 0, stream>>>(d_a, d_w, m, count);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+status gather_scalars(fr* d_out, const fr* d_in, const uint32_t* d_idx, uint64_t count, cudaStream_t stream) {
+  if (count == 0) return ok_status();
+  gather_kernel<<<blocks(count), block_threads, 0, stream>>>(d_out, d_in, d_idx, count);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+namespace {
+// Evaluations over the domain -> evaluations on the coset s<omega>, natural order in and out.
+status to_coset(const device_ntt_domain& dd, fr* d_x, const device_shift_powers& s, cudaStream_t stream) {
+  PP_RETURN_IF_ERROR(intt_shifted(dd, d_x, poly::ntt_order::nr, s, stream));
+  return ntt(dd, d_x, poly::ntt_order::rn, stream);
+}
+}  // namespace
+
+status h_to_coset(const device_qap& q, fr* d_x, cudaStream_t stream) {
+  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_to_coset: monomial basis only");
+  return to_coset(q.ntt_, d_x, q.ntt_.coset_shift_powers(), stream);
+}
+
+status h_multiply(const device_qap& q, fr* d_a, const fr* d_b, cudaStream_t stream) {
+  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_multiply: monomial basis only");
+  const uint64_t n = q.size();
+  hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_a, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+status h_finish(const device_qap& q, fr* d_a, const fr* d_c, cudaStream_t stream) {
+  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_finish: monomial basis only");
+  const uint64_t n = q.size();
+  sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_c, q.z_coset_inv_, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  return coset_intt(q.ntt_, d_a, poly::ntt_order::nn, stream);
+}
+
+status compute_h_device(const device_qap& q, fr* d_a, fr* d_b, fr* d_c, cudaStream_t stream) {
+  const uint64_t n = q.size();
+  const device_ntt_domain& dd = q.ntt_;
+  if (d_a == nullptr || d_b == nullptr || d_c == nullptr) return invalid_argument("compute_h_device: null buffer");
+  fr* v[3] = {d_a, d_b, d_c};
+  if (q.basis_ == groth16::h_basis::monomial) {
+    // poly::compute_quotient: iNTT, coset NTT, (a b - c) / Z into b, coset iNTT back into a (out of
+    // place, natural order: no bit-reversal pass).
+    for (fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, dd.coset_shift_powers(), stream));
+    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_b, d_a, d_b, d_c, true, q.z_coset_inv_, n);
+    PP_CUDA_TRY(cudaGetLastError());
+    return ntt_into(dd, d_b, d_a, ntt_kind::coset_inverse, stream);
+  }
+  // snarkjs: c = a∘b; each of a, b, c: iNTT, coefficient i times omega_2n^i, NTT (all over <omega_5>).
+  hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, n);
+  PP_CUDA_TRY(cudaGetLastError());
+  const device_shift_powers shift{q.d_shift_lo_, q.d_shift_hi_, int(q.shift_lo_log_)};
+  for (fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, shift, stream));
+  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_a, d_b, d_c, false, fr::zero(), n);
+  PP_CUDA_TRY(cudaGetLastError());
+  return ok_status();
+}
+
+}  // namespace pp::cuda

@@ -1,0 +1,77 @@
+// Host half of the compact witness upload (witness_upload.hpp): counting and packing with oneTBB.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuda/spmv/witness_upload.hpp"
+
+namespace pp::cuda {
+namespace {
+
+using ff::fr;
+
+constexpr uint64_t chunk = uint64_t{1} << 16;  // variables per task, a multiple of 32
+
+bool is_bit(const fr& v, const fr& one) { return v.is_zero() || v == one; }
+
+}  // namespace
+
+uint64_t count_other_values(std::span<const fr> w) {
+  const fr one = fr::one();
+  return tbb::parallel_reduce(
+      tbb::blocked_range<uint64_t>(0, w.size(), chunk), uint64_t{0},
+      [&](const tbb::blocked_range<uint64_t>& r, uint64_t acc) {
+        for (uint64_t i = r.begin(); i < r.end(); ++i) acc += is_bit(w[i], one) ? 0 : 1;
+        return acc;
+      },
+      [](uint64_t a, uint64_t b) { return a + b; });
+}
+
+result<compact_witness_layout> pack_witness(std::span<const fr> w, std::span<std::byte> h_staging) {
+  const fr one = fr::one();
+  const uint64_t n = w.size();
+  const uint64_t chunks = (n + chunk - 1) / chunk;
+  std::vector<uint64_t> start(chunks + 1, 0);
+  tbb::parallel_for(uint64_t{0}, chunks, [&](uint64_t c) {
+    uint64_t k = 0;
+    for (uint64_t i = c * chunk, e = std::min(n, (c + 1) * chunk); i < e; ++i) k += is_bit(w[i], one) ? 0 : 1;
+    start[c + 1] = k;
+  });
+  for (uint64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
+  const compact_witness_layout l = compact_witness_layout::make(n, start[chunks]);
+  if (l.bytes > h_staging.size()) {
+    return resource_exhausted("pack_witness: " + std::to_string(l.bytes) + " bytes needed (" +
+                              std::to_string(l.num_other) + " values other than 0/1), staging buffer has " +
+                              std::to_string(h_staging.size()));
+  }
+  std::byte* base = h_staging.data();
+  auto* bitmap = reinterpret_cast<uint32_t*>(base);
+  auto* positions = reinterpret_cast<uint32_t*>(base + l.positions_offset);
+  auto* values = reinterpret_cast<fr*>(base + l.values_offset);
+  tbb::parallel_for(uint64_t{0}, chunks, [&](uint64_t c) {
+    uint64_t k = start[c];
+    const uint64_t b = c * chunk, e = std::min(n, (c + 1) * chunk);
+    for (uint64_t word = b / 32; word * 32 < e; ++word) {
+      uint32_t bits = 0;
+      for (uint64_t i = word * 32, we = std::min(e, word * 32 + 32); i < we; ++i) {
+        const fr& v = w[i];
+        if (v.is_zero()) continue;
+        if (v == one) {
+          bits |= uint32_t{1} << (i % 32);
+        } else {
+          positions[k] = uint32_t(i);
+          std::memcpy(&values[k], &v, sizeof(fr));
+          ++k;
+        }
+      }
+      bitmap[word] = bits;
+    }
+  });
+  return l;
+}
+
+}  // namespace pp::cuda
