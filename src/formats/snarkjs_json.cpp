@@ -109,28 +109,28 @@ result<const json*> member(const json& obj, const char* key) {
   return &*it;
 }
 
-// "protocol" must be "groth16"; "curve" one of snarkjs's names for a supported curve.
-result<ec::curve_id> protocol_and_curve(const json& obj, std::string_view file) {
-  const std::string f(file);
+// "protocol" must be "groth16"; "curve" one of snarkjs's names for a supported curve. Messages
+// get the document's name as context from from_text.
+result<ec::curve_id> protocol_and_curve(const json& obj) {
   PP_ASSIGN_OR_RETURN(const json* protocol, member(obj, "protocol"));
   if (!protocol->is_string() || protocol->get_ref<const std::string&>() != "groth16") {
-    return invalid_argument(f + ": protocol is " + protocol->dump() + ", proofpipe handles \"groth16\" only");
+    return invalid_argument("protocol is " + protocol->dump() + ", proofpipe handles \"groth16\" only");
   }
   PP_ASSIGN_OR_RETURN(const json* curve, member(obj, "curve"));
-  if (!curve->is_string()) return invalid_argument(f + ": curve must be a string, got " + type_of(*curve));
+  if (!curve->is_string()) return invalid_argument("curve must be a string, got " + type_of(*curve));
   const std::string& c = curve->get_ref<const std::string&>();
   if (c == "bn128" || c == "bn254") return ec::curve_id::bn254;
   if (c == "bls12381") return ec::curve_id::bls12_381;
-  return invalid_argument(f + ": curve is \"" + c + "\", proofpipe needs \"bls12381\" or \"bn128\"");
+  return invalid_argument("curve is \"" + c + "\", proofpipe needs \"bls12381\" or \"bn128\"");
 }
 
 template <class Family>
 status check_protocol_and_curve(const json& obj, std::string_view file) {
   constexpr ec::curve_id want = ec::curve_id_of<Family>;
-  PP_ASSIGN_OR_RETURN(const ec::curve_id got, protocol_and_curve(obj, file));
+  PP_ASSIGN_OR_RETURN(const ec::curve_id got, protocol_and_curve(obj));
   if (got == want) return ok_status();
   const std::string f(file);
-  return invalid_argument(f + ": this " + f + " is for " + ec::curve_name(got) + " (" +
+  return invalid_argument("this " + f + " is for " + ec::curve_name(got) + " (" +
                           obj["curve"].get_ref<const std::string&>() + "), expected " + ec::curve_name(want) + " (" +
                           std::string(ec::snarkjs_curve_name(want)) + ")");
 }
@@ -289,7 +289,7 @@ result<T> from_file(const std::filesystem::path& path, F read) {
 result<ec::curve_id> read_snarkjs_json_curve(std::string_view text, std::string_view file) {
   return from_text<ec::curve_id>(text, file, [&](const json& j) -> result<ec::curve_id> {
     if (!j.is_object()) return invalid_argument("expected a JSON object, got " + type_of(j));
-    return protocol_and_curve(j, file);
+    return protocol_and_curve(j);
   });
 }
 
