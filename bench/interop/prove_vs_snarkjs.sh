@@ -10,11 +10,14 @@
 #
 #   bench/interop/prove_vs_snarkjs.sh [build-dir] [runs]      (defaults: build/release, 3)
 #   PP_BENCH_CIRCUITS="mimc:8 mimc:80 sha256" to pick circuits.
+#   PP_BENCH_CURVE=bn128 to compile them for BN254 (default bls12381).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build/release}" && pwd)
 runs=${2:-3}
 circuits=${PP_BENCH_CIRCUITS:-"mimc:8 mimc:16 mimc:40 mimc:80 sha256"}
+curve=${PP_BENCH_CURVE:-bls12381}
+case $curve in bls12381 | bn128) ;; *) echo "PP_BENCH_CURVE must be bls12381 or bn128" >&2; exit 1 ;; esac
 modules=tools/oracle/node_modules
 proofpipe="$build/proofpipe"
 snarkjs="node $root/$modules/snarkjs/cli.js"
@@ -22,7 +25,7 @@ snarkjs="node $root/$modules/snarkjs/cli.js"
 [ -e "$root/$modules/snarkjs/cli.js" ] || { echo "missing $modules (npm ci in tools/oracle)" >&2; exit 1; }
 
 cd "$root"  # circom2's WASI sandbox resolves includes only below the working directory
-work="$build/bench_interop"
+work="$build/bench_interop/$curve"
 mkdir -p "$work"
 rel_work=$(realpath --relative-to="$root" "$work")
 
@@ -55,7 +58,7 @@ for spec in $circuits; do
   mkdir -p "$d"
   if [ ! -s "$d/$name.zkey" ]; then
     echo "== $name: compile, witness, proofpipe setup" >&2
-    node $modules/circom2/cli.js "$rel_work/$name.circom" --r1cs --wasm --O2 -p bls12381 -l $modules -o "$d" >/dev/null
+    node $modules/circom2/cli.js "$rel_work/$name.circom" --r1cs --wasm --O2 -p $curve -l $modules -o "$d" >/dev/null
     node "$d/${name}_js/generate_witness.js" "$d/${name}_js/$name.wasm" "$input" "$d/$name.wtns"
     "$proofpipe" --quiet setup "$d/$name.r1cs" "$d/$name.zkey" --vk "$d/vk.json" 2>/dev/null
   fi
@@ -81,7 +84,7 @@ for spec in $circuits; do
 done
 
 echo
-echo "proofpipe prove vs snarkjs groth16 prove, $runs alternated runs each (wall: best; CPU = user + sys: median; both verified by snarkjs)"
+echo "proofpipe prove vs snarkjs groth16 prove ($curve), $runs alternated runs each (wall: best; CPU = user + sys: median; both verified by snarkjs)"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| circuit    | constraints | domain | proofpipe (s) | snarkjs (s) | snarkjs / proofpipe | pp CPU s | sj CPU s | CPU ratio |"
 echo "|------------|-------------|--------|---------------|-------------|---------------------|----------|----------|-----------|"

@@ -19,6 +19,14 @@ status db_session::run(std::string_view what, const std::function<void(pqxx::con
       // call runs once more on a new connection instead of failing its caller.
       if (reused && !retried) continue;
       s = unavailable("database: connection lost or refused (" + std::string(e.what()) + ")");
+    } catch (const pqxx::in_doubt_error& e) {
+      conn_.reset();
+      // The server went away while the commit was on its way: it may or may not have taken effect,
+      // so neither "failed" nor "retry" is true. A submit repeated with the same --id is safe (the
+      // id is unique in the database); a blind retry could make a second job.
+      s = status(status_code::unknown, "database: the connection was lost while a transaction committed; whether it "
+                                       "took effect is unknown (" + std::string(e.what()) + "); repeat a submit with "
+                                       "the same --id, which the cluster keeps unique");
     } catch (const pqxx::sql_error& e) {
       s = internal_error("database: SQLSTATE " + e.sqlstate() + ": " + e.what());
     } catch (const std::exception& e) {

@@ -41,7 +41,7 @@ result<witness_file> witness_file::open(const std::filesystem::path& path, uint6
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     const int e = errno;
-    if (e == ENOENT || e == ENOTDIR) return not_found(name + " does not exist (it was there at submit)");
+    if (e == ENOENT || e == ENOTDIR) return not_found(name + " does not exist");
     if (e == EACCES || e == EPERM) return permission_denied(name + ": the daemon may not read it");
     return invalid_argument(name + ": cannot open: " + std::strerror(e));
   }

@@ -66,7 +66,11 @@ void witness_stage::run_uncontained(partition_task& t, const std::string& track)
   std::optional<witness_file> file;
   if (const auto* path = std::get_if<std::filesystem::path>(&w->source.value)) {
     auto f = witness_file::open(*path, max_wtns_file_bytes(w->key->cs->num_variables()));
-    if (!f.ok()) return fail_(t, f.error());
+    if (!f.ok()) {
+      // The daemon checked the path at submit: a file missing now was moved or deleted since.
+      const status& e = f.error();
+      return fail_(t, e.code() == status_code::not_found ? not_found(e.message() + " (it was there at submit)") : e);
+    }
     file.emplace(std::move(f).value());
   }
   // While a file is read and parsed, its bytes and the parsed witness are live and nothing else of

@@ -1,6 +1,8 @@
-// Prime identification for circom headers: circom's -p choices, matched by value.
+// Prime identification for circom headers: circom's -p choices, matched by value; the two that
+// proofpipe proves over map to their curve.
 #include "formats/circom_field.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,16 +13,17 @@ namespace {
 struct known_prime {
   const char* name;
   const char* hex;  // big-endian, no prefix
+  std::optional<ec::curve_id> curve;
 };
 
 // The primes circom -p can produce (docs: "circom --help", option -p).
-constexpr known_prime known_primes[] = {
-    {"BLS12-381", "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"},
-    {"BN254", "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"},
-    {"Grumpkin", "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47"},
-    {"Goldilocks", "ffffffff00000001"},
-    {"Pallas", "40000000000000000000000000000000224698fc094cf91b992d30ed00000001"},
-    {"Vesta", "40000000000000000000000000000000224698fc0994a8dd8c46eb2100000001"},
+const known_prime known_primes[] = {
+    {"BLS12-381", "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", ec::curve_id::bls12_381},
+    {"BN254", "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", ec::curve_id::bn254},
+    {"Grumpkin", "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", std::nullopt},
+    {"Goldilocks", "ffffffff00000001", std::nullopt},
+    {"Pallas", "40000000000000000000000000000000224698fc094cf91b992d30ed00000001", std::nullopt},
+    {"Vesta", "40000000000000000000000000000000224698fc0994a8dd8c46eb2100000001", std::nullopt},
 };
 
 // Little-endian bytes without high zero bytes.
@@ -55,43 +58,58 @@ std::string to_decimal(std::vector<uint8_t> le) {
   return {digits.rbegin(), digits.rend()};
 }
 
-}  // namespace
+// circom's -p value(s) that fix the input: the expected curve's, or both.
+std::string fix_text(std::string_view fix_prefix, std::optional<ec::curve_id> expected) {
+  std::string f(fix_prefix);
+  if (expected) return f + std::string(ec::snarkjs_curve_name(*expected));
+  return f + "bls12381 or -p bn128";
+}
 
-status read_circom_field(byte_reader& rd, std::string_view kind, std::string_view fix) {
+result<ec::curve_id> read_curve(byte_reader& rd, std::string_view kind, std::string_view fix_prefix,
+                                std::optional<ec::curve_id> expected) {
   auto n8 = rd.u32("field size n8");
   if (!n8.ok()) return std::move(n8).take_status();
   if (*n8 == 0 || *n8 % 8 != 0) {
     return invalid_argument("field size n8 at offset " + std::to_string(rd.offset() - 4) + " is " +
-                            std::to_string(*n8) + ", expected a positive multiple of 8 (32 for BLS12-381)");
+                            std::to_string(*n8) + ", expected a positive multiple of 8 (32 for BLS12-381 and BN254)");
   }
   const uint64_t prime_at = rd.offset();
   if (status s = rd.require(*n8, "prime"); !s.ok()) return s;
   const std::vector<uint8_t> prime = trim(rd.bytes_unchecked(*n8), *n8);
-  const char* name = nullptr;
+  const known_prime* known = nullptr;
   for (const known_prime& k : known_primes) {
-    if (from_hex(k.hex) == prime) name = k.name;
-  }
-  const std::string bls = "BLS12-381";
-  if (name != nullptr && name == bls) {
-    if (*n8 != 32) {
-      return invalid_argument("field size n8 is " + std::to_string(*n8) + ", expected 32 for BLS12-381");
-    }
-    return ok_status();
+    if (from_hex(k.hex) == prime) known = &k;
   }
   const std::string value = prime.size() <= 64 ? "prime " + to_decimal(prime)
                                                 : "a " + std::to_string(prime.size()) + "-byte prime";
-  if (name != nullptr) {
-    return invalid_argument("this " + std::string(kind) + " is for " + name + " (" + value +
-                            "), proofpipe proves over BLS12-381; " + std::string(fix));
+  if (known != nullptr && known->curve) {
+    if (*n8 != 32) {
+      return invalid_argument("field size n8 is " + std::to_string(*n8) + ", expected 32 for " + known->name);
+    }
+    if (expected && *known->curve != *expected) {
+      return invalid_argument("this " + std::string(kind) + " is for " + known->name + " (" + value + "), expected " +
+                              ec::curve_name(*expected) + "; " + fix_text(fix_prefix, expected));
+    }
+    return *known->curve;
+  }
+  if (known != nullptr) {
+    return invalid_argument("this " + std::string(kind) + " is for " + known->name + " (" + value +
+                            "), proofpipe proves over BLS12-381 and BN254; " + fix_text(fix_prefix, expected));
   }
   return invalid_argument("this " + std::string(kind) + " has an unknown field (" + value + ", n8 " +
                           std::to_string(*n8) + ", at offset " + std::to_string(prime_at) +
-                          "), proofpipe proves over BLS12-381; " + std::string(fix));
+                          "), proofpipe proves over BLS12-381 and BN254; " + fix_text(fix_prefix, expected));
 }
 
-void write_circom_field(binfile_writer& w) {
-  w.u32(32);
-  w.bytes(ff::fr_params::modulus, 32);
+}  // namespace
+
+result<ec::curve_id> read_circom_curve(byte_reader& rd, std::string_view kind, std::string_view fix_prefix) {
+  return read_curve(rd, kind, fix_prefix, std::nullopt);
+}
+
+status read_circom_field(byte_reader& rd, ec::curve_id expected, std::string_view kind, std::string_view fix_prefix) {
+  auto c = read_curve(rd, kind, fix_prefix, expected);
+  return c.ok() ? ok_status() : std::move(c).take_status();
 }
 
 }  // namespace pp::formats

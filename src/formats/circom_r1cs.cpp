@@ -1,8 +1,10 @@
 // .r1cs parsing into CSR matrices: the constraint section is read once, row by row, with every
-// count checked against the bytes left before anything is reserved.
+// count checked against the bytes left before anything is reserved. Written once over Fr,
+// instantiated for both curves at the end.
 #include "formats/circom_r1cs.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "core/output_file.hpp"
@@ -15,11 +17,8 @@ namespace pp::formats {
 
 namespace {
 
-using ff::fr;
-using r1cs::csr_matrix;
-
 constexpr const char* kind = ".r1cs";
-constexpr const char* fix = "recompile the circuit with circom -p bls12381";
+constexpr const char* fix = "recompile the circuit with circom -p ";
 constexpr uint64_t term_bytes = 4 + 32;
 constexpr const char* matrix_names[3] = {"A", "B", "C"};
 
@@ -29,9 +28,15 @@ struct header {
   uint32_t n_constraints;
 };
 
-result<header> read_header(std::span<const uint8_t> file, const section_entry& s, const circom_limits& limits) {
+// The header of a file for `curve` (any supported curve when nullopt).
+result<header> read_header(std::span<const uint8_t> file, const section_entry& s, const circom_limits& limits,
+                           std::optional<ec::curve_id> curve) {
   byte_reader rd(file, s, "section 1 (header)");
-  PP_RETURN_IF_ERROR(read_circom_field(rd, kind, fix));
+  if (curve) {
+    PP_RETURN_IF_ERROR(read_circom_field(rd, *curve, kind, fix));
+  } else {
+    PP_RETURN_IF_ERROR(read_circom_curve(rd, kind, fix).take_status());
+  }
   PP_RETURN_IF_ERROR(rd.require(28, "header counts (nWires, nPubOut, nPubIn, nPrvIn, nLabels, nConstraints)"));
   header h;
   h.n_wires = rd.u32_unchecked();
@@ -58,8 +63,9 @@ result<header> read_header(std::span<const uint8_t> file, const section_entry& s
   return h;
 }
 
+template <class Fr>
 status read_constraints(std::span<const uint8_t> file, const section_entry& s, const header& h,
-                        const circom_limits& limits, csr_matrix (&m)[3]) {
+                        const circom_limits& limits, r1cs::basic_csr_matrix<Fr> (&m)[3]) {
   byte_reader rd(file, s, "section 2 (constraints)");
   // Every constraint holds at least three u32 term counts.
   if (s.size / 12 < h.n_constraints) {
@@ -68,7 +74,7 @@ status read_constraints(std::span<const uint8_t> file, const section_entry& s, c
                      std::to_string(s.size));
   }
   const uint64_t max_terms = std::min(limits.max_terms, s.size / term_bytes);
-  for (csr_matrix& x : m) x.row_ptr.reserve(uint64_t{h.n_constraints} + 1);
+  for (auto& x : m) x.row_ptr.reserve(uint64_t{h.n_constraints} + 1);
   uint64_t total = 0;
   for (uint32_t i = 0; i < h.n_constraints; ++i) {
     for (int k = 0; k < 3; ++k) {
@@ -88,7 +94,7 @@ status read_constraints(std::span<const uint8_t> file, const section_entry& s, c
         return resource_exhausted("constraint " + std::to_string(i) + ": more than " +
                                   std::to_string(limits.max_terms) + " terms in total (the limit)");
       }
-      csr_matrix& x = m[k];
+      r1cs::basic_csr_matrix<Fr>& x = m[k];
       if (x.cols.capacity() < x.cols.size() + n) {
         // Grow geometrically, but never past what the section can still hold.
         const uint64_t want = std::min<uint64_t>(std::max<uint64_t>(2 * x.cols.capacity(), x.cols.size() + n),
@@ -103,11 +109,11 @@ status read_constraints(std::span<const uint8_t> file, const section_entry& s, c
                                   std::to_string(t) + " (offset " + std::to_string(rd.offset() - 4) + "): wire id " +
                                   std::to_string(wire) + " out of range, nWires is " + std::to_string(h.n_wires));
         }
-        fr coeff;
+        Fr coeff;
         if (!read_fr_unchecked(rd, coeff)) {
           return invalid_argument("constraint " + std::to_string(i) + ", " + matrix_names[k] + " term " +
                                   std::to_string(t) + " (offset " + std::to_string(rd.offset() - 32) +
-                                  "): coefficient >= the BLS12-381 scalar modulus r");
+                                  "): coefficient >= the " + ec::family_of_fr<Fr>::name + " scalar modulus r");
         }
         x.cols.push_back(wire);
         x.coeffs.push_back(coeff);
@@ -130,7 +136,17 @@ status read_labels(std::span<const uint8_t> file, const section_entry& s, const 
   return ok_status();
 }
 
-result<circom_r1cs> read(std::span<const uint8_t> file, const circom_limits& limits) {
+// Section 1's table entry, for the header-only readers.
+result<section_entry> header_section(std::span<const uint8_t> file) {
+  static constexpr uint32_t versions[] = {1};
+  PP_ASSIGN_OR_RETURN(const binfile_sections t, read_binfile_sections(file, "r1cs", versions, kind));
+  PP_ASSIGN_OR_RETURN(const section_entry* s, t.find(1, "header"));
+  if (s == nullptr) return data_loss("section 1 (header) is missing");
+  return *s;
+}
+
+template <class Fr>
+result<basic_circom_r1cs<Fr>> read(std::span<const uint8_t> file, const circom_limits& limits) {
   static constexpr uint32_t versions[] = {1};
   PP_ASSIGN_OR_RETURN(const binfile_sections table, read_binfile_sections(file, "r1cs", versions, kind));
   for (uint32_t id : {4u, 5u}) {
@@ -145,14 +161,14 @@ result<circom_r1cs> read(std::span<const uint8_t> file, const circom_limits& lim
   PP_ASSIGN_OR_RETURN(const section_entry* ls, table.find(3, "wire map"));
   if (hs == nullptr) return data_loss("section 1 (header) is missing");
   // The header first: a file for the wrong curve should say so, whatever else is wrong with it.
-  PP_ASSIGN_OR_RETURN(const header h, read_header(file, *hs, limits));
+  PP_ASSIGN_OR_RETURN(const header h, read_header(file, *hs, limits, ec::curve_id_of<ec::family_of_fr<Fr>>));
   if (cs_sec == nullptr) return data_loss("section 2 (constraints) is missing");
-  circom_r1cs out;
+  basic_circom_r1cs<Fr> out;
   out.n_pub_out = h.n_pub_out;
   out.n_pub_in = h.n_pub_in;
   out.n_prv_in = h.n_prv_in;
   out.n_labels = h.n_labels;
-  csr_matrix m[3];
+  r1cs::basic_csr_matrix<Fr> m[3];
   PP_RETURN_IF_ERROR(read_constraints(file, *cs_sec, h, limits, m));
   if (ls != nullptr) {
     out.wire_labels.emplace();
@@ -163,15 +179,16 @@ result<circom_r1cs> read(std::span<const uint8_t> file, const circom_limits& lim
     if (s.id >= 1 && s.id <= 3) out.section_order.push_back(s.id);
   }
   const uint64_t n_public = uint64_t{h.n_pub_out} + h.n_pub_in;
-  PP_ASSIGN_OR_RETURN(out.cs, r1cs::constraint_system::make(n_public, h.n_wires - 1 - n_public, std::move(m[0]),
+  PP_ASSIGN_OR_RETURN(out.cs, r1cs::basic_constraint_system<Fr>::make(n_public, h.n_wires - 1 - n_public, std::move(m[0]),
                                                             std::move(m[1]), std::move(m[2])));
   return out;
 }
 
 }  // namespace
 
-circom_r1cs make_circom_r1cs(r1cs::constraint_system cs) {
-  circom_r1cs r;
+template <class Fr>
+basic_circom_r1cs<Fr> make_circom_r1cs(r1cs::basic_constraint_system<Fr> cs) {
+  basic_circom_r1cs<Fr> r;
   r.n_pub_in = static_cast<uint32_t>(cs.num_public());
   r.n_labels = cs.num_variables();
   r.wire_labels.emplace(cs.num_variables());
@@ -180,13 +197,15 @@ circom_r1cs make_circom_r1cs(r1cs::constraint_system cs) {
   return r;
 }
 
-result<circom_r1cs> read_circom_r1cs(std::span<const uint8_t> bytes, const circom_limits& limits) {
-  return read(bytes, limits);
+template <class Fr>
+result<basic_circom_r1cs<Fr>> read_circom_r1cs(std::span<const uint8_t> bytes, const circom_limits& limits) {
+  return read<Fr>(bytes, limits);
 }
 
-result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, const circom_limits& limits) {
-  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<circom_r1cs> {
-    auto r = read(bytes, limits);
+template <class Fr>
+result<basic_circom_r1cs<Fr>> read_circom_r1cs_file(const std::filesystem::path& path, const circom_limits& limits) {
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<basic_circom_r1cs<Fr>> {
+    auto r = read<Fr>(bytes, limits);
     if (!r.ok()) return r.error().with_context("reading " + path.string());
     return r;
   });
@@ -195,11 +214,8 @@ result<circom_r1cs> read_circom_r1cs_file(const std::filesystem::path& path, con
 result<uint32_t> read_circom_r1cs_num_wires_file(const std::filesystem::path& path) {
   return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<uint32_t> {
     auto wires = [&]() -> result<uint32_t> {
-      static constexpr uint32_t versions[] = {1};
-      PP_ASSIGN_OR_RETURN(const binfile_sections t, read_binfile_sections(bytes, "r1cs", versions, kind));
-      PP_ASSIGN_OR_RETURN(const section_entry* s, t.find(1, "header"));
-      if (s == nullptr) return data_loss("section 1 (header) is missing");
-      PP_ASSIGN_OR_RETURN(const header h, read_header(bytes, *s, circom_limits{}));
+      PP_ASSIGN_OR_RETURN(const section_entry s, header_section(bytes));
+      PP_ASSIGN_OR_RETURN(const header h, read_header(bytes, s, circom_limits{}, std::nullopt));
       return h.n_wires;
     };
     auto n = wires();
@@ -208,8 +224,23 @@ result<uint32_t> read_circom_r1cs_num_wires_file(const std::filesystem::path& pa
   });
 }
 
-result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
-  const r1cs::constraint_system& cs = r.cs;
+result<ec::curve_id> read_circom_r1cs_curve(std::span<const uint8_t> bytes) {
+  PP_ASSIGN_OR_RETURN(const section_entry s, header_section(bytes));
+  byte_reader rd(bytes, s, "section 1 (header)");
+  return read_circom_curve(rd, kind, fix);
+}
+
+result<ec::curve_id> read_circom_r1cs_curve_file(const std::filesystem::path& path) {
+  return read_mapped(path, [&](std::span<const uint8_t> bytes) -> result<ec::curve_id> {
+    auto c = read_circom_r1cs_curve(bytes);
+    if (!c.ok()) return std::move(c).take_status().with_context("reading " + path.string());
+    return c;
+  });
+}
+
+template <class Fr>
+result<std::vector<uint8_t>> write_circom_r1cs(const basic_circom_r1cs<Fr>& r) {
+  const r1cs::basic_constraint_system<Fr>& cs = r.cs;
   if (cs.num_variables() > UINT32_MAX) {
     return invalid_argument(std::to_string(cs.num_variables()) + " wires do not fit the u32 nWires field");
   }
@@ -245,7 +276,7 @@ result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
   for (uint32_t id : r.section_order) {
     w.begin_section(id);
     if (id == 1) {
-      write_circom_field(w);
+      write_circom_field<Fr>(w);
       w.u32(static_cast<uint32_t>(cs.num_variables()));
       w.u32(r.n_pub_out);
       w.u32(r.n_pub_in);
@@ -254,7 +285,7 @@ result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
       w.u32(static_cast<uint32_t>(cs.num_constraints()));
     } else if (id == 2) {
       for (std::size_t i = 0; i < cs.num_constraints(); ++i) {
-        for (const csr_matrix* m : {&cs.a(), &cs.b(), &cs.c()}) {
+        for (const r1cs::basic_csr_matrix<Fr>* m : {&cs.a(), &cs.b(), &cs.c()}) {
           w.u32(static_cast<uint32_t>(m->row_ptr[i + 1] - m->row_ptr[i]));
           for (uint64_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; ++k) {
             w.u32(m->cols[k]);
@@ -270,10 +301,22 @@ result<std::vector<uint8_t>> write_circom_r1cs(const circom_r1cs& r) {
   return std::move(w).finish();
 }
 
-status write_circom_r1cs_file(const circom_r1cs& r, const std::filesystem::path& path) {
+template <class Fr>
+status write_circom_r1cs_file(const basic_circom_r1cs<Fr>& r, const std::filesystem::path& path) {
   auto bytes = write_circom_r1cs(r);
   if (!bytes.ok()) return bytes.error().with_context("writing " + path.string());
   return write_output_file(path, *bytes);
 }
+
+#define PP_INSTANTIATE(Fr)                                                                                          \
+  template basic_circom_r1cs<Fr> make_circom_r1cs<Fr>(r1cs::basic_constraint_system<Fr>);                          \
+  template result<basic_circom_r1cs<Fr>> read_circom_r1cs<Fr>(std::span<const uint8_t>, const circom_limits&);     \
+  template result<basic_circom_r1cs<Fr>> read_circom_r1cs_file<Fr>(const std::filesystem::path&,                  \
+                                                                   const circom_limits&);                          \
+  template result<std::vector<uint8_t>> write_circom_r1cs<Fr>(const basic_circom_r1cs<Fr>&);                      \
+  template status write_circom_r1cs_file<Fr>(const basic_circom_r1cs<Fr>&, const std::filesystem::path&);
+PP_INSTANTIATE(ff::fr)
+PP_INSTANTIATE(ff::bn254::fr)
+#undef PP_INSTANTIATE
 
 }  // namespace pp::formats

@@ -15,8 +15,9 @@ namespace pp::formats {
 namespace {
 
 // Rows [0, m) of one matrix, entries in file order within a row (counting sort by row).
-r1cs::csr_matrix matrix_from(const std::vector<zkey_coefficient>& co, uint32_t matrix, uint64_t m) {
-  r1cs::csr_matrix out;
+template <class Fr>
+r1cs::basic_csr_matrix<Fr> matrix_from(const std::vector<basic_zkey_coefficient<Fr>>& co, uint32_t matrix, uint64_t m) {
+  r1cs::basic_csr_matrix<Fr> out;
   // First touched in parallel with huge-page advice, as the key's points (formats/first_touch.hpp).
   resize_first_touched(out.row_ptr, m + 1);
   for (const auto& c : co) {
@@ -37,8 +38,10 @@ r1cs::csr_matrix matrix_from(const std::vector<zkey_coefficient>& co, uint32_t m
 
 }  // namespace
 
-result<r1cs::constraint_system> circuit_from_zkey(const snarkjs_zkey& z) {
-  const groth16::proving_key& pk = z.pk;
+template <class Family>
+result<r1cs::basic_constraint_system<typename Family::fr>> circuit_from_zkey(const basic_snarkjs_zkey<Family>& z) {
+  using fr = typename Family::fr;
+  const groth16::basic_proving_key<Family>& pk = z.pk;
   const uint64_t np = pk.n_public();
   if (pk.n_vars < np + 1) return invalid_argument("zkey has fewer variables than public inputs");
   uint64_t max_row = 0;
@@ -67,19 +70,20 @@ result<r1cs::constraint_system> circuit_from_zkey(const snarkjs_zkey& z) {
   for (uint64_t s = 0; s <= np; ++s) {
     if (!seen[s]) return invalid_argument("zkey lacks the input row of signal " + std::to_string(s));
   }
-  r1cs::csr_matrix c;
+  r1cs::basic_csr_matrix<fr> c;
   c.row_ptr.assign(m + 1, 0);
-  return r1cs::constraint_system::make(np, pk.n_vars - 1 - np, matrix_from(z.coefficients, 0, m),
+  return r1cs::basic_constraint_system<fr>::make(np, pk.n_vars - 1 - np, matrix_from(z.coefficients, 0, m),
                                        matrix_from(z.coefficients, 1, m), std::move(c));
 }
 
-std::vector<zkey_coefficient> zkey_coefficients(const r1cs::constraint_system& cs) {
-  std::vector<zkey_coefficient> out;
+template <class Fr>
+std::vector<basic_zkey_coefficient<Fr>> zkey_coefficients(const r1cs::basic_constraint_system<Fr>& cs) {
+  std::vector<basic_zkey_coefficient<Fr>> out;
   out.reserve(cs.a().nnz() + cs.b().nnz() + cs.num_public() + 1);
   const uint64_t m = cs.num_constraints();
   for (uint64_t r = 0; r < m; ++r) {
     for (uint32_t matrix = 0; matrix < 2; ++matrix) {
-      const r1cs::csr_matrix& mat = matrix == 0 ? cs.a() : cs.b();
+      const r1cs::basic_csr_matrix<Fr>& mat = matrix == 0 ? cs.a() : cs.b();
       const auto cols = mat.row_cols(r);
       const auto coeffs = mat.row_coeffs(r);
       for (std::size_t k = 0; k < cols.size(); ++k) {
@@ -88,10 +92,15 @@ std::vector<zkey_coefficient> zkey_coefficients(const r1cs::constraint_system& c
     }
   }
   for (uint64_t s = 0; s <= cs.num_public(); ++s) {
-    out.push_back({0, static_cast<uint32_t>(m + s), static_cast<uint32_t>(s), ff::fr::one()});
+    out.push_back({0, static_cast<uint32_t>(m + s), static_cast<uint32_t>(s), Fr::one()});
   }
   return out;
 }
+
+template result<r1cs::constraint_system> circuit_from_zkey(const snarkjs_zkey&);
+template result<r1cs::bn254::constraint_system> circuit_from_zkey(const bn254::snarkjs_zkey&);
+template std::vector<zkey_coefficient> zkey_coefficients(const r1cs::constraint_system&);
+template std::vector<bn254::zkey_coefficient> zkey_coefficients(const r1cs::bn254::constraint_system&);
 
 status fill_bellperson_density(groth16::proving_key& pk, const r1cs::constraint_system& cs) {
   if (pk.n_vars != cs.num_variables()) {

@@ -1,7 +1,7 @@
 // The glue between key files and the prover's inputs: the circuit a snarkjs zkey implies (its
 // section-4 A and B matrices; snarkjs keys carry no C), the section-4 coefficients for a circuit
 // (what `snarkjs groth16 setup` writes), and the density bitmaps a bellperson parameter file needs
-// from its circuit.
+// from its circuit. The zkey glue is over the curve family; bellperson is BLS12-381 only.
 #pragma once
 #include <filesystem>
 #include <vector>
@@ -18,10 +18,12 @@ namespace pp::formats {
 // removed (the prover appends them itself); C has m empty rows, which the snarkjs basis never
 // reads (it uses c = a o b). invalid_argument when the input rows are missing or an entry is
 // out of range.
-result<r1cs::constraint_system> circuit_from_zkey(const snarkjs_zkey& z);
+template <class Family>
+result<r1cs::basic_constraint_system<typename Family::fr>> circuit_from_zkey(const basic_snarkjs_zkey<Family>& z);
 
 // Section 4 for cs: per constraint its A then its B terms, then the input rows (snarkjs zkey_new.js).
-std::vector<zkey_coefficient> zkey_coefficients(const r1cs::constraint_system& cs);
+template <class Fr>
+std::vector<basic_zkey_coefficient<Fr>> zkey_coefficients(const r1cs::basic_constraint_system<Fr>& cs);
 
 // Fills a bellperson key's all-clear density bitmaps from the circuit (bit i set iff variable i
 // has a non-zero A resp. B column; every public variable and the constant are set in A through

@@ -1,5 +1,6 @@
 // snarkjs JSON: nlohmann parses (exceptions caught at this boundary), small typed accessors
-// validate with the JSON path in every message, and a bfj-compatible printer writes.
+// validate with the JSON path in every message, and a bfj-compatible printer writes. Written once
+// over the curve family, instantiated for BLS12-381 and BN254 at the end.
 #include "formats/snarkjs_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -17,8 +18,6 @@ namespace {
 
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
-using ec::g1_affine;
-using ec::g2_affine;
 
 // ---- reading -------------------------------------------------------------------------------
 
@@ -53,11 +52,13 @@ result<F> read_decimal(const json& j, const std::string& path) {
   return v;
 }
 
-result<ff::fp2> read_fp2(const json& j, const std::string& path) {
+template <class Fp2>
+result<Fp2> read_fp2(const json& j, const std::string& path) {
+  using fp = decltype(Fp2{}.c0);
   PP_RETURN_IF_ERROR(expect_array(j, 2, path));
-  PP_ASSIGN_OR_RETURN(const ff::fp c0, read_decimal<ff::fp>(j[0], path + "[0]"));
-  PP_ASSIGN_OR_RETURN(const ff::fp c1, read_decimal<ff::fp>(j[1], path + "[1]"));
-  return ff::fp2{c0, c1};
+  PP_ASSIGN_OR_RETURN(const fp c0, read_decimal<fp>(j[0], path + "[0]"));
+  PP_ASSIGN_OR_RETURN(const fp c1, read_decimal<fp>(j[1], path + "[1]"));
+  return Fp2{c0, c1};
 }
 
 // z is "1" (affine) or "0" (infinity, snarkjs writes ["0","1","0"] and never anything else).
@@ -74,23 +75,27 @@ status finish_point(ec::affine<Curve>& p, bool z_is_zero, const std::string& pat
   return ok_status();
 }
 
-result<g1_affine> read_g1(const json& j, const std::string& path) {
+template <class Family>
+result<ec::affine<typename Family::g1_curve>> read_g1(const json& j, const std::string& path) {
+  using fp = typename Family::fp;
   PP_RETURN_IF_ERROR(expect_array(j, 3, path));
-  g1_affine p;
-  PP_ASSIGN_OR_RETURN(p.x, read_decimal<ff::fp>(j[0], path + "[0]"));
-  PP_ASSIGN_OR_RETURN(p.y, read_decimal<ff::fp>(j[1], path + "[1]"));
-  PP_ASSIGN_OR_RETURN(const ff::fp z, read_decimal<ff::fp>(j[2], path + "[2]"));
+  ec::affine<typename Family::g1_curve> p;
+  PP_ASSIGN_OR_RETURN(p.x, read_decimal<fp>(j[0], path + "[0]"));
+  PP_ASSIGN_OR_RETURN(p.y, read_decimal<fp>(j[1], path + "[1]"));
+  PP_ASSIGN_OR_RETURN(const fp z, read_decimal<fp>(j[2], path + "[2]"));
   if (!z.is_zero() && !z.is_one()) return invalid_argument(path + "[2]: z must be \"1\" (affine) or \"0\" (infinity)");
   PP_RETURN_IF_ERROR(finish_point(p, z.is_zero(), path));
   return p;
 }
 
-result<g2_affine> read_g2(const json& j, const std::string& path) {
+template <class Family>
+result<ec::affine<typename Family::g2_curve>> read_g2(const json& j, const std::string& path) {
+  using fp2 = typename Family::g2_curve::field;
   PP_RETURN_IF_ERROR(expect_array(j, 3, path));
-  g2_affine p;
-  PP_ASSIGN_OR_RETURN(p.x, read_fp2(j[0], path + "[0]"));
-  PP_ASSIGN_OR_RETURN(p.y, read_fp2(j[1], path + "[1]"));
-  PP_ASSIGN_OR_RETURN(const ff::fp2 z, read_fp2(j[2], path + "[2]"));
+  ec::affine<typename Family::g2_curve> p;
+  PP_ASSIGN_OR_RETURN(p.x, read_fp2<fp2>(j[0], path + "[0]"));
+  PP_ASSIGN_OR_RETURN(p.y, read_fp2<fp2>(j[1], path + "[1]"));
+  PP_ASSIGN_OR_RETURN(const fp2 z, read_fp2<fp2>(j[2], path + "[2]"));
   if (!z.is_zero() && !z.is_one()) {
     return invalid_argument(path + "[2]: z must be [\"1\",\"0\"] (affine) or [\"0\",\"0\"] (infinity)");
   }
@@ -104,39 +109,51 @@ result<const json*> member(const json& obj, const char* key) {
   return &*it;
 }
 
-status check_protocol_and_curve(const json& obj, std::string_view file) {
-  const std::string f(file);
+// "protocol" must be "groth16"; "curve" one of snarkjs's names for a supported curve. Messages
+// get the document's name as context from from_text.
+result<ec::curve_id> protocol_and_curve(const json& obj) {
   PP_ASSIGN_OR_RETURN(const json* protocol, member(obj, "protocol"));
   if (!protocol->is_string() || protocol->get_ref<const std::string&>() != "groth16") {
-    return invalid_argument(f + ": protocol is " + protocol->dump() + ", proofpipe handles \"groth16\" only");
+    return invalid_argument("protocol is " + protocol->dump() + ", proofpipe handles \"groth16\" only");
   }
   PP_ASSIGN_OR_RETURN(const json* curve, member(obj, "curve"));
-  if (!curve->is_string()) return invalid_argument(f + ": curve must be a string, got " + type_of(*curve));
+  if (!curve->is_string()) return invalid_argument("curve must be a string, got " + type_of(*curve));
   const std::string& c = curve->get_ref<const std::string&>();
-  if (c == "bn128" || c == "bn254") {
-    return invalid_argument(f + ": this " + f + " is for BN254 (" + c + "); proofpipe proves over BLS12-381");
-  }
-  if (c != "bls12381") return invalid_argument(f + ": curve is \"" + c + "\", proofpipe needs \"bls12381\"");
-  return ok_status();
+  if (c == "bn128" || c == "bn254") return ec::curve_id::bn254;
+  if (c == "bls12381") return ec::curve_id::bls12_381;
+  return invalid_argument("curve is \"" + c + "\", proofpipe needs \"bls12381\" or \"bn128\"");
 }
 
-result<groth16::verifying_key> vk_from_json(const json& j) {
+template <class Family>
+status check_protocol_and_curve(const json& obj, std::string_view file) {
+  constexpr ec::curve_id want = ec::curve_id_of<Family>;
+  PP_ASSIGN_OR_RETURN(const ec::curve_id got, protocol_and_curve(obj));
+  if (got == want) return ok_status();
+  const std::string f(file);
+  return invalid_argument("this " + f + " is for " + ec::curve_name(got) + " (" +
+                          obj["curve"].get_ref<const std::string&>() + "), expected " + ec::curve_name(want) + " (" +
+                          std::string(ec::snarkjs_curve_name(want)) + ")");
+}
+
+template <class Family>
+result<groth16::basic_verifying_key<Family>> vk_from_json(const json& j) {
+  using fp2 = typename Family::g2_curve::field;
   if (!j.is_object()) return invalid_argument("expected a JSON object, got " + type_of(j));
-  PP_RETURN_IF_ERROR(check_protocol_and_curve(j, "verification key"));
-  groth16::verifying_key vk;
+  PP_RETURN_IF_ERROR(check_protocol_and_curve<Family>(j, "verification key"));
+  groth16::basic_verifying_key<Family> vk;
   PP_ASSIGN_OR_RETURN(const json* alpha, member(j, "vk_alpha_1"));
-  PP_ASSIGN_OR_RETURN(vk.alpha_g1, read_g1(*alpha, "vk_alpha_1"));
+  PP_ASSIGN_OR_RETURN(vk.alpha_g1, read_g1<Family>(*alpha, "vk_alpha_1"));
   PP_ASSIGN_OR_RETURN(const json* beta, member(j, "vk_beta_2"));
-  PP_ASSIGN_OR_RETURN(vk.beta_g2, read_g2(*beta, "vk_beta_2"));
+  PP_ASSIGN_OR_RETURN(vk.beta_g2, read_g2<Family>(*beta, "vk_beta_2"));
   PP_ASSIGN_OR_RETURN(const json* gamma, member(j, "vk_gamma_2"));
-  PP_ASSIGN_OR_RETURN(vk.gamma_g2, read_g2(*gamma, "vk_gamma_2"));
+  PP_ASSIGN_OR_RETURN(vk.gamma_g2, read_g2<Family>(*gamma, "vk_gamma_2"));
   PP_ASSIGN_OR_RETURN(const json* delta, member(j, "vk_delta_2"));
-  PP_ASSIGN_OR_RETURN(vk.delta_g2, read_g2(*delta, "vk_delta_2"));
+  PP_ASSIGN_OR_RETURN(vk.delta_g2, read_g2<Family>(*delta, "vk_delta_2"));
   PP_ASSIGN_OR_RETURN(const json* ic, member(j, "IC"));
   if (!ic->is_array() || ic->empty()) return invalid_argument("IC: expected a non-empty array of G1 points");
   vk.ic.reserve(ic->size());
   for (std::size_t i = 0; i < ic->size(); ++i) {
-    PP_ASSIGN_OR_RETURN(const g1_affine p, read_g1((*ic)[i], "IC[" + std::to_string(i) + "]"));
+    PP_ASSIGN_OR_RETURN(const auto p, read_g1<Family>((*ic)[i], "IC[" + std::to_string(i) + "]"));
     vk.ic.push_back(p);
   }
   PP_ASSIGN_OR_RETURN(const json* n_public, member(j, "nPublic"));
@@ -150,7 +167,7 @@ result<groth16::verifying_key> vk_from_json(const json& j) {
       const std::string pa = "vk_alphabeta_12[" + std::to_string(a) + "]";
       PP_RETURN_IF_ERROR(expect_array((*ab)[a], 3, pa));
       for (int b = 0; b < 3; ++b) {
-        auto e = read_fp2((*ab)[a][b], pa + "[" + std::to_string(b) + "]");
+        auto e = read_fp2<fp2>((*ab)[a][b], pa + "[" + std::to_string(b) + "]");
         if (!e.ok()) return std::move(e).take_status();
       }
     }
@@ -158,25 +175,27 @@ result<groth16::verifying_key> vk_from_json(const json& j) {
   return vk;
 }
 
-result<groth16::proof> proof_from_json(const json& j) {
+template <class Family>
+result<groth16::basic_proof<Family>> proof_from_json(const json& j) {
   if (!j.is_object()) return invalid_argument("expected a JSON object, got " + type_of(j));
-  PP_RETURN_IF_ERROR(check_protocol_and_curve(j, "proof"));
-  groth16::proof p;
+  PP_RETURN_IF_ERROR(check_protocol_and_curve<Family>(j, "proof"));
+  groth16::basic_proof<Family> p;
   PP_ASSIGN_OR_RETURN(const json* a, member(j, "pi_a"));
-  PP_ASSIGN_OR_RETURN(p.a, read_g1(*a, "pi_a"));
+  PP_ASSIGN_OR_RETURN(p.a, read_g1<Family>(*a, "pi_a"));
   PP_ASSIGN_OR_RETURN(const json* b, member(j, "pi_b"));
-  PP_ASSIGN_OR_RETURN(p.b, read_g2(*b, "pi_b"));
+  PP_ASSIGN_OR_RETURN(p.b, read_g2<Family>(*b, "pi_b"));
   PP_ASSIGN_OR_RETURN(const json* c, member(j, "pi_c"));
-  PP_ASSIGN_OR_RETURN(p.c, read_g1(*c, "pi_c"));
+  PP_ASSIGN_OR_RETURN(p.c, read_g1<Family>(*c, "pi_c"));
   return p;
 }
 
-result<std::vector<ff::fr>> public_from_json(const json& j) {
+template <class Fr>
+result<std::vector<Fr>> public_from_json(const json& j) {
   if (!j.is_array()) return invalid_argument("expected an array of decimal strings, got " + type_of(j));
-  std::vector<ff::fr> out;
+  std::vector<Fr> out;
   out.reserve(j.size());
   for (std::size_t i = 0; i < j.size(); ++i) {
-    PP_ASSIGN_OR_RETURN(const ff::fr v, read_decimal<ff::fr>(j[i], "[" + std::to_string(i) + "]"));
+    PP_ASSIGN_OR_RETURN(const Fr v, read_decimal<Fr>(j[i], "[" + std::to_string(i) + "]"));
     out.push_back(v);
   }
   return out;
@@ -197,21 +216,28 @@ result<T> from_text(std::string_view text, std::string_view file, F convert) {
 
 // ---- writing ---------------------------------------------------------------------------------
 
-ordered_json g1_json(const g1_affine& p) {
+template <class Curve>
+ordered_json g1_json(const ec::affine<Curve>& p) {
   if (ec::is_infinity(p)) return ordered_json::array({"0", "1", "0"});
   return ordered_json::array({ff::to_decimal(p.x), ff::to_decimal(p.y), "1"});
 }
 
-ordered_json fp2_json(const ff::fp2& a) { return ordered_json::array({ff::to_decimal(a.c0), ff::to_decimal(a.c1)}); }
-
-ordered_json g2_json(const g2_affine& p) {
-  if (ec::is_infinity(p)) {
-    return ordered_json::array({fp2_json(ff::fp2::zero()), fp2_json(ff::fp2::one()), fp2_json(ff::fp2::zero())});
-  }
-  return ordered_json::array({fp2_json(p.x), fp2_json(p.y), fp2_json(ff::fp2::one())});
+template <class T>
+ordered_json fp2_json(const ff::fp2_t<T>& a) {
+  return ordered_json::array({ff::to_decimal(a.c0), ff::to_decimal(a.c1)});
 }
 
-ordered_json fp6_json(const ff::fp6& a) { return ordered_json::array({fp2_json(a.c0), fp2_json(a.c1), fp2_json(a.c2)}); }
+template <class Curve>
+ordered_json g2_json(const ec::affine<Curve>& p) {
+  using fp2 = typename Curve::field;
+  if (ec::is_infinity(p)) return ordered_json::array({fp2_json(fp2::zero()), fp2_json(fp2::one()), fp2_json(fp2::zero())});
+  return ordered_json::array({fp2_json(p.x), fp2_json(p.y), fp2_json(fp2::one())});
+}
+
+template <class T>
+ordered_json fp6_json(const ff::fp6_t<T>& a) {
+  return ordered_json::array({fp2_json(a.c0), fp2_json(a.c1), fp2_json(a.c2)});
+}
 
 // bfj's layout with space 1: one value per line, nesting indented by one space, "key": value.
 void print(const ordered_json& j, int depth, std::string& out) {
@@ -260,65 +286,106 @@ result<T> from_file(const std::filesystem::path& path, F read) {
 
 }  // namespace
 
-result<groth16::verifying_key> read_snarkjs_vk_json(std::string_view text) {
-  return from_text<groth16::verifying_key>(text, "verification key", vk_from_json);
+result<ec::curve_id> read_snarkjs_json_curve(std::string_view text, std::string_view file) {
+  return from_text<ec::curve_id>(text, file, [&](const json& j) -> result<ec::curve_id> {
+    if (!j.is_object()) return invalid_argument("expected a JSON object, got " + type_of(j));
+    return protocol_and_curve(j);
+  });
 }
 
-result<groth16::proof> read_snarkjs_proof_json(std::string_view text) {
-  return from_text<groth16::proof>(text, "proof", proof_from_json);
+result<ec::curve_id> read_snarkjs_json_curve_file(const std::filesystem::path& path) {
+  return from_file<ec::curve_id>(path, [](std::string_view text) { return read_snarkjs_json_curve(text); });
 }
 
-result<std::vector<ff::fr>> read_snarkjs_public_json(std::string_view text) {
-  return from_text<std::vector<ff::fr>>(text, "public signals", public_from_json);
+template <class Family>
+result<groth16::basic_verifying_key<Family>> read_snarkjs_vk_json(std::string_view text) {
+  return from_text<groth16::basic_verifying_key<Family>>(text, "verification key", vk_from_json<Family>);
 }
 
-std::string write_snarkjs_vk_json(const groth16::verifying_key& vk) {
+template <class Family>
+result<groth16::basic_proof<Family>> read_snarkjs_proof_json(std::string_view text) {
+  return from_text<groth16::basic_proof<Family>>(text, "proof", proof_from_json<Family>);
+}
+
+template <class Fr>
+result<std::vector<Fr>> read_snarkjs_public_json(std::string_view text) {
+  return from_text<std::vector<Fr>>(text, "public signals", public_from_json<Fr>);
+}
+
+template <class Family>
+std::string write_snarkjs_vk_json(const groth16::basic_verifying_key<Family>& vk) {
   ordered_json j;
   j["protocol"] = "groth16";
-  j["curve"] = "bls12381";
+  j["curve"] = ec::snarkjs_curve_name(ec::curve_id_of<Family>);
   j["nPublic"] = vk.n_public();
   j["vk_alpha_1"] = g1_json(vk.alpha_g1);
   j["vk_beta_2"] = g2_json(vk.beta_g2);
   j["vk_gamma_2"] = g2_json(vk.gamma_g2);
   j["vk_delta_2"] = g2_json(vk.delta_g2);
-  const ff::fp12 ab = pairing::pairing(vk.alpha_g1, vk.beta_g2);
+  const pairing::gt_field<Family> ab = pairing::pairing(vk.alpha_g1, vk.beta_g2);
   j["vk_alphabeta_12"] = ordered_json::array({fp6_json(ab.c0), fp6_json(ab.c1)});
   ordered_json ic = ordered_json::array();
-  for (const g1_affine& p : vk.ic) ic.push_back(g1_json(p));
+  for (const auto& p : vk.ic) ic.push_back(g1_json(p));
   j["IC"] = std::move(ic);
   return print(j);
 }
 
-std::string write_snarkjs_proof_json(const groth16::proof& proof) {
+template <class Family>
+std::string write_snarkjs_proof_json(const groth16::basic_proof<Family>& proof) {
   ordered_json j;
   j["pi_a"] = g1_json(proof.a);
   j["pi_b"] = g2_json(proof.b);
   j["pi_c"] = g1_json(proof.c);
   j["protocol"] = "groth16";
-  j["curve"] = "bls12381";
+  j["curve"] = ec::snarkjs_curve_name(ec::curve_id_of<Family>);
   return print(j);
 }
 
-std::string write_snarkjs_public_json(std::span<const ff::fr> public_signals) {
+namespace {
+template <class Fr>
+std::string public_json(std::span<const Fr> public_signals) {
   ordered_json j = ordered_json::array();
-  for (const ff::fr& v : public_signals) j.push_back(ff::to_decimal(v));
+  for (const Fr& v : public_signals) j.push_back(ff::to_decimal(v));
   return print(j);
 }
+}  // namespace
 
-result<groth16::verifying_key> read_snarkjs_vk_json_file(const std::filesystem::path& path) {
-  return from_file<groth16::verifying_key>(path, read_snarkjs_vk_json);
+std::string write_snarkjs_public_json(std::span<const ff::fr> public_signals) { return public_json(public_signals); }
+std::string write_snarkjs_public_json(std::span<const ff::bn254::fr> public_signals) {
+  return public_json(public_signals);
 }
 
-result<groth16::proof> read_snarkjs_proof_json_file(const std::filesystem::path& path) {
-  return from_file<groth16::proof>(path, read_snarkjs_proof_json);
+template <class Family>
+result<groth16::basic_verifying_key<Family>> read_snarkjs_vk_json_file(const std::filesystem::path& path) {
+  return from_file<groth16::basic_verifying_key<Family>>(path, read_snarkjs_vk_json<Family>);
 }
 
-result<std::vector<ff::fr>> read_snarkjs_public_json_file(const std::filesystem::path& path) {
-  return from_file<std::vector<ff::fr>>(path, read_snarkjs_public_json);
+template <class Family>
+result<groth16::basic_proof<Family>> read_snarkjs_proof_json_file(const std::filesystem::path& path) {
+  return from_file<groth16::basic_proof<Family>>(path, read_snarkjs_proof_json<Family>);
+}
+
+template <class Fr>
+result<std::vector<Fr>> read_snarkjs_public_json_file(const std::filesystem::path& path) {
+  return from_file<std::vector<Fr>>(path, read_snarkjs_public_json<Fr>);
 }
 
 status write_text_file(const std::filesystem::path& path, std::string_view text) {
   return write_output_file(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
+
+#define PP_INSTANTIATE(Family)                                                                                   \
+  template result<groth16::basic_verifying_key<Family>> read_snarkjs_vk_json<Family>(std::string_view);         \
+  template std::string write_snarkjs_vk_json<Family>(const groth16::basic_verifying_key<Family>&);              \
+  template result<groth16::basic_proof<Family>> read_snarkjs_proof_json<Family>(std::string_view);              \
+  template std::string write_snarkjs_proof_json<Family>(const groth16::basic_proof<Family>&);                   \
+  template result<std::vector<Family::fr>> read_snarkjs_public_json<Family::fr>(std::string_view);              \
+  template result<groth16::basic_verifying_key<Family>> read_snarkjs_vk_json_file<Family>(                      \
+      const std::filesystem::path&);                                                                            \
+  template result<groth16::basic_proof<Family>> read_snarkjs_proof_json_file<Family>(const std::filesystem::path&); \
+  template result<std::vector<Family::fr>> read_snarkjs_public_json_file<Family::fr>(const std::filesystem::path&);
+PP_INSTANTIATE(ec::bls12_381::family)
+PP_INSTANTIATE(ec::bn254::family)
+#undef PP_INSTANTIATE
 
 }  // namespace pp::formats

@@ -1,5 +1,5 @@
 // The backend-independent pieces of the contract: random blinding, the key/circuit check every
-// backend runs, and start-then-finish.
+// backend runs, and start-then-finish, for both curve families (not hot code: one unit holds both).
 #include "groth16/backend.hpp"
 
 #include <bit>
@@ -30,7 +30,9 @@ status check_density(const char* what, const std::optional<density_bitmap>& d, u
 
 }  // namespace
 
-status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs) {
+template <class Family>
+status check_key_matches_circuit(const basic_proving_key<Family>& pk,
+                                 const r1cs::basic_constraint_system<typename Family::fr>& cs) {
   if (pk.n_vars != cs.num_variables()) {
     return invalid_argument("proving key is for " + std::to_string(pk.n_vars) + " variables, the circuit has " +
                             std::to_string(cs.num_variables()));
@@ -64,11 +66,26 @@ status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_s
   return ok_status();
 }
 
-blinding random_blinding() { return {random_scalar_csprng(), random_scalar_csprng()}; }
+template <class Family>
+basic_blinding<Family> random_blinding() {
+  using Fr = typename Family::fr;
+  return {random_scalar_csprng<Fr>(), random_scalar_csprng<Fr>()};
+}
 
-result<prove_output> prove(backend& be, const prove_request& req) {
+template <class Family>
+result<basic_prove_output<Family>> prove(basic_backend<Family>& be, const basic_prove_request<Family>& req) {
   PP_ASSIGN_OR_RETURN(pending_ptr p, be.start(req));
   return be.finish(std::move(p));
 }
+
+#define PP_GROTH16_BACKEND(Family)                                                                         \
+  template status check_key_matches_circuit<Family>(const basic_proving_key<Family>&,                      \
+                                                    const r1cs::basic_constraint_system<Family::fr>&);     \
+  template basic_blinding<Family> random_blinding<Family>();                                               \
+  template result<basic_prove_output<Family>> prove<Family>(basic_backend<Family>&,                        \
+                                                            const basic_prove_request<Family>&)
+PP_GROTH16_BACKEND(ec::bls12_381::family);
+PP_GROTH16_BACKEND(ec::bn254::family);
+#undef PP_GROTH16_BACKEND
 
 }  // namespace pp::groth16

@@ -1,7 +1,8 @@
 // The prover backend contract (docs/design.md, "Layers and data flow"): start() does the heavy work (SpMV,
 // NTTs, MSMs) and returns as soon as the device is free for the next partition; finish() does the host work
 // (assembly, self-verification). CPU and CUDA backends give identical group elements for the same key,
-// circuit, witness and (r, s).
+// circuit, witness and (r, s). Templates over the curve family; the unqualified names (backend,
+// prove_request, blinding, ...) are BLS12-381's, which the GPU backend implements.
 #pragma once
 #include <chrono>
 #include <memory>
@@ -11,7 +12,8 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "ff/fr.hpp"
+#include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -19,12 +21,14 @@
 namespace pp::groth16 {
 
 // The blinding pair (r, s) of one proof.
-struct blinding {
-  ff::fr r, s;
+template <class Family>
+struct basic_blinding {
+  typename Family::fr r, s;
 };
 
 // Uniform (r, s) from std::random_device: 512 random bits per scalar reduced mod r (bias < 2^-256).
-blinding random_blinding();
+template <class Family = ec::bls12_381::family>
+basic_blinding<Family> random_blinding();
 
 struct prove_options {
   // Verify the proof against pk.vk before returning it; a proof that fails is never returned.
@@ -58,11 +62,12 @@ struct prove_timings {
 
 // Everything one proof needs. The request only borrows: key, circuit and witness must outlive the
 // pending job (until finish() returns).
-struct prove_request {
-  const proving_key* pk = nullptr;
-  const r1cs::constraint_system* cs = nullptr;
-  std::span<const ff::fr> witness;  // 1 | public | aux, Montgomery form
-  std::optional<blinding> rs;       // unset: random_blinding()
+template <class Family>
+struct basic_prove_request {
+  const basic_proving_key<Family>* pk = nullptr;
+  const r1cs::basic_constraint_system<typename Family::fr>* cs = nullptr;
+  std::span<const typename Family::fr> witness;  // 1 | public | aux, Montgomery form
+  std::optional<basic_blinding<Family>> rs;       // unset: random_blinding()
   prove_options options;
 };
 
@@ -73,20 +78,26 @@ class pending {
 };
 using pending_ptr = std::unique_ptr<pending>;
 
-struct prove_output {
-  proof pi;
+template <class Family>
+struct basic_prove_output {
+  basic_proof<Family> pi;
   prove_timings timings;
 };
 
-class backend {
+template <class Family>
+class basic_backend {
  public:
-  virtual ~backend() = default;
+  using family = Family;
+  using request = basic_prove_request<Family>;
+  using output = basic_prove_output<Family>;
+
+  virtual ~basic_backend() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
   // Validates the request and runs SpMV, NTTs and MSMs. Errors: invalid_argument (witness size,
   // key/circuit mismatch, unsatisfied constraint when options.check_satisfied).
-  virtual result<pending_ptr> start(const prove_request& req) = 0;
+  virtual result<pending_ptr> start(const request& req) = 0;
   // Assembles the proof (and self-verifies it when asked). Only accepts this backend's pendings.
-  virtual result<prove_output> finish(pending_ptr p) = 0;
+  virtual result<output> finish(pending_ptr p) = 0;
   // Host memory one partition of a circuit holds from start() until finish() returns, witness
   // included: what a scheduler reserves per in-flight partition (src/engine/key_records.hpp). Work this
   // backend keeps in memory taken once at creation (a GPU's VRAM region, pinned staging) is not in it.
@@ -96,9 +107,24 @@ class backend {
 // Key/circuit consistency, checked by every backend's start(): variable and public counts, domain
 // large enough for the QAP rows, and every point vector the size the layout implies.
 // invalid_argument with expected and got.
-status check_key_matches_circuit(const proving_key& pk, const r1cs::constraint_system& cs);
+template <class Family>
+status check_key_matches_circuit(const basic_proving_key<Family>& pk,
+                                 const r1cs::basic_constraint_system<typename Family::fr>& cs);
 
 // start() then finish() on one backend.
-result<prove_output> prove(backend& be, const prove_request& req);
+template <class Family>
+result<basic_prove_output<Family>> prove(basic_backend<Family>& be, const basic_prove_request<Family>& req);
+
+using blinding = basic_blinding<ec::bls12_381::family>;
+using prove_request = basic_prove_request<ec::bls12_381::family>;
+using prove_output = basic_prove_output<ec::bls12_381::family>;
+using backend = basic_backend<ec::bls12_381::family>;
+
+namespace bn254 {
+using blinding = basic_blinding<ec::bn254::family>;
+using prove_request = basic_prove_request<ec::bn254::family>;
+using prove_output = basic_prove_output<ec::bn254::family>;
+using backend = basic_backend<ec::bn254::family>;
+}  // namespace bn254
 
 }  // namespace pp::groth16

@@ -1,7 +1,7 @@
 // Fixed-base scalar multiplication for key generation: many [k_i] G for one base G. A windowed
 // table T[j][d] = [d * 2^(w j)] G (affine) turns each product into ceil(255 / w) mixed additions
 // (madd-2007-bl) and no doublings; results are batch-normalised to affine per chunk.
-// Variable time: used only by the insecure development setup.
+// Variable time: used only by the insecure development setup. Any curve (255 bits cover both Fr).
 #pragma once
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -13,7 +13,6 @@
 #include "ec/affine.hpp"
 #include "ec/batch_to_affine.hpp"
 #include "ec/jacobian.hpp"
-#include "ff/fr.hpp"
 
 namespace pp::groth16 {
 
@@ -44,8 +43,10 @@ class fixed_base_table {
   [[nodiscard]] std::span<const ec::affine<Curve>> points() const { return table_; }
 
   // [k] G.
-  [[nodiscard]] ec::jacobian<Curve> mul(const ff::fr& k) const {
-    uint64_t c[ff::fr::n64];
+  using scalar = typename Curve::scalar_field;
+
+  [[nodiscard]] ec::jacobian<Curve> mul(const scalar& k) const {
+    uint64_t c[scalar::n64];
     k.to_canonical(c);
     ec::jacobian<Curve> acc = ec::jacobian<Curve>::infinity();
     for (int j = 0; j < num_windows; ++j) {
@@ -57,7 +58,7 @@ class fixed_base_table {
   }
 
   // out[i] = [k_i] G in affine, in parallel over chunks (one batch inversion per chunk).
-  void mul_batch(std::span<const ff::fr> k, std::span<ec::affine<Curve>> out) const {
+  void mul_batch(std::span<const scalar> k, std::span<ec::affine<Curve>> out) const {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, k.size(), 1024), [&](const tbb::blocked_range<std::size_t>& r) {
       std::vector<ec::jacobian<Curve>> tmp(r.size());
       for (std::size_t i = r.begin(); i < r.end(); ++i) tmp[i - r.begin()] = mul(k[i]);
@@ -65,7 +66,7 @@ class fixed_base_table {
     });
   }
 
-  [[nodiscard]] std::vector<ec::affine<Curve>> mul_batch(std::span<const ff::fr> k) const {
+  [[nodiscard]] std::vector<ec::affine<Curve>> mul_batch(std::span<const scalar> k) const {
     std::vector<ec::affine<Curve>> out(k.size());
     mul_batch(k, out);
     return out;

@@ -1,18 +1,22 @@
-// Groth16 keys for BLS12-381, independent of any file layout (formats/ reads and writes them).
-// The witness is laid out as 1 | public inputs | aux; "variables" below means all of them.
+// Groth16 keys of a curve family (ec/curve_family.hpp), independent of any file layout (formats/
+// reads and writes them). The witness is laid out as 1 | public inputs | aux; "variables" below means
+// all of them. The unqualified names (proving_key, verifying_key) are BLS12-381's.
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "ec/affine.hpp"
+#include "ec/bn254_points.hpp"
 
 namespace pp::groth16 {
 
-using ec::g1_affine;
-using ec::g2_affine;
+template <class Family>
+struct basic_verifying_key {
+  using family = Family;
+  using g1_affine = ec::affine<typename Family::g1_curve>;
+  using g2_affine = ec::affine<typename Family::g2_curve>;
 
-struct verifying_key {
   g1_affine alpha_g1;
   g1_affine beta_g1;  // not needed to verify; kept because both layouts carry it
   g2_affine beta_g2;
@@ -49,8 +53,13 @@ struct density_bitmap {
   }
 };
 
-struct proving_key {
-  verifying_key vk;
+template <class Family>
+struct basic_proving_key {
+  using family = Family;
+  using g1_affine = ec::affine<typename Family::g1_curve>;
+  using g2_affine = ec::affine<typename Family::g2_curve>;
+
+  basic_verifying_key<Family> vk;
   h_basis basis = h_basis::odd_coset_lagrange;
   uint32_t n_vars = 0;       // 1 + public + aux
   uint32_t domain_size = 0;  // n, a power of two >= constraints (+ public inputs for snarkjs)
@@ -68,5 +77,15 @@ struct proving_key {
   uint32_t n_public() const { return vk.n_public(); }
   uint32_t n_aux() const { return n_vars - 1 - n_public(); }
 };
+
+using verifying_key = basic_verifying_key<ec::bls12_381::family>;
+using proving_key = basic_proving_key<ec::bls12_381::family>;
+using ec::g1_affine;
+using ec::g2_affine;
+
+namespace bn254 {
+using verifying_key = basic_verifying_key<ec::bn254::family>;
+using proving_key = basic_proving_key<ec::bn254::family>;
+}  // namespace bn254
 
 }  // namespace pp::groth16

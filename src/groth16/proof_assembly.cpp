@@ -1,3 +1,5 @@
+// check_prove_request, assemble and assemble_proof for both curve families (a few scalar
+// multiplications and one pairing check per proof: one unit holds both).
 #include "groth16/proof_assembly.hpp"
 
 #include <chrono>
@@ -14,39 +16,45 @@ namespace pp::groth16 {
 
 using clock = std::chrono::steady_clock;
 
-status check_prove_request(const prove_request& req) {
+template <class Family>
+status check_prove_request(const basic_prove_request<Family>& req) {
   if (req.pk == nullptr || req.cs == nullptr) return invalid_argument("prove request needs a proving key and a circuit");
-  const r1cs::constraint_system& cs = *req.cs;
+  const auto& cs = *req.cs;
   if (req.witness.size() != cs.num_variables()) {
     return invalid_argument("witness size mismatch: expected " + std::to_string(cs.num_variables()) + " values (1 + " +
                             std::to_string(cs.num_public()) + " public + " + std::to_string(cs.num_aux()) +
                             " aux), got " + std::to_string(req.witness.size()));
   }
-  PP_RETURN_IF_ERROR(r1cs::check_witness(cs, req.witness));
+  PP_RETURN_IF_ERROR(r1cs::check_witness<typename Family::fr>(cs, req.witness));
   return check_key_matches_circuit(*req.pk, cs);
 }
 
-proof assemble(const verifying_key& vk, const msm_sums& sums, const blinding& rs) {
-  const ff::fr& r = rs.r;
-  const ff::fr& s = rs.s;
-  const ec::g1_jacobian delta1 = ec::to_jacobian(vk.delta_g1);
-  const ec::g1_jacobian pi_a = ec::add(ec::add(sums.a, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
-  const ec::g2_jacobian pi_b =
+template <class Family>
+basic_proof<Family> assemble(const basic_verifying_key<Family>& vk, const basic_msm_sums<Family>& sums,
+                             const basic_blinding<Family>& rs) {
+  const auto& r = rs.r;
+  const auto& s = rs.s;
+  const auto delta1 = ec::to_jacobian(vk.delta_g1);
+  const auto pi_a = ec::add(ec::add(sums.a, vk.alpha_g1), ec::scalar_mul_wnaf(delta1, r));
+  const auto pi_b =
       ec::add(ec::add(sums.b2, vk.beta_g2), ec::scalar_mul_wnaf(ec::to_jacobian(vk.delta_g2), s));
-  const ec::g1_jacobian b1 = ec::add(ec::add(sums.b1, vk.beta_g1), ec::scalar_mul_wnaf(delta1, s));
-  ec::g1_jacobian pi_c = ec::add(sums.l, sums.h);
+  const auto b1 = ec::add(ec::add(sums.b1, vk.beta_g1), ec::scalar_mul_wnaf(delta1, s));
+  auto pi_c = ec::add(sums.l, sums.h);
   pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(pi_a, s));
   pi_c = ec::add(pi_c, ec::scalar_mul_wnaf(b1, r));
   pi_c = ec::add(pi_c, ec::neg(ec::scalar_mul_wnaf(delta1, r * s)));
-  return proof{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
+  return basic_proof<Family>{ec::to_affine(pi_a), ec::to_affine(pi_b), ec::to_affine(pi_c)};
 }
 
-result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constraint_system& cs,
-                                    std::span<const ff::fr> witness, const msm_sums& sums, const blinding& rs,
-                                    const prove_options& options, prove_timings timings,
-                                    std::string_view backend_name) {
-  const verifying_key& vk = pk.vk;
-  prove_output out;
+template <class Family>
+result<basic_prove_output<Family>> assemble_proof(const basic_proving_key<Family>& pk,
+                                                  const r1cs::basic_constraint_system<typename Family::fr>& cs,
+                                                  std::span<const typename Family::fr> witness,
+                                                  const basic_msm_sums<Family>& sums, const basic_blinding<Family>& rs,
+                                                  const prove_options& options, prove_timings timings,
+                                                  std::string_view backend_name) {
+  const auto& vk = pk.vk;
+  basic_prove_output<Family> out;
   out.timings = std::move(timings);
 
   const auto t0 = clock::now();
@@ -67,7 +75,7 @@ result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constrain
                               "does not match it (the key holds no C matrix, so no failing constraint can be named: "
                               "`proofpipe prove --r1cs circuit.r1cs` names it)");
       }
-      const status sat = r1cs::check_satisfied(cs, witness);
+      const status sat = r1cs::check_satisfied<typename Family::fr>(cs, witness);
       return internal_error("proof failed self-verification (" + v.message() + "); " +
                             (sat.ok() ? "the witness satisfies the circuit, so the key does not match the circuit "
                                         "or the " + std::string(backend_name) + " prover is wrong"
@@ -76,5 +84,17 @@ result<prove_output> assemble_proof(const proving_key& pk, const r1cs::constrain
   }
   return out;
 }
+
+#define PP_GROTH16_ASSEMBLY(Family)                                                                              \
+  template status check_prove_request<Family>(const basic_prove_request<Family>&);                               \
+  template basic_proof<Family> assemble<Family>(const basic_verifying_key<Family>&, const basic_msm_sums<Family>&, \
+                                                const basic_blinding<Family>&);                                  \
+  template result<basic_prove_output<Family>> assemble_proof<Family>(                                            \
+      const basic_proving_key<Family>&, const r1cs::basic_constraint_system<Family::fr>&,                        \
+      std::span<const Family::fr>, const basic_msm_sums<Family>&, const basic_blinding<Family>&,                 \
+      const prove_options&, prove_timings, std::string_view)
+PP_GROTH16_ASSEMBLY(ec::bls12_381::family);
+PP_GROTH16_ASSEMBLY(ec::bn254::family);
+#undef PP_GROTH16_ASSEMBLY
 
 }  // namespace pp::groth16

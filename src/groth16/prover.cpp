@@ -3,7 +3,8 @@
 //   pi_B = beta_2 + sum w_i B2_i + s delta_2,   B1 = beta_1 + sum w_i B1_i + s delta_1
 //   pi_C = sum aux_i L_i + sum h_j H_j + s pi_A + r B1 - r s delta_1
 // The MSM scalars are the witness values themselves (split MSM: witnesses are mostly 0 and 1) and
-// the dense h scalars (Pippenger).
+// the dense h scalars (Pippenger). Both curve families: the hot loops live in the msm, poly and r1cs
+// layers (instantiated per curve there), so one unit holds both.
 #include "groth16/prover.hpp"
 
 #include <bit>
@@ -25,20 +26,19 @@
 
 namespace pp::groth16 {
 
-using ff::fr;
-
 namespace {
 
 using clock = std::chrono::steady_clock;
 
+template <class Family>
 struct cpu_pending final : pending {
-  const proving_key* pk = nullptr;
-  const r1cs::constraint_system* cs = nullptr;
-  std::span<const fr> witness;
-  blinding rs;
+  const basic_proving_key<Family>* pk = nullptr;
+  const r1cs::basic_constraint_system<typename Family::fr>* cs = nullptr;
+  std::span<const typename Family::fr> witness;
+  basic_blinding<Family> rs;
   prove_options options;
   prove_timings timings;
-  msm_sums sums;
+  basic_msm_sums<Family> sums;
 };
 
 // Runs f and records its wall time under name.
@@ -56,8 +56,9 @@ auto timed(prove_timings& t, const char* name, F&& f) {
 }
 
 // The witness values of the variables whose bit is set (the scalars of a filtered query).
-std::vector<fr> select_scalars(std::span<const fr> w, const density_bitmap& bits) {
-  std::vector<fr> out;
+template <class Fr>
+std::vector<Fr> select_scalars(std::span<const Fr> w, const density_bitmap& bits) {
+  std::vector<Fr> out;
   out.reserve(bits.count());
   for (uint64_t i = 0; i < w.size(); ++i) {
     if (bits.get(i)) out.push_back(w[i]);
@@ -67,65 +68,75 @@ std::vector<fr> select_scalars(std::span<const fr> w, const density_bitmap& bits
 
 }  // namespace
 
-uint64_t cpu_backend::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
+template <class Family>
+uint64_t basic_cpu_backend<Family>::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
   // The split MSM gathers the points whose scalar is not 0 (and their canonical scalars): for B_G2,
   // up to one G2 point + 32 B per variable. Measured (tests/engine/engine_rss_test.cpp), that gather
   // is the largest scratch of start() once the variables outnumber the domain rows. Per domain row,
   // the H MSM holds a, b, c (96 B), the canonical scalars (32 B) and the GLV x coordinates (48 B,
   // msm/glv.hpp): 176 B, inside the 8 x 32 B counted below.
-  const uint64_t msm_gather = num_variables * (sizeof(ec::g2_affine) + 32);
+  const uint64_t msm_gather = num_variables * (sizeof(ec::affine<typename Family::g2_curve>) + 32);
   const uint64_t raw = 32 * (num_variables + 8 * domain_size) + msm_gather;
   return (raw + 4095) / 4096 * 4096;
 }
 
-result<pending_ptr> cpu_backend::start(const prove_request& req) {
-  PP_RETURN_IF_ERROR(check_prove_request(req));
-  const proving_key& pk = *req.pk;
-  const r1cs::constraint_system& cs = *req.cs;
-  const std::span<const fr> w = req.witness;
+template <class Family>
+result<pending_ptr> basic_cpu_backend<Family>::start(const request& req) {
+  using Fr = typename Family::fr;
+  using G1 = typename Family::g1_curve;
+  using G2 = typename Family::g2_curve;
+  PP_RETURN_IF_ERROR(check_prove_request<Family>(req));
+  const basic_proving_key<Family>& pk = *req.pk;
+  const r1cs::basic_constraint_system<Fr>& cs = *req.cs;
+  const std::span<const Fr> w = req.witness;
 
-  auto p = std::make_unique<cpu_pending>();
+  auto p = std::make_unique<cpu_pending<Family>>();
   p->pk = &pk;
   p->cs = &cs;
   p->witness = w;
-  p->rs = req.rs ? *req.rs : random_blinding();
+  p->rs = req.rs ? *req.rs : random_blinding<Family>();
   p->options = req.options;
   prove_timings& t = p->timings;
 
   if (req.options.check_satisfied) {
-    PP_RETURN_IF_ERROR(timed(t, "satisfaction check", [&] { return r1cs::check_satisfied(cs, w); }));
+    PP_RETURN_IF_ERROR(timed(t, "satisfaction check", [&] { return r1cs::check_satisfied<Fr>(cs, w); }));
   }
-  PP_ASSIGN_OR_RETURN(const qap_domain d, timed(t, "domain", [&] {
-                        return qap_domain::create(std::countr_zero(pk.domain_size), root_family_for(pk.basis));
+  PP_ASSIGN_OR_RETURN(const basic_qap_domain<Fr> d, timed(t, "domain", [&] {
+                        return basic_qap_domain<Fr>::create(std::countr_zero(pk.domain_size), root_family_for(pk.basis));
                       }));
   const uint64_t n = d.size();
-  std::vector<fr> a(n), b(n), c(n);
+  std::vector<Fr> a(n), b(n), c(n);
   const bool need_c = pk.basis == h_basis::monomial;  // snarkjs uses c = a∘b (its zkey has no C)
   PP_RETURN_IF_ERROR(timed(t, "spmv", [&] {
-    return evaluate_qap(d, cs, w, a, b, need_c ? std::span<fr>(c) : std::span<fr>());
+    return evaluate_qap<Fr>(d, cs, w, a, b, need_c ? std::span<Fr>(c) : std::span<Fr>());
   }));
-  PP_ASSIGN_OR_RETURN(const std::size_t h_count, timed(t, "ntt (h)", [&] { return compute_h(d, pk.basis, a, b, c); }));
+  PP_ASSIGN_OR_RETURN(const std::size_t h_count, timed(t, "ntt (h)", [&] { return compute_h<Fr>(d, pk.basis, a, b, c); }));
 
-  const std::span<const fr> h_scalars(a.data(), h_count);
-  const std::span<const fr> aux = w.subspan(1 + cs.num_public());
-  std::vector<fr> a_sel, b_sel;
+  const std::span<const Fr> h_scalars(a.data(), h_count);
+  const std::span<const Fr> aux = w.subspan(1 + cs.num_public());
+  std::vector<Fr> a_sel, b_sel;
   if (pk.a_density) a_sel = select_scalars(w, *pk.a_density);
   if (pk.b_density) b_sel = select_scalars(w, *pk.b_density);
-  const std::span<const fr> a_scalars = pk.a_density ? std::span<const fr>(a_sel) : w;
-  const std::span<const fr> b_scalars = pk.b_density ? std::span<const fr>(b_sel) : w;
+  const std::span<const Fr> a_scalars = pk.a_density ? std::span<const Fr>(a_sel) : w;
+  const std::span<const Fr> b_scalars = pk.b_density ? std::span<const Fr>(b_sel) : w;
 
-  p->sums.h = timed(t, "msm H", [&] { return msm::pippenger<ec::g1_curve>(pk.h, h_scalars); });
-  p->sums.l = timed(t, "msm L", [&] { return msm::split_msm<ec::g1_curve>(pk.l, aux); });
-  p->sums.a = timed(t, "msm A", [&] { return msm::split_msm<ec::g1_curve>(pk.a, a_scalars); });
-  p->sums.b1 = timed(t, "msm B_G1", [&] { return msm::split_msm<ec::g1_curve>(pk.b_g1, b_scalars); });
-  p->sums.b2 = timed(t, "msm B_G2", [&] { return msm::split_msm<ec::g2_curve>(pk.b_g2, b_scalars); });
+  p->sums.h = timed(t, "msm H", [&] { return msm::pippenger<G1>(pk.h, h_scalars); });
+  p->sums.l = timed(t, "msm L", [&] { return msm::split_msm<G1>(pk.l, aux); });
+  p->sums.a = timed(t, "msm A", [&] { return msm::split_msm<G1>(pk.a, a_scalars); });
+  p->sums.b1 = timed(t, "msm B_G1", [&] { return msm::split_msm<G1>(pk.b_g1, b_scalars); });
+  p->sums.b2 = timed(t, "msm B_G2", [&] { return msm::split_msm<G2>(pk.b_g2, b_scalars); });
   return pending_ptr(std::move(p));
 }
 
-result<prove_output> cpu_backend::finish(pending_ptr base) {
-  auto* p = dynamic_cast<cpu_pending*>(base.get());
+template <class Family>
+auto basic_cpu_backend<Family>::finish(pending_ptr base) -> result<output> {
+  auto* p = dynamic_cast<cpu_pending<Family>*>(base.get());
   if (p == nullptr) return invalid_argument("cpu_backend::finish: the pending proof was not started by this backend");
-  return assemble_proof(*p->pk, *p->cs, p->witness, p->sums, p->rs, p->options, std::move(p->timings), name());
+  return assemble_proof<Family>(*p->pk, *p->cs, p->witness, p->sums, p->rs, p->options, std::move(p->timings),
+                                name());
 }
+
+template class basic_cpu_backend<ec::bls12_381::family>;
+template class basic_cpu_backend<ec::bn254::family>;
 
 }  // namespace pp::groth16

@@ -1,4 +1,5 @@
-// qap_domain, evaluate_qap and compute_h. The odd coset is reached, as in snarkjs, by scaling
+// qap_domain, evaluate_qap and compute_h, for both curves (orchestration around the poly and r1cs
+// layers, which hold the hot loops, so one unit holds both). The odd coset is reached, as in snarkjs, by scaling
 // coefficient i by omega_2n^i between the inverse and the forward transform.
 #include "groth16/qap.hpp"
 
@@ -16,8 +17,6 @@
 
 namespace pp::groth16 {
 
-using ff::fr;
-
 namespace {
 
 template <class F>
@@ -29,35 +28,46 @@ void parallel_rows(std::size_t n, F&& f) {
 
 }  // namespace
 
-result<qap_domain> qap_domain::create(int log_n, ff::root_family family) {
-  PP_ASSIGN_OR_RETURN(poly::evaluation_domain base, poly::evaluation_domain::create(log_n, family));
-  return qap_domain(std::move(base));
+template <class Fr>
+result<basic_qap_domain<Fr>> basic_qap_domain<Fr>::create(int log_n, ff::root_family family) {
+  PP_ASSIGN_OR_RETURN(domain_type base, domain_type::create(log_n, family));
+  return basic_qap_domain(std::move(base));
 }
 
-result<qap_domain> qap_domain::for_circuit(const r1cs::constraint_system& cs, ff::root_family family) {
+template <class Fr>
+result<basic_qap_domain<Fr>> basic_qap_domain<Fr>::for_circuit(const r1cs::basic_constraint_system<Fr>& cs,
+                                                              ff::root_family family) {
   const uint64_t rows = qap_rows(cs);
   int log_n = 0;
   while ((uint64_t{1} << log_n) < rows) ++log_n;
-  if (log_n > poly::evaluation_domain::max_log_n) {
+  if (log_n > domain_type::max_log_n) {
     return invalid_argument("circuit needs a domain of 2^" + std::to_string(log_n) + " rows (" +
                             std::to_string(rows) + " QAP rows), more than the maximum 2^" +
-                            std::to_string(poly::evaluation_domain::max_log_n));
+                            std::to_string(domain_type::max_log_n));
   }
   return create(log_n, family);
 }
 
-status qap_domain::ntt(std::span<fr> a) const { return poly::ntt(base_, a, poly::ntt_order::nn); }
+template <class Fr>
+status basic_qap_domain<Fr>::ntt(std::span<Fr> a) const {
+  return poly::ntt(base_, a, poly::ntt_order::nn);
+}
 
-status qap_domain::intt(std::span<fr> a) const { return poly::intt(base_, a, poly::ntt_order::nn); }
+template <class Fr>
+status basic_qap_domain<Fr>::intt(std::span<Fr> a) const {
+  return poly::intt(base_, a, poly::ntt_order::nn);
+}
 
-void fill_scaled_lagrange_terms(std::span<fr> out, const fr& tau, const fr& x0, const fr& s, const fr& scale) {
+template <class Fr>
+void fill_scaled_lagrange_terms(std::span<std::type_identity_t<Fr>> out, const Fr& tau, const Fr& x0, const Fr& s,
+                                const Fr& scale) {
   // 4096 terms per chunk: the chunk's pow and inversion (~100 + ~400 muls) stay near 1% of its ~5 muls
   // per term; x and den live in the chunk (64 KiB each), so only out is allocated.
   constexpr std::size_t chunk = 4096;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), chunk), [&](const tbb::blocked_range<std::size_t>& r) {
     const std::size_t len = r.size();
-    std::vector<fr> x(len), den(len), scratch(len);
-    fr xj = x0 * s.pow(static_cast<uint64_t>(r.begin()));
+    std::vector<Fr> x(len), den(len), scratch(len);
+    Fr xj = x0 * s.pow(static_cast<uint64_t>(r.begin()));
     for (std::size_t i = 0; i < len; ++i, xj *= s) {
       x[i] = xj;
       den[i] = tau - xj;
@@ -67,17 +77,20 @@ void fill_scaled_lagrange_terms(std::span<fr> out, const fr& tau, const fr& x0, 
   });
 }
 
-result<std::vector<fr>> qap_domain::lagrange_at(const fr& tau) const {
+template <class Fr>
+result<std::vector<Fr>> basic_qap_domain<Fr>::lagrange_at(const Fr& tau) const {
   const uint64_t n = size();
-  const fr z = tau.pow(n) - fr::one();
+  const Fr z = tau.pow(n) - Fr::one();
   if (z.is_zero()) return invalid_argument("tau lies in the evaluation domain (tau^n = 1)");
-  std::vector<fr> out(n);
-  fill_scaled_lagrange_terms(out, tau, fr::one(), omega(), z * fr::from_uint(n).inverse());
+  std::vector<Fr> out(n);
+  fill_scaled_lagrange_terms<Fr>(out, tau, Fr::one(), omega(), z * Fr::from_uint(n).inverse());
   return out;
 }
 
-status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std::span<const fr> w,
-                    std::span<fr> a, std::span<fr> b, std::span<fr> c) {
+template <class Fr>
+status evaluate_qap(const basic_qap_domain<Fr>& d, const r1cs::basic_constraint_system<Fr>& cs,
+                    std::span<const std::type_identity_t<Fr>> w, std::span<std::type_identity_t<Fr>> a,
+                    std::span<std::type_identity_t<Fr>> b, std::span<std::type_identity_t<Fr>> c) {
   const uint64_t m = cs.num_constraints();
   if (qap_rows(cs) > d.size()) {
     return invalid_argument("circuit has " + std::to_string(qap_rows(cs)) + " QAP rows (" + std::to_string(m) +
@@ -87,20 +100,21 @@ status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std:
   if (a.size() != d.size() || b.size() != d.size() || (!c.empty() && c.size() != d.size())) {
     return invalid_argument("evaluate_qap: a, b (and c) must have the domain size " + std::to_string(d.size()));
   }
-  PP_RETURN_IF_ERROR(r1cs::check_witness_size(cs, w.size()));
+  PP_RETURN_IF_ERROR(r1cs::check_witness_size<Fr>(cs, w.size()));
   if (c.empty()) {
-    PP_RETURN_IF_ERROR(r1cs::spmv(cs, r1cs::matrix_id::a, w, a));
-    PP_RETURN_IF_ERROR(r1cs::spmv(cs, r1cs::matrix_id::b, w, b));
+    PP_RETURN_IF_ERROR(r1cs::spmv<Fr>(cs, r1cs::matrix_id::a, w, a));
+    PP_RETURN_IF_ERROR(r1cs::spmv<Fr>(cs, r1cs::matrix_id::b, w, b));
   } else {
-    PP_RETURN_IF_ERROR(r1cs::evaluate_abc(cs, w, a, b, c));
+    PP_RETURN_IF_ERROR(r1cs::evaluate_abc<Fr>(cs, w, a, b, c));
   }
   // Input rows: A[m + i][i] = 1, B and C empty (already zero from the padding).
   for (uint64_t i = 0; i <= cs.num_public(); ++i) a[m + i] = w[i];
   return ok_status();
 }
 
-result<std::size_t> compute_h(const qap_domain& d, h_basis basis, std::span<fr> a, std::span<fr> b,
-                              std::span<fr> c) {
+template <class Fr>
+result<std::size_t> compute_h(const basic_qap_domain<Fr>& d, h_basis basis, std::span<std::type_identity_t<Fr>> a,
+                              std::span<std::type_identity_t<Fr>> b, std::span<std::type_identity_t<Fr>> c) {
   const uint64_t n = d.size();
   if (a.size() != n || b.size() != n || c.size() != n) {
     return invalid_argument("compute_h: a, b, c must have the domain size " + std::to_string(n));
@@ -109,17 +123,28 @@ result<std::size_t> compute_h(const qap_domain& d, h_basis basis, std::span<fr> 
     if (d.family() != ff::root_family::generator7) {
       return invalid_argument("compute_h: the monomial basis needs the 7^t domain");
     }
-    PP_RETURN_IF_ERROR(poly::compute_quotient(d.base(), a, b, c, poly::quotient_form::coefficients));
+    PP_RETURN_IF_ERROR(poly::compute_quotient<Fr>(d.base(), a, b, c, poly::quotient_form::coefficients));
     return static_cast<std::size_t>(n - 1);
   }
   // snarkjs (groth16_prove.js): c = a∘b, then each of a, b, c to the odd coset omega_2n<omega_n>:
   // iNTT, coefficient i times omega_2n^i, NTT (poly::evaluations_to_coset: two passes, one table).
   parallel_rows(n, [&](std::size_t i) { c[i] = a[i] * b[i]; });
-  const fr shift = ff::root_of_unity(d.log_size() + 1, d.family());
-  const std::vector<fr> table = poly::bit_reversed_powers(d.base(), shift, d.base().size_inv());
-  for (std::span<fr> v : {a, b, c}) PP_RETURN_IF_ERROR(poly::evaluations_to_coset(d.base(), v, table));
+  const Fr shift = ff::root_of_unity<Fr>(d.log_size() + 1, d.family());
+  const std::vector<Fr> table = poly::bit_reversed_powers<Fr>(d.base(), shift, d.base().size_inv());
+  for (std::span<Fr> v : {a, b, c}) PP_RETURN_IF_ERROR(poly::evaluations_to_coset<Fr>(d.base(), v, table));
   parallel_rows(n, [&](std::size_t i) { a[i] = a[i] * b[i] - c[i]; });
   return static_cast<std::size_t>(n);
 }
+
+#define PP_GROTH16_QAP(Fr)                                                                                       \
+  template class basic_qap_domain<Fr>;                                                                           \
+  template void fill_scaled_lagrange_terms<Fr>(std::span<Fr>, const Fr&, const Fr&, const Fr&, const Fr&);       \
+  template status evaluate_qap<Fr>(const basic_qap_domain<Fr>&, const r1cs::basic_constraint_system<Fr>&,        \
+                                   std::span<const Fr>, std::span<Fr>, std::span<Fr>, std::span<Fr>);            \
+  template result<std::size_t> compute_h<Fr>(const basic_qap_domain<Fr>&, h_basis, std::span<Fr>, std::span<Fr>, \
+                                             std::span<Fr>)
+PP_GROTH16_QAP(ff::fr);
+PP_GROTH16_QAP(ff::bn254::fr);
+#undef PP_GROTH16_QAP
 
 }  // namespace pp::groth16

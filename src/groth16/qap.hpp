@@ -1,13 +1,17 @@
 // R1CS -> QAP for Groth16: the domain (with the root family the key was made with), the Lagrange
 // basis at tau that setup needs, and witness -> h scalars for either H basis (notes §4.5).
 // Both layouts append the input rows A[m + i][i] = 1 (i = 0..n_public), so the domain covers
-// m + n_public + 1 rows.
+// m + n_public + 1 rows. Templates over the scalar field (qap.cpp instantiates both curves');
+// `qap_domain` is BLS12-381's.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "core/result.hpp"
+#include <type_traits>
+
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
 #include "poly/domain.hpp"
@@ -16,7 +20,8 @@
 namespace pp::groth16 {
 
 // Rows of the QAP: constraints plus one input row per public variable and the constant.
-[[nodiscard]] inline uint64_t qap_rows(const r1cs::constraint_system& cs) {
+template <class Fr>
+[[nodiscard]] uint64_t qap_rows(const r1cs::basic_constraint_system<Fr>& cs) {
   return cs.num_constraints() + cs.num_public() + 1;
 }
 
@@ -27,44 +32,50 @@ namespace pp::groth16 {
 
 // The evaluation domain <omega_f> of size 2^log_n for a root family f, natural order throughout:
 // poly::evaluation_domain built over f's roots, plus the Lagrange basis that setup needs.
-class qap_domain {
+template <class Fr>
+class basic_qap_domain {
  public:
-  static result<qap_domain> create(int log_n, ff::root_family family);
+  using domain_type = poly::basic_evaluation_domain<Fr>;
+
+  static result<basic_qap_domain> create(int log_n, ff::root_family family);
   // The smallest domain holding qap_rows(cs) rows.
-  static result<qap_domain> for_circuit(const r1cs::constraint_system& cs, ff::root_family family);
+  static result<basic_qap_domain> for_circuit(const r1cs::basic_constraint_system<Fr>& cs, ff::root_family family);
 
   [[nodiscard]] uint64_t size() const { return base_.size(); }
   [[nodiscard]] int log_size() const { return base_.log_size(); }
   [[nodiscard]] ff::root_family family() const { return base_.family(); }
-  [[nodiscard]] const ff::fr& omega() const { return base_.omega(); }  // of the chosen family
-  [[nodiscard]] const poly::evaluation_domain& base() const { return base_; }
+  [[nodiscard]] const Fr& omega() const { return base_.omega(); }  // of the chosen family
+  [[nodiscard]] const domain_type& base() const { return base_; }
 
   // a[i] (coefficients) -> a(omega^j), natural order; a.size() == size().
-  status ntt(std::span<ff::fr> a) const;
+  status ntt(std::span<Fr> a) const;
   // Evaluations a(omega^j) -> coefficients (1/n included).
-  status intt(std::span<ff::fr> a) const;
+  status intt(std::span<Fr> a) const;
 
   // L_c(tau) for c < n, the Lagrange basis of this domain at tau:
   // L_c(tau) = (tau^n - 1) / n * omega^c / (tau - omega^c), one batch inversion.
   // invalid_argument when tau lies in the domain (then the formula divides by zero).
-  result<std::vector<ff::fr>> lagrange_at(const ff::fr& tau) const;
+  result<std::vector<Fr>> lagrange_at(const Fr& tau) const;
 
  private:
-  explicit qap_domain(poly::evaluation_domain base) : base_(std::move(base)) {}
+  explicit basic_qap_domain(domain_type base) : base_(std::move(base)) {}
 
-  poly::evaluation_domain base_;
+  domain_type base_;
 };
 
 // out[j] = scale * x_j / (tau - x_j) with x_j = x0 * s^j, in parallel (one batch inversion per chunk).
 // The caller makes sure no x_j equals tau (lagrange_at: tau^n != 1). Used for L_c(tau) and, in the
 // snarkjs setup, for the Lagrange basis of the 2n-domain at its odd points.
-void fill_scaled_lagrange_terms(std::span<ff::fr> out, const ff::fr& tau, const ff::fr& x0, const ff::fr& s,
-                                const ff::fr& scale);
+template <class Fr>
+void fill_scaled_lagrange_terms(std::span<std::type_identity_t<Fr>> out, const Fr& tau, const Fr& x0, const Fr& s,
+                                const Fr& scale);
 
 // a = A w and b = B w over the QAP rows (input rows included), zero-padded to d.size(); and, when c
 // is non-empty, c = C w likewise (the input rows have no B or C terms).
-status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std::span<const ff::fr> w,
-                    std::span<ff::fr> a, std::span<ff::fr> b, std::span<ff::fr> c);
+template <class Fr>
+status evaluate_qap(const basic_qap_domain<Fr>& d, const r1cs::basic_constraint_system<Fr>& cs,
+                    std::span<const std::type_identity_t<Fr>> w, std::span<std::type_identity_t<Fr>> a,
+                    std::span<std::type_identity_t<Fr>> b, std::span<std::type_identity_t<Fr>> c);
 
 // The H-query scalars, in place: on entry a, b, c are the QAP evaluations over d (c may be stale for
 // odd_coset_lagrange, which uses c = a∘b as snarkjs does; see notes §4.5). On return a[0..count) holds
@@ -73,7 +84,10 @@ status evaluate_qap(const qap_domain& d, const r1cs::constraint_system& cs, std:
 //  - monomial: the coefficients of h = (A B - C) / Z computed on the coset 7<omega> (n - 1 scalars:
 //    deg h <= n - 2).
 // b and c are scratch. Returns count.
-result<std::size_t> compute_h(const qap_domain& d, h_basis basis, std::span<ff::fr> a, std::span<ff::fr> b,
-                              std::span<ff::fr> c);
+template <class Fr>
+result<std::size_t> compute_h(const basic_qap_domain<Fr>& d, h_basis basis, std::span<std::type_identity_t<Fr>> a,
+                              std::span<std::type_identity_t<Fr>> b, std::span<std::type_identity_t<Fr>> c);
+
+using qap_domain = basic_qap_domain<ff::fr>;
 
 }  // namespace pp::groth16

@@ -16,8 +16,6 @@
 namespace pp::groth16 {
 namespace {
 
-using ff::fr;
-
 // 2^17 columns per range: a range's slice of the output (or a private accumulator) is 4 MiB of Fr,
 // and at 2^27 variables the 1024 ranges keep the count table (blocks x ranges) at 4 MiB.
 constexpr int range_bits = 17;
@@ -35,12 +33,17 @@ struct entry {
 };
 
 // m[r][.] * L_r(tau); most coefficients are 1.
-inline fr term(const fr& coeff, const fr& lag) { return coeff == fr::one() ? lag : coeff * lag; }
+template <class Fr>
+inline Fr term(const Fr& coeff, const Fr& lag) {
+  return coeff == Fr::one() ? lag : coeff * lag;
+}
 
 }  // namespace
 
-std::vector<fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const fr> lagrange, uint64_t num_variables) {
-  std::vector<fr> out(num_variables);
+template <class Fr>
+std::vector<Fr> column_evaluations(const r1cs::basic_csr_matrix<Fr>& m, std::span<const std::type_identity_t<Fr>> lagrange,
+                                   uint64_t num_variables) {
+  std::vector<Fr> out(num_variables);
   const std::size_t rows = m.rows(), nnz = m.nnz();
   assert(rows <= lagrange.size());
   assert(rows <= UINT32_MAX);
@@ -82,7 +85,7 @@ std::vector<fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const fr
   });
   // 4. Sum per range into out[col0, col0 + width).
   const uint64_t threads = static_cast<uint64_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
-  auto add_terms = [&](uint64_t lo, uint64_t hi, fr* dst, uint64_t col0) {
+  auto add_terms = [&](uint64_t lo, uint64_t hi, Fr* dst, uint64_t col0) {
     for (uint64_t i = lo; i < hi; ++i) {
       const entry en = entries[i];
       const uint64_t e = m.row_ptr[en.row] + en.offset;
@@ -97,12 +100,12 @@ std::vector<fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const fr
       add_terms(lo, hi, out.data(), 0);
       return;
     }
-    tbb::enumerable_thread_specific<std::vector<fr>> local([&] { return std::vector<fr>(width); });
+    tbb::enumerable_thread_specific<std::vector<Fr>> local([&] { return std::vector<Fr>(width); });
     tbb::parallel_for(tbb::blocked_range<uint64_t>(lo, hi, split_piece), [&](const tbb::blocked_range<uint64_t>& r) {
       add_terms(r.begin(), r.end(), local.local().data(), col0);
     });
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, width, 4096), [&](const tbb::blocked_range<uint64_t>& r) {
-      for (const std::vector<fr>& v : local) {
+      for (const std::vector<Fr>& v : local) {
         for (uint64_t j = r.begin(); j < r.end(); ++j) out[col0 + j] += v[j];
       }
     });
@@ -112,8 +115,10 @@ std::vector<fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const fr
 
 namespace reference {
 
-std::vector<fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const fr> lagrange, uint64_t num_variables) {
-  std::vector<fr> out(num_variables);
+template <class Fr>
+std::vector<Fr> column_evaluations(const r1cs::basic_csr_matrix<Fr>& m, std::span<const std::type_identity_t<Fr>> lagrange,
+                                   uint64_t num_variables) {
+  std::vector<Fr> out(num_variables);
   for (std::size_t row = 0; row < m.rows(); ++row) {
     const auto cols = m.row_cols(row);
     const auto coeffs = m.row_coeffs(row);
@@ -123,4 +128,13 @@ std::vector<fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const fr
 }
 
 }  // namespace reference
+
+#define PP_GROTH16_COLUMNS(Fr)                                                                                   \
+  template std::vector<Fr> column_evaluations<Fr>(const r1cs::basic_csr_matrix<Fr>&, std::span<const Fr>, uint64_t); \
+  template std::vector<Fr> reference::column_evaluations<Fr>(const r1cs::basic_csr_matrix<Fr>&, std::span<const Fr>, \
+                                                             uint64_t)
+PP_GROTH16_COLUMNS(ff::fr);
+PP_GROTH16_COLUMNS(ff::bn254::fr);
+#undef PP_GROTH16_COLUMNS
+
 }  // namespace pp::groth16

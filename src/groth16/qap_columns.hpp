@@ -4,8 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/csr_matrix.hpp"
 
@@ -15,13 +17,15 @@ namespace pp::groth16 {
 // an error of the caller: assert). Parallel (oneTBB) and race-free; extra memory 8 bytes per
 // non-zero plus one range-width accumulator per thread for ranges that hold a large share of the
 // entries (such as the constant's column).
-std::vector<ff::fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const ff::fr> lagrange,
-                                       uint64_t num_variables);
+template <class Fr>
+std::vector<Fr> column_evaluations(const r1cs::basic_csr_matrix<Fr>& m, std::span<const std::type_identity_t<Fr>> lagrange,
+                                   uint64_t num_variables);
 
 namespace reference {
 // Serial, row by row.
-std::vector<ff::fr> column_evaluations(const r1cs::csr_matrix& m, std::span<const ff::fr> lagrange,
-                                       uint64_t num_variables);
+template <class Fr>
+std::vector<Fr> column_evaluations(const r1cs::basic_csr_matrix<Fr>& m, std::span<const std::type_identity_t<Fr>> lagrange,
+                                   uint64_t num_variables);
 }  // namespace reference
 
 }  // namespace pp::groth16

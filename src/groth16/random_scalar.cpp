@@ -6,15 +6,19 @@
 
 namespace pp::groth16 {
 
-ff::fr random_scalar_csprng() {
+template <class Fr>
+Fr random_scalar_csprng() {
   std::random_device rd;
-  const ff::fr two64 = ff::fr::from_uint(uint64_t{1} << 32).sqr();
-  ff::fr acc = ff::fr::zero();
+  const Fr two64 = Fr::from_uint(uint64_t{1} << 32).sqr();
+  Fr acc = Fr::zero();
   for (int i = 0; i < 8; ++i) {
     const uint64_t word = (uint64_t{rd()} << 32) ^ uint64_t{rd()};
-    acc = acc * two64 + ff::fr::from_uint(word);
+    acc = acc * two64 + Fr::from_uint(word);
   }
   return acc;
 }
+
+template ff::fr random_scalar_csprng<ff::fr>();
+template ff::bn254::fr random_scalar_csprng<ff::bn254::fr>();
 
 }  // namespace pp::groth16

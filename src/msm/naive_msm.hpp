@@ -5,12 +5,11 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
-#include "ff/fr.hpp"
 
 namespace pp::msm {
 
-// points.size() must equal scalars.size() (else the process stops: msm/length_check.hpp); scalars are fr in Montgomery form.
+// points.size() must equal scalars.size() (else the process stops: msm/length_check.hpp); scalars are the curve's Fr in Montgomery form.
 template <class Curve>
-ec::jacobian<Curve> naive_msm(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars);
+ec::jacobian<Curve> naive_msm(std::span<const ec::affine<Curve>> points, std::span<const typename Curve::scalar_field> scalars);
 
 }  // namespace pp::msm

@@ -7,16 +7,15 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
-#include "ff/fr.hpp"
 #include "msm/booth.hpp"
 #include "msm/msm_options.hpp"
 
 namespace pp::msm {
 
-// Sum of [scalars[i]] points[i]. Scalars are fr in Montgomery form (converted once, in parallel).
+// Sum of [scalars[i]] points[i]. Scalars are the curve's Fr in Montgomery form (converted once, in parallel).
 // points.size() must equal scalars.size() (else the process stops: msm/length_check.hpp); infinity points contribute nothing; n = 0 gives infinity.
 template <class Curve>
-ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
+ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const typename Curve::scalar_field> scalars,
                               const msm_options& options = {});
 
 // Same, for callers that already hold canonical scalars (each < r), e.g. split_msm.

@@ -7,7 +7,6 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
-#include "ff/fr.hpp"
 #include "msm/msm_options.hpp"
 
 namespace pp::msm {
@@ -19,7 +18,7 @@ struct split_stats {
 
 // Same result as pippenger(points, scalars, options); stats, when given, receives the counts.
 template <class Curve>
-ec::jacobian<Curve> split_msm(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
+ec::jacobian<Curve> split_msm(std::span<const ec::affine<Curve>> points, std::span<const typename Curve::scalar_field> scalars,
                               const msm_options& options = {}, split_stats* stats = nullptr);
 
 }  // namespace pp::msm

@@ -3,9 +3,9 @@
 // g*<omega>, where Z is the nonzero constant g^n - 1 (docs/design.md, "The workload", step 2).
 #pragma once
 #include <span>
+#include <type_traits>
 
 #include "core/status.hpp"
-#include "ff/fr.hpp"
 #include "poly/domain.hpp"
 
 namespace pp::poly {
@@ -18,7 +18,8 @@ enum class quotient_form {
 // On success a holds h in the requested form; b and c are overwritten (used as scratch).
 // All three sizes must equal d.size(). Cost: 3 inverse + 3 coset NTTs (+ 1 coset inverse NTT for
 // coefficients) and n multiplications for the pointwise step.
-status compute_quotient(const evaluation_domain& d, std::span<ff::fr> a, std::span<ff::fr> b, std::span<ff::fr> c,
-                        quotient_form form);
+template <class Fr>
+status compute_quotient(const basic_evaluation_domain<Fr>& d, std::span<std::type_identity_t<Fr>> a,
+                        std::span<std::type_identity_t<Fr>> b, std::span<std::type_identity_t<Fr>> c, quotient_form form);
 
 }  // namespace pp::poly

@@ -1,17 +1,18 @@
 // reference::dft: the O(n^2) textbook DFT, the oracle the fast NTTs are tested against.
-// Deliberately shares no code with ntt.cpp (no twiddle tables, no butterflies).
+// Deliberately shares no code with ntt_impl.hpp (no twiddle tables, no butterflies).
 #pragma once
 #include <span>
+#include <type_traits>
 #include <vector>
-
-#include "ff/fr.hpp"
 
 namespace pp::poly::reference {
 
 // out[k] = sum_j a[j] * root^(j*k) for k < a.size(); root should have order a.size().
-[[nodiscard]] std::vector<ff::fr> dft(std::span<const ff::fr> a, const ff::fr& root);
+template <class Fr>
+[[nodiscard]] std::vector<Fr> dft(std::span<const std::type_identity_t<Fr>> a, const Fr& root);
 
 // p(x) = sum_i coeffs[i] x^i by Horner's rule.
-[[nodiscard]] ff::fr evaluate(std::span<const ff::fr> coeffs, const ff::fr& x);
+template <class Fr>
+[[nodiscard]] Fr evaluate(std::span<const std::type_identity_t<Fr>> coeffs, const Fr& x);
 
 }  // namespace pp::poly::reference

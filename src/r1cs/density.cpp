@@ -26,7 +26,8 @@ std::size_t bitmap::count(std::size_t begin, std::size_t end) const {
 
 namespace {
 
-void mark_columns(const csr_matrix& m, bitmap& out) {
+template <class Fr>
+void mark_columns(const basic_csr_matrix<Fr>& m, bitmap& out) {
   std::vector<uint64_t>& words = out.words();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m.nnz(), 1 << 14), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k < r.end(); ++k) {
@@ -41,7 +42,8 @@ void mark_columns(const csr_matrix& m, bitmap& out) {
 
 }  // namespace
 
-column_density compute_density(const constraint_system& cs) {
+template <class Fr>
+column_density compute_density(const basic_constraint_system<Fr>& cs) {
   column_density d{bitmap(cs.num_variables()), bitmap(cs.num_variables())};
   mark_columns(cs.a(), d.a);
   mark_columns(cs.b(), d.b);
@@ -50,8 +52,9 @@ column_density compute_density(const constraint_system& cs) {
 
 namespace reference {
 
-bitmap naive_density(const constraint_system& cs, matrix_id id) {
-  const csr_matrix& m = cs.matrix(id);
+template <class Fr>
+bitmap naive_density(const basic_constraint_system<Fr>& cs, matrix_id id) {
+  const basic_csr_matrix<Fr>& m = cs.matrix(id);
   bitmap out(cs.num_variables());
   for (std::size_t k = 0; k < m.nnz(); ++k) {
     if (!m.coeffs[k].is_zero()) out.set(m.cols[k]);
@@ -60,4 +63,10 @@ bitmap naive_density(const constraint_system& cs, matrix_id id) {
 }
 
 }  // namespace reference
+
+template column_density compute_density<ff::fr>(const basic_constraint_system<ff::fr>&);
+template column_density compute_density<ff::bn254::fr>(const basic_constraint_system<ff::bn254::fr>&);
+template bitmap reference::naive_density<ff::fr>(const basic_constraint_system<ff::fr>&, matrix_id);
+template bitmap reference::naive_density<ff::bn254::fr>(const basic_constraint_system<ff::bn254::fr>&, matrix_id);
+
 }  // namespace pp::r1cs

@@ -36,12 +36,14 @@ struct column_density {
   bitmap b;  // num_variables bits
 };
 
-// Parallel over rows (oneTBB).
-column_density compute_density(const constraint_system& cs);
+// Parallel over rows (oneTBB). Either curve's constraint system (density.cpp instantiates both).
+template <class Fr>
+column_density compute_density(const basic_constraint_system<Fr>& cs);
 
 namespace reference {
 // Serial, one entry at a time.
-bitmap naive_density(const constraint_system& cs, matrix_id m);
+template <class Fr>
+bitmap naive_density(const basic_constraint_system<Fr>& cs, matrix_id m);
 }  // namespace reference
 
 }  // namespace pp::r1cs

@@ -4,10 +4,10 @@
 #pragma once
 #include <cstddef>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "core/status.hpp"
-#include "ff/fr.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace pp::r1cs {
@@ -22,22 +22,24 @@ struct spmv_options {
 
 // out[i] = <M_i, w> for i < num_constraints, 0 after that. invalid_argument when w.size() is not
 // num_variables or out is shorter than num_constraints.
-status spmv(const constraint_system& cs, matrix_id m, std::span<const ff::fr> w, std::span<ff::fr> out,
-            const spmv_options& opt = {});
+template <class Fr>
+status spmv(const basic_constraint_system<Fr>& cs, matrix_id m, std::span<const std::type_identity_t<Fr>> w,
+            std::span<std::type_identity_t<Fr>> out, const spmv_options& opt = {});
 
 // All three products in one pass over the rows; a, b, c may have different lengths >= num_constraints.
-status evaluate_abc(const constraint_system& cs, std::span<const ff::fr> w, std::span<ff::fr> a,
-                    std::span<ff::fr> b, std::span<ff::fr> c, const spmv_options& opt = {});
+template <class Fr>
+status evaluate_abc(const basic_constraint_system<Fr>& cs, std::span<const std::type_identity_t<Fr>> w,
+                    std::span<std::type_identity_t<Fr>> a, std::span<std::type_identity_t<Fr>> b,
+                    std::span<std::type_identity_t<Fr>> c, const spmv_options& opt = {});
 
 // <row r of m, w>; the kernel the routines above run per row, exposed for the satisfaction check.
-template <bool FastPaths>
-inline ff::fr row_dot(const csr_matrix& m, std::size_t r, const ff::fr* w) {
-  using ff::fr;
-  fr acc = fr::zero();
+template <bool FastPaths, class Fr>
+inline Fr row_dot(const basic_csr_matrix<Fr>& m, std::size_t r, const Fr* w) {
+  Fr acc = Fr::zero();
   const uint64_t end = m.row_ptr[r + 1];
   for (uint64_t k = m.row_ptr[r]; k < end; ++k) {
-    const fr& x = w[m.cols[k]];
-    const fr& coeff = m.coeffs[k];
+    const Fr& x = w[m.cols[k]];
+    const Fr& coeff = m.coeffs[k];
     if constexpr (FastPaths) {
       if (x.is_zero()) continue;
       if (coeff.is_one()) {
@@ -57,7 +59,8 @@ inline ff::fr row_dot(const csr_matrix& m, std::size_t r, const ff::fr* w) {
 namespace reference {
 
 // One multiply per entry, serial, no padding: the reference the fast paths are checked against.
-std::vector<ff::fr> naive_spmv(const constraint_system& cs, matrix_id m, std::span<const ff::fr> w);
+template <class Fr>
+std::vector<Fr> naive_spmv(const basic_constraint_system<Fr>& cs, matrix_id m, std::span<const std::type_identity_t<Fr>> w);
 
 }  // namespace reference
 }  // namespace pp::r1cs

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "core/status.hpp"
@@ -12,11 +13,15 @@
 namespace pp::r1cs {
 
 using witness = std::vector<ff::fr>;
+template <class Fr>
+using basic_witness = std::vector<Fr>;
 
 // invalid_argument with the expected and actual sizes when size != cs.num_variables().
-status check_witness_size(const constraint_system& cs, std::size_t size);
+template <class Fr>
+status check_witness_size(const basic_constraint_system<Fr>& cs, std::size_t size);
 
 // Size as above, and w[0] must be the constant 1.
-status check_witness(const constraint_system& cs, std::span<const ff::fr> w);
+template <class Fr>
+status check_witness(const basic_constraint_system<Fr>& cs, std::span<const std::type_identity_t<Fr>> w);
 
 }  // namespace pp::r1cs

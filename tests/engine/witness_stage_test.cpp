@@ -167,6 +167,7 @@ TEST(WitnessStage, APathThatIsNoRegularFileFailsBeforeMemoryIsReserved) {
   EXPECT_EQ(rig.failed[0].error.code(), status_code::invalid_argument);
   EXPECT_THAT(rig.failed[0].error.to_string(), HasSubstr("FIFO"));
   EXPECT_EQ(rig.failed[1].error.code(), status_code::not_found);
+  EXPECT_THAT(rig.failed[1].error.to_string(), HasSubstr("does not exist (it was there at submit)"));
   EXPECT_EQ(rig.parts_budget.stats().peak, 0u) << "nothing was reserved";
 }
 

@@ -1,5 +1,6 @@
 // .r1cs reader/writer: real circom output, random round trips, and every error path on corrupted
-// or truncated bytes (each prefix of a small file must fail cleanly).
+// or truncated bytes (each prefix of a small file must fail cleanly); the curve-generic cases on both
+// curves.
 #include "formats/circom_r1cs.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <iterator>
 
 #include "formats/binfile.hpp"
+#include "formats/both_curves.hpp"
 #include "formats/circom_wtns.hpp"
 #include "r1cs/satisfaction.hpp"
 #include "r1cs/random_system.hpp"
@@ -218,7 +220,7 @@ TEST(CircomR1cs, ErrorPaths) {
   std::memcpy(b.data() + 28, bn254, 32);
   EXPECT_EQ(err(b).message(),
             "this .r1cs is for BN254 (prime 21888242871839275222246405745257275088548364400416034343698204186575808495617), "
-            "proofpipe proves over BLS12-381; recompile the circuit with circom -p bls12381");
+            "expected BLS12-381; recompile the circuit with circom -p bls12381");
 
   b = good;
   put<uint32_t>(b, 24, 0);
@@ -245,7 +247,7 @@ TEST(CircomR1cs, ErrorPaths) {
   w.u64(0xffffffff00000001ull);
   w.end_section();
   EXPECT_EQ(read_circom_r1cs(std::move(w).finish()).error().message(),
-            "this .r1cs is for Goldilocks (prime 18446744069414584321), proofpipe proves over BLS12-381; "
+            "this .r1cs is for Goldilocks (prime 18446744069414584321), proofpipe proves over BLS12-381 and BN254; "
             "recompile the circuit with circom -p bls12381");
 
   // The wire map must have one label per wire.
@@ -270,6 +272,84 @@ TEST(CircomR1cs, WitnessFromAnotherCircuitIsRejected) {
   const status s = r1cs::check_satisfied(r.cs, w);
   EXPECT_EQ(s.code(), status_code::invalid_argument);
   EXPECT_EQ(s.message(), "witness has 9 values, the constraint system expects 6 (1 + 2 public + 3 aux)");
+}
+
+// ---- both curves -------------------------------------------------------------------------------
+
+template <class Family>
+class CircomR1csCurves : public ::testing::Test {};
+TYPED_TEST_SUITE(CircomR1csCurves, testing::families, testing::family_name_generator);
+
+TYPED_TEST(CircomR1csCurves, RoundTripsAndNamesItsCurve) {
+  using Fr = typename TypeParam::fr;
+  testing::test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  for (uint64_t rows : {0, 1, 7, 200}) {
+    auto r = make_circom_r1cs(testing::random_system<Fr>(rng, rows, 2, 5, 4));
+    r.n_pub_out = 1;
+    r.n_pub_in = 1;
+    const auto bytes = write_circom_r1cs(r).value();
+    const auto back = read_circom_r1cs<Fr>(bytes);
+    ASSERT_THAT(back, IsOk());
+    EXPECT_TRUE(*back == r);
+    EXPECT_EQ(write_circom_r1cs(*back).value(), bytes);
+    EXPECT_TRUE(testing::is_curve(read_circom_r1cs_curve(bytes), testing::curve_of<TypeParam>));
+  }
+  const auto path = std::filesystem::temp_directory_path() / ("pp_r1cs_curves_" + std::to_string(rng.seed) + ".r1cs");
+  const auto r = make_circom_r1cs(testing::random_system<Fr>(rng, 3, 1, 4, 3));
+  ASSERT_THAT(write_circom_r1cs_file(r, path), IsOk());
+  EXPECT_TRUE(read_circom_r1cs_file<Fr>(path).value() == r);
+  EXPECT_TRUE(testing::is_curve(read_circom_r1cs_curve_file(path), testing::curve_of<TypeParam>));
+  EXPECT_EQ(read_circom_r1cs_num_wires_file(path).value(), 6u);  // either curve
+  std::filesystem::remove(path);
+  EXPECT_EQ(read_circom_r1cs_curve_file(path).error().code(), status_code::not_found);
+}
+
+TYPED_TEST(CircomR1csCurves, EveryTruncationFails) {
+  using Fr = typename TypeParam::fr;
+  testing::test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  auto r = make_circom_r1cs(testing::random_system<Fr>(rng, 3, 1, 2, 2));
+  r.section_order = {1, 2, 3};
+  const auto bytes = write_circom_r1cs(r).value();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    ASSERT_THAT(read_circom_r1cs<Fr>(std::span(bytes).first(n)), Not(IsOk())) << "prefix of " << n << " bytes";
+  }
+  for (std::size_t n = 0; n < 60; ++n) {  // the header's prime ends at 60
+    ASSERT_THAT(read_circom_r1cs_curve(std::span(bytes).first(n)), Not(IsOk())) << "prefix of " << n << " bytes";
+  }
+}
+
+TYPED_TEST(CircomR1csCurves, CoefficientsFromRUpAreRefused) {
+  using Fr = typename TypeParam::fr;
+  // One constraint w1 * w1 = w1: section 2 at 100 holds the A term count, wire id, then its coefficient.
+  r1cs::basic_constraint_system_builder<Fr> b(1, 0);
+  const r1cs::basic_term<Fr> t[] = {{1, Fr::from_uint(3)}};
+  ASSERT_THAT(b.add_constraint(t, t, t), IsOk());
+  auto r = make_circom_r1cs(std::move(b).build().value());
+  r.section_order = {1, 2, 3};
+  auto bytes = write_circom_r1cs(r).value();
+  std::memcpy(bytes.data() + 108, Fr::params::modulus, 32);
+  const auto back = read_circom_r1cs<Fr>(bytes);
+  ASSERT_THAT(back, StatusIs(status_code::invalid_argument));
+  EXPECT_EQ(back.error().message(), std::string("constraint 0, A term 0 (offset 108): coefficient >= the ") +
+                                        TypeParam::name + " scalar modulus r");
+}
+
+TYPED_TEST(CircomR1csCurves, OtherCurvesFileIsRefusedNamingBoth) {
+  using Other = testing::other_family<TypeParam>;
+  testing::test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto bytes = write_circom_r1cs(make_circom_r1cs(testing::random_system<typename Other::fr>(rng, 4, 1, 3, 3))).value();
+  const auto r = read_circom_r1cs<typename TypeParam::fr>(bytes);
+  ASSERT_THAT(r, StatusIs(status_code::invalid_argument));
+  const std::string m = r.error().message();
+  EXPECT_EQ(m.rfind(std::string("this .r1cs is for ") + Other::name + " (prime ", 0), 0u) << m;
+  EXPECT_NE(m.find(std::string("), expected ") + TypeParam::name + "; recompile the circuit with circom -p " +
+                   std::string(ec::snarkjs_curve_name(testing::curve_of<TypeParam>))),
+            std::string::npos)
+      << m;
+  EXPECT_TRUE(testing::is_curve(read_circom_r1cs_curve(bytes), testing::curve_of<Other>));
 }
 
 }  // namespace

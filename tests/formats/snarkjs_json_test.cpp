@@ -1,11 +1,14 @@
 // snarkjs JSON readers/writers on random keys and proofs: round trips, snarkjs's exact formatting
-// (infinity encodings, bfj's empty array), and malformed inputs with their messages.
+// (infinity encodings, bfj's empty array), and malformed inputs with their messages; the
+// curve-generic cases ("curve", out-of-range values, the other curve's files) on both families.
 #include "formats/snarkjs_json.hpp"
 
 #include <gtest/gtest.h>
 
 #include "ec/ec_test_util.hpp"
 #include "ff/field_bytes.hpp"
+#include "formats/both_curves.hpp"
+#include "pairing/pairing.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::formats {
@@ -89,7 +92,7 @@ TEST(SnarkjsJson, ProofAndPublicRoundTripAndExactShape) {
   const auto pb = read_snarkjs_public_json(pt);
   ASSERT_THAT(pb, IsOk());
   EXPECT_TRUE(*pb == pub);
-  EXPECT_EQ(write_snarkjs_public_json({}), "[\n]");  // bfj, unlike JSON.stringify
+  EXPECT_EQ(write_snarkjs_public_json(std::span<const ff::fr>{}), "[\n]");  // bfj, unlike JSON.stringify
   EXPECT_TRUE(read_snarkjs_public_json("[\n]").value().empty());
 }
 
@@ -102,8 +105,8 @@ TEST(SnarkjsJson, MalformedProofs) {
   expect_error(read_snarkjs_proof_json("{\"pi_a\": [1,2"), "malformed JSON");
   expect_error(read_snarkjs_proof_json("[]"), "expected a JSON object, got array");
   expect_error(read_snarkjs_proof_json(""), "malformed JSON");
-  expect_error(read_snarkjs_proof_json(replace(good, "\"bls12381\"", "\"bn128\"")), "is for BN254 (bn128)");
-  expect_error(read_snarkjs_proof_json(replace(good, "\"bls12381\"", "\"bls12377\"")), "needs \"bls12381\"");
+  expect_error(read_snarkjs_proof_json(replace(good, "\"bls12381\"", "\"bn128\"")), "this proof is for BN254 (bn128), expected BLS12-381 (bls12381)");
+  expect_error(read_snarkjs_proof_json(replace(good, "\"bls12381\"", "\"bls12377\"")), "needs \"bls12381\" or \"bn128\"");
   expect_error(read_snarkjs_proof_json(replace(good, "\"groth16\"", "\"plonk\"")), "\"groth16\" only");
   expect_error(read_snarkjs_proof_json(replace(good, "\"pi_c\"", "\"pi_x\"")), "missing \"pi_c\"");
   expect_error(read_snarkjs_proof_json(replace(good, "\"" + ax + "\"", ax)), "pi_a[0]: expected a decimal string, got number");
@@ -173,6 +176,138 @@ TEST(SnarkjsJson, Files) {
   std::filesystem::remove(path);
   expect_error(bad, "reading " + path.string() + ": proof: expected a JSON object");
   EXPECT_EQ(read_snarkjs_vk_json_file(path).error().code(), status_code::not_found);
+}
+
+// ---- both curves -------------------------------------------------------------------------------
+
+template <class Family>
+groth16::basic_verifying_key<Family> random_family_vk(test_rng& rng, int n_public) {
+  using g1 = typename Family::g1_curve;
+  using g2 = typename Family::g2_curve;
+  groth16::basic_verifying_key<Family> vk;
+  vk.alpha_g1 = random_subgroup_point<g1>(rng);
+  vk.beta_g2 = random_subgroup_point<g2>(rng);
+  vk.gamma_g2 = ec::generator<g2>();
+  vk.delta_g2 = random_subgroup_point<g2>(rng);
+  for (int i = 0; i <= n_public; ++i) vk.ic.push_back(random_subgroup_point<g1>(rng));
+  return vk;
+}
+
+template <class Family>
+groth16::basic_proof<Family> random_family_proof(test_rng& rng) {
+  return {random_subgroup_point<typename Family::g1_curve>(rng), random_subgroup_point<typename Family::g2_curve>(rng),
+          random_subgroup_point<typename Family::g1_curve>(rng)};
+}
+
+template <class Family>
+class SnarkjsJsonCurves : public ::testing::Test {};
+TYPED_TEST_SUITE(SnarkjsJsonCurves, testing::families, testing::family_name_generator);
+
+TYPED_TEST(SnarkjsJsonCurves, RoundTripsAndNamesItsCurve) {
+  using fr = typename TypeParam::fr;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const std::string curve(ec::snarkjs_curve_name(testing::curve_of<TypeParam>));
+  auto vk = random_family_vk<TypeParam>(rng, 3);
+  vk.ic[2] = ec::affine<typename TypeParam::g1_curve>::infinity();
+  const std::string vt = write_snarkjs_vk_json(vk);
+  EXPECT_EQ(vt.rfind("{\n \"protocol\": \"groth16\",\n \"curve\": \"" + curve + "\",\n \"nPublic\": 3,", 0), 0u);
+  const auto vb = read_snarkjs_vk_json<TypeParam>(vt);
+  ASSERT_THAT(vb, IsOk());
+  EXPECT_TRUE(vb->alpha_g1 == vk.alpha_g1 && vb->beta_g2 == vk.beta_g2 && vb->gamma_g2 == vk.gamma_g2 &&
+              vb->delta_g2 == vk.delta_g2 && vb->ic == vk.ic);
+  EXPECT_EQ(write_snarkjs_vk_json(*vb), vt);
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_json_curve(vt), testing::curve_of<TypeParam>));
+  // vk_alphabeta_12 is this family's e(alpha, beta): its first Fp value is printed first.
+  const auto ab = pairing::pairing(vk.alpha_g1, vk.beta_g2);
+  EXPECT_NE(vt.find("\"vk_alphabeta_12\": [\n  [\n   [\n    \"" + ff::to_decimal(ab.c0.c0.c0) + "\""), std::string::npos);
+
+  const auto p = random_family_proof<TypeParam>(rng);
+  const std::string pt = write_snarkjs_proof_json(p);
+  EXPECT_EQ(pt.substr(pt.size() - 13 - curve.size()), "\"curve\": \"" + curve + "\"\n}");
+  const auto pb = read_snarkjs_proof_json<TypeParam>(pt);
+  ASSERT_THAT(pb, IsOk());
+  EXPECT_TRUE(*pb == p);
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_json_curve(pt), testing::curve_of<TypeParam>));
+
+  const std::vector<fr> pub = {fr::zero(), fr::one(), -fr::one(), random_scalar<fr>(rng)};
+  const std::string ut = write_snarkjs_public_json(pub);
+  EXPECT_TRUE(read_snarkjs_public_json<fr>(ut).value() == pub);
+
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto vp = dir / ("pp_vk_curves_" + std::to_string(rng.seed) + ".json");
+  const auto pp = dir / ("pp_proof_curves_" + std::to_string(rng.seed) + ".json");
+  const auto up = dir / ("pp_public_curves_" + std::to_string(rng.seed) + ".json");
+  ASSERT_THAT(write_text_file(vp, vt), IsOk());
+  ASSERT_THAT(write_text_file(pp, pt), IsOk());
+  ASSERT_THAT(write_text_file(up, ut), IsOk());
+  EXPECT_THAT(read_snarkjs_vk_json_file<TypeParam>(vp), IsOk());
+  EXPECT_TRUE(read_snarkjs_proof_json_file<TypeParam>(pp).value() == p);
+  EXPECT_TRUE(read_snarkjs_public_json_file<fr>(up).value() == pub);
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_json_curve_file(vp), testing::curve_of<TypeParam>));
+  for (const auto& f : {vp, pp, up}) std::filesystem::remove(f);
+  EXPECT_EQ(read_snarkjs_json_curve_file(vp).error().code(), status_code::not_found);
+}
+
+TYPED_TEST(SnarkjsJsonCurves, OutOfRangeValuesAreRefused) {
+  using fr = typename TypeParam::fr;
+  using fp = typename TypeParam::fp;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto p = random_family_proof<TypeParam>(rng);
+  const std::string good = write_snarkjs_proof_json(p);
+  const std::string ax = ff::to_decimal(p.a.x);
+  // q = (q - 1) + 1 in decimal: q - 1 is the largest coordinate.
+  const std::string q_minus_1 = ff::to_decimal(-fp::one());
+  std::string q = q_minus_1;
+  ++q.back();  // q is odd, so q - 1 ends in an even digit below 9
+  const std::string field(ff::field_name<typename fp::params>);
+  expect_error(read_snarkjs_proof_json<TypeParam>(replace(good, "\"" + ax + "\"", "\"" + q + "\"")),
+               "pi_a[0]: " + field + ": decimal value >= modulus");
+  expect_error(read_snarkjs_proof_json<TypeParam>(replace(good, "\"" + ax + "\"", "\"" + ax + "0\"")), "pi_a");
+  const std::string r_minus_1 = ff::to_decimal(-fr::one());
+  std::string r = r_minus_1;
+  ++r.back();
+  expect_error(read_snarkjs_public_json<fr>("[\"" + r + "\"]"),
+               "[0]: " + std::string(ff::field_name<typename fr::params>) + ": decimal value >= modulus");
+  EXPECT_TRUE(read_snarkjs_public_json<fr>("[\"" + r_minus_1 + "\"]").value()[0] == -fr::one());
+  // Off the curve: y replaced by x.
+  expect_error(read_snarkjs_proof_json<TypeParam>(replace(good, "\"" + ff::to_decimal(p.a.y) + "\"", "\"" + ax + "\"")),
+               "pi_a: not on the " + std::string(TypeParam::g1_curve::name) + " curve");
+  // Outside G2's prime-order subgroup.
+  auto bad = p;
+  bad.b = ec::testing::random_curve_point<typename TypeParam::g2_curve>(rng);
+  expect_error(read_snarkjs_proof_json<TypeParam>(write_snarkjs_proof_json(bad)),
+               "pi_b: not in the prime-order " + std::string(TypeParam::g2_curve::name) + " subgroup");
+}
+
+TYPED_TEST(SnarkjsJsonCurves, OtherCurvesFilesAreRefusedNamingBoth) {
+  using Other = testing::other_family<TypeParam>;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const std::string other_name(ec::snarkjs_curve_name(testing::curve_of<Other>));
+  const std::string tail = std::string("), expected ") + TypeParam::name + " (" +
+                           std::string(ec::snarkjs_curve_name(testing::curve_of<TypeParam>)) + ")";
+  const std::string vt = write_snarkjs_vk_json(random_family_vk<Other>(rng, 1));
+  expect_error(read_snarkjs_vk_json<TypeParam>(vt),
+               std::string("verification key: this verification key is for ") + Other::name + " (" + other_name + tail);
+  const std::string pt = write_snarkjs_proof_json(random_family_proof<Other>(rng));
+  expect_error(read_snarkjs_proof_json<TypeParam>(pt),
+               std::string("proof: this proof is for ") + Other::name + " (" + other_name + tail);
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_json_curve(pt), testing::curve_of<Other>));
+}
+
+TEST(SnarkjsJson, Bn254IsReadAsBn128) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto p = random_family_proof<ec::bn254::family>(rng);
+  const std::string text = replace(write_snarkjs_proof_json(p), "\"bn128\"", "\"bn254\"");
+  EXPECT_TRUE(read_snarkjs_proof_json<ec::bn254::family>(text).value() == p);
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_json_curve(text), ec::curve_id::bn254));
+  expect_error(read_snarkjs_json_curve(replace(text, "\"bn254\"", "\"bls12377\"")),
+               "curve is \"bls12377\", proofpipe needs \"bls12381\" or \"bn128\"");
+  expect_error(read_snarkjs_json_curve(replace(text, "\"groth16\"", "\"plonk\"")), "\"groth16\" only");
+  expect_error(read_snarkjs_json_curve("[1]"), "expected a JSON object");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// The zkey and JSON readers/writers against real snarkjs 0.7.6 output (label oracle): compile a
-// tiny circuit with circom2 -p bls12381, run a power-8 ceremony and groth16 setup, then compare
-// our reading and writing with snarkjs's own files and have snarkjs prove with a zkey we wrote.
-// Skips (exit 77) when tools/oracle/node_modules is missing. Scratch files stay in the build dir.
+// The zkey and JSON readers/writers against real snarkjs 0.7.6 output (label oracle), on both
+// curves: compile a tiny circuit with circom2 -p bls12381 / -p bn128, run a power-8 ceremony and
+// groth16 setup, then compare our reading and writing with snarkjs's own files (vk_alphabeta_12 is
+// our pairing's) and have snarkjs prove with a zkey we wrote. Skips (exit 77) when
+// tools/oracle/node_modules is missing. Scratch files stay in the build dir.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "ec/ec.hpp"
+#include "formats/both_curves.hpp"
 #include "pairing/pairing.hpp"
 #include "support/files.hpp"
 #include "support/status_matchers.hpp"
@@ -37,13 +39,17 @@ std::vector<uint8_t> bytes_of(const fs::path& p) {
   return {s.begin(), s.end()};
 }
 
+template <class Family>
 class SnarkjsOracle : public ::testing::Test {
  protected:
+  using fr = typename Family::fr;
+  static std::string prime() { return std::string(ec::snarkjs_curve_name(ec::curve_id_of<Family>)); }
+
   static void SetUpTestSuite() {
     modules_ = pp::test::source_dir() / "tools/oracle/node_modules";
     if (!fs::exists(modules_ / "snarkjs/cli.js") || !fs::exists(modules_ / "circom2/cli.js")) return;
     if (std::system("node --version >/dev/null 2>&1") != 0) return;
-    dir_ = pp::test::binary_dir() / "formats_snarkjs_oracle";
+    dir_ = pp::test::binary_dir() / ("formats_snarkjs_oracle_" + prime());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "t.circom") << "pragma circom 2.0.0;\n"
@@ -59,8 +65,8 @@ class SnarkjsOracle : public ::testing::Test {
     const std::string sj = "node " + (modules_ / "snarkjs/cli.js").string();
     const std::string cd = "cd " + dir_.string() + " && ";
     const std::string steps[] = {
-        "node " + (modules_ / "circom2/cli.js").string() + " t.circom --r1cs --wasm --O2 -p bls12381 -o .",
-        sj + " powersoftau new bls12381 8 pot0.ptau",
+        "node " + (modules_ / "circom2/cli.js").string() + " t.circom --r1cs --wasm --O2 -p " + prime() + " -o .",
+        sj + " powersoftau new " + prime() + " 8 pot0.ptau",
         sj + " powersoftau contribute pot0.ptau pot1.ptau --name=x -e=entropy" + std::to_string(gen()),
         sj + " powersoftau prepare phase2 pot1.ptau final.ptau",
         sj + " groth16 setup t.r1cs final.ptau t.zkey",
@@ -95,8 +101,12 @@ class SnarkjsOracle : public ::testing::Test {
   static inline uint64_t a_ = 0, b_ = 0;
 };
 
-TEST_F(SnarkjsOracle, ReadsRealZkey) {
-  const auto z = read_snarkjs_zkey_file(dir_ / "t.zkey", {zkey_point_check::subgroup});
+TYPED_TEST_SUITE(SnarkjsOracle, testing::families, testing::family_name_generator);
+
+TYPED_TEST(SnarkjsOracle, ReadsRealZkey) {
+  using fr = typename TypeParam::fr;
+  const auto& dir_ = TestFixture::dir_;
+  const auto z = read_snarkjs_zkey_file<TypeParam>(dir_ / "t.zkey", {zkey_point_check::subgroup});
   ASSERT_THAT(z, IsOk());
   const auto& pk = z->pk;
   // Wires: 1, c (output), a (public), b, d.
@@ -108,34 +118,35 @@ TEST_F(SnarkjsOracle, ReadsRealZkey) {
   // 2 constraints + 3 input rows -> domain 8.
   EXPECT_EQ(pk.domain_size, 8u);
   EXPECT_EQ(pk.h.size(), 8u);
-  EXPECT_TRUE(pk.vk.gamma_g2 == ec::generator<ec::g2_curve>());
+  EXPECT_TRUE(pk.vk.gamma_g2 == ec::generator<typename TypeParam::g2_curve>());
   // The last nPublic + 1 coefficients are snarkjs's input rows (A, m + s, s, 1).
   ASSERT_GE(z->coefficients.size(), 3u);
   const std::size_t n = z->coefficients.size();
   for (uint32_t s = 0; s <= 2; ++s) {
-    const zkey_coefficient& c = z->coefficients[n - 3 + s];
+    const auto& c = z->coefficients[n - 3 + s];
     EXPECT_EQ(c.matrix, 0u);
     EXPECT_EQ(c.constraint, 2 + s);
     EXPECT_EQ(c.signal, s);
-    EXPECT_TRUE(c.value == ff::fr::one());
+    EXPECT_TRUE(c.value == fr::one());
   }
   // a o b == c row by row is what the prover relies on: check A w * B w against the witness.
-  const auto w = read_circom_wtns_file(dir_ / "w.wtns");
+  const auto w = read_circom_wtns_file<fr>(dir_ / "w.wtns");
   ASSERT_THAT(w, IsOk());
-  std::vector<ff::fr> a(pk.domain_size, ff::fr::zero()), b(pk.domain_size, ff::fr::zero());
+  std::vector<fr> a(pk.domain_size, fr::zero()), b(pk.domain_size, fr::zero());
   for (const auto& c : z->coefficients) (c.matrix == 0 ? a : b)[c.constraint] += c.value * (*w)[c.signal];
   // The input rows copy w[s]; one of the two circuit rows is d = a*b (circom may order or negate).
   for (uint32_t s = 0; s <= 2; ++s) EXPECT_TRUE(a[2 + s] == (*w)[s]) << s;
-  const ff::fr ab = ff::fr::from_uint(a_ * b_);
+  const fr ab = fr::from_uint(TestFixture::a_ * TestFixture::b_);
   bool found = false;
   for (int r = 0; r < 2; ++r) found |= (a[r] * b[r] == ab || a[r] * b[r] == -ab);
   EXPECT_TRUE(found);
 }
 
-TEST_F(SnarkjsOracle, VkJsonMatchesSnarkjsByteForByte) {
-  const auto z = read_snarkjs_zkey_file(dir_ / "t.zkey");
+TYPED_TEST(SnarkjsOracle, VkJsonMatchesSnarkjsByteForByte) {
+  const auto& dir_ = TestFixture::dir_;
+  const auto z = read_snarkjs_zkey_file<TypeParam>(dir_ / "t.zkey");
   ASSERT_THAT(z, IsOk());
-  const auto vk = read_snarkjs_vk_json_file(dir_ / "vk.json");
+  const auto vk = read_snarkjs_vk_json_file<TypeParam>(dir_ / "vk.json");
   ASSERT_THAT(vk, IsOk());
   EXPECT_TRUE(vk->alpha_g1 == z->pk.vk.alpha_g1);
   EXPECT_TRUE(vk->beta_g2 == z->pk.vk.beta_g2);
@@ -146,30 +157,36 @@ TEST_F(SnarkjsOracle, VkJsonMatchesSnarkjsByteForByte) {
   EXPECT_EQ(write_snarkjs_vk_json(z->pk.vk), slurp(dir_ / "vk.json"));
 }
 
-TEST_F(SnarkjsOracle, ProofAndPublicJsonRoundTripAndVerify) {
+TYPED_TEST(SnarkjsOracle, ProofAndPublicJsonRoundTripAndVerify) {
+  using fr = typename TypeParam::fr;
+  const auto& dir_ = TestFixture::dir_;
+  const uint64_t a_ = TestFixture::a_, b_ = TestFixture::b_;
   const std::string proof_text = slurp(dir_ / "proof.json"), public_text = slurp(dir_ / "public.json");
-  const auto proof = read_snarkjs_proof_json(proof_text);
+  const auto proof = read_snarkjs_proof_json<TypeParam>(proof_text);
   ASSERT_THAT(proof, IsOk());
-  const auto pub = read_snarkjs_public_json(public_text);
+  const auto pub = read_snarkjs_public_json<fr>(public_text);
   ASSERT_THAT(pub, IsOk());
   EXPECT_EQ(write_snarkjs_proof_json(*proof), proof_text);
   EXPECT_EQ(write_snarkjs_public_json(*pub), public_text);
   ASSERT_EQ(pub->size(), 2u);
-  EXPECT_TRUE((*pub)[0] == ff::fr::from_uint(a_ * b_ * a_ + b_));  // c, the output, comes first
-  EXPECT_TRUE((*pub)[1] == ff::fr::from_uint(a_));
+  EXPECT_TRUE((*pub)[0] == fr::from_uint(a_ * b_ * a_ + b_));  // c, the output, comes first
+  EXPECT_TRUE((*pub)[1] == fr::from_uint(a_));
   // The Groth16 equation with what we read: e(-A, B) e(vk_x, gamma) e(C, delta) e(alpha, beta) = 1.
-  const auto vk = read_snarkjs_vk_json_file(dir_ / "vk.json").value();
-  ec::g1_jacobian vk_x = ec::to_jacobian(vk.ic[0]);
+  const auto vk = read_snarkjs_vk_json_file<TypeParam>(dir_ / "vk.json").value();
+  auto vk_x = ec::to_jacobian(vk.ic[0]);
   for (std::size_t i = 0; i < pub->size(); ++i) vk_x = ec::add(vk_x, ec::scalar_mul(vk.ic[i + 1], (*pub)[i]));
-  const pairing::pairing_term terms[] = {{ec::neg(proof->a), proof->b},
+  const pairing::pairing_term_t<TypeParam> terms[] = {{ec::neg(proof->a), proof->b},
                                          {ec::to_affine(vk_x), vk.gamma_g2},
                                          {proof->c, vk.delta_g2},
                                          {vk.alpha_g1, vk.beta_g2}};
   EXPECT_TRUE(pairing::pairing_product_is_one(terms));
 }
 
-TEST_F(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
-  const auto z = read_snarkjs_zkey_file(dir_ / "t.zkey");
+TYPED_TEST(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
+  const auto& dir_ = TestFixture::dir_;
+  const auto run = [](const std::string& cmd) { return TestFixture::run(cmd); };
+  const auto snarkjs = [] { return TestFixture::snarkjs(); };
+  const auto z = read_snarkjs_zkey_file<TypeParam>(dir_ / "t.zkey");
   ASSERT_THAT(z, IsOk());
   // Rewrite keeping section 10, and once with a zero hash and no contributions.
   auto bare = *z;
@@ -189,7 +206,7 @@ TEST_F(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
     EXPECT_TRUE(std::equal(theirs.begin() + s.offset, theirs.begin() + s.offset + s.size, ours.begin() + o->offset))
         << "section " << s.id;
   }
-  const auto again = read_snarkjs_zkey_file(dir_ / "bare.zkey");
+  const auto again = read_snarkjs_zkey_file<TypeParam>(dir_ / "bare.zkey");
   ASSERT_THAT(again, IsOk());
   EXPECT_TRUE(again->coefficients == z->coefficients);
   EXPECT_TRUE(again->pk.h == z->pk.h);
@@ -200,7 +217,7 @@ TEST_F(SnarkjsOracle, SnarkjsProvesWithZkeysWeWrote) {
     ASSERT_EQ(run(snarkjs() + " groth16 prove " + k + ".zkey w.wtns proof_" + k + ".json public_" + k + ".json"), 0) << k;
     EXPECT_EQ(run(snarkjs() + " groth16 verify vk.json public_" + k + ".json proof_" + k + ".json"), 0) << k;
     // And a proof snarkjs made from our key reads back through our reader.
-    EXPECT_THAT(read_snarkjs_proof_json_file(dir_ / ("proof_" + k + ".json")), IsOk()) << k;
+    EXPECT_THAT(read_snarkjs_proof_json_file<TypeParam>(dir_ / ("proof_" + k + ".json")), IsOk()) << k;
   }
 }
 

@@ -1,5 +1,6 @@
 // snarkjs .zkey reader/writer on random synthetic keys: round trips, the coefficient encoding
-// (v R^2), and every error path (truncation at every offset, bad headers, curves, points, sizes).
+// (v R^2), and every error path (truncation at every offset, bad headers, curves, points, sizes); the
+// curve-generic cases on both families (BN254's points are 64 / 128 bytes).
 #include "formats/snarkjs_zkey.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 
 #include "ec/ec_test_util.hpp"
 #include "formats/binfile.hpp"
+#include "formats/both_curves.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::formats {
@@ -26,38 +28,44 @@ ec::affine<Curve> point_or_infinity(test_rng& rng) {
   return random_subgroup_point<Curve>(rng);
 }
 
-snarkjs_zkey random_zkey(test_rng& rng, uint32_t n_vars, uint32_t n_public, uint32_t domain, uint32_t n_coef) {
-  snarkjs_zkey z;
+template <class Family = ec::bls12_381::family>
+basic_snarkjs_zkey<Family> random_zkey(test_rng& rng, uint32_t n_vars, uint32_t n_public, uint32_t domain,
+                                       uint32_t n_coef) {
+  using g1 = typename Family::g1_curve;
+  using g2 = typename Family::g2_curve;
+  using fr = typename Family::fr;
+  basic_snarkjs_zkey<Family> z;
   auto& pk = z.pk;
   pk.n_vars = n_vars;
   pk.domain_size = domain;
-  pk.vk.alpha_g1 = random_subgroup_point<ec::g1_curve>(rng);
-  pk.vk.beta_g1 = random_subgroup_point<ec::g1_curve>(rng);
-  pk.vk.beta_g2 = random_subgroup_point<ec::g2_curve>(rng);
-  pk.vk.gamma_g2 = ec::generator<ec::g2_curve>();
-  pk.vk.delta_g1 = random_subgroup_point<ec::g1_curve>(rng);
-  pk.vk.delta_g2 = random_subgroup_point<ec::g2_curve>(rng);
-  for (uint32_t i = 0; i <= n_public; ++i) pk.vk.ic.push_back(point_or_infinity<ec::g1_curve>(rng));
+  pk.vk.alpha_g1 = random_subgroup_point<g1>(rng);
+  pk.vk.beta_g1 = random_subgroup_point<g1>(rng);
+  pk.vk.beta_g2 = random_subgroup_point<g2>(rng);
+  pk.vk.gamma_g2 = ec::generator<g2>();
+  pk.vk.delta_g1 = random_subgroup_point<g1>(rng);
+  pk.vk.delta_g2 = random_subgroup_point<g2>(rng);
+  for (uint32_t i = 0; i <= n_public; ++i) pk.vk.ic.push_back(point_or_infinity<g1>(rng));
   for (uint32_t i = 0; i < n_vars; ++i) {
-    pk.a.push_back(point_or_infinity<ec::g1_curve>(rng));
-    pk.b_g1.push_back(point_or_infinity<ec::g1_curve>(rng));
-    pk.b_g2.push_back(point_or_infinity<ec::g2_curve>(rng));
+    pk.a.push_back(point_or_infinity<g1>(rng));
+    pk.b_g1.push_back(point_or_infinity<g1>(rng));
+    pk.b_g2.push_back(point_or_infinity<g2>(rng));
   }
-  for (uint32_t i = 0; i < n_vars - n_public - 1; ++i) pk.l.push_back(point_or_infinity<ec::g1_curve>(rng));
-  for (uint32_t i = 0; i < domain; ++i) pk.h.push_back(random_subgroup_point<ec::g1_curve>(rng));
+  for (uint32_t i = 0; i < n_vars - n_public - 1; ++i) pk.l.push_back(point_or_infinity<g1>(rng));
+  for (uint32_t i = 0; i < domain; ++i) pk.h.push_back(random_subgroup_point<g1>(rng));
   for (uint32_t i = 0; i < n_coef; ++i) {
-    zkey_coefficient c;
+    basic_zkey_coefficient<fr> c;
     c.matrix = rng.next() % 2;
     c.constraint = rng.next() % domain;
     c.signal = rng.next() % n_vars;
     const uint64_t kind = rng.next() % 4;  // 0, 1, -1 and random values on purpose
-    c.value = kind == 0 ? ff::fr::zero() : kind == 1 ? ff::fr::one() : kind == 2 ? -ff::fr::one() : random_scalar(rng);
+    c.value = kind == 0 ? fr::zero() : kind == 1 ? fr::one() : kind == 2 ? -fr::one() : random_scalar<fr>(rng);
     z.coefficients.push_back(c);
   }
   return z;
 }
 
-void expect_equal(const snarkjs_zkey& x, const snarkjs_zkey& y) {
+template <class Family>
+void expect_equal(const basic_snarkjs_zkey<Family>& x, const basic_snarkjs_zkey<Family>& y) {
   EXPECT_EQ(x.pk.n_vars, y.pk.n_vars);
   EXPECT_EQ(x.pk.domain_size, y.pk.domain_size);
   EXPECT_TRUE(x.pk.vk.alpha_g1 == y.pk.vk.alpha_g1);
@@ -88,8 +96,9 @@ uint64_t section_offset(const std::vector<uint8_t>& f, uint32_t id) {
   return 0;
 }
 
+template <class Family = ec::bls12_381::family>
 void expect_error(const std::vector<uint8_t>& f, status_code code, const std::string& needle) {
-  const auto r = read_snarkjs_zkey(f);
+  const auto r = read_snarkjs_zkey<Family>(f);
   ASSERT_THAT(r, Not(IsOk())) << "expected an error containing: " << needle;
   EXPECT_EQ(r.error().code(), code) << r.error().to_string();
   EXPECT_NE(r.error().message().find(needle), std::string::npos) << r.error().to_string();
@@ -185,7 +194,7 @@ TEST(SnarkjsZkey, HeaderErrors) {
   expect_error(f, status_code::data_loss, "expected nVars");
 }
 
-TEST(SnarkjsZkey, Bn254HeaderIsNamed) {
+TEST(SnarkjsZkey, Bn254HeaderIsNamedWhenBls12381IsExpected) {
   // A minimal zkey whose section 2 starts like a BN254 one: n8q = 32 and q = BN254's base prime.
   binfile_writer w("zkey", 1, 2);
   w.begin_section(1);
@@ -196,7 +205,9 @@ TEST(SnarkjsZkey, Bn254HeaderIsNamed) {
   const uint64_t q[4] = {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d, 0x30644e72e131a029};
   w.bytes(q, 32);
   w.end_section();
-  expect_error(std::move(w).finish(), status_code::invalid_argument, "this .zkey is for BN254 (bn128)");
+  expect_error(std::move(w).finish(), status_code::invalid_argument,
+               "this .zkey is for BN254 (bn128), expected a BLS12-381 key (compile the circuit with circom -p "
+               "bls12381 and use a bls12381 ptau)");
 }
 
 TEST(SnarkjsZkey, PointAndCoefficientErrors) {
@@ -364,6 +375,128 @@ TEST(SnarkjsZkey, FileApi) {
   expect_equal(z, *r);
   const auto missing = read_snarkjs_zkey_file(path);
   ASSERT_THAT(missing, StatusIs(status_code::not_found));
+}
+
+// ---- both curves -------------------------------------------------------------------------------
+
+template <class Family>
+class SnarkjsZkeyCurves : public ::testing::Test {};
+TYPED_TEST_SUITE(SnarkjsZkeyCurves, testing::families, testing::family_name_generator);
+
+TYPED_TEST(SnarkjsZkeyCurves, RoundTripsAndNamesItsCurve) {
+  using g1 = typename TypeParam::g1_curve;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  constexpr uint64_t g1_size = sizeof(ec::affine<g1>), g2_size = sizeof(ec::affine<typename TypeParam::g2_curve>);
+  static_assert(g1_size == 2 * TypeParam::fp::n_bytes && g2_size == 2 * g1_size);
+  const uint32_t shapes[][4] = {{1, 0, 1, 0}, {3, 2, 2, 0}, {12, 3, 16, 40}};
+  for (const auto& s : shapes) {
+    const auto z = random_zkey<TypeParam>(rng, s[0], s[1], s[2], s[3]);
+    const auto bytes = write_snarkjs_zkey(z).value();
+    // Section 5 (A) holds nVars points of g1_size bytes.
+    static constexpr uint32_t v[] = {1};
+    const auto t = read_binfile_sections(bytes, "zkey", v, ".zkey").value();
+    EXPECT_EQ(t.find(5, "A").value()->size, s[0] * g1_size);
+    EXPECT_EQ(t.find(7, "B2").value()->size, s[0] * g2_size);
+    for (auto check : {zkey_point_check::range_only, zkey_point_check::on_curve, zkey_point_check::subgroup}) {
+      const auto back = read_snarkjs_zkey<TypeParam>(bytes, {check});
+      ASSERT_THAT(back, IsOk());
+      expect_equal(z, *back);
+      EXPECT_EQ(write_snarkjs_zkey(*back).value(), bytes);
+    }
+    EXPECT_TRUE(testing::is_curve(read_snarkjs_zkey_curve(bytes), testing::curve_of<TypeParam>));
+  }
+  const auto z = random_zkey<TypeParam>(rng, 3, 1, 2, 2);
+  const auto path = std::filesystem::temp_directory_path() / ("pp_zkey_curves_" + std::to_string(rng.seed) + ".zkey");
+  ASSERT_THAT(write_snarkjs_zkey_file(z, path), IsOk());
+  const auto r = read_snarkjs_zkey_file<TypeParam>(path);
+  ASSERT_THAT(r, IsOk());
+  expect_equal(z, *r);
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_zkey_curve_file(path), testing::curve_of<TypeParam>));
+  EXPECT_EQ(read_snarkjs_zkey_num_variables_file(path).value(), 3u);  // either curve
+  std::filesystem::remove(path);
+  EXPECT_EQ(read_snarkjs_zkey_curve_file(path).error().code(), status_code::not_found);
+}
+
+TYPED_TEST(SnarkjsZkeyCurves, EveryTruncationFailsCleanly) {
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto bytes = write_snarkjs_zkey(random_zkey<TypeParam>(rng, 4, 1, 2, 3)).value();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + n);
+    const auto r = read_snarkjs_zkey<TypeParam>(cut);
+    ASSERT_THAT(r, Not(IsOk())) << "truncated to " << n;
+    EXPECT_TRUE(r.error().code() == status_code::data_loss || r.error().code() == status_code::invalid_argument)
+        << n << ": " << r.error().to_string();
+  }
+}
+
+TYPED_TEST(SnarkjsZkeyCurves, OutOfRangeValuesAndBadPoints) {
+  using g1 = typename TypeParam::g1_curve;
+  using fr = typename TypeParam::fr;
+  using fp = typename TypeParam::fp;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  auto z = random_zkey<TypeParam>(rng, 4, 1, 2, 3);
+  z.pk.a[2] = random_subgroup_point<g1>(rng);
+  const auto good = write_snarkjs_zkey(z).value();
+  constexpr uint64_t g1_size = sizeof(ec::affine<g1>);
+  const uint64_t a2 = section_offset(good, 5) + 2 * g1_size;
+  // x = q (Montgomery form of nothing: the stored limbs are compared with q).
+  auto f = good;
+  std::memcpy(f.data() + a2, fp::params::modulus, fp::n_bytes);
+  expect_error<TypeParam>(f, status_code::invalid_argument,
+                          "section 5 (A) point 2 at offset " + std::to_string(a2) + ": a coordinate is >= q");
+  // Off the curve: y + 1.
+  f = good;
+  ec::affine<g1> p;
+  std::memcpy(&p, f.data() + a2, g1_size);
+  p.y = p.y + fp::one();
+  std::memcpy(f.data() + a2, &p, g1_size);
+  expect_error<TypeParam>(f, status_code::invalid_argument,
+                          "point 2 at offset " + std::to_string(a2) + ": not on the " + std::string(g1::name) + " curve");
+  EXPECT_THAT(read_snarkjs_zkey<TypeParam>(f, {zkey_point_check::range_only}), IsOk());
+  // On the curve outside the subgroup (G2; BN254's G1 has cofactor 1): only the subgroup level notices.
+  using g2 = typename TypeParam::g2_curve;
+  f = good;
+  const auto outside = ec::testing::random_curve_point<g2>(rng);
+  ASSERT_FALSE(ec::is_in_subgroup(outside));
+  std::memcpy(f.data() + section_offset(f, 7) + sizeof(outside), &outside, sizeof(outside));
+  EXPECT_THAT(read_snarkjs_zkey<TypeParam>(f), IsOk());
+  EXPECT_THAT(read_snarkjs_zkey<TypeParam>(f, {zkey_point_check::subgroup}),
+              StatusIs(status_code::invalid_argument,
+                       ::testing::HasSubstr("section 7 (B2) point 1 at offset " +
+                                            std::to_string(section_offset(f, 7) + sizeof(outside)) +
+                                            ": not in the prime-order " + std::string(g2::name) + " subgroup")));
+  // A coefficient = r.
+  f = good;
+  std::memcpy(f.data() + section_offset(good, 4) + 4 + 12, fr::params::modulus, 32);
+  expect_error<TypeParam>(f, status_code::invalid_argument, "value >= r");
+  // r itself changed: not this curve's scalar field.
+  f = good;
+  f[section_offset(f, 2) + 4 + fp::n_bytes + 4] ^= 1;
+  expect_error<TypeParam>(f, status_code::invalid_argument,
+                          std::string("scalar field prime r at offset ") + std::to_string(section_offset(f, 2) + 8 + fp::n_bytes) +
+                              " (32 bytes) is not " + TypeParam::name + "'s");
+  // q unknown.
+  f = good;
+  f[section_offset(f, 2) + 4] ^= 1;
+  expect_error<TypeParam>(f, status_code::invalid_argument, "is neither BLS12-381's nor BN254's");
+  EXPECT_THAT(read_snarkjs_zkey_curve(f), StatusIs(status_code::invalid_argument));
+}
+
+TYPED_TEST(SnarkjsZkeyCurves, OtherCurvesKeyIsRefusedNamingBoth) {
+  using Other = testing::other_family<TypeParam>;
+  test_rng rng;
+  SCOPED_TRACE(rng.trace());
+  const auto bytes = write_snarkjs_zkey(random_zkey<Other>(rng, 4, 1, 2, 3)).value();
+  const std::string want(ec::snarkjs_curve_name(testing::curve_of<TypeParam>));
+  expect_error<TypeParam>(bytes, status_code::invalid_argument,
+                          std::string("this .zkey is for ") + Other::name + " (" +
+                              std::string(ec::snarkjs_curve_name(testing::curve_of<Other>)) + "), expected a " +
+                              TypeParam::name + " key (compile the circuit with circom -p " + want + " and use a " +
+                              want + " ptau)");
+  EXPECT_TRUE(testing::is_curve(read_snarkjs_zkey_curve(bytes), testing::curve_of<Other>));
 }
 
 }  // namespace

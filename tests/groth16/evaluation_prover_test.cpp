@@ -15,6 +15,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/verifier.hpp"
+#include "r1cs/synthetic.hpp"
 #include "support/groth16_fixtures.hpp"
 #include "support/status_matchers.hpp"
 #include "test_circuits.hpp"

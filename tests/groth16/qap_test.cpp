@@ -6,6 +6,7 @@
 
 #include "groth16/test_circuits.hpp"
 #include "poly/reference_dft.hpp"
+#include "r1cs/synthetic.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::groth16 {

@@ -5,19 +5,17 @@
 // gives exit code 1 and a clear message. Exits 77 (ctest: skipped) without node or
 // tools/oracle/node_modules. Scratch files stay in <build>/interop_work.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/mapped_file.hpp"
+#include "interop/interop_support.hpp"
 #include "support/files.hpp"
 #include "support/status_matchers.hpp"
 
@@ -25,71 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using pp::IsOk;
-
-fs::path g_src, g_bin, g_work;  // the repository, the build dir, the scratch dir
-std::string g_setup_failure;    // a fixture step that failed in SetUp (reported by every test)
-
-struct run_result {
-  int code = -1;  // exit status; -1 when killed by a signal
-  std::string output;
-};
-
-// Runs cmd with cwd = the repository root (circom2's WASI sandbox needs relative include paths
-// below the working directory), stdout and stderr together.
-run_result run(const std::string& cmd) {
-  const std::string full = "cd '" + g_src.string() + "' && " + cmd + " 2>&1";
-  run_result r;
-  FILE* p = popen(full.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string rel(const fs::path& p) { return fs::relative(p, g_src).string(); }
-std::string w(const std::string& name) { return (g_work / name).string(); }
-std::string proofpipe() { return (g_bin / "proofpipe").string() + " --quiet"; }
-std::string snarkjs() { return "node " + (g_src / "tools/oracle/node_modules/snarkjs/cli.js").string(); }
-
-// Compiles tests/fixtures/circuits/<name>.circom into the scratch dir and computes the witness of
-// <name>.json; false (with g_setup_failure set) on failure.
-bool compile(const std::string& name, bool bls = true, const std::string& out_name = "") {
-  const std::string o = out_name.empty() ? name : out_name;
-  const fs::path dir = g_work / o;
-  fs::create_directories(dir);
-  const run_result c = run("node tools/oracle/node_modules/circom2/cli.js tests/fixtures/circuits/" + name +
-                           ".circom --r1cs --wasm --O2 " + (bls ? "-p bls12381 " : "") +
-                           "-l tools/oracle/node_modules -o " + rel(dir));
-  if (c.code != 0) {
-    g_setup_failure = "circom " + name + ": " + c.output;
-    return false;
-  }
-  if (!bls) return true;
-  const run_result wt = run("node " + rel(dir / (name + "_js/generate_witness.js")) + " " +
-                            rel(dir / (name + "_js/" + name + ".wasm")) + " tests/fixtures/circuits/" + name +
-                            ".json " + rel(dir / (name + ".wtns")));
-  if (wt.code != 0) {
-    g_setup_failure = "witness " + name + ": " + wt.output;
-    return false;
-  }
-  return true;
-}
-
-bool step(const std::string& what, const std::string& cmd) {
-  const run_result r = run(cmd);
-  if (r.code != 0) g_setup_failure = what + " failed (" + cmd + "): " + r.output;
-  return r.code == 0;
-}
+using namespace pp::interop;
 
 // Everything the tests share: three circuits, their witnesses, a power-8 ceremony, snarkjs keys
 // for the two small circuits and a proofpipe key for the Poseidon Merkle path (~1k constraints,
@@ -100,7 +34,7 @@ class Interop : public ::testing::Environment {
     fs::remove_all(g_work);
     fs::create_directories(g_work);
     const std::string cd = "cd " + g_work.string() + " && ";
-    if (!compile("poly") || !compile("range") || !compile("merkle")) return;
+    if (!compile("poly", "bls12381") || !compile("range", "bls12381") || !compile("merkle", "bls12381")) return;
     if (!step("ptau", cd + snarkjs() + " powersoftau new bls12381 8 pot0.ptau") ||
         !step("ptau", cd + snarkjs() + " powersoftau contribute pot0.ptau pot1.ptau --name=x -e=interop-entropy") ||
         !step("ptau", cd + snarkjs() + " powersoftau prepare phase2 pot1.ptau final.ptau")) {
@@ -267,9 +201,11 @@ TEST_F(Oracle, BadInputThroughTheCli) {
     expect_fail(proofpipe() + " prove " + zk + " " + w("unsat.wtns") + " " + out, "does not verify");
     EXPECT_FALSE(fs::exists(w("bad_proof.json")));
   }
-  // a BN254 circuit (compiled without -p bls12381)
-  ASSERT_TRUE(compile("poly", false, "poly_bn254")) << g_setup_failure;
-  expect_fail(proofpipe() + " setup " + w("poly_bn254/poly.r1cs") + " " + w("bn.zkey"), "BN254");
+  // a BN254 circuit with the bellperson layout (BLS12-381's); BN254 files with BLS12-381 keys are
+  // interop_bn254_test's
+  ASSERT_TRUE(compile("poly", "bn128", "poly_bn254", false)) << g_setup_failure;
+  expect_fail(proofpipe() + " setup --layout bellperson " + w("poly_bn254/poly.r1cs") + " " + w("bn.params"),
+              "bellperson parameters are BLS12-381's");
   // nonexistent files
   expect_fail(proofpipe() + " prove " + w("missing.zkey") + " " + wt + " " + out, "missing.zkey");
   expect_fail(proofpipe() + " prove " + zk + " " + w("missing.wtns") + " " + out, "missing.wtns");
@@ -296,9 +232,7 @@ int main(int argc, char** argv) {
   g_src = fs::absolute(pp::test::source_dir());
   g_bin = fs::absolute(pp::test::binary_dir());
   g_work = g_bin / "interop_work";
-  const fs::path modules = g_src / "tools/oracle/node_modules";
-  if (std::system("node --version >/dev/null 2>&1") != 0 || !fs::exists(modules / "snarkjs/cli.js") ||
-      !fs::exists(modules / "circom2/cli.js") || !fs::exists(modules / "circomlib/circuits")) {
+  if (!oracle_tools_present()) {
     std::cout << "skipped: node or tools/oracle/node_modules (snarkjs, circom2, circomlib) is missing\n";
     return 77;
   }

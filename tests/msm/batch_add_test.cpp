@@ -16,10 +16,11 @@ using testing::sequential_sum;
 
 template <class Curve>
 class BatchSum : public ::testing::Test {};
-using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+using curves = testing::all_curves;
 TYPED_TEST_SUITE(BatchSum, curves);
 
 TYPED_TEST(BatchSum, MatchesSequentialSum) {
+  using Fr = testing::scalar_of<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 255, 256, 257, 511, 512, 513, 4095, 4096, 4097, 12289}) {
@@ -29,7 +30,7 @@ TYPED_TEST(BatchSum, MatchesSequentialSum) {
     EXPECT_TRUE(batch_sum<TypeParam>(pts, msm_options{.max_threads = 1}) == ref) << n;
   }
   const auto pts = random_points<TypeParam>(300, rng);
-  const std::vector<ff::fr> ones(pts.size(), ff::fr::one());
+  const std::vector<Fr> ones(pts.size(), Fr::one());
   EXPECT_TRUE(batch_sum<TypeParam>(pts) == naive_msm<TypeParam>(pts, ones));
 }
 

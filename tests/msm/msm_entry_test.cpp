@@ -13,17 +13,18 @@ namespace {
 
 template <class Curve>
 class MsmEntryDeathTest : public ::testing::Test {};
-using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+using curves = testing::all_curves;
 TYPED_TEST_SUITE(MsmEntryDeathTest, curves);
 
 TYPED_TEST(MsmEntryDeathTest, LengthMismatchStopsWithBothLengths) {
+  using Fr = testing::scalar_of<TypeParam>;
   std::mt19937_64 rng = pp::test::seeded_rng();
   const auto points = testing::random_points<TypeParam>(3, rng);
-  const auto scalars = testing::random_scalars(rng, 2);
+  const auto scalars = testing::random_scalars<Fr>(rng, 2);
   std::vector<canonical_scalar> canon(2);
   for (size_t i = 0; i < 2; ++i) scalars[i].to_canonical(canon[i].l);
   const std::span<const ec::affine<TypeParam>> p(points);
-  const std::span<const ff::fr> k(scalars);
+  const std::span<const Fr> k(scalars);
   EXPECT_DEATH(naive_msm<TypeParam>(p, k), "naive_msm: 3 points but 2 scalars");
   EXPECT_DEATH(pippenger<TypeParam>(p, k), "pippenger: 3 points but 2 scalars");
   EXPECT_DEATH(pippenger_canonical<TypeParam>(p, std::span<const canonical_scalar>(canon)),

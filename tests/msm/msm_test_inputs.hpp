@@ -3,10 +3,14 @@
 #pragma once
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "ec/batch_to_affine.hpp"
 #include "ec/ec.hpp"
+#include "ec/bn254_curves.hpp"
 #include "ff/fr.hpp"
 #include "support/scalars.hpp"
 
@@ -16,7 +20,20 @@ using pp::test::random_scalar;
 using pp::test::random_scalars;
 using pp::test::witness_scalars;
 
-inline ff::fr r_minus_1() { return ff::fr::zero() - ff::fr::one(); }
+// Every curve the msm layer is instantiated for (msm/instantiate.hpp).
+using all_curves = ::testing::Types<ec::g1_curve, ec::g2_curve, ec::bn254::g1_curve, ec::bn254::g2_curve>;
+
+template <class Curve>
+using scalar_of = typename Curve::scalar_field;
+
+// G1 of either curve (its field is the base field): the cheap group, tested at larger sizes.
+template <class Curve>
+inline constexpr bool is_g1 = std::is_same_v<typename Curve::field, typename Curve::family::fp>;
+
+template <class Fr = ff::fr>
+Fr r_minus_1() {
+  return Fr::zero() - Fr::one();
+}
 
 // n distinct-looking points of the prime-order subgroup: a walk p_{i+1} = p_i + b_j over four random
 // multiples b_j of the generator, then one batched conversion to affine.
@@ -24,9 +41,9 @@ template <class Curve>
 std::vector<ec::affine<Curve>> random_points(std::size_t n, std::mt19937_64& rng) {
   const auto g = ec::generator<Curve>();
   ec::affine<Curve> bases[4];
-  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, random_scalar(rng)));
+  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, random_scalar<scalar_of<Curve>>(rng)));
   std::vector<ec::jacobian<Curve>> walk(n);
-  auto acc = ec::scalar_mul(g, random_scalar(rng));
+  auto acc = ec::scalar_mul(g, random_scalar<scalar_of<Curve>>(rng));
   for (auto& p : walk) {
     acc = ec::add(acc, bases[rng() % 4]);
     p = acc;

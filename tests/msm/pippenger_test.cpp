@@ -73,11 +73,11 @@ TEST(WindowPlan, CoversTheScalarAndUsesOneChunkOnOneThread) {
 
 template <class Curve>
 class Pippenger : public ::testing::Test {};
-using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+using curves = testing::all_curves;
 TYPED_TEST_SUITE(Pippenger, curves);
 
 template <class Curve>
-void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std::vector<ff::fr>& sc,
+void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std::vector<testing::scalar_of<Curve>>& sc,
                             std::initializer_list<int> windows) {
   const auto ref = naive_msm<Curve>(pts, sc);
   EXPECT_TRUE(pippenger<Curve>(pts, sc) == ref) << "n " << pts.size() << " default window";
@@ -85,7 +85,7 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = c}) == ref) << "n " << pts.size() << " c " << c;
   }
   EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.max_threads = 1}) == ref) << "n " << pts.size() << " 1 thread";
-  if constexpr (std::is_same_v<Curve, ec::g1_curve>) {  // G1 without the GLV split, and its affine buckets
+  if constexpr (testing::is_g1<Curve>) {  // G1 without the GLV split (BLS12-381's), and its affine buckets
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.glv = false}) == ref) << "n " << pts.size() << " no GLV";
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = min_affine_window_bits, .glv = false}) == ref)
         << "n " << pts.size() << " no GLV, affine buckets";
@@ -93,28 +93,30 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
 }
 
 TYPED_TEST(Pippenger, MatchesNaiveAroundPowersOfTwo) {
+  using Fr = testing::scalar_of<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 255, 256, 257}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    expect_all_paths_match<TypeParam>(pts, random_scalars(rng, n), {1, 4, 9});
-    expect_all_paths_match<TypeParam>(pts, witness_scalars(rng, n), {2, 11});
+    expect_all_paths_match<TypeParam>(pts, random_scalars<Fr>(rng, n), {1, 4, 9});
+    expect_all_paths_match<TypeParam>(pts, witness_scalars<Fr>(rng, n), {2, 11});
   }
   for (std::size_t n : {1023, 1024, 1025}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    expect_all_paths_match<TypeParam>(pts, witness_scalars(rng, n), {6});
+    expect_all_paths_match<TypeParam>(pts, witness_scalars<Fr>(rng, n), {6});
   }
   const auto pts = random_points<TypeParam>(511, rng);
-  expect_all_paths_match<TypeParam>(pts, random_scalars(rng, 511), {7});
+  expect_all_paths_match<TypeParam>(pts, random_scalars<Fr>(rng, 511), {7});
 }
 
 TYPED_TEST(Pippenger, LargerSizesAgreeAcrossWindowsAndThreads) {
+  using Fr = testing::scalar_of<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
-  const std::size_t big = std::is_same_v<TypeParam, ec::g1_curve> ? 8193 : 4097;
+  const std::size_t big = testing::is_g1<TypeParam> ? 8193 : 4097;
   for (std::size_t n : {big - 1, big}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    const auto sc = random_scalars(rng, n);
+    const auto sc = random_scalars<Fr>(rng, n);
     const auto ref = pippenger<TypeParam>(pts, sc, msm_options{.window_bits = 5, .max_threads = 1});
     EXPECT_TRUE(pippenger<TypeParam>(pts, sc) == ref) << n;
     EXPECT_TRUE(pippenger<TypeParam>(pts, sc, msm_options{.window_bits = 10}) == ref) << n;
@@ -123,6 +125,7 @@ TYPED_TEST(Pippenger, LargerSizesAgreeAcrossWindowsAndThreads) {
 }
 
 TYPED_TEST(Pippenger, EdgeCases) {
+  using Fr = testing::scalar_of<TypeParam>;
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
@@ -130,38 +133,38 @@ TYPED_TEST(Pippenger, EdgeCases) {
   auto pts = random_points<TypeParam>(n, rng);
 
   // All-zero scalars: infinity.
-  const std::vector<ff::fr> zeros(n, ff::fr::zero());
+  const std::vector<Fr> zeros(n, Fr::zero());
   EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(pts, zeros)));
   EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(pts, zeros, msm_options{.window_bits = 3})));
 
   // All-one scalars: the plain sum.
-  const std::vector<ff::fr> ones(n, ff::fr::one());
+  const std::vector<Fr> ones(n, Fr::one());
   expect_all_paths_match<TypeParam>(pts, ones, {1, 5});
   EXPECT_TRUE(pippenger<TypeParam>(pts, ones) == testing::sequential_sum(pts));
 
   // All r - 1: minus the sum.
-  const std::vector<ff::fr> minus_ones(n, r_minus_1());
+  const std::vector<Fr> minus_ones(n, r_minus_1<Fr>());
   EXPECT_TRUE(pippenger<TypeParam>(pts, minus_ones) == ec::neg(testing::sequential_sum(pts)));
 
   // Points at infinity anywhere, with random scalars.
   auto with_inf = pts;
   for (std::size_t i = 0; i < n; i += 7) with_inf[i] = affine::infinity();
   with_inf.back() = affine::infinity();
-  expect_all_paths_match<TypeParam>(with_inf, random_scalars(rng, n), {3, 8});
+  expect_all_paths_match<TypeParam>(with_inf, random_scalars<Fr>(rng, n), {3, 8});
   const std::vector<affine> all_inf(n, affine::infinity());
-  EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(all_inf, random_scalars(rng, n))));
+  EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(all_inf, random_scalars<Fr>(rng, n))));
 
   // One point repeated, random and equal scalars (equal scalars put every point in the same buckets).
   const std::vector<affine> same(n, pts[0]);
-  expect_all_paths_match<TypeParam>(same, random_scalars(rng, n), {4});
-  const std::vector<ff::fr> equal(n, testing::random_scalar(rng));
+  expect_all_paths_match<TypeParam>(same, random_scalars<Fr>(rng, n), {4});
+  const std::vector<Fr> equal(n, testing::random_scalar<Fr>(rng));
   expect_all_paths_match<TypeParam>(same, equal, {2, 9});
 
   // P and -P with the same scalar cancel; k P + (r - k) P = infinity.
   std::vector<affine> pm;
-  std::vector<ff::fr> pm_sc;
+  std::vector<Fr> pm_sc;
   for (std::size_t i = 0; i < 20; ++i) {
-    const auto k = testing::random_scalar(rng);
+    const auto k = testing::random_scalar<Fr>(rng);
     pm.push_back(pts[i]);
     pm.push_back(ec::neg(pts[i]));
     pm_sc.push_back(k);
@@ -169,7 +172,7 @@ TYPED_TEST(Pippenger, EdgeCases) {
     pm.push_back(pts[i]);
     pm.push_back(pts[i]);
     pm_sc.push_back(k);
-    pm_sc.push_back(ff::fr::zero() - k);
+    pm_sc.push_back(Fr::zero() - k);
   }
   EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(pm, pm_sc)));
   EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(pm, pm_sc, msm_options{.window_bits = 6})));
@@ -177,10 +180,10 @@ TYPED_TEST(Pippenger, EdgeCases) {
 
   // (r - 1) P + P = infinity; (r - 1) P = -P.
   const std::vector<affine> two{pts[1], pts[1]};
-  const std::vector<ff::fr> rm1_one{r_minus_1(), ff::fr::one()};
+  const std::vector<Fr> rm1_one{r_minus_1<Fr>(), Fr::one()};
   EXPECT_TRUE(ec::is_infinity(pippenger<TypeParam>(two, rm1_one)));
   const std::vector<affine> single{pts[2]};
-  const std::vector<ff::fr> rm1{r_minus_1()};
+  const std::vector<Fr> rm1{r_minus_1<Fr>()};
   for (int c = 1; c <= 16; ++c) {
     EXPECT_TRUE(pippenger<TypeParam>(single, rm1, msm_options{.window_bits = c}) ==
                 ec::to_jacobian(ec::neg(pts[2])))
@@ -193,10 +196,11 @@ TYPED_TEST(Pippenger, EdgeCases) {
 // and P + (-P) cancellations inside a batch), a full conflict queue spilling into the XYZZ side
 // buckets (equal scalars: every point in one bucket per window), and infinity among the points.
 TYPED_TEST(Pippenger, AffineBucketsMatchNaive) {
+  using Fr = testing::scalar_of<TypeParam>;
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
-  const std::size_t n = std::is_same_v<TypeParam, ec::g1_curve> ? 3000 : 1500;
+  const std::size_t n = testing::is_g1<TypeParam> ? 3000 : 1500;
   const int c0 = min_affine_window_bits;
   const auto pool = random_points<TypeParam>(4, rng);
   std::vector<affine> pts(n);
@@ -205,17 +209,17 @@ TYPED_TEST(Pippenger, AffineBucketsMatchNaive) {
     p = rng() % 2 ? q : ec::neg(q);
   }
   // Small scalars from a small set: the same few buckets over and over, many equal points in each.
-  std::vector<ff::fr> small(n);
-  for (auto& s : small) s = ff::fr::from_uint(1 + rng() % 3);
+  std::vector<Fr> small(n);
+  for (auto& s : small) s = Fr::from_uint(1 + rng() % 3);
   expect_all_paths_match<TypeParam>(pts, small, {c0, c0 + 2});
-  expect_all_paths_match<TypeParam>(pts, random_scalars(rng, n), {c0, c0 + 1});
+  expect_all_paths_match<TypeParam>(pts, random_scalars<Fr>(rng, n), {c0, c0 + 1});
 
   auto distinct = random_points<TypeParam>(n, rng);
   for (std::size_t i = 0; i < n; i += 11) distinct[i] = affine::infinity();
-  const std::vector<ff::fr> equal(n, testing::random_scalar(rng));
+  const std::vector<Fr> equal(n, testing::random_scalar<Fr>(rng));
   expect_all_paths_match<TypeParam>(distinct, equal, {c0, 14});
-  expect_all_paths_match<TypeParam>(distinct, witness_scalars(rng, n), {c0, 12});
-  expect_all_paths_match<TypeParam>(distinct, random_scalars(rng, n), {c0, 11, 13});
+  expect_all_paths_match<TypeParam>(distinct, witness_scalars<Fr>(rng, n), {c0, 12});
+  expect_all_paths_match<TypeParam>(distinct, random_scalars<Fr>(rng, n), {c0, 11, 13});
 }
 
 }  // namespace

@@ -18,10 +18,11 @@ using testing::witness_scalars;
 
 template <class Curve>
 class SplitMsm : public ::testing::Test {};
-using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+using curves = testing::all_curves;
 TYPED_TEST_SUITE(SplitMsm, curves);
 
-split_stats count(const std::vector<ff::fr>& sc) {
+template <class Fr>
+split_stats count(const std::vector<Fr>& sc) {
   split_stats s{0, 0, 0};
   for (const auto& x : sc) {
     if (x.is_zero()) {
@@ -36,7 +37,8 @@ split_stats count(const std::vector<ff::fr>& sc) {
 }
 
 template <class Curve>
-void expect_split_matches(const std::vector<ec::affine<Curve>>& pts, const std::vector<ff::fr>& sc, bool with_naive) {
+void expect_split_matches(const std::vector<ec::affine<Curve>>& pts, const std::vector<testing::scalar_of<Curve>>& sc,
+                          bool with_naive) {
   split_stats st{~0ull, ~0ull, ~0ull};
   const auto got = split_msm<Curve>(pts, sc, {}, &st);
   const auto want = count(sc);
@@ -52,19 +54,21 @@ void expect_split_matches(const std::vector<ec::affine<Curve>>& pts, const std::
 }
 
 TYPED_TEST(SplitMsm, WitnessLikeScalarsMatchNaive) {
+  using Fr = testing::scalar_of<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (std::size_t n : {0, 1, 2, 3, 15, 16, 17, 255, 256, 257, 1023, 1024, 1025}) {
     const auto pts = random_points<TypeParam>(n, rng);
-    expect_split_matches<TypeParam>(pts, witness_scalars(rng, n), true);
+    expect_split_matches<TypeParam>(pts, witness_scalars<Fr>(rng, n), true);
   }
   // Past the classification block (2^14) and the batch_sum chunk size, against pippenger only.
-  const std::size_t big = std::is_same_v<TypeParam, ec::g1_curve> ? 20000 : 6000;
+  const std::size_t big = testing::is_g1<TypeParam> ? 20000 : 6000;
   const auto pts = random_points<TypeParam>(big, rng);
-  expect_split_matches<TypeParam>(pts, witness_scalars(rng, big), false);
+  expect_split_matches<TypeParam>(pts, witness_scalars<Fr>(rng, big), false);
 }
 
 TYPED_TEST(SplitMsm, AllZeroAllOneAndDense) {
+  using Fr = testing::scalar_of<TypeParam>;
   using affine = ec::affine<TypeParam>;
   SCOPED_TRACE(pp::test::replay_hint());
   std::mt19937_64 rng = pp::test::seeded_rng();
@@ -75,22 +79,22 @@ TYPED_TEST(SplitMsm, AllZeroAllOneAndDense) {
   pts[10] = ec::neg(pts[11]);
 
   split_stats st{};
-  const std::vector<ff::fr> zeros(n, ff::fr::zero());
+  const std::vector<Fr> zeros(n, Fr::zero());
   EXPECT_TRUE(ec::is_infinity(split_msm<TypeParam>(pts, zeros, {}, &st)));
   EXPECT_EQ(st.zeros, n);
   EXPECT_EQ(st.ones + st.others, 0u);
 
-  const std::vector<ff::fr> ones(n, ff::fr::one());
+  const std::vector<Fr> ones(n, Fr::one());
   EXPECT_TRUE(split_msm<TypeParam>(pts, ones, {}, &st) == testing::sequential_sum(pts));
   EXPECT_EQ(st.ones, n);
 
-  expect_split_matches<TypeParam>(pts, random_scalars(rng, n), true);
+  expect_split_matches<TypeParam>(pts, random_scalars<Fr>(rng, n), true);
   expect_split_matches<TypeParam>(pts, ones, true);
-  auto sc = witness_scalars(rng, n);
-  sc[9] = ff::fr::one();
-  sc[8] = ff::fr::one();
-  sc[10] = ff::fr::one();
-  sc[11] = ff::fr::one();
+  auto sc = witness_scalars<Fr>(rng, n);
+  sc[9] = Fr::one();
+  sc[8] = Fr::one();
+  sc[10] = Fr::one();
+  sc[11] = Fr::one();
   expect_split_matches<TypeParam>(pts, sc, true);
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ff/bn254_fr.hpp"
 #include "poly/random_fr.hpp"  // tests/poly
 #include "support/status_matchers.hpp"
 
@@ -11,9 +12,15 @@ namespace {
 
 using ::testing::Not;
 
-using ff::fr;
+// Every test runs on both curves' scalar fields.
+using fields = ::testing::Types<ff::fr, ff::bn254::fr>;
+template <class Fr>
+class Domain : public ::testing::Test {};
+TYPED_TEST_SUITE(Domain, fields);
 
-TEST(Domain, ConstantsMatchDefinitions) {
+TYPED_TEST(Domain, ConstantsMatchDefinitions) {
+  using fr = TypeParam;
+  using evaluation_domain = basic_evaluation_domain<fr>;
   testing::random_fr_source rng;
   SCOPED_TRACE(rng.trace());
   for (int log_n : {0, 1, 2, 3, 10, 12, 13, 16}) {
@@ -29,9 +36,10 @@ TEST(Domain, ConstantsMatchDefinitions) {
     }
     EXPECT_TRUE((d->omega() * d->omega_inv()).is_one());
     EXPECT_TRUE((fr::from_uint(n) * d->size_inv()).is_one());
-    EXPECT_EQ(d->coset_shift(), fr::from_uint(7));
+    EXPECT_EQ(d->coset_shift(), ff::coset_generator<fr>());
+    EXPECT_EQ(d->coset_shift(), fr::from_uint(std::is_same_v<fr, ff::fr> ? 7 : 5));
     EXPECT_TRUE((d->coset_shift() * d->coset_shift_inv()).is_one());
-    EXPECT_EQ(d->vanishing_on_coset(), fr::from_uint(7).pow(n) - fr::one());
+    EXPECT_EQ(d->vanishing_on_coset(), d->coset_shift().pow(n) - fr::one());
     EXPECT_FALSE(d->vanishing_on_coset().is_zero());
     EXPECT_TRUE((d->vanishing_on_coset() * d->vanishing_on_coset_inv()).is_one());
     // Z is constant on the coset and zero on the subgroup.
@@ -42,7 +50,9 @@ TEST(Domain, ConstantsMatchDefinitions) {
   }
 }
 
-TEST(Domain, TwiddleTables) {
+TYPED_TEST(Domain, TwiddleTables) {
+  using fr = TypeParam;
+  using evaluation_domain = basic_evaluation_domain<fr>;
   for (int log_n : {0, 1, 2, 5, 12, 14}) {
     SCOPED_TRACE("log_n = " + std::to_string(log_n));
     auto d = evaluation_domain::create(log_n);
@@ -65,7 +75,9 @@ TEST(Domain, TwiddleTables) {
   }
 }
 
-TEST(Domain, RejectsInvalidSizes) {
+TYPED_TEST(Domain, RejectsInvalidSizes) {
+  using fr = TypeParam;
+  using evaluation_domain = basic_evaluation_domain<fr>;
   for (int log_n : {-1, 29, 32, 64}) {
     auto d = evaluation_domain::create(log_n);
     ASSERT_THAT(d, StatusIs(status_code::invalid_argument)) << log_n;
@@ -80,7 +92,9 @@ TEST(Domain, RejectsInvalidSizes) {
   EXPECT_THAT(evaluation_domain::covering((uint64_t{1} << 28) + 1), Not(IsOk()));
 }
 
-TEST(Domain, SizeConstructors) {
+TYPED_TEST(Domain, SizeConstructors) {
+  using fr = TypeParam;
+  using evaluation_domain = basic_evaluation_domain<fr>;
   auto d = evaluation_domain::for_size(1024);
   ASSERT_THAT(d, IsOk());
   EXPECT_EQ(d->log_size(), 10);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "poly/ntt.hpp"
+#include "ff/bn254_fr.hpp"
 #include "poly/random_fr.hpp"  // tests/poly
 #include "poly/reference_dft.hpp"
 #include "support/status_matchers.hpp"
@@ -12,16 +13,22 @@
 namespace pp::poly {
 namespace {
 
-using ff::fr;
+// Every test runs on both curves' scalar fields.
+using fields = ::testing::Types<ff::fr, ff::bn254::fr>;
+template <class Fr>
+class Quotient : public ::testing::Test {};
+TYPED_TEST_SUITE(Quotient, fields);
 
-TEST(Quotient, SatisfiesDivisionIdentity) {
+TYPED_TEST(Quotient, SatisfiesDivisionIdentity) {
+  using fr = TypeParam;
+  using evaluation_domain = basic_evaluation_domain<fr>;
   testing::random_fr_source rng;
   SCOPED_TRACE(rng.trace());
   for (int log_n : {0, 1, 2, 3, 6, 13}) {
     SCOPED_TRACE("log_n = " + std::to_string(log_n));
     auto d = evaluation_domain::create(log_n).value();
     const std::size_t n = d.size();
-    const std::vector<fr> a = rng.vector(n), b = rng.vector(n);
+    const std::vector<fr> a = rng.template vector<fr>(n), b = rng.template vector<fr>(n);
     std::vector<fr> c(n);
     for (std::size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
 
@@ -31,7 +38,7 @@ TEST(Quotient, SatisfiesDivisionIdentity) {
     ASSERT_THAT(intt(d, ca), IsOk());
     ASSERT_THAT(intt(d, cb), IsOk());
     ASSERT_THAT(intt(d, cc), IsOk());
-    const fr x = rng.next();
+    const fr x = rng.template next<fr>();
     const fr lhs = reference::evaluate(ca, x) * reference::evaluate(cb, x) - reference::evaluate(cc, x);
     EXPECT_EQ(lhs, reference::evaluate(h, x) * d.evaluate_vanishing(x));
     // deg h <= n - 2: the top coefficient is zero.
@@ -48,7 +55,9 @@ TEST(Quotient, SatisfiesDivisionIdentity) {
   }
 }
 
-TEST(Quotient, RejectsSizeMismatch) {
+TYPED_TEST(Quotient, RejectsSizeMismatch) {
+  using fr = TypeParam;
+  using evaluation_domain = basic_evaluation_domain<fr>;
   auto d = evaluation_domain::create(2).value();
   std::vector<fr> a(4), b(4), c(3);
   const status s = compute_quotient(d, a, b, c, quotient_form::coefficients);

@@ -1,4 +1,5 @@
-// Test helpers for the poly layer: fresh random Fr vectors each run (support/test_seed.hpp).
+// Test helpers for the poly layer: fresh random Fr vectors each run (support/test_seed.hpp), for
+// either curve's Fr (BLS12-381's by default).
 // Use: SCOPED_TRACE(rng.trace()) so a failure prints how to replay it.
 #pragma once
 #include <cstdint>
@@ -18,8 +19,14 @@ class random_fr_source {
   uint64_t next_u64() { return rng_.next(); }
 
   // Uniform in Fr.
-  ff::fr next() { return pp::test::random_scalar(rng_.gen); }
-  std::vector<ff::fr> vector(std::size_t n) { return pp::test::random_scalars(rng_.gen, n); }
+  template <class Fr = ff::fr>
+  Fr next() {
+    return pp::test::random_scalar<Fr>(rng_.gen);
+  }
+  template <class Fr = ff::fr>
+  std::vector<Fr> vector(std::size_t n) {
+    return pp::test::random_scalars<Fr>(rng_.gen, n);
+  }
 
  private:
   pp::test::test_rng rng_;

@@ -1,7 +1,8 @@
-// Batch-affine summation (msm/batch_add.hpp), instantiated for G1 and G2.
+// Batch-affine summation (msm/batch_add.hpp); included only by the instantiation files (msm/instantiate.hpp).
 // Affine addition (x3 = l^2 - x1 - x2, y3 = l (x1 - x3) - y1, l = (y2 - y1)/(x2 - x1), or
 // l = 3 x1^2 / (2 y1) for doubling; Guide to ECC, Hankerson-Menezes-Vanstone, section 3.1.2):
 // 3M per element for Montgomery's trick + 1M (l) + 1S (x3) + 1M (y3), plus a share of one inversion.
+#pragma once
 #include "msm/batch_add.hpp"
 
 #include <tbb/blocked_range.h>
@@ -17,7 +18,7 @@
 #include "msm/thread_limit.hpp"
 
 namespace pp::msm {
-namespace {
+namespace batch_add_detail {
 
 // Below this many points a tree level no longer pays for its inversion: a level saves ~4M per pair
 // against mixed XYZZ additions (8M + 2S vs 5M + 1S), so with Fermat's ~570M inversion it broke even
@@ -90,10 +91,11 @@ ec::xyzz<Curve> reduce_chunk(std::vector<ec::affine<Curve>>& cur) {
   }
 }
 
-}  // namespace
+}  // namespace batch_add_detail
 
 template <class Curve>
 ec::jacobian<Curve> batch_sum(std::span<const ec::affine<Curve>> points, const msm_options& options) {
+  using namespace batch_add_detail;
   const std::size_t n = points.size();
   if (n == 0) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
@@ -123,10 +125,5 @@ template <class Curve>
 ec::jacobian<Curve> batch_sum(std::span<const ec::affine<Curve>> points) {
   return batch_sum(points, msm_options{});
 }
-
-template ec::jacobian<ec::g1_curve> batch_sum(std::span<const ec::g1_affine>, const msm_options&);
-template ec::jacobian<ec::g2_curve> batch_sum(std::span<const ec::g2_affine>, const msm_options&);
-template ec::jacobian<ec::g1_curve> batch_sum(std::span<const ec::g1_affine>);
-template ec::jacobian<ec::g2_curve> batch_sum(std::span<const ec::g2_affine>);
 
 }  // namespace pp::msm

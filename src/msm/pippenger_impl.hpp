@@ -1,9 +1,10 @@
-// Host Pippenger (msm/pippenger.hpp), instantiated for G1 and G2.
+// Host Pippenger (msm/pippenger.hpp); included only by the instantiation files (msm/instantiate.hpp).
 // Cost: N*W bucket additions + W*2^c bucket-reduction additions (12M + 2S) + W*c doublings,
 // W = ceil(256 / c); c and the chunk count come from msm/window.hpp. Bucket additions are batched
 // affine ones (~5M + 1S, msm/affine_buckets.hpp) for c >= 10, XYZZ mixed ones (8M + 2S) below.
 // G1 splits scalars by GLV (msm/glv.hpp): 2N points over W = ceil(129 / c) windows, the same N*W
 // bucket additions but half the windows' reductions and doublings.
+#pragma once
 #include "msm/pippenger.hpp"
 
 #include <tbb/blocked_range.h>
@@ -24,7 +25,7 @@
 #include "msm/window.hpp"
 
 namespace pp::msm {
-namespace {
+namespace pippenger_detail {
 
 // Elements per task of the per-point and per-scalar passes (a field multiplication or a GLV split
 // each, tens of ns on the host): tasks of ~0.1 ms, long against TBB's scheduling, and enough of
@@ -159,8 +160,8 @@ ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
 }
 
 // G1 through GLV: scalars already split (glv_split); computes beta * x of every point (1M each).
-ec::g1_jacobian pippenger_glv(std::span<const ec::g1_affine> points, std::span<const canonical_scalar> split,
-                              int forced_c) {
+inline ec::g1_jacobian pippenger_glv(std::span<const ec::g1_affine> points, std::span<const canonical_scalar> split,
+                                     int forced_c) {
   std::vector<ff::fp> endo_x(points.size());
   const ff::fp beta = ec::fp_from_limbs(ec::g1_curve::beta());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), per_element_grain),
@@ -175,11 +176,12 @@ bool uses_glv(std::size_t n, const msm_options& options) {
   return std::is_same_v<Curve, ec::g1_curve> && options.glv && static_cast<int64_t>(n) <= glv_max_points;
 }
 
-}  // namespace
+}  // namespace pippenger_detail
 
 template <class Curve>
 ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> points,
                                         std::span<const canonical_scalar> scalars, const msm_options& options) {
+  using namespace pippenger_detail;
   detail::check_lengths("pippenger_canonical", points.size(), scalars.size());
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
@@ -200,8 +202,9 @@ ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> point
 }
 
 template <class Curve>
-ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
-                              const msm_options& options) {
+ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points,
+                              std::span<const typename Curve::scalar_field> scalars, const msm_options& options) {
+  using namespace pippenger_detail;
   detail::check_lengths("pippenger", points.size(), scalars.size());
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
@@ -220,14 +223,5 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points, std::sp
     return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, canon}, options.window_bits);
   });
 }
-
-#define PP_MSM_INSTANTIATE_PIPPENGER(Curve)                                                               \
-  template ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>>, std::span<const ff::fr>,   \
-                                         const msm_options&);                                           \
-  template ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>>,                  \
-                                                   std::span<const canonical_scalar>, const msm_options&);
-PP_MSM_INSTANTIATE_PIPPENGER(ec::g1_curve)
-PP_MSM_INSTANTIATE_PIPPENGER(ec::g2_curve)
-#undef PP_MSM_INSTANTIATE_PIPPENGER
 
 }  // namespace pp::msm

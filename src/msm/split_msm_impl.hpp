@@ -1,5 +1,6 @@
-// Split MSM (msm/split_msm.hpp), instantiated for G1 and G2. Classification is two parallel passes
+// Split MSM (msm/split_msm.hpp); included only by the instantiation files (msm/instantiate.hpp). Classification is two parallel passes
 // over blocks (count, then gather at prefix offsets) so the gathered order is deterministic.
+#pragma once
 #include "msm/split_msm.hpp"
 
 #include <tbb/blocked_range.h>
@@ -8,13 +9,13 @@
 #include <algorithm>
 #include <vector>
 
-#include "msm/batch_add.hpp"
+#include "msm/batch_add_impl.hpp"
 #include "msm/length_check.hpp"
-#include "msm/pippenger.hpp"
+#include "msm/pippenger_impl.hpp"
 #include "msm/thread_limit.hpp"
 
 namespace pp::msm {
-namespace {
+namespace split_msm_detail {
 
 constexpr std::size_t block_size = std::size_t{1} << 14;
 
@@ -27,11 +28,11 @@ struct split_parts {
 };
 
 template <class Curve>
-split_parts<Curve> classify(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars) {
+split_parts<Curve> classify(std::span<const ec::affine<Curve>> points, std::span<const typename Curve::scalar_field> scalars) {
   const std::size_t n = points.size();
   const std::size_t blocks = (n + block_size - 1) / block_size;
   std::vector<std::size_t> ones(blocks + 1, 0), others(blocks + 1, 0);
-  const ff::fr one = ff::fr::one();
+  const auto one = Curve::scalar_field::one();
   tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
     const std::size_t lo = b * block_size, hi = std::min(n, lo + block_size);
     for (std::size_t i = lo; i < hi; ++i) {
@@ -67,11 +68,13 @@ split_parts<Curve> classify(std::span<const ec::affine<Curve>> points, std::span
   return parts;
 }
 
-}  // namespace
+}  // namespace split_msm_detail
 
 template <class Curve>
-ec::jacobian<Curve> split_msm(std::span<const ec::affine<Curve>> points, std::span<const ff::fr> scalars,
-                              const msm_options& options, split_stats* stats) {
+ec::jacobian<Curve> split_msm(std::span<const ec::affine<Curve>> points,
+                              std::span<const typename Curve::scalar_field> scalars, const msm_options& options,
+                              split_stats* stats) {
+  using namespace split_msm_detail;
   detail::check_lengths("split_msm", points.size(), scalars.size());
   const auto parts = detail::with_thread_limit(options.max_threads, [&] { return classify(points, scalars); });
   if (stats != nullptr) {
@@ -81,10 +84,5 @@ ec::jacobian<Curve> split_msm(std::span<const ec::affine<Curve>> points, std::sp
   const auto others = pippenger_canonical<Curve>(parts.other_points, parts.other_scalars, options);
   return ec::add(ones, others);
 }
-
-template ec::jacobian<ec::g1_curve> split_msm(std::span<const ec::g1_affine>, std::span<const ff::fr>,
-                                              const msm_options&, split_stats*);
-template ec::jacobian<ec::g2_curve> split_msm(std::span<const ec::g2_affine>, std::span<const ff::fr>,
-                                              const msm_options&, split_stats*);
 
 }  // namespace pp::msm

@@ -1,7 +1,9 @@
 // compute_quotient: the coset evaluations are kept in bit-reversed order between the forward coset
 // NTT (nr, no permutation) and the inverse (rn, no permutation): the pointwise step does not care
 // about the order, so the only permutations left are the one per input inside intt (nn) and, for
-// the evaluation form, one on the output.
+// the evaluation form, one on the output. Included only by the instantiation files
+// (poly/<curve>_instances.cpp).
+#pragma once
 #include "poly/quotient.hpp"
 
 #include <tbb/blocked_range.h>
@@ -11,28 +13,27 @@
 
 #include "core/status_macros.hpp"
 #include "poly/bit_reverse.hpp"
-#include "poly/ntt.hpp"
+#include "poly/ntt_impl.hpp"
 
 namespace pp::poly {
 
-using ff::fr;
-
-status compute_quotient(const evaluation_domain& d, std::span<fr> a, std::span<fr> b, std::span<fr> c,
-                        quotient_form form) {
+template <class Fr>
+status compute_quotient(const basic_evaluation_domain<Fr>& d, std::span<std::type_identity_t<Fr>> a,
+                        std::span<std::type_identity_t<Fr>> b, std::span<std::type_identity_t<Fr>> c, quotient_form form) {
   if (a.size() != d.size() || b.size() != d.size() || c.size() != d.size()) {
     return invalid_argument("compute_quotient: a, b, c must each have the domain size " + std::to_string(d.size()) +
                             ", got " + std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
                             std::to_string(c.size()));
   }
-  for (std::span<fr> v : {a, b, c}) {
-    PP_RETURN_IF_ERROR(intt(d, v, ntt_order::nn));
-    PP_RETURN_IF_ERROR(coset_ntt(d, v, ntt_order::nr));
+  for (std::span<Fr> v : {a, b, c}) {
+    PP_RETURN_IF_ERROR(intt<Fr>(d, v, ntt_order::nn));
+    PP_RETURN_IF_ERROR(coset_ntt<Fr>(d, v, ntt_order::nr));
   }
-  const fr z_inv = d.vanishing_on_coset_inv();
+  const Fr z_inv = d.vanishing_on_coset_inv();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i < r.end(); ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv;
   });
-  if (form == quotient_form::coefficients) return coset_intt(d, a, ntt_order::rn);
+  if (form == quotient_form::coefficients) return coset_intt<Fr>(d, a, ntt_order::rn);
   return bit_reverse_permute(a);
 }
 

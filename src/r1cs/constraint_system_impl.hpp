@@ -1,11 +1,14 @@
 // Validation of CSR matrices and constraint systems.
+// Included only by the instantiation files (r1cs/instantiate.hpp).
+#pragma once
 #include "r1cs/constraint_system.hpp"
 
 #include <string>
 
 namespace pp::r1cs {
 
-status csr_matrix::validate(std::size_t expected_rows, uint64_t num_variables, std::string_view name) const {
+template <class Fr>
+status basic_csr_matrix<Fr>::validate(std::size_t expected_rows, uint64_t num_variables, std::string_view name) const {
   const std::string m(name);
   if (row_ptr.empty() || row_ptr[0] != 0) return invalid_argument("matrix " + m + ": row_ptr must start with 0");
   if (rows() != expected_rows) {
@@ -35,8 +38,9 @@ status csr_matrix::validate(std::size_t expected_rows, uint64_t num_variables, s
   return ok_status();
 }
 
-result<constraint_system> constraint_system::make(uint64_t num_public, uint64_t num_aux, csr_matrix a, csr_matrix b,
-                                                  csr_matrix c) {
+template <class Fr>
+result<basic_constraint_system<Fr>> basic_constraint_system<Fr>::make(uint64_t num_public, uint64_t num_aux,
+                                                                      matrix_type a, matrix_type b, matrix_type c) {
   if (num_public >= max_variables || num_aux >= max_variables || 1 + num_public + num_aux > max_variables) {
     return out_of_range("constraint system: 1 + " + std::to_string(num_public) + " public + " +
                         std::to_string(num_aux) + " aux variables exceed the limit of 2^32");
@@ -46,7 +50,7 @@ result<constraint_system> constraint_system::make(uint64_t num_public, uint64_t 
   if (status s = a.validate(rows, n_vars, "A"); !s.ok()) return s;
   if (status s = b.validate(rows, n_vars, "B"); !s.ok()) return s;
   if (status s = c.validate(rows, n_vars, "C"); !s.ok()) return s;
-  constraint_system cs;
+  basic_constraint_system cs;
   cs.num_public_ = num_public;
   cs.num_aux_ = num_aux;
   cs.a_ = std::move(a);

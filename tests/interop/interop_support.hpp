@@ -1,0 +1,91 @@
+// What the interop tests (proofpipe against snarkjs 0.7.6 and circom 2 through the `proofpipe`
+// command) share: the repository, build and scratch directories, running a command, compiling a
+// tests/fixtures/circuits circuit with circom2 for a prime and computing its witness.
+#pragma once
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace pp::interop {
+
+namespace fs = std::filesystem;
+
+inline fs::path g_src, g_bin, g_work;  // the repository, the build dir, the scratch dir (set by main)
+inline std::string g_setup_failure;    // a fixture step that failed in SetUp (reported by every test)
+
+struct run_result {
+  int code = -1;  // exit status; -1 when killed by a signal
+  std::string output;
+};
+
+// Runs cmd with cwd = the repository root (circom2's WASI sandbox needs relative include paths
+// below the working directory), stdout and stderr together.
+inline run_result run(const std::string& cmd) {
+  const std::string full = "cd '" + g_src.string() + "' && " + cmd + " 2>&1";
+  run_result r;
+  FILE* p = popen(full.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string rel(const fs::path& p) { return fs::relative(p, g_src).string(); }
+inline std::string w(const std::string& name) { return (g_work / name).string(); }
+inline std::string proofpipe() { return (g_bin / "proofpipe").string() + " --quiet"; }
+inline std::string snarkjs() { return "node " + (g_src / "tools/oracle/node_modules/snarkjs/cli.js").string(); }
+
+// Compiles tests/fixtures/circuits/<name>.circom with circom -p <prime> ("bls12381" or "bn128")
+// into the scratch dir <out_name> (default: name) and, when `witness`, computes the witness of
+// <name>.json into <out_name>/<name>.wtns; false (with g_setup_failure set) on failure.
+inline bool compile(const std::string& name, const std::string& prime, const std::string& out_name = "",
+                    bool witness = true) {
+  const std::string o = out_name.empty() ? name : out_name;
+  const fs::path dir = g_work / o;
+  fs::create_directories(dir);
+  const run_result c = run("node tools/oracle/node_modules/circom2/cli.js tests/fixtures/circuits/" + name +
+                           ".circom --r1cs --wasm --O2 -p " + prime + " -l tools/oracle/node_modules -o " + rel(dir));
+  if (c.code != 0) {
+    g_setup_failure = "circom " + name + ": " + c.output;
+    return false;
+  }
+  if (!witness) return true;
+  const run_result wt = run("node " + rel(dir / (name + "_js/generate_witness.js")) + " " +
+                            rel(dir / (name + "_js/" + name + ".wasm")) + " tests/fixtures/circuits/" + name +
+                            ".json " + rel(dir / (name + ".wtns")));
+  if (wt.code != 0) {
+    g_setup_failure = "witness " + name + ": " + wt.output;
+    return false;
+  }
+  return true;
+}
+
+inline bool step(const std::string& what, const std::string& cmd) {
+  const run_result r = run(cmd);
+  if (r.code != 0) g_setup_failure = what + " failed (" + cmd + "): " + r.output;
+  return r.code == 0;
+}
+
+// Whether node and tools/oracle/node_modules (snarkjs, circom2, circomlib) are there.
+inline bool oracle_tools_present() {
+  const fs::path modules = g_src / "tools/oracle/node_modules";
+  return std::system("node --version >/dev/null 2>&1") == 0 && fs::exists(modules / "snarkjs/cli.js") &&
+         fs::exists(modules / "circom2/cli.js") && fs::exists(modules / "circomlib/circuits");
+}
+
+}  // namespace pp::interop
