@@ -11,6 +11,8 @@
 #   bench/interop/prove_vs_snarkjs.sh [build-dir] [runs]      (defaults: build/release, 3)
 #   PP_BENCH_CIRCUITS="mimc:8 mimc:80 sha256" to pick circuits.
 #   PP_BENCH_CURVE=bn128 to compile them for BN254 (default bls12381).
+#   PP_RAPIDSNARK=/path/to/rapidsnark/prover to time rapidsnark too (BN254 only: its field code is
+#   bn128's), alternated with the other two, its proofs verified by snarkjs; two more columns.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build/release}" && pwd)
@@ -18,6 +20,11 @@ runs=${2:-3}
 circuits=${PP_BENCH_CIRCUITS:-"mimc:8 mimc:16 mimc:40 mimc:80 sha256"}
 curve=${PP_BENCH_CURVE:-bls12381}
 case $curve in bls12381 | bn128) ;; *) echo "PP_BENCH_CURVE must be bls12381 or bn128" >&2; exit 1 ;; esac
+rapidsnark=${PP_RAPIDSNARK:-}
+if [ -n "$rapidsnark" ]; then
+  [ "$curve" = bn128 ] || { echo "PP_RAPIDSNARK needs PP_BENCH_CURVE=bn128" >&2; exit 1; }
+  [ -x "$rapidsnark" ] || { echo "no rapidsnark prover at $rapidsnark" >&2; exit 1; }
+fi
 modules=tools/oracle/node_modules
 proofpipe="$build/proofpipe"
 snarkjs="node $root/$modules/snarkjs/cli.js"
@@ -66,12 +73,16 @@ for spec in $circuits; do
   # one untimed run (warm-up) that also reports the domain size
   domain=$("$proofpipe" prove "$d/$name.zkey" "$d/$name.wtns" "$d/pp_proof.json" "$d/pp_public.json" 2>&1 | sed -n 's/.*domain \([0-9]*\).*/\1/p')
   echo "== $name: $constraints constraints, domain $domain; timing $runs run(s) each" >&2
-  pp_wall=() pp_cpu=() sj_wall=() sj_cpu=()
+  pp_wall=() pp_cpu=() sj_wall=() sj_cpu=() rs_wall=() rs_cpu=()
   for _ in $(seq "$runs"); do  # alternate the tools, so both see the same load
     read -r w c < <(timed_run "$proofpipe" --quiet prove "$d/$name.zkey" "$d/$name.wtns" "$d/pp_proof.json" "$d/pp_public.json")
     pp_wall+=("$w") pp_cpu+=("$c")
     read -r w c < <(timed_run $snarkjs groth16 prove "$d/$name.zkey" "$d/$name.wtns" "$d/sj_proof.json" "$d/sj_public.json")
     sj_wall+=("$w") sj_cpu+=("$c")
+    if [ -n "$rapidsnark" ]; then
+      read -r w c < <(timed_run "$rapidsnark" "$d/$name.zkey" "$d/$name.wtns" "$d/rs_proof.json" "$d/rs_public.json")
+      rs_wall+=("$w") rs_cpu+=("$c")
+    fi
   done
   t_pp=$(min_of "${pp_wall[@]}") t_sj=$(min_of "${sj_wall[@]}")
   c_pp=$(median_of "${pp_cpu[@]}") c_sj=$(median_of "${sj_cpu[@]}")
@@ -79,13 +90,25 @@ for spec in $circuits; do
   "$proofpipe" --quiet verify "$d/vk.json" "$d/sj_public.json" "$d/sj_proof.json" >/dev/null || { echo "we reject snarkjs's $name proof" >&2; exit 1; }
   cmp -s "$d/pp_public.json" "$d/sj_public.json" || { echo "public.json differs for $name" >&2; exit 1; }
   log_n=$(printf '%.0f' "$(echo "l($domain)/l(2)" | bc -l)")
-  rows+=("$(printf '| %-10s | %11s | %6s | %13.3f | %11.3f | %18.1fx | %8.2f | %8.2f | %8.1fx |' "$name" "$constraints" \
-    "2^$log_n" "$t_pp" "$t_sj" "$(echo "$t_sj / $t_pp" | bc -l)" "$c_pp" "$c_sj" "$(echo "$c_sj / $c_pp" | bc -l)")")
+  row=$(printf '| %-10s | %11s | %6s | %13.3f | %11.3f | %18.1fx | %8.2f | %8.2f | %8.1fx |' "$name" "$constraints" \
+    "2^$log_n" "$t_pp" "$t_sj" "$(echo "$t_sj / $t_pp" | bc -l)" "$c_pp" "$c_sj" "$(echo "$c_sj / $c_pp" | bc -l)")
+  if [ -n "$rapidsnark" ]; then
+    $snarkjs groth16 verify "$d/vk.json" "$d/rs_public.json" "$d/rs_proof.json" >/dev/null || { echo "snarkjs rejects rapidsnark's $name proof" >&2; exit 1; }
+    t_rs=$(min_of "${rs_wall[@]}") c_rs=$(median_of "${rs_cpu[@]}")
+    row+=$(printf ' %14.3f | %14.2fx | %8.2f | %12.2fx |' "$t_rs" "$(echo "$t_rs / $t_pp" | bc -l)" "$c_rs" "$(echo "$c_rs / $c_pp" | bc -l)")
+  fi
+  rows+=("$row")
 done
 
 echo
 echo "proofpipe prove vs snarkjs groth16 prove ($curve), $runs alternated runs each (wall: best; CPU = user + sys: median; both verified by snarkjs)"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| circuit    | constraints | domain | proofpipe (s) | snarkjs (s) | snarkjs / proofpipe | pp CPU s | sj CPU s | CPU ratio |"
-echo "|------------|-------------|--------|---------------|-------------|---------------------|----------|----------|-----------|"
+head="| circuit    | constraints | domain | proofpipe (s) | snarkjs (s) | snarkjs / proofpipe | pp CPU s | sj CPU s | CPU ratio |"
+rule="|------------|-------------|--------|---------------|-------------|---------------------|----------|----------|-----------|"
+if [ -n "$rapidsnark" ]; then
+  head+=" rapidsnark (s) | rs / proofpipe | rs CPU s | rs CPU ratio |"
+  rule+="----------------|----------------|----------|--------------|"
+fi
+echo "$head"
+echo "$rule"
 printf '%s\n' "${rows[@]}"

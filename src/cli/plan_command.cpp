@@ -144,7 +144,9 @@ int run_plan(const plan_args& a, bool quiet) {
   if (a.porep_log == 0 && a.key.empty()) return run.fail("give a key file (zkey, or bellperson parameters) or --porep-log K");
   if (a.budget_gib < 0) return run.fail("--budget-gib must not be negative (0: unlimited)");
   if (a.link_gib_s < 0) return run.fail("--link-gib-s must not be negative");
-  if (a.lanes == 0 || a.lanes > 16) return run.fail("--lanes must lie in [1, 16]");
+  if (a.lanes == 0 || a.lanes > cuda::max_lanes) {
+    return run.fail("--lanes must lie in [1, " + std::to_string(cuda::max_lanes) + "]");
+  }
   auto in = a.porep_log != 0 ? porep_input(a, run) : file_input(a, run);
   if (!in.ok()) return run.fail(in.error());
   cuda::cuda_backend_config cfg;

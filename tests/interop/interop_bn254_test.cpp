@@ -10,7 +10,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <string>
 
 #include "interop/interop_support.hpp"
@@ -173,32 +172,10 @@ TEST_F(Oracle, MixedCurvesAreRefusedNamingBoth) {
 }
 
 // `proofpipe demo --curve bn254 --out` writes files snarkjs accepts, and snarkjs proves with its key.
-TEST_F(Oracle, Bn254DemoFilesWorkWithSnarkjs) {
-  const std::string d = w("demo");
-  const run_result r = run(proofpipe() + " demo --curve bn254 --constraints 300 --out " + d);
-  ASSERT_EQ(r.code, 0) << r.output;
-  EXPECT_EQ(run(snarkjs() + " groth16 verify " + d + "/verification_key.json " + d + "/public.json " + d + "/proof.json").code, 0);
-  ASSERT_EQ(run(snarkjs() + " groth16 prove " + d + "/circuit.zkey " + d + "/witness.wtns " + d + "/sj_proof.json " + d +
-                "/sj_public.json").code, 0);
-  EXPECT_EQ(run(proofpipe() + " verify " + d + "/verification_key.json " + d + "/sj_public.json " + d + "/sj_proof.json").code, 0);
-  EXPECT_EQ(slurp(d + "/sj_public.json"), slurp(d + "/public.json"));
-}
+TEST_F(Oracle, Bn254DemoFilesWorkWithSnarkjs) { expect_demo_files_work_with_snarkjs("--curve bn254", "demo"); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  g_src = fs::absolute(pp::test::source_dir());
-  g_bin = fs::absolute(pp::test::binary_dir());
-  g_work = g_bin / "interop_bn254_work";
-  if (!oracle_tools_present()) {
-    std::cout << "skipped: node or tools/oracle/node_modules (snarkjs, circom2, circomlib) is missing\n";
-    return 77;
-  }
-  if (!fs::exists(g_bin / "proofpipe")) {
-    std::cout << "proofpipe is not built at " << (g_bin / "proofpipe") << "\n";
-    return 1;
-  }
-  ::testing::AddGlobalTestEnvironment(new InteropBn254);
-  return RUN_ALL_TESTS();
+  return pp::interop::interop_main(argc, argv, "interop_bn254_work", new InteropBn254);
 }

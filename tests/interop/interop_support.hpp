@@ -2,14 +2,18 @@
 // command) share: the repository, build and scratch directories, running a command, compiling a
 // tests/fixtures/circuits circuit with circom2 for a prime and computing its witness.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
+
+#include "support/files.hpp"
 
 namespace pp::interop {
 
@@ -86,6 +90,40 @@ inline bool oracle_tools_present() {
   const fs::path modules = g_src / "tools/oracle/node_modules";
   return std::system("node --version >/dev/null 2>&1") == 0 && fs::exists(modules / "snarkjs/cli.js") &&
          fs::exists(modules / "circom2/cli.js") && fs::exists(modules / "circomlib/circuits");
+}
+
+// `proofpipe demo <flags> --out DIR` writes files snarkjs accepts, and snarkjs proves with the
+// demo's key: snarkjs verifies the demo's proof, proofpipe verifies snarkjs's, public.json equal.
+inline void expect_demo_files_work_with_snarkjs(const std::string& demo_flags, const std::string& dir_name) {
+  const std::string d = w(dir_name);
+  const run_result r = run(proofpipe() + " demo " + demo_flags + " --constraints 300 --out " + d);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(run(snarkjs() + " groth16 verify " + d + "/verification_key.json " + d + "/public.json " + d + "/proof.json").code, 0);
+  ASSERT_EQ(run(snarkjs() + " groth16 prove " + d + "/circuit.zkey " + d + "/witness.wtns " + d + "/sj_proof.json " + d +
+                "/sj_public.json").code, 0);
+  EXPECT_EQ(run(proofpipe() + " verify " + d + "/verification_key.json " + d + "/sj_public.json " + d + "/sj_proof.json").code, 0);
+  EXPECT_EQ(slurp(d + "/sj_public.json"), slurp(d + "/public.json"));
+}
+
+// The interop tests' main: the directories, then exit 77 (skipped) without node or the oracle
+// modules, 1 without a built proofpipe, else every test with `env` set up once.
+inline int interop_main(int argc, char** argv, const std::string& work_name, ::testing::Environment* env) {
+  ::testing::InitGoogleTest(&argc, argv);
+  g_src = fs::absolute(pp::test::source_dir());
+  g_bin = fs::absolute(pp::test::binary_dir());
+  g_work = g_bin / work_name;
+  if (!oracle_tools_present()) {
+    std::cout << "skipped: node or tools/oracle/node_modules (snarkjs, circom2, circomlib) is missing\n";
+    delete env;
+    return 77;
+  }
+  if (!fs::exists(g_bin / "proofpipe")) {
+    std::cout << "proofpipe is not built at " << (g_bin / "proofpipe") << "\n";
+    delete env;
+    return 1;
+  }
+  ::testing::AddGlobalTestEnvironment(env);
+  return RUN_ALL_TESTS();
 }
 
 }  // namespace pp::interop

@@ -11,6 +11,10 @@
 
 namespace pp::cuda {
 
+// The most lanes a backend takes (cuda_backend_config::lanes, `proofpipe plan --lanes`): every lane
+// pins a staging buffer of staging_bytes, so the bound caps what a configuration can page-lock.
+inline constexpr uint32_t max_lanes = 16;
+
 struct cuda_backend_config {
   int device = 0;
   // The device region: vram_share of the free memory at create(), capped at max_vram_bytes (0: no cap).

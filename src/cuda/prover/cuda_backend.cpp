@@ -154,7 +154,9 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
       return invalid_argument("cuda_backend: staging_bytes must be at least " +
                               std::to_string(2 * sums_staging_bytes()));
     }
-    if (cfg.lanes == 0 || cfg.lanes > 16) return invalid_argument("cuda_backend: lanes must lie in [1, 16]");
+    if (cfg.lanes == 0 || cfg.lanes > max_lanes) {
+      return invalid_argument("cuda_backend: lanes must lie in [1, " + std::to_string(max_lanes) + "]");
+    }
     auto p = std::make_unique<impl>();
     p->cfg = cfg;
     // What the driver takes at the kernels' first launches (kernel_warmup.hpp), taken now: inside
