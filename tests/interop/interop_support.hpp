@@ -92,6 +92,59 @@ inline bool oracle_tools_present() {
          fs::exists(modules / "circom2/cli.js") && fs::exists(modules / "circomlib/circuits");
 }
 
+// A file of circuit c's scratch dir (<work>/<c>/<file>): its <c>.zkey, <c>.wtns, <c>.r1cs, vk.json.
+inline std::string in_circuit(const std::string& c, const std::string& file) { return w(c + "/" + file); }
+
+// Ours -> snarkjs: snarkjs verifies our proof of circuit c and ours verifies it too; our
+// public.json is snarkjs's byte for byte; with --r1cs (the circuit from the .r1cs, satisfaction
+// checked first) the proof still verifies. Leaves our_proof.json in c's dir.
+inline void expect_snarkjs_verifies_our_proof(const std::string& c) {
+  const auto f = [&](const std::string& file) { return in_circuit(c, file); };
+  const std::string zkey = f(c + ".zkey"), wtns = f(c + ".wtns");
+  const run_result p = run(proofpipe() + " prove " + zkey + " " + wtns + " " + f("our_proof.json") + " " + f("our_public.json"));
+  ASSERT_EQ(p.code, 0) << p.output;
+  const run_result v = run(snarkjs() + " groth16 verify " + f("vk.json") + " " + f("our_public.json") + " " + f("our_proof.json"));
+  EXPECT_EQ(v.code, 0) << v.output;
+  EXPECT_NE(v.output.find("OK"), std::string::npos) << v.output;
+  const run_result o = run(proofpipe() + " verify " + f("vk.json") + " " + f("our_public.json") + " " + f("our_proof.json"));
+  EXPECT_EQ(o.code, 0) << o.output;
+  EXPECT_EQ(o.output, "OK\n");
+  ASSERT_EQ(run(snarkjs() + " groth16 prove " + zkey + " " + wtns + " " + f("sj_proof.json") + " " + f("sj_public.json")).code, 0);
+  EXPECT_EQ(slurp(f("our_public.json")), slurp(f("sj_public.json")));
+  const run_result r = run(proofpipe() + " prove --r1cs " + f(c + ".r1cs") + " " + zkey + " " + wtns + " " +
+                           f("r1cs_proof.json") + " " + f("r1cs_public.json"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(run(snarkjs() + " groth16 verify " + f("vk.json") + " " + f("r1cs_public.json") + " " + f("r1cs_proof.json")).code, 0);
+}
+
+// From a valid public.json and proof.json of circuit c: a wrong public value ("123" -> "1123", still
+// < r for these circuits' small first signals) and the proof with pi_a and pi_c swapped (both valid
+// curve points, not a valid proof) are rejected by snarkjs and by `proofpipe verify` (exit 1, INVALID).
+inline void expect_tampering_rejected_by_both(const std::string& c, const std::string& public_json,
+                                              const std::string& proof_json) {
+  const auto f = [&](const std::string& file) { return in_circuit(c, file); };
+  std::string pub = slurp(f(public_json));
+  const std::size_t q = pub.find('"');
+  ASSERT_NE(q, std::string::npos);
+  pub.insert(q + 1, "1");
+  std::ofstream(f("t_bad_public.json")) << pub;
+  const std::string proof = slurp(f(proof_json));
+  const std::size_t a0 = proof.find("\"pi_a\""), b0 = proof.find("\"pi_b\""), c0 = proof.find("\"pi_c\""),
+                    e0 = proof.find("\"protocol\"");
+  ASSERT_TRUE(a0 < b0 && b0 < c0 && c0 < e0 && e0 != std::string::npos);
+  const std::string pa = proof.substr(a0 + 6, b0 - a0 - 6), pc = proof.substr(c0 + 6, e0 - c0 - 6);
+  std::ofstream(f("t_bad_proof.json")) << proof.substr(0, a0) + "\"pi_a\"" + pc + proof.substr(b0, c0 - b0) + "\"pi_c\"" +
+                                              pa + proof.substr(e0);
+  for (const auto& [pubf, prooff] : {std::pair{std::string("t_bad_public.json"), proof_json},
+                                     std::pair{public_json, std::string("t_bad_proof.json")}}) {
+    const run_result s = run(snarkjs() + " groth16 verify " + f("vk.json") + " " + f(pubf) + " " + f(prooff));
+    EXPECT_NE(s.code, 0) << pubf << " " << prooff << ": " << s.output;
+    const run_result o = run(proofpipe() + " verify " + f("vk.json") + " " + f(pubf) + " " + f(prooff));
+    EXPECT_EQ(o.code, 1) << o.output;
+    EXPECT_NE(o.output.find("INVALID"), std::string::npos) << o.output;
+  }
+}
+
 // `proofpipe demo <flags> --out DIR` writes files snarkjs accepts, and snarkjs proves with the
 // demo's key: snarkjs verifies the demo's proof, proofpipe verifies snarkjs's, public.json equal.
 inline void expect_demo_files_work_with_snarkjs(const std::string& demo_flags, const std::string& dir_name) {
