@@ -30,19 +30,7 @@ class InteropBn254 : public ::testing::Environment {
     for (const std::string c : {"poly", "range", "merkle", "sha256_64"}) {
       if (!compile(c, "bn128")) return;
     }
-    if (!step("ptau", cd + snarkjs() + " powersoftau new bn128 8 pot0.ptau") ||
-        !step("ptau", cd + snarkjs() + " powersoftau contribute pot0.ptau pot1.ptau --name=x -e=interop-bn254") ||
-        !step("ptau", cd + snarkjs() + " powersoftau prepare phase2 pot1.ptau final.ptau")) {
-      return;
-    }
-    for (const std::string c : {"poly", "range"}) {
-      if (!step("snarkjs setup " + c, cd + snarkjs() + " groth16 setup " + c + "/" + c + ".r1cs final.ptau " + c + "/" +
-                                          c + ".zkey") ||
-          fs::file_size(g_work / c / (c + ".zkey")) == 0) {
-        if (g_setup_failure.empty()) g_setup_failure = "snarkjs left an empty zkey for " + c;
-        return;
-      }
-    }
+    if (!snarkjs_ceremony_keys("bn128", {"poly", "range"})) return;
     for (const std::string c : {"merkle", "sha256_64"}) {
       if (!step("proofpipe setup " + c, proofpipe() + " setup " + w(c + "/" + c + ".r1cs") + " " + w(c + "/" + c + ".zkey"))) {
         return;
@@ -62,14 +50,7 @@ class InteropBn254 : public ::testing::Environment {
   }
 };
 
-class PerCircuit : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override { ASSERT_TRUE(g_setup_failure.empty()) << g_setup_failure; }
-  std::string c() const { return GetParam(); }
-  std::string f(const std::string& file) const { return w(c() + "/" + file); }
-  std::string zkey() const { return f(c() + ".zkey"); }
-  std::string wtns() const { return f(c() + ".wtns"); }
-};
+class PerCircuit : public per_circuit_test {};
 
 // Ours -> snarkjs: snarkjs verifies our proof, and our public.json is snarkjs's byte for byte.
 TEST_P(PerCircuit, SnarkjsVerifiesOurProof) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -85,6 +86,27 @@ inline bool step(const std::string& what, const std::string& cmd) {
   return r.code == 0;
 }
 
+// A power-8 ceremony for `curve` ("bls12381" or "bn128") in the scratch dir and snarkjs keys
+// (<c>/<c>.zkey) from it for each circuit c (each must fit 2^8 constraints); false (with
+// g_setup_failure set) on failure.
+inline bool snarkjs_ceremony_keys(const std::string& curve, std::initializer_list<std::string> circuits) {
+  const std::string cd = "cd " + g_work.string() + " && ";
+  if (!step("ptau", cd + snarkjs() + " powersoftau new " + curve + " 8 pot0.ptau") ||
+      !step("ptau", cd + snarkjs() + " powersoftau contribute pot0.ptau pot1.ptau --name=x -e=interop-" + curve) ||
+      !step("ptau", cd + snarkjs() + " powersoftau prepare phase2 pot1.ptau final.ptau")) {
+    return false;
+  }
+  for (const std::string& c : circuits) {
+    if (!step("snarkjs setup " + c, cd + snarkjs() + " groth16 setup " + c + "/" + c + ".r1cs final.ptau " + c + "/" +
+                                        c + ".zkey") ||
+        fs::file_size(g_work / c / (c + ".zkey")) == 0) {
+      if (g_setup_failure.empty()) g_setup_failure = "snarkjs left an empty zkey for " + c;
+      return false;
+    }
+  }
+  return true;
+}
+
 // Whether node and tools/oracle/node_modules (snarkjs, circom2, circomlib) are there.
 inline bool oracle_tools_present() {
   const fs::path modules = g_src / "tools/oracle/node_modules";
@@ -94,6 +116,17 @@ inline bool oracle_tools_present() {
 
 // A file of circuit c's scratch dir (<work>/<c>/<file>): its <c>.zkey, <c>.wtns, <c>.r1cs, vk.json.
 inline std::string in_circuit(const std::string& c, const std::string& file) { return w(c + "/" + file); }
+
+// The fixture of the tests run once per circuit (the parameter: its name and scratch dir), failing
+// at once when the shared setup did.
+class per_circuit_test : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { ASSERT_TRUE(g_setup_failure.empty()) << g_setup_failure; }
+  std::string c() const { return GetParam(); }
+  std::string f(const std::string& file) const { return in_circuit(c(), file); }
+  std::string zkey() const { return f(c() + ".zkey"); }
+  std::string wtns() const { return f(c() + ".wtns"); }
+};
 
 // Ours -> snarkjs: snarkjs verifies our proof of circuit c and ours verifies it too; our
 // public.json is snarkjs's byte for byte; with --r1cs (the circuit from the .r1cs, satisfaction

@@ -34,19 +34,7 @@ class Interop : public ::testing::Environment {
     fs::create_directories(g_work);
     const std::string cd = "cd " + g_work.string() + " && ";
     if (!compile("poly", "bls12381") || !compile("range", "bls12381") || !compile("merkle", "bls12381")) return;
-    if (!step("ptau", cd + snarkjs() + " powersoftau new bls12381 8 pot0.ptau") ||
-        !step("ptau", cd + snarkjs() + " powersoftau contribute pot0.ptau pot1.ptau --name=x -e=interop-entropy") ||
-        !step("ptau", cd + snarkjs() + " powersoftau prepare phase2 pot1.ptau final.ptau")) {
-      return;
-    }
-    for (const std::string c : {"poly", "range"}) {
-      if (!step("snarkjs setup " + c, cd + snarkjs() + " groth16 setup " + c + "/" + c + ".r1cs final.ptau " + c + "/" +
-                                          c + ".zkey") ||
-          fs::file_size(g_work / c / (c + ".zkey")) == 0) {
-        if (g_setup_failure.empty()) g_setup_failure = "snarkjs left an empty zkey for " + c;
-        return;
-      }
-    }
+    if (!snarkjs_ceremony_keys("bls12381", {"poly", "range"})) return;
     if (!step("proofpipe setup merkle", proofpipe() + " setup " + w("merkle/merkle.r1cs") + " " + w("merkle/merkle.zkey"))) return;
     for (const std::string c : {"poly", "range", "merkle"}) {
       if (!step("export vk " + c, cd + snarkjs() + " zkey export verificationkey " + c + "/" + c + ".zkey " + c + "/vk.json")) {
@@ -56,14 +44,7 @@ class Interop : public ::testing::Environment {
   }
 };
 
-class PerCircuit : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override { ASSERT_TRUE(g_setup_failure.empty()) << g_setup_failure; }
-  std::string c() const { return GetParam(); }
-  std::string f(const std::string& file) const { return w(c() + "/" + file); }
-  std::string zkey() const { return f(c() + ".zkey"); }
-  std::string wtns() const { return f(c() + ".wtns"); }
-};
+class PerCircuit : public per_circuit_test {};
 
 // Ours -> snarkjs: snarkjs verifies our proof; our public.json is snarkjs's byte for byte.
 TEST_P(PerCircuit, SnarkjsVerifiesOurProof) { expect_snarkjs_verifies_our_proof(c()); }
