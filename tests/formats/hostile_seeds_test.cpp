@@ -1,8 +1,9 @@
 // The fuzzers' seeds (fuzz/formats/corpus, written by fuzz/formats/make_seeds.py) in the unit
 // suite: every hostile_* header (a size field beyond the file, a count its section cannot hold, a
 // missing section) or bellperson parameters file (a lying count, bad points) is refused with a
-// precise status, and the others read. A file that fails to parse
-// is never echoed: a key path pointed at a password file gets no byte of it back.
+// precise status, and the others read with the reader of the curve their header names (BLS12-381's
+// seeds and the valid_bn254_* ones). A file that fails to parse is never echoed: a key path pointed
+// at a password file gets no byte of it back.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ec/curve_id.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
@@ -58,16 +60,49 @@ void check_corpus(const char* target, Read read) {
   EXPECT_GE(valid + hostile, 4u);
 }
 
+// Reads b with the reader of the curve `curve_of` finds in it (its error when it finds none).
+template <class CurveOf, class Read>
+status read_as_its_curve(const std::vector<uint8_t>& b, CurveOf curve_of, Read read) {
+  const result<ec::curve_id> c = curve_of(b);
+  if (!c.ok()) return c.error();
+  return ec::visit_curve(*c, [&]<class Family>() { return read.template operator()<Family>(b); });
+}
+
 TEST(HostileSeeds, R1csHeadersThatLieAreRefused) {
-  check_corpus("circom_r1cs_fuzz", [](const std::vector<uint8_t>& b) { return read_circom_r1cs(b).take_status(); });
+  check_corpus("circom_r1cs_fuzz", [](const std::vector<uint8_t>& b) {
+    return read_as_its_curve(b, [](const auto& v) { return read_circom_r1cs_curve(v); },
+                             []<class Family>(const std::vector<uint8_t>& v) {
+                               return read_circom_r1cs<typename Family::fr>(v).take_status();
+                             });
+  });
 }
 
 TEST(HostileSeeds, WtnsHeadersThatLieAreRefused) {
-  check_corpus("circom_wtns_fuzz", [](const std::vector<uint8_t>& b) { return read_circom_wtns(b).take_status(); });
+  check_corpus("circom_wtns_fuzz", [](const std::vector<uint8_t>& b) {
+    return read_as_its_curve(b, [](const auto& v) { return read_circom_wtns_curve(v); },
+                             []<class Family>(const std::vector<uint8_t>& v) {
+                               return read_circom_wtns<typename Family::fr>(v).take_status();
+                             });
+  });
 }
 
+// The zkey target's corpus also seeds its JSON readers (valid_bn254_vk.json, valid_bn254_proof.json).
 TEST(HostileSeeds, ZkeyHeadersThatLieAreRefused) {
-  check_corpus("zkey_fuzz", [](const std::vector<uint8_t>& b) { return read_snarkjs_zkey(b).take_status(); });
+  check_corpus("zkey_fuzz", [](const std::vector<uint8_t>& b) -> status {
+    const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size());
+    if (text.starts_with("{")) {
+      const result<ec::curve_id> c = read_snarkjs_json_curve(text);
+      if (!c.ok()) return c.error();
+      return ec::visit_curve(*c, [&]<class Family>() {
+        return text.find("\"pi_a\"") != std::string_view::npos ? read_snarkjs_proof_json<Family>(text).take_status()
+                                                                  : read_snarkjs_vk_json<Family>(text).take_status();
+      });
+    }
+    return read_as_its_curve(b, [](const auto& v) { return read_snarkjs_zkey_curve(v); },
+                             []<class Family>(const std::vector<uint8_t>& v) {
+                               return read_snarkjs_zkey<Family>(v).take_status();
+                             });
+  });
 }
 
 TEST(HostileSeeds, BellpersonParamsThatLieAreRefused) {
