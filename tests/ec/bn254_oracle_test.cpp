@@ -49,17 +49,7 @@ TYPED_TEST(Bn254Oracle, ScalarMultiplesAndSumsMatchNoble) {
     cases.push_back({{"curve", "bn254"}, {"op", "mul"}, {"group", group}, {"k", ff::to_hex(k)}});
     ours.push_back(to_affine(scalar_mul(g, k)));
   }
-  struct sum_case {
-    affine<C> a, b;
-  };
-  std::vector<sum_case> sums;
-  for (int i = 0; i < 20; ++i) sums.push_back({ours[5 + i], ours[25 + i]});
-  for (int i = 0; i < 5; ++i) sums.push_back({ours[5 + i], ours[5 + i]});
-  for (int i = 0; i < 5; ++i) sums.push_back({ours[10 + i], neg(ours[10 + i])});
-  sums.push_back({affine<C>::infinity(), ours[7]});
-  sums.push_back({ours[8], affine<C>::infinity()});
-  sums.push_back({affine<C>::infinity(), affine<C>::infinity()});
-  sums.push_back({ours[1], ours[4]});  // G + (r-1) G
+  const std::vector<testing::sum_case<C>> sums = testing::oracle_sum_cases(ours);
   for (const auto& s : sums) {
     cases.push_back({{"curve", "bn254"}, {"op", "add"}, {"group", group}, {"a", to_json(s.a)}, {"b", to_json(s.b)}});
   }

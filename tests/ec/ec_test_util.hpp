@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "ec/ec.hpp"
 #include "support/test_seed.hpp"
@@ -85,5 +86,24 @@ struct curve_name_generator {
     return Curve::name;
   }
 };
+
+// The sums both curves' oracle tests send, from `ours` = [k]G for k = 0, 1, 2, r-2, r-1 and then 40
+// random k (45 points): random pairs, P + P, P + (-P), O + P, P + O, O + O, G + (r-1) G.
+template <class C>
+struct sum_case {
+  affine<C> a, b;
+};
+template <class C>
+std::vector<sum_case<C>> oracle_sum_cases(const std::vector<affine<C>>& ours) {
+  std::vector<sum_case<C>> sums;
+  for (int i = 0; i < 20; ++i) sums.push_back({ours[5 + i], ours[25 + i]});
+  for (int i = 0; i < 5; ++i) sums.push_back({ours[5 + i], ours[5 + i]});
+  for (int i = 0; i < 5; ++i) sums.push_back({ours[10 + i], neg(ours[10 + i])});
+  sums.push_back({affine<C>::infinity(), ours[7]});
+  sums.push_back({ours[8], affine<C>::infinity()});
+  sums.push_back({affine<C>::infinity(), affine<C>::infinity()});
+  sums.push_back({ours[1], ours[4]});  // G + (r-1) G
+  return sums;
+}
 
 }  // namespace pp::ec::testing

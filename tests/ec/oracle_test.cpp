@@ -43,17 +43,7 @@ TYPED_TEST(Oracle, ScalarMultiplesAndSumsMatchNoble) {
     ours.push_back(to_affine(scalar_mul(g, k)));
   }
   // Sums: random pairs, P + P, P + (-P), O + P, O + O; operands sent in either encoding.
-  struct sum_case {
-    affine<C> a, b;
-  };
-  std::vector<sum_case> sums;
-  for (int i = 0; i < 20; ++i) sums.push_back({ours[5 + i], ours[25 + i]});
-  for (int i = 0; i < 5; ++i) sums.push_back({ours[5 + i], ours[5 + i]});
-  for (int i = 0; i < 5; ++i) sums.push_back({ours[10 + i], neg(ours[10 + i])});
-  sums.push_back({affine<C>::infinity(), ours[7]});
-  sums.push_back({ours[8], affine<C>::infinity()});
-  sums.push_back({affine<C>::infinity(), affine<C>::infinity()});
-  sums.push_back({ours[1], ours[4]});  // G + (r-1) G
+  const std::vector<testing::sum_case<C>> sums = testing::oracle_sum_cases(ours);
   for (std::size_t i = 0; i < sums.size(); ++i) {
     const auto& s = sums[i];
     const std::string a = i % 2 ? to_hex(encode_compressed(s.a)) : to_hex(encode_uncompressed(s.a));
