@@ -1,6 +1,6 @@
 // Host MSM throughput (items/s = points/s). Second argument: threads (1, or 0 = all oneTBB offers),
 // so single-thread and all-thread numbers come from the same process and the same inputs; G1's
-// third: the GLV split on (1) or off (0).
+// third: the GLV split on (1) or off (0), for BLS12-381's G1 and BN254's (BM_PippengerBn254G1).
 // Run: build/<preset>/bench/msm/msm_bench [--benchmark_filter=BM_PippengerG1]
 #include <benchmark/benchmark.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ec/batch_to_affine.hpp"
+#include "ec/bn254_curves.hpp"
 #include "ec/ec.hpp"
 #include "msm/msm.hpp"
 #include "support/scalars.hpp"
@@ -26,7 +27,7 @@ const std::vector<ec::affine<Curve>>& points(int log_n) {
   std::mt19937_64 rng(42 + log_n);
   const auto g = ec::generator<Curve>();
   ec::affine<Curve> bases[4];
-  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, test::random_scalar(rng)));
+  for (auto& b : bases) b = ec::to_affine(ec::scalar_mul(g, test::random_scalar<typename Curve::scalar_field>(rng)));
   const std::size_t n = std::size_t{1} << log_n;
   std::vector<ec::jacobian<Curve>> walk(n);
   auto acc = ec::to_jacobian(g);
@@ -36,12 +37,13 @@ const std::vector<ec::affine<Curve>>& points(int log_n) {
   return out;
 }
 
-const std::vector<ff::fr>& dense_scalars(int log_n) {
-  static std::map<int, std::vector<ff::fr>> cache;
+template <class Fr = ff::fr>
+const std::vector<Fr>& dense_scalars(int log_n) {
+  static std::map<int, std::vector<Fr>> cache;
   auto& out = cache[log_n];
   if (out.empty()) {
     std::mt19937_64 rng(7 + log_n);
-    out = test::random_scalars(rng, std::size_t{1} << log_n);
+    out = test::random_scalars<Fr>(rng, std::size_t{1} << log_n);
   }
   return out;
 }
@@ -61,7 +63,7 @@ template <class Curve>
 void bm_pippenger(benchmark::State& state) {
   const int log_n = static_cast<int>(state.range(0));
   const auto& pts = points<Curve>(log_n);
-  const auto& sc = dense_scalars(log_n);
+  const auto& sc = dense_scalars<typename Curve::scalar_field>(log_n);
   const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1)),
                              .glv = state.range(2) != 0};
   for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger<Curve>(pts, sc, opt));
@@ -107,6 +109,9 @@ void bm_batch_sum_g1(benchmark::State& state) {
 
 BENCHMARK(bm_pippenger<ec::g1_curve>)->Name("BM_PippengerG1")
     ->ArgsProduct({{16, 17, 18, 19, 20}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_pippenger<ec::bn254::g1_curve>)->Name("BM_PippengerBn254G1")
+    ->ArgsProduct({{16, 18, 20}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_pippenger<ec::g2_curve>)->Name("BM_PippengerG2")
     ->ArgsProduct({{16, 17, 18}, {1, 0}, {0}})->ArgNames({"log_n", "threads", "glv"})

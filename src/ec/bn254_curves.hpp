@@ -42,6 +42,12 @@ struct g1_curve {
   using field = ff::bn254::fp;
   using scalar_field = ff::bn254::fr;
   static constexpr const char* name = "bn254_g1";
+  // beta: the cube root of unity in Fp for which phi(x, y) = (beta x, y) acts on G1 as
+  // [-(36x^3 + 18x^2 + 6x + 2)] (msm/glv_bn254.hpp's lambda); beta^2 acts as [36x^3 + 18x^2 + 6x + 1].
+  // tests/ec/bn254_curves_test.cpp checks which is which.
+  PP_HD static constexpr limbs4 beta() {
+    return {{0xe4bd44e5607cfd48, 0xc28f069fbb966e3d, 0x5e6dd9e7e0acccb0, 0x30644e72e131a029}};
+  }
 
   PP_HD static field b() { return field::from_uint(3); }
   PP_HD static field generator_x() { return field::from_uint(1); }

@@ -2,8 +2,8 @@
 // Cost: N*W bucket additions + W*2^c bucket-reduction additions (12M + 2S) + W*c doublings,
 // W = ceil(256 / c); c and the chunk count come from msm/window.hpp. Bucket additions are batched
 // affine ones (~5M + 1S, msm/affine_buckets.hpp) for c >= 10, XYZZ mixed ones (8M + 2S) below.
-// G1 splits scalars by GLV (msm/glv.hpp): 2N points over W = ceil(129 / c) windows, the same N*W
-// bucket additions but half the windows' reductions and doublings.
+// G1 splits scalars by GLV (msm/glv.hpp): 2N points over W = ceil(129 / c) windows (127 on BN254),
+// the same N*W bucket additions but half the windows' reductions and doublings.
 #pragma once
 #include "msm/pippenger.hpp"
 
@@ -13,13 +13,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "ec/xyzz.hpp"
 #include "msm/affine_buckets.hpp"
 #include "msm/glv.hpp"
+#include "msm/glv_bls12_381.hpp"
+#include "msm/glv_bn254.hpp"
 #include "msm/length_check.hpp"
 #include "msm/thread_limit.hpp"
 #include "msm/window.hpp"
@@ -62,22 +63,26 @@ struct whole_scalars {
   }
 };
 
-// GLV (msm/glv.hpp): scalars hold {k1, k2} from glv_split, endo_x[i] = beta * points[i].x. The second
-// term is [k2] (beta x, -y) = [-k2] (beta x, y), so it goes in with the digit negated.
+// GLV (msm/glv.hpp): scalars hold the halves from glv<Curve>::split, endo_x[i] = beta * points[i].x.
+// The second term's point is phi(P) = (beta x, y); each term enters negated where its half says so.
+template <class Curve>
 struct glv_scalars {
-  std::span<const ec::g1_affine> points;
+  using split = glv<Curve>;
+  std::span<const ec::affine<Curve>> points;
   std::span<const canonical_scalar> scalars;
-  std::span<const ff::fp> endo_x;
-  static constexpr int bits = glv_digit_bits;
+  std::span<const typename Curve::field> endo_x;
+  static constexpr int bits = split::digit_bits;
   static constexpr int terms_per_point = 2;
 
   template <class F>
   void visit(int64_t i, int w, int c, F&& f) const {
     const canonical_scalar& k = scalars[i];
-    const int32_t d1 = glv_digit(k.l[0], k.l[1], w, c);
-    if (d1 != 0) f(d1, points[i]);
-    const int32_t d2 = glv_digit(k.l[2], k.l[3], w, c);
-    if (d2 != 0) f(-d2, ec::g1_affine{endo_x[i], points[i].y});
+    const glv_half h1 = split::half(k, 0);
+    const int32_t d1 = glv_digit(h1.lo, h1.hi, w, c);
+    if (d1 != 0) f(h1.negative ? -d1 : d1, points[i]);
+    const glv_half h2 = split::half(k, 1);
+    const int32_t d2 = glv_digit(h2.lo, h2.hi, w, c);
+    if (d2 != 0) f(h2.negative ? -d2 : d2, ec::affine<Curve>{endo_x[i], points[i].y});
   }
 };
 
@@ -159,21 +164,23 @@ ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
   return acc;
 }
 
-// G1 through GLV: scalars already split (glv_split); computes beta * x of every point (1M each).
-inline ec::g1_jacobian pippenger_glv(std::span<const ec::g1_affine> points, std::span<const canonical_scalar> split,
-                                     int forced_c) {
-  std::vector<ff::fp> endo_x(points.size());
-  const ff::fp beta = ec::fp_from_limbs(ec::g1_curve::beta());
+// G1 through GLV: scalars already split (glv<Curve>::split); computes beta * x of every point (1M each).
+template <class Curve>
+ec::jacobian<Curve> pippenger_glv(std::span<const ec::affine<Curve>> points, std::span<const canonical_scalar> split,
+                                  int forced_c) {
+  using field = typename Curve::field;
+  std::vector<field> endo_x(points.size());
+  const field beta = fp_from_limbs(glv<Curve>::beta());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), per_element_grain),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t i = r.begin(); i < r.end(); ++i) endo_x[i] = points[i].x * beta;
                     });
-  return pippenger_in_arena<ec::g1_curve>(glv_scalars{points, split, endo_x}, forced_c);
+  return pippenger_in_arena<Curve>(glv_scalars<Curve>{points, split, endo_x}, forced_c);
 }
 
 template <class Curve>
 bool uses_glv(std::size_t n, const msm_options& options) {
-  return std::is_same_v<Curve, ec::g1_curve> && options.glv && static_cast<int64_t>(n) <= glv_max_points;
+  return glv<Curve>::available && options.glv && static_cast<int64_t>(n) <= glv_max_points;
 }
 
 }  // namespace pippenger_detail
@@ -185,16 +192,16 @@ ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> point
   detail::check_lengths("pippenger_canonical", points.size(), scalars.size());
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
-    if constexpr (std::is_same_v<Curve, ec::g1_curve>) {
+    if constexpr (glv<Curve>::available) {
       if (!uses_glv<Curve>(scalars.size(), options)) {
         return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
       }
       std::vector<canonical_scalar> split(scalars.size());
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), per_element_grain),
                         [&](const tbb::blocked_range<std::size_t>& r) {
-                          for (std::size_t i = r.begin(); i < r.end(); ++i) split[i] = glv_split(scalars[i]);
+                          for (std::size_t i = r.begin(); i < r.end(); ++i) split[i] = glv<Curve>::split(scalars[i]);
                         });
-      return pippenger_glv(points, split, options.window_bits);
+      return pippenger_glv<Curve>(points, split, options.window_bits);
     } else {
       return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
     }
@@ -209,16 +216,18 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points,
   if (points.empty()) return ec::jacobian<Curve>::infinity();
   return detail::with_thread_limit(options.max_threads, [&] {
     std::vector<canonical_scalar> canon(scalars.size());
-    const bool glv = uses_glv<Curve>(scalars.size(), options);
+    const bool use_glv = uses_glv<Curve>(scalars.size(), options);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), per_element_grain),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                         for (std::size_t i = r.begin(); i < r.end(); ++i) {
                           scalars[i].to_canonical(canon[i].l);
-                          if (glv) canon[i] = glv_split(canon[i]);
+                          if constexpr (glv<Curve>::available) {
+                            if (use_glv) canon[i] = glv<Curve>::split(canon[i]);
+                          }
                         }
                       });
-    if constexpr (std::is_same_v<Curve, ec::g1_curve>) {
-      if (glv) return pippenger_glv(points, canon, options.window_bits);
+    if constexpr (glv<Curve>::available) {
+      if (use_glv) return pippenger_glv<Curve>(points, canon, options.window_bits);
     }
     return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, canon}, options.window_bits);
   });

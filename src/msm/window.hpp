@@ -14,7 +14,7 @@ inline constexpr int max_window_bits = 24;  // forced widths: digits are read fr
 
 struct msm_plan {
   int window_bits;  // c
-  int windows;      // W = ceil(bits / c): 256 for whole scalars, glv_digit_bits for GLV halves
+  int windows;      // W = ceil(bits / c): 256 for whole scalars, glv<Curve>::digit_bits for GLV halves
   int chunks;       // k: points split into k chunks, each (window, chunk) pair one task
 };
 

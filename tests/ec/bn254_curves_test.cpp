@@ -88,5 +88,23 @@ TEST(Bn254Curves, PsiCoefficients) {
   EXPECT_TRUE(is_infinity(endomorphism_psi(g2_affine::infinity())));
 }
 
+TEST(Bn254Curves, BetaIsTheRightCubeRootOfUnity) {
+  const fp beta = fp_from_limbs(g1_curve::beta());
+  EXPECT_FALSE(beta.is_one());
+  EXPECT_TRUE((beta * beta * beta).is_one());
+  // phi(P) = (beta x, y) = [-(36x^3 + 18x^2 + 6x + 2)] P (msm/glv_bn254.hpp's lambda); with beta^2
+  // instead it is the other root, 36x^3 + 18x^2 + 6x + 1.
+  const fr x = seed();
+  const fr other = fr::from_uint(36) * x * x * x + fr::from_uint(18) * x * x + fr::from_uint(6) * x + fr::one();
+  const fr lambda = -(other + fr::one());
+  EXPECT_TRUE((lambda * lambda + lambda + fr::one()).is_zero());
+  const g1_affine g = generator<g1_curve>();
+  const g1_affine p = to_affine(scalar_mul(g, fr::from_uint(0x9e3779b97f4a7c15ULL)));
+  for (const g1_affine& q : {g, p}) {
+    EXPECT_TRUE(to_jacobian(g1_affine{q.x * beta, q.y}) == scalar_mul(q, lambda));
+    EXPECT_TRUE(to_jacobian(g1_affine{q.x * beta * beta, q.y}) == scalar_mul(q, other));
+  }
+}
+
 }  // namespace
 }  // namespace pp::ec::bn254

@@ -1,7 +1,8 @@
-// The GLV split (msm/glv.hpp) against fr arithmetic: k1 + k2 z^2 == k with both halves below z^2,
-// for random scalars and the edges around multiples of z^2; the 128-bit signed digits recompose
-// their value for every width; and phi acts on G1 as [-z^2], the identity the split relies on.
-#include "msm/glv.hpp"
+// BLS12-381's GLV split (msm/glv_bls12_381.hpp) against fr arithmetic: k1 + k2 z^2 == k with both
+// halves below z^2, for random scalars and the edges around multiples of z^2; the 128-bit signed
+// digits recompose their value for every width; and phi acts on G1 as [-z^2], the identity the split
+// relies on. BN254's split: glv_bn254_test.cpp.
+#include "msm/glv_bls12_381.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,10 +26,14 @@ unsigned __int128 z2() { return static_cast<unsigned __int128>(ec::bls_seed_abs)
 
 fr z2_fr() { return from_limbs(static_cast<uint64_t>(z2()), static_cast<uint64_t>(z2() >> 64)); }
 
+using split = glv<ec::g1_curve>;
+
 void expect_split(const fr& k) {
   canonical_scalar c;
   k.to_canonical(c.l);
-  const canonical_scalar s = glv_split(c);
+  const canonical_scalar s = split::split(c);
+  EXPECT_FALSE(split::half(s, 0).negative);
+  EXPECT_TRUE(split::half(s, 1).negative);
   const unsigned __int128 k1 = (static_cast<unsigned __int128>(s.l[1]) << 64) | s.l[0];
   const unsigned __int128 k2 = (static_cast<unsigned __int128>(s.l[3]) << 64) | s.l[2];
   EXPECT_LT(k1, z2());
@@ -53,7 +58,7 @@ TEST(GlvSplit, RecomposesRandomAndEdgeScalars) {
                  from_limbs(static_cast<uint64_t>(q), static_cast<uint64_t>(q >> 64)) * z2_fr();
     canonical_scalar c;
     k.to_canonical(c.l);
-    const canonical_scalar s = glv_split(c);
+    const canonical_scalar s = split::split(c);
     // (z^2 - 1) z^2 = r - 1, so q z^2 + rem wraps mod r only for q = z^2 - 1 (then only the
     // recomposition can be checked); otherwise the halves are exactly rem and q.
     if (q < z2() - 1) {
@@ -74,7 +79,7 @@ TEST(GlvDigits, RecomposeTheHalf) {
   for (int i = 0; i < 20; ++i) halves.emplace_back(rng(), rng());
   for (const auto& [lo, hi] : halves) {
     for (int c = 1; c <= max_window_bits; ++c) {
-      const int windows = (glv_digit_bits + c - 1) / c;
+      const int windows = (split::digit_bits + c - 1) / c;
       fr acc = fr::zero();
       const fr radix = fr::from_uint(uint64_t{1} << c);
       for (int w = windows - 1; w >= 0; --w) {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "msm/glv.hpp"
+#include "msm/glv_bls12_381.hpp"
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
 #include "msm/window.hpp"
@@ -59,7 +59,8 @@ TEST(WindowPlan, CoversTheScalarAndUsesOneChunkOnOneThread) {
       }
     }
   }
-  // GLV halves (msm/glv.hpp): the windows cover glv_digit_bits, not 256.
+  // GLV halves (msm/glv.hpp): the windows cover the halves' digit bits, not 256.
+  constexpr int glv_digit_bits = glv<ec::g1_curve>::digit_bits;
   for (int c = 1; c <= max_window_bits; ++c) {
     const msm_plan p = choose_msm_plan(1 << 17, 2, c, glv_digit_bits);
     EXPECT_EQ(p.windows, (glv_digit_bits + c - 1) / c) << c;
