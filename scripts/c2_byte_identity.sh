@@ -67,7 +67,7 @@ build() {
     for r in c2 sppark blst; do [ -f "$src/$r.commit" ] && echo "$r $(cat "$src/$r.commit")"; done
   } >"$stage/commits.txt"
   strip --strip-unneeded "$stage"/bin/* "$stage"/lib/* 2>/dev/null || true
-  tar -C "$work" -cf - c2 | xz -T2 -6 >"$work/c2.tar.xz"
+  tar -C "$work" -cf - c2 | xz -T2 -9 >"$work/c2.tar.xz"
   du -sh "$stage" "$work/c2.tar.xz"
 }
 
