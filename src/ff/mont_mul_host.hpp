@@ -9,7 +9,21 @@
 #include "ff/hd.hpp"
 #include "ff/limbs.hpp"
 
-#if defined(__x86_64__) && !defined(__CUDACC__) && (defined(__GNUC__) || defined(__clang__))
+// Under AddressSanitizer (the asan preset, which also keeps frame pointers) the 6-limb asm's operands
+// do not fit the registers g++ has left where it inlines the product into the flattened bucket loops
+// ("impossible constraints" in msm/bls12_381_g1.cpp); that build takes the portable product.
+#if defined(__SANITIZE_ADDRESS__)
+#define PP_MONT_MUL_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PP_MONT_MUL_SANITIZED 1
+#endif
+#endif
+#ifndef PP_MONT_MUL_SANITIZED
+#define PP_MONT_MUL_SANITIZED 0
+#endif
+
+#if defined(__x86_64__) && !defined(__CUDACC__) && (defined(__GNUC__) || defined(__clang__)) && !PP_MONT_MUL_SANITIZED
 #define PP_MONT_MUL_ADX 1
 #include <cpuid.h>
 #else
