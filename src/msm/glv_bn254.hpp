@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "ec/bn254_curves.hpp"
+#include "ff/limbs.hpp"
 #include "msm/glv.hpp"
 
 namespace pp::msm {
@@ -44,23 +45,6 @@ inline void mul_wide(const uint64_t* a, int na, const uint64_t* b, int nb, uint6
   }
 }
 
-// a -= b mod 2^(64 n).
-inline void sub_in_place(uint64_t* a, const uint64_t* b, int n) {
-  uint64_t borrow = 0;
-  for (int i = 0; i < n; ++i) {
-    const unsigned __int128 t = static_cast<unsigned __int128>(a[i]) - b[i] - borrow;
-    a[i] = static_cast<uint64_t>(t);
-    borrow = static_cast<uint64_t>(t >> 64) & 1;
-  }
-}
-
-inline bool at_least(const uint64_t a[4], const uint64_t b[4]) {
-  for (int i = 3; i >= 0; --i) {
-    if (a[i] != b[i]) return a[i] > b[i];
-  }
-  return true;
-}
-
 // c = round(k n / r) for k < r and n < 2^127, g = floor(2^256 n / r). The estimate floor(k g / 2^256)
 // is floor(k n / r) or one below (k / 2^256 < 1/4): t = k n - c r starts in [0, 2r), one step makes
 // c the floor and t the remainder, and a remainder of at least (r + 1) / 2 rounds up (r is odd: no
@@ -73,15 +57,15 @@ inline void round_quotient(const uint64_t k[4], const uint64_t n[2], const uint6
   uint64_t t[6], cr[6];
   mul_wide(k, 4, n, 2, t);
   mul_wide(c, 2, r, 4, cr);
-  sub_in_place(t, cr, 6);  // below 2r < 2^256: the top limbs are 0
+  ff::limbs::sub<6>(t, t, cr);  // below 2r < 2^256: the top limbs are 0
   const auto increment = [&] {
     if (++c[0] == 0) ++c[1];
   };
-  if (at_least(t, r)) {
-    sub_in_place(t, r, 4);
+  if (ff::limbs::cmp<4>(t, r) >= 0) {
+    ff::limbs::sub<4>(t, t, r);
     increment();
   }
-  if (at_least(t, half_r)) increment();
+  if (ff::limbs::cmp<4>(t, half_r) >= 0) increment();
 }
 
 // v (a two's-complement 256-bit value of magnitude < 2^126) -> its magnitude's two low limbs, the
@@ -90,7 +74,7 @@ inline void to_sign_magnitude(const uint64_t v[6], uint64_t out[2]) {
   const bool negative = (v[3] >> 63) != 0;
   uint64_t m[4] = {0, 0, 0, 0};
   if (negative) {
-    sub_in_place(m, v, 4);  // 0 - v
+    ff::limbs::sub<4>(m, m, v);  // 0 - v
   } else {
     for (int i = 0; i < 4; ++i) m[i] = v[i];
   }
@@ -113,12 +97,12 @@ struct glv<ec::bn254::g1_curve> {
     round_quotient(k.l, n2, g2, c2);
     uint64_t k1[6] = {k.l[0], k.l[1], k.l[2], k.l[3], 0, 0}, k2[6], t[6];
     mul_wide(c1, 2, n1, 2, t);
-    sub_in_place(k1, t, 6);
+    ff::limbs::sub<6>(k1, k1, t);
     mul_wide(c2, 2, a2, 2, t);
-    sub_in_place(k1, t, 6);
+    ff::limbs::sub<6>(k1, k1, t);
     mul_wide(c2, 2, n1, 2, k2);
     mul_wide(c1, 2, n2, 2, t);
-    sub_in_place(k2, t, 6);
+    ff::limbs::sub<6>(k2, k2, t);
     canonical_scalar s;
     to_sign_magnitude(k1, s.l);
     to_sign_magnitude(k2, s.l + 2);
