@@ -11,6 +11,7 @@
 #include "cluster/schema.hpp"
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
+#include "engine/curves.hpp"
 #include "engine/witness_file.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/circom_r1cs.hpp"
@@ -35,9 +36,12 @@ pp::engine::job_state from_state(const std::string& s) {
 // FIFO or a device, a regular file no larger than max_bytes, in chunks that `stop` interrupts.
 result<std::vector<uint8_t>> witness_bytes(const pp::engine::witness_source& w, uint64_t max_bytes,
                                            const std::function<bool()>& stop) {
-  if (const auto* mem = std::get_if<std::shared_ptr<const std::vector<ff::fr>>>(&w.value)) {
+  if (const auto* mem = std::get_if<pp::engine::witness_ptr<ec::bls12_381::family>>(&w.value)) {
     if (!*mem) return invalid_argument("null witness");
     return formats::write_circom_wtns(**mem);
+  }
+  if (!std::holds_alternative<std::filesystem::path>(w.value)) {
+    return invalid_argument("a BN254 witness: cluster mode proves BLS12-381 keys only");
   }
   const auto& path = std::get<std::filesystem::path>(w.value);
   auto f = pp::engine::witness_file::open(path, max_bytes);
@@ -46,6 +50,21 @@ result<std::vector<uint8_t>> witness_bytes(const pp::engine::witness_source& w, 
   if (!bytes.ok()) return bytes.error();
   if (auto parsed = formats::read_circom_wtns(*bytes); !parsed.ok()) return parsed.error().with_context(path.string());
   return bytes;
+}
+
+// Cluster mode stores results as bellperson proofs and verifies them with BLS12-381 verifying keys:
+// a key of another curve is refused at registration (failed_precondition naming its curve).
+pp::status refuse_other_curves(const pp::engine::key_source& source) {
+  ec::curve_id curve = ec::curve_id::bls12_381;
+  if (const auto* z = std::get_if<pp::engine::zkey_file_source>(&source)) {
+    PP_ASSIGN_OR_RETURN(curve, formats::read_snarkjs_zkey_curve_file(z->zkey));
+  } else if (std::holds_alternative<pp::engine::bn254::memory_key_source>(source)) {
+    curve = ec::curve_id::bn254;
+  }
+  if (curve == ec::curve_id::bls12_381) return ok_status();
+  return failed_precondition("the key is for " + pp::engine::curve_text(curve) +
+                             ": cluster mode proves BLS12-381 keys only (it stores bellperson proofs); serve it from "
+                             "a daemon without [cluster]");
 }
 
 // The largest .wtns file a key's circuit allows, from the key's header alone.
@@ -151,6 +170,7 @@ pp::status cluster_engine::register_key(const std::string& id, pp::engine::key_s
   if (const auto* m = std::get_if<pp::engine::memory_key_source>(&source); m && m->pk) {
     vk = std::make_shared<const groth16::verifying_key>(m->pk->vk);
   }
+  PP_RETURN_IF_ERROR(refuse_other_curves(source).with_context("register_key '" + id + "'"));
   auto bound = witness_bound(source);
   if (!bound.ok()) return bound.error().with_context("register_key '" + id + "'");
   if (pp::status s = local_->register_key(id, std::move(source)); !s.ok()) return s;
@@ -282,8 +302,7 @@ result<pp::engine::job_result> cluster_engine::await(pp::engine::job_id id, pp::
           return data_loss("job " + std::to_string(id) + " partition " + std::to_string(row.part) + ": stored result unreadable");
         }
         pp::engine::partition_result p;
-        p.proof = *proof;
-        p.public_inputs = std::move(*pub);
+        p.output = pp::engine::curve_proof{*proof, std::move(*pub)};
         p.device = row.node + "/" + row.device;
         r.partitions.push_back(std::move(p));
       }
@@ -461,10 +480,12 @@ void cluster_engine::work(db_session& db, const claim& cl) {
   if (r->state != pp::engine::job_state::succeeded || r->partitions.size() != 1) return fail(r->error);
 
   const pp::engine::partition_result& p = r->partitions.front();
+  const auto* proved = p.as<ec::bls12_381::family>();
+  if (!proved) return fail(internal_error("a BN254 proof in cluster mode, which registers BLS12-381 keys only"));
   partition_output out;
-  const auto raw = formats::write_bellperson_proof(p.proof);
+  const auto raw = formats::write_bellperson_proof(proved->proof);
   out.proof.assign(raw.begin(), raw.end());
-  out.public_json = formats::write_snarkjs_public_json(p.public_inputs);
+  out.public_json = formats::write_snarkjs_public_json(proved->public_inputs);
   out.device = p.device;
   // The verifying key is read before the transaction (it holds the job row's lock), and the
   // verification's time is not counted as database time.

@@ -1,4 +1,4 @@
-// The CPU device (device.hpp): groth16::cpu_backend under a name.
+// The CPU device (device.hpp): both curves' CPU backends under a name.
 #include "devices/device.hpp"
 
 #include "groth16/prover.hpp"
@@ -12,10 +12,12 @@ class cpu_device final : public device {
   [[nodiscard]] std::string_view name() const override { return name_; }
   [[nodiscard]] std::string_view kind() const override { return "cpu"; }
   [[nodiscard]] groth16::backend& backend() override { return backend_; }
+  [[nodiscard]] groth16::bn254::backend* bn254_backend() override { return &bn254_backend_; }
 
  private:
   std::string name_;
   groth16::cpu_backend backend_;
+  groth16::bn254::cpu_backend bn254_backend_;
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 // device: what the engine runs partitions on (src/engine/engine.hpp). A device names itself and
-// owns a groth16::backend, which says what one partition holds in host memory. The CPU is a device
-// (the CPU backend); each GPU is one (gpu_devices.hpp, the CUDA backend with its region reserved at
-// creation). This layer sits between the backends (groth16, cuda) and the engine; tests use fake
-// devices whose backends fail or block on demand.
+// owns a groth16::backend (BLS12-381), which says what one partition holds in host memory, and a
+// BN254 backend when it proves BN254 keys too. The CPU is a device (both CPU backends); each GPU is
+// one (gpu_devices.hpp, the CUDA backend with its region reserved at creation, BLS12-381 only).
+// This layer sits between the backends (groth16, cuda) and the engine; tests use fake devices whose
+// backends fail or block on demand.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -10,8 +11,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/result.hpp"
+#include "ec/curve_id.hpp"
 #include "groth16/backend.hpp"
 
 namespace pp::devices {
@@ -33,6 +36,9 @@ class device {
   // invalid_argument / failed_precondition (the request's fault) are device faults: the engine
   // takes the device out of rotation and retries the partition on another.
   [[nodiscard]] virtual groth16::backend& backend() = 0;
+  // The backend for BN254 keys, under the same contract; null on a device that proves BLS12-381
+  // keys only (a GPU: the CUDA kernels are BLS12-381's).
+  [[nodiscard]] virtual groth16::bn254::backend* bn254_backend() { return nullptr; }
   // The device's own measures, when it has them (a GPU); otherwise the engine reports the share of
   // time with at least one worker inside start() as its busy fraction.
   [[nodiscard]] virtual std::optional<device_measures> measures() const { return std::nullopt; }
@@ -48,7 +54,22 @@ class device {
 
 using device_ptr = std::unique_ptr<device>;
 
-// A CPU device backed by groth16::cpu_backend, named `name`.
+// The device's backend for Family's keys; null when it does not prove that curve.
+template <class Family>
+groth16::basic_backend<Family>* backend_for(device& d) {
+  if constexpr (std::is_same_v<Family, ec::bn254::family>) {
+    return d.bn254_backend();
+  } else {
+    return &d.backend();
+  }
+}
+
+// Whether the device proves keys of curve c.
+inline bool proves(device& d, ec::curve_id c) {
+  return ec::visit_curve(c, [&]<class Family>() { return backend_for<Family>(d) != nullptr; });
+}
+
+// A CPU device backed by groth16::cpu_backend and groth16::bn254::cpu_backend, named `name`.
 device_ptr make_cpu_device(std::string name);
 
 }  // namespace pp::devices

@@ -3,11 +3,23 @@
 #include <algorithm>
 
 namespace pp::engine {
+namespace {
+
+curve_mask curves_of(devices::device& d) {
+  curve_mask m = 0;
+  for (const ec::curve_id c : all_curves) {
+    if (devices::proves(d, c)) m |= curve_bit(c);
+  }
+  return m;
+}
+
+}  // namespace
 
 device_slot::device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock)
     : device_(std::move(dev)),
       name_(device_->name()),
       workers_(workers),
+      curves_(curves_of(*device_)),
       queue_depth_(queue_depth),
       // The dispatcher keeps load <= workers + depth, so push never waits; CRITICAL may exceed it.
       inbox_(workers + queue_depth),
@@ -20,6 +32,7 @@ device_view device_slot::view(std::vector<std::string>& keys_out) const {
   v.healthy = healthy_;
   v.load = queued_ + running_;
   v.max_load = static_cast<uint32_t>(workers_ + queue_depth_);
+  v.curves = curves_;
   v.keys = keys_out;
   return v;
 }

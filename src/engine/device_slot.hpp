@@ -11,6 +11,7 @@
 #include "core/mutex.hpp"
 #include "core/thread_annotations.hpp"
 #include "engine/busy_meter.hpp"
+#include "engine/curves.hpp"
 #include "devices/device.hpp"
 #include "engine/job_queue.hpp"
 #include "engine/scheduler_policy.hpp"
@@ -27,6 +28,7 @@ class device_slot {
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] std::string kind() const { return std::string(device_->kind()); }
   [[nodiscard]] uint32_t workers() const { return workers_; }
+  [[nodiscard]] curve_mask curves() const { return curves_; }  // what the device proves
   [[nodiscard]] job_queue& inbox() { return inbox_; }
   [[nodiscard]] busy_meter& meter() { return meter_; }
 
@@ -61,6 +63,7 @@ class device_slot {
   const devices::device_ptr device_;
   const std::string name_;
   const uint32_t workers_;
+  const curve_mask curves_;
   const size_t queue_depth_;
   job_queue inbox_;
   busy_meter meter_;

@@ -5,12 +5,30 @@
 
 #include "core/trace_span.hpp"
 #include "engine/contain_exceptions.hpp"
+#include "engine/curves.hpp"
+#include "engine/partition_work.hpp"
 
 namespace pp::engine {
 namespace {
 
 bool is_request_error(const status& s) {
   return s.code() == status_code::invalid_argument || s.code() == status_code::failed_precondition;
+}
+
+// Starts the partition on the device's backend for its key's curve. The router places a partition
+// only on a device that proves its curve; failed_precondition should one come anyway.
+result<groth16::pending_ptr> start_on(devices::device& dev, const partition_work& w, bool self_verify) {
+  return ec::visit_curve(w.key->curve(), [&]<class Family>() -> result<groth16::pending_ptr> {
+    groth16::basic_backend<Family>* be = devices::backend_for<Family>(dev);
+    if (!be) return failed_precondition("this device does not prove " + curve_text(ec::curve_id_of<Family>) + " keys");
+    const basic_loaded_key<Family>& key = *w.key->as<Family>();
+    groth16::basic_prove_request<Family> req;
+    req.pk = key.pk.get();
+    req.cs = key.cs.get();
+    req.witness = *std::get<witness_ptr<Family>>(w.witness);
+    req.options.self_verify = self_verify;
+    return be->start(req);
+  });
 }
 
 }  // namespace
@@ -50,12 +68,7 @@ void device_worker::run(partition_task t, const std::string& track) {
     if (slot_.take_injected_failure()) {
       p = unavailable("device " + slot_.name() + ": injected device failure");
     } else {
-      groth16::prove_request req;
-      req.pk = w->key->pk.get();
-      req.cs = w->key->cs.get();
-      req.witness = *w->witness;
-      req.options.self_verify = opts_.self_verify;
-      p = contain_exceptions("device " + slot_.name(), [&] { return slot_.dev().backend().start(req); });
+      p = contain_exceptions("device " + slot_.name(), [&] { return start_on(slot_.dev(), *w, opts_.self_verify); });
     }
     slot_.meter().end();
   }

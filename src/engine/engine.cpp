@@ -16,6 +16,7 @@
 #include "core/mutex.hpp"
 #include "core/status_macros.hpp"
 #include "core/thread_annotations.hpp"
+#include "engine/curves.hpp"
 #include "engine/device_slot.hpp"
 #include "engine/device_worker.hpp"
 #include "engine/engine_metrics.hpp"
@@ -69,7 +70,8 @@ class engine_impl final : public engine {
         ledger_(config_.max_retained_jobs),
         tracker_([this](job_id id, job_state s) { on_terminal(id, s); }),
         slots_(make_slots(std::move(devs), config_)),
-        records_(config_.partition_bytes, backends(slots_)),
+        device_curves_(curves_of(slots_)),
+        records_(config_.partition_bytes, backends<ec::bls12_381::family>(slots_), backends<ec::bn254::family>(slots_)),
         router_({config_.intake_capacity, config_.ready_capacity, config_.finish_capacity}, slot_pointers(slots_),
                 {.fail = fail_fn(), .cancel_job = [this](job_id id, pp::status e) { tracker_.cancel(id, std::move(e)).ignore(); }}),
         witness_(router_, tracker_, key_store_, records_, parts_budget_, trace_, *metrics_, fail_fn()),
@@ -105,15 +107,16 @@ class engine_impl final : public engine {
   // ---- keys ----
 
   pp::status register_key(const std::string& id, key_source source) override {
-    PP_ASSIGN_OR_RETURN(key_descriptor d, describe_key(id, source));
-    const uint64_t bytes = d.bytes;
+    PP_ASSIGN_OR_RETURN(key_description d, describe_key(id, source));
+    const uint64_t bytes = d.descriptor.bytes;
     if (bytes > keys_budget_.total()) {
       return resource_exhausted("register_key '" + id + "': needs ~" + std::to_string(bytes) +
                                 " bytes, more than the whole key budget of " + std::to_string(keys_budget_.total()));
     }
-    key_records::record rec;
+    key_records::record rec{.curve = d.curve};
     if (const auto* m = std::get_if<memory_key_source>(&source)) rec = records_.measure(*m->pk, *m->cs);
-    PP_RETURN_IF_ERROR(key_store_.add(std::move(d)));
+    if (const auto* m = std::get_if<bn254::memory_key_source>(&source)) rec = records_.measure(*m->pk, *m->cs);
+    PP_RETURN_IF_ERROR(key_store_.add(std::move(d.descriptor)));
     records_.set(id, rec);
     return ok_status();
   }
@@ -138,13 +141,14 @@ class engine_impl final : public engine {
     }
     const std::optional<key_records::record> rec = records_.find(req.key_id);
     if (!rec) return not_found("submit: key '" + req.key_id + "' is not registered");
+    PP_RETURN_IF_ERROR(check_curve_served(req.key_id, rec->curve, device_curves_).with_context("submit"));
     PP_RETURN_IF_ERROR(check_witnesses(req, *rec));
     if (rec->partition_bytes > parts_budget_.total()) {
       return resource_exhausted("submit: one partition of key '" + req.key_id + "' needs " +
                                 std::to_string(rec->partition_bytes) + " bytes, more than the partition budget of " +
                                 std::to_string(parts_budget_.total()));
     }
-    job_spec spec{req.key_id, {}, req.prio, req.idempotency_key, static_cast<uint32_t>(req.witnesses.size())};
+    job_spec spec{req.key_id, {}, req.prio, req.idempotency_key, static_cast<uint32_t>(req.witnesses.size()), rec->curve};
     PP_ASSIGN_OR_RETURN(auto sub, tracker_.submit(spec));
     if (!sub.created) return sub.id;
     ledger_.started(sub.id);
@@ -222,6 +226,9 @@ class engine_impl final : public engine {
       const auto measured = slot->dev().measures();
       d.busy_fraction = measured ? measured->busy_fraction : slot->meter().fraction();
       d.recent_keys = snap.recent_keys;
+      for (const ec::curve_id c : all_curves) {
+        if (has_curve(slot->curves(), c)) d.curves.push_back(c);
+      }
       s.devices.push_back(std::move(d));
     }
     const job_ledger::counts jobs = ledger_.read();
@@ -237,7 +244,8 @@ class engine_impl final : public engine {
     for (const auto& id : records_.ids()) {
       auto info = key_store_.info(id);
       if (!info.ok()) continue;
-      s.keys.push_back({id, info->resident, info->in_use, info->bytes});
+      const std::optional<key_records::record> rec = records_.find(id);
+      s.keys.push_back({id, rec ? rec->curve : ec::curve_id::bls12_381, info->resident, info->in_use, info->bytes});
     }
     return s;
   }
@@ -305,9 +313,19 @@ class engine_impl final : public engine {
     return out;
   }
 
-  static std::vector<const groth16::backend*> backends(const std::vector<std::unique_ptr<device_slot>>& slots) {
-    std::vector<const groth16::backend*> out;
-    for (const auto& s : slots) out.push_back(&s->dev().backend());
+  // The devices' backends for Family's keys (those of the devices that prove it).
+  template <class Family>
+  static std::vector<const groth16::basic_backend<Family>*> backends(const std::vector<std::unique_ptr<device_slot>>& slots) {
+    std::vector<const groth16::basic_backend<Family>*> out;
+    for (const auto& s : slots) {
+      if (const auto* b = devices::backend_for<Family>(s->dev())) out.push_back(b);
+    }
+    return out;
+  }
+
+  static std::vector<device_curves> curves_of(const std::vector<std::unique_ptr<device_slot>>& slots) {
+    std::vector<device_curves> out;
+    for (const auto& s : slots) out.push_back({s->name(), s->curves()});
     return out;
   }
 
@@ -322,14 +340,27 @@ class engine_impl final : public engine {
           return invalid_argument("submit: partition " + std::to_string(p) + ": witness file " + path->string() + " " +
                                   what + "; expected a regular .wtns file");
         }
+      } else if (const auto* b = std::get_if<witness_ptr<ec::bls12_381::family>>(&v)) {
+        PP_RETURN_IF_ERROR(check_memory_witness<ec::bls12_381::family>(req, p, rec, *b));
       } else {
-        const auto& w = std::get<std::shared_ptr<const std::vector<ff::fr>>>(v);
-        if (!w) return invalid_argument("submit: partition " + std::to_string(p) + ": null witness");
-        if (rec.num_variables != 0 && w->size() != rec.num_variables) {
-          return invalid_argument("submit: partition " + std::to_string(p) + ": witness has " + std::to_string(w->size()) +
-                                  " values, key '" + req.key_id + "' expects " + std::to_string(rec.num_variables));
-        }
+        PP_RETURN_IF_ERROR(check_memory_witness<ec::bn254::family>(req, p, rec, std::get<witness_ptr<ec::bn254::family>>(v)));
       }
+    }
+    return ok_status();
+  }
+
+  template <class Family>
+  static pp::status check_memory_witness(const submit_request& req, size_t p, const key_records::record& rec,
+                                         const witness_ptr<Family>& w) {
+    const std::string part = "submit: partition " + std::to_string(p);
+    if (!w) return invalid_argument(part + ": null witness");
+    if (ec::curve_id_of<Family> != rec.curve) {
+      return invalid_argument(part + ": the witness holds " + curve_text(ec::curve_id_of<Family>) + " values, key '" +
+                              req.key_id + "' is for " + curve_text(rec.curve));
+    }
+    if (rec.num_variables != 0 && w->size() != rec.num_variables) {
+      return invalid_argument(part + ": witness has " + std::to_string(w->size()) + " values, key '" + req.key_id +
+                              "' expects " + std::to_string(rec.num_variables));
     }
     return ok_status();
   }
@@ -362,6 +393,7 @@ class engine_impl final : public engine {
 
   job_tracker<partition_result> tracker_;
   std::vector<std::unique_ptr<device_slot>> slots_;
+  const std::vector<device_curves> device_curves_;  // names point into slots_
   key_records records_;      // asks the slots' backends
   partition_router router_;  // parks leases and reservations: after key_store, budgets; before slots die
   witness_stage witness_;

@@ -44,9 +44,10 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  // Keys. register_key: already_exists for a known id, invalid_argument for an empty id or a
-  // memory source with a null key/circuit or a key that does not match its circuit. Files are read
-  // lazily (first job or preload_key); a file source whose file is missing is not_found now.
+  // Keys, BLS12-381's or BN254's (engine_types.hpp). register_key: already_exists for a known id,
+  // invalid_argument for an empty id or a memory source with a null key/circuit or a key that does
+  // not match its circuit. Files are read lazily (first job or preload_key), but for a zkey's header,
+  // which names its curve; a file source whose file is missing is not_found now.
   virtual pp::status register_key(const std::string& id, key_source source) = 0;
   // Loads the key into host memory now (evicting idle keys least recently used first if the key
   // budget is short). not_found, resource_exhausted (larger than the key budget), deadline_exceeded,
@@ -56,10 +57,12 @@ class engine {
   virtual pp::status evict_key(const std::string& id) = 0;
 
   // Queues a job; returns its id at once (waits only while the intake queue is full, up to
-  // engine_config::submit_wait). not_found (unknown key), invalid_argument (no witnesses, too many,
-  // an in-memory witness of the wrong size once the circuit size is known, a file witness that does
-  // not exist), already_exists (idempotency conflict), resource_exhausted (intake full, or one
-  // partition needs more than the whole partition budget), unavailable (shutting down).
+  // engine_config::submit_wait). not_found (unknown key), failed_precondition (no device proves the
+  // key's curve: GPUs prove BLS12-381 only), invalid_argument (no witnesses, too many, an in-memory
+  // witness of the other curve or of the wrong size once the circuit size is known, a file witness
+  // that does not exist; a .wtns of the other curve fails the job, naming both), already_exists
+  // (idempotency conflict), resource_exhausted (intake full, or one partition needs more than the
+  // whole partition budget), unavailable (shutting down).
   virtual result<job_id> submit(submit_request request) = 0;
 
   // Waits until the job ends or the deadline passes. A terminal job's outcome, including failed and

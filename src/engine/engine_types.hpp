@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "core/status.hpp"
+#include "ec/curve_id.hpp"
 #include "engine/job.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
@@ -21,32 +23,50 @@ namespace pp::engine {
 
 // ---- keys ----------------------------------------------------------------------------------------
 
-// A snarkjs .zkey: the circuit is the one the key implies (formats::circuit_from_zkey).
+// Keys and witnesses are BLS12-381's or BN254's; the unqualified names are BLS12-381's, BN254's live
+// in `bn254` (docs/design.md, "Curve families").
+
+// A snarkjs .zkey of either curve (its header says which): the circuit is the one the key implies
+// (formats::circuit_from_zkey).
 struct zkey_file_source {
   std::filesystem::path zkey;
 };
-// A bellperson parameter file plus the circom .r1cs it was made for (density bits come from it).
+// A bellperson parameter file plus the circom .r1cs it was made for (density bits come from it);
+// BLS12-381 only.
 struct bellperson_file_source {
   std::filesystem::path params;
   std::filesystem::path r1cs;
 };
 // A key and circuit already in memory (tests, synthetic benchmarks, a server that built them).
-struct memory_key_source {
-  std::shared_ptr<const groth16::proving_key> pk;
-  std::shared_ptr<const r1cs::constraint_system> cs;
+template <class Family>
+struct basic_memory_key_source {
+  std::shared_ptr<const groth16::basic_proving_key<Family>> pk;
+  std::shared_ptr<const r1cs::basic_constraint_system<typename Family::fr>> cs;
 };
-using key_source = std::variant<zkey_file_source, bellperson_file_source, memory_key_source>;
+using memory_key_source = basic_memory_key_source<ec::bls12_381::family>;
+namespace bn254 {
+using memory_key_source = basic_memory_key_source<ec::bn254::family>;
+}  // namespace bn254
+
+using key_source = std::variant<zkey_file_source, bellperson_file_source, memory_key_source, bn254::memory_key_source>;
 
 // ---- jobs ----------------------------------------------------------------------------------------
 
-// One partition's witness (1 | public | aux, Montgomery form): a circom .wtns file, read by the
-// witness pool, or a vector already in memory.
+// A witness in memory over Family's scalar field (1 | public | aux, Montgomery form).
+template <class Family>
+using witness_ptr = std::shared_ptr<const std::vector<typename Family::fr>>;
+
+// One partition's witness, of its key's curve: a circom .wtns file, read by the witness pool (its
+// prime says its curve), or a vector already in memory.
 struct witness_source {
-  std::variant<std::filesystem::path, std::shared_ptr<const std::vector<ff::fr>>> value;
+  std::variant<std::filesystem::path, witness_ptr<ec::bls12_381::family>, witness_ptr<ec::bn254::family>> value;
 
   static witness_source file(std::filesystem::path path) { return {std::move(path)}; }
   static witness_source memory(std::vector<ff::fr> w) {
     return {std::make_shared<const std::vector<ff::fr>>(std::move(w))};
+  }
+  static witness_source memory(std::vector<ff::bn254::fr> w) {
+    return {std::make_shared<const std::vector<ff::bn254::fr>>(std::move(w))};
   }
 };
 
@@ -67,9 +87,27 @@ struct stage_timing {
   std::chrono::nanoseconds elapsed{};
 };
 
+// A partition's proof over its key's curve.
+template <class Family>
+struct basic_curve_proof {
+  groth16::basic_proof<Family> proof;
+  std::vector<typename Family::fr> public_inputs;  // x_1..x_nPublic (the constant 1 excluded), Montgomery form
+};
+using curve_proof = basic_curve_proof<ec::bls12_381::family>;
+namespace bn254 {
+using curve_proof = basic_curve_proof<ec::bn254::family>;
+}  // namespace bn254
+
 struct partition_result {
-  groth16::proof proof;
-  std::vector<ff::fr> public_inputs;  // x_1..x_nPublic (the constant 1 excluded), Montgomery form
+  std::variant<curve_proof, bn254::curve_proof> output;
+  [[nodiscard]] ec::curve_id curve() const {
+    return output.index() == 0 ? ec::curve_id::bls12_381 : ec::curve_id::bn254;
+  }
+  // The proof as Family's; null when the key is the other curve's.
+  template <class Family>
+  [[nodiscard]] const basic_curve_proof<Family>* as() const {
+    return std::get_if<basic_curve_proof<Family>>(&output);
+  }
   std::vector<stage_timing> stages;   // witness, device, finish
   std::vector<stage_timing> backend_steps;  // the prover's own steps (queued = 0)
   std::string device;  // the device whose start() produced it ("cpu0")
@@ -107,6 +145,7 @@ struct device_status {
   // devices: share of wall time since the engine started with >= 1 worker busy.
   double busy_fraction = 0;
   std::vector<std::string> recent_keys;  // affinity: keys it ran last, newest first
+  std::vector<ec::curve_id> curves;      // the curves whose keys it proves
 };
 
 struct memory_status {
@@ -119,6 +158,7 @@ struct memory_status {
 
 struct key_status {
   std::string id;
+  ec::curve_id curve = ec::curve_id::bls12_381;  // known from registration on
   bool resident = false;
   uint32_t in_use = 0;
   uint64_t bytes = 0;

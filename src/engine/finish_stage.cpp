@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "core/status_macros.hpp"
 #include "core/trace_span.hpp"
 #include "engine/backend_spans.hpp"
 #include "engine/contain_exceptions.hpp"
@@ -11,6 +12,28 @@
 #include "engine/partition_work.hpp"
 
 namespace pp::engine {
+namespace {
+
+struct finished {
+  decltype(partition_result::output) output;
+  groth16::prove_timings timings;
+};
+
+// Finishes the partition on the backend of its key's curve that started it: the proof with its
+// public inputs (w[1..n_public]), and the backend's timings.
+result<finished> finish_on(devices::device& dev, partition_work& w) {
+  return ec::visit_curve(w.key->curve(), [&]<class Family>() -> result<finished> {
+    groth16::basic_backend<Family>* be = devices::backend_for<Family>(dev);
+    if (!be) return internal_error("the device that started the partition has no backend for its curve");
+    PP_ASSIGN_OR_RETURN(groth16::basic_prove_output<Family> out, be->finish(std::move(w.pending)));
+    const auto& witness = *std::get<witness_ptr<Family>>(w.witness);
+    const auto n_public = static_cast<std::ptrdiff_t>(w.key->as<Family>()->pk->n_public());
+    basic_curve_proof<Family> proof{out.pi, {witness.begin() + 1, witness.begin() + 1 + n_public}};
+    return finished{std::move(proof), std::move(out.timings)};
+  });
+}
+
+}  // namespace
 
 finish_stage::finish_stage(partition_router& router, job_tracker<partition_result>& tracker, trace_recorder& trace,
                            engine_metrics& metrics, fail_fn fail)
@@ -26,19 +49,17 @@ void finish_stage::run(partition_task t, const std::string& track) {
   if (!w || t.cancel.cancelled()) return;
   const std::chrono::nanoseconds queued = steady_clock::now() - w->enqueued;
   const auto t0 = steady_clock::now();
-  result<groth16::prove_output> out = internal_error("unset");
+  result<finished> out = internal_error("unset");
   {
     trace_span span(trace_, "finish", track);
     span.arg("job", static_cast<double>(t.job)).arg("partition", t.partition);
-    out = contain_exceptions("finish", [&] { return w->device->dev().backend().finish(std::move(w->pending)); });
+    out = contain_exceptions("finish", [&] { return finish_on(w->device->dev(), *w); });
   }
   if (!out.ok()) return fail_(t, out.error().with_context("finishing on " + w->device->name()));
   const std::chrono::nanoseconds ran = steady_clock::now() - t0;
   metrics_.observe_stage("finish", std::chrono::duration<double>(ran).count());
   partition_result r;
-  r.proof = out->pi;
-  const size_t n_public = w->key->pk->n_public();
-  r.public_inputs.assign(w->witness->begin() + 1, w->witness->begin() + 1 + static_cast<std::ptrdiff_t>(n_public));
+  r.output = std::move(out->output);
   r.stages = std::move(w->stages);
   r.stages.push_back({"finish", queued, ran});
   for (const auto& step : out->timings.steps) r.backend_steps.push_back({step.name, {}, step.elapsed});

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/status.hpp"
+#include "ec/curve_id.hpp"
 
 namespace pp::engine {
 
@@ -41,6 +42,7 @@ struct job_spec {
   priority prio = priority::normal;
   std::string idempotency_key;  // empty: none; otherwise a resubmission maps to the existing job
   uint32_t num_partitions = 1;
+  ec::curve_id curve = ec::curve_id::bls12_381;  // the key's: which devices may run the job
 };
 
 inline constexpr uint32_t max_partitions = 1024;
@@ -55,6 +57,7 @@ struct partition_task {
   std::string key_id;
   witness_handle witness;
   cancel_token cancel;
+  ec::curve_id curve = ec::curve_id::bls12_381;
   uint64_t seq = 0;  // submission order across all jobs; FIFO within a priority
 };
 

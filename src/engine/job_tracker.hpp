@@ -72,7 +72,7 @@ class job_tracker {
     submitted out{id, true, {}};
     out.tasks.reserve(spec.num_partitions);
     for (uint32_t p = 0; p < spec.num_partitions; ++p) {
-      out.tasks.push_back({id, p, spec.num_partitions, spec.prio, spec.key_id, spec.witness, e.cancel, next_seq_++});
+      out.tasks.push_back({id, p, spec.num_partitions, spec.prio, spec.key_id, spec.witness, e.cancel, spec.curve, next_seq_++});
     }
     return out;
   }

@@ -2,20 +2,33 @@
 
 #include <algorithm>
 #include <utility>
+#include <variant>
 
 namespace pp::engine {
 
-key_records::key_records(uint64_t configured_partition_bytes, std::vector<const groth16::backend*> backends)
-    : configured_(configured_partition_bytes), backends_(std::move(backends)) {}
+key_records::key_records(uint64_t configured_partition_bytes, std::vector<const groth16::backend*> backends,
+                         std::vector<const groth16::bn254::backend*> bn254_backends)
+    : configured_(configured_partition_bytes), backends_(std::move(backends)), bn254_backends_(std::move(bn254_backends)) {}
 
-key_records::record key_records::measure(const groth16::proving_key& pk, const r1cs::constraint_system& cs) const {
-  if (configured_) return {cs.num_variables(), configured_};
+template <class Family>
+key_records::record key_records::measure(const groth16::basic_proving_key<Family>& pk,
+                                         const r1cs::basic_constraint_system<typename Family::fr>& cs) const {
+  constexpr ec::curve_id curve = ec::curve_id_of<Family>;
+  if (configured_) return {cs.num_variables(), configured_, curve};
   uint64_t bytes = 0;
-  for (const groth16::backend* b : backends_) {
-    bytes = std::max(bytes, b->host_bytes_per_partition(cs.num_variables(), pk.domain_size));
+  const auto ask = [&](const auto& backends) {
+    for (const auto* b : backends) bytes = std::max(bytes, b->host_bytes_per_partition(cs.num_variables(), pk.domain_size));
+  };
+  if constexpr (curve == ec::curve_id::bn254) {
+    ask(bn254_backends_);
+  } else {
+    ask(backends_);
   }
-  return {cs.num_variables(), bytes};
+  return {cs.num_variables(), bytes, curve};
 }
+template key_records::record key_records::measure(const groth16::proving_key&, const r1cs::constraint_system&) const;
+template key_records::record key_records::measure(const groth16::bn254::proving_key&,
+                                                  const r1cs::bn254::constraint_system&) const;
 
 void key_records::set(const std::string& id, record r) {
   mutex_lock lock(mu_);
@@ -23,7 +36,7 @@ void key_records::set(const std::string& id, record r) {
 }
 
 key_records::record key_records::note(const std::string& id, const loaded_key& k) {
-  const record r = measure(*k.pk, *k.cs);
+  const record r = std::visit([&](const auto& key) { return measure(*key.pk, *key.cs); }, k.value);
   set(id, r);
   return r;
 }

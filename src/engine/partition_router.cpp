@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "engine/curves.hpp"
 #include "engine/scheduler_policy.hpp"
 
 namespace pp::engine {
@@ -52,28 +53,32 @@ void partition_router::serve_critical_intake(const serve_fn& serve) {
 bool partition_router::place_one() {
   const auto tasks = ready_.peek(64);
   if (tasks.empty()) return false;
-  std::vector<task_view> tv;
-  tv.reserve(tasks.size());
-  for (const auto& t : tasks) tv.push_back({t.prio, t.seq, t.key_id});
   std::vector<std::vector<std::string>> keys(slots_.size());
   std::vector<device_view> dv;
-  bool any_healthy = false;
+  curve_mask healthy = 0;  // the curves some healthy device proves
   for (size_t i = 0; i < slots_.size(); ++i) {
     dv.push_back(slots_[i]->view(keys[i]));
-    any_healthy = any_healthy || dv.back().healthy;
+    if (dv.back().healthy) healthy |= dv.back().curves;
   }
-  if (!any_healthy) {  // nothing left to run on: fail what is ready rather than hold it forever
-    for (const auto& t : tasks) {
-      if (auto taken = ready_.take(t.job, t.partition)) {
-        hooks_.fail(*taken, unavailable("no healthy device left to run job " + std::to_string(t.job) + " partition " +
-                                        std::to_string(t.partition)));
-      }
+  // A task no healthy device can run is failed rather than held forever; the rest are placed.
+  std::vector<task_view> tv;
+  std::vector<size_t> of_view;  // tv[i] is tasks[of_view[i]]
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const partition_task& t = tasks[i];
+    if (has_curve(healthy, t.curve)) {
+      tv.push_back({t.prio, t.seq, t.key_id, t.curve});
+      of_view.push_back(i);
+      continue;
     }
-    return false;
+    if (auto taken = ready_.take(t.job, t.partition)) {
+      hooks_.fail(*taken, unavailable("no healthy device left that proves " + curve_text(t.curve) + " to run job " +
+                                      std::to_string(t.job) + " partition " + std::to_string(t.partition)));
+    }
   }
   const auto p = choose_placement(tv, dv);
   if (!p) return false;
-  auto taken = ready_.take(tasks[p->task].job, tasks[p->task].partition);
+  const partition_task& chosen = tasks[of_view[p->task]];
+  auto taken = ready_.take(chosen.job, chosen.partition);
   if (!taken) return true;  // cancelled meanwhile: look again
   device_slot& slot = *slots_[p->device];
   slot.placed();

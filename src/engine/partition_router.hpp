@@ -33,7 +33,7 @@ class partition_router {
   };
   // What the router asks of its owner when a partition cannot move on.
   struct hooks {
-    // No healthy device is left to run the partition: fail it (and so its job).
+    // No healthy device that proves its curve is left to run the partition: fail it (and so its job).
     std::function<void(const partition_task&, status)> fail;
     // The task could not be queued on the device chosen for it: end its job with this error.
     std::function<void(job_id, status)> cancel_job;
@@ -70,8 +70,9 @@ class partition_router {
     return work_.claim(task.job, task.partition);
   }
 
-  // Places one ready task on a device (scheduler_policy: priority, key affinity, load); false when
-  // nothing can move now. With no healthy device left, fails every ready task it sees (hooks.fail).
+  // Places one ready task on a device that proves its curve (scheduler_policy: priority, key
+  // affinity, load); false when nothing can move now. Fails every ready task it sees whose curve no
+  // healthy device proves any more (hooks.fail).
   bool place_one();
   // Runs place_one() until close(), sleeping until wake() or stage_poll_interval when idle.
   void run_placement();

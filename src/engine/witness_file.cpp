@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/file_type.hpp"
+#include "engine/curves.hpp"
 #include "formats/circom_wtns.hpp"
 
 namespace pp::engine {
@@ -98,12 +99,22 @@ result<std::vector<uint8_t>> witness_file::read_bytes(const std::function<bool()
   return bytes;
 }
 
-result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>& stop) const {
+template <class Fr>
+result<std::vector<Fr>> witness_file::read(const std::function<bool()>& stop) const {
   auto bytes = read_bytes(stop);
   if (!bytes.ok()) return std::move(bytes).take_status();
-  auto w = formats::read_circom_wtns(std::span<const uint8_t>(bytes.value_unchecked()));
+  const std::span<const uint8_t> b(bytes.value_unchecked());
+  constexpr ec::curve_id curve = ec::curve_id_of<ec::family_of_fr<Fr>>;
+  // A header the curve read cannot place is left to the full read, whose message is the same.
+  if (auto c = formats::read_circom_wtns_curve(b); c.ok() && *c != curve) {
+    return invalid_argument("reading " + path_.string() + ": this .wtns is for " + curve_text(*c) + ", the key is for " +
+                            curve_text(curve) + ": compute the witness with the key's circuit");
+  }
+  auto w = formats::read_circom_wtns<Fr>(b);
   if (!w.ok()) return w.error().with_context("reading " + path_.string());
   return w;
 }
+template result<std::vector<ff::fr>> witness_file::read(const std::function<bool()>&) const;
+template result<std::vector<ff::bn254::fr>> witness_file::read(const std::function<bool()>&) const;
 
 }  // namespace pp::engine

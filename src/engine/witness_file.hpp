@@ -3,7 +3,8 @@
 // engine's witness stage and for a cluster node's submissions and shared directory. open() never waits (O_NONBLOCK, so a FIFO or a
 // device cannot hold a witness thread in open()), accepts regular files only (checked on the
 // descriptor, so a symlink or a rename after the check changes nothing) and no larger than the key
-// implies; read() goes in chunks that a cancelled job or a stopping engine interrupts.
+// implies; read() goes in chunks that a cancelled job or a stopping engine interrupts, and parses
+// the values over the key's curve's scalar field.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::engine {
@@ -38,8 +40,11 @@ class witness_file {
   // Reads the size() bytes seen at open(); `stop` is asked between chunks and a true answer ends the
   // read as cancelled. data_loss when the file shrank meanwhile.
   [[nodiscard]] result<std::vector<uint8_t>> read_bytes(const std::function<bool()>& stop) const;
-  // read_bytes, parsed: also the parser's errors (formats::read_circom_wtns) with the path as context.
-  [[nodiscard]] result<std::vector<ff::fr>> read(const std::function<bool()>& stop) const;
+  // read_bytes, parsed over Fr (ff::fr or ff::bn254::fr): also the parser's errors
+  // (formats::read_circom_wtns) with the path as context, and invalid_argument naming both curves
+  // for a witness whose prime is the other curve's.
+  template <class Fr = ff::fr>
+  [[nodiscard]] result<std::vector<Fr>> read(const std::function<bool()>& stop) const;
 
  private:
   witness_file(int fd, uint64_t size, std::filesystem::path path) : fd_(fd), size_(size), path_(std::move(path)) {}

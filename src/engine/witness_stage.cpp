@@ -9,11 +9,14 @@
 #include <variant>
 #include <vector>
 
+#include "core/status_macros.hpp"
 #include "core/trace_span.hpp"
+#include "engine/curves.hpp"
 #include "engine/contain_exceptions.hpp"
 #include "engine/key_catalog.hpp"
 #include "engine/partition_work.hpp"
 #include "engine/witness_file.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/witness.hpp"
 
@@ -63,9 +66,10 @@ void witness_stage::run_uncontained(partition_task& t, const std::string& track)
   const uint64_t bytes = records_.note(t.key_id, *w->key).partition_bytes;
   // A witness path is opened (never waiting) and checked before memory is reserved, so a path
   // swapped for a FIFO or a huge file fails at once instead of holding this thread.
+  const uint64_t num_variables = w->key->num_variables();
   std::optional<witness_file> file;
   if (const auto* path = std::get_if<std::filesystem::path>(&w->source.value)) {
-    auto f = witness_file::open(*path, max_wtns_file_bytes(w->key->cs->num_variables()));
+    auto f = witness_file::open(*path, max_wtns_file_bytes(num_variables));
     if (!f.ok()) {
       // The daemon checked the path at submit: a file missing now was moved or deleted since.
       const status& e = f.error();
@@ -76,7 +80,8 @@ void witness_stage::run_uncontained(partition_task& t, const std::string& track)
   // While a file is read and parsed, its bytes and the parsed witness are live and nothing else of
   // the partition is yet: hold whichever is larger, then shrink to the partition (below). A budget
   // of exactly one partition thus still runs a by-path witness whose partition estimate covers it.
-  const uint64_t parsed = uint64_t{w->key->cs->num_variables()} * sizeof(ff::fr);
+  static_assert(sizeof(ff::fr) == sizeof(ff::bn254::fr));
+  const uint64_t parsed = num_variables * sizeof(ff::fr);
   const uint64_t with_file = file ? std::max(bytes, file->size() + parsed) : bytes;
   auto mem = reserve(with_file, t.cancel);
   if (!mem.ok()) {
@@ -85,20 +90,29 @@ void witness_stage::run_uncontained(partition_task& t, const std::string& track)
   }
   w->memory = std::move(mem).value();
 
-  if (file) {
-    auto v = file->read([&] { return t.cancel.cancelled() || stopping_.load(); });
-    if (!v.ok()) {
-      if (!t.cancel.cancelled()) fail_(t, v.error());
-      return;
+  // The witness over the key's curve, checked against its circuit.
+  const status checked = ec::visit_curve(w->key->curve(), [&]<class Family>() -> status {
+    using fr = typename Family::fr;
+    if (file) {
+      auto v = file->read<fr>([&] { return t.cancel.cancelled() || stopping_.load(); });
+      if (!v.ok()) return v.error();
+      w->witness = std::make_shared<const std::vector<fr>>(std::move(v).value());
+      file.reset();
+      PP_RETURN_IF_ERROR(w->memory.shrink_to(bytes));
+    } else if (const auto* m = std::get_if<witness_ptr<Family>>(&w->source.value)) {
+      w->witness = *m;
+    } else {
+      const ec::curve_id other = ec::curve_id_of<Family> == ec::curve_id::bn254 ? ec::curve_id::bls12_381 : ec::curve_id::bn254;
+      return invalid_argument("witness for key '" + t.key_id + "': its values are " + curve_text(other) +
+                              " scalars, the key is for " + curve_text(ec::curve_id_of<Family>));
     }
-    w->witness = std::make_shared<const std::vector<ff::fr>>(std::move(v).value());
-    file.reset();
-    if (auto s = w->memory.shrink_to(bytes); !s.ok()) return fail_(t, s);
-  } else {
-    w->witness = std::get<std::shared_ptr<const std::vector<ff::fr>>>(w->source.value);
-  }
-  if (auto s = r1cs::check_witness(*w->key->cs, *w->witness); !s.ok()) {
-    return fail_(t, s.with_context("witness for key '" + t.key_id + "'"));
+    const auto& key = *w->key->as<Family>();
+    return r1cs::check_witness(*key.cs, *std::get<witness_ptr<Family>>(w->witness))
+        .with_context("witness for key '" + t.key_id + "'");
+  });
+  if (!checked.ok()) {
+    if (!t.cancel.cancelled()) fail_(t, checked);
+    return;
   }
   span.end();
   const std::chrono::nanoseconds ran = steady_clock::now() - t0;

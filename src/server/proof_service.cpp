@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -60,10 +61,17 @@ void fill(const engine::job_result& r, pb::AwaitProofResponse* out) {
   }
   for (const engine::partition_result& p : r.partitions) {
     pb::PartitionProof* pp = out->add_proofs();
-    pp->set_proof_json(formats::write_snarkjs_proof_json(p.proof));
-    pp->set_public_json(formats::write_snarkjs_public_json(p.public_inputs));
-    const auto raw = formats::write_bellperson_proof(p.proof);
-    pp->set_raw(raw.data(), raw.size());
+    std::visit(
+        [&](const auto& proved) {
+          pp->set_proof_json(formats::write_snarkjs_proof_json(proved.proof));
+          pp->set_public_json(formats::write_snarkjs_public_json(proved.public_inputs));
+        },
+        p.output);
+    // bellperson's encoding is BLS12-381's: a BN254 proof has no raw bytes.
+    if (const auto* bls = p.as<ec::bls12_381::family>()) {
+      const auto raw = formats::write_bellperson_proof(bls->proof);
+      pp->set_raw(raw.data(), raw.size());
+    }
     pp->set_device(p.device);
     for (const engine::stage_timing& t : p.stages) {
       pb::StageTiming* st = pp->add_stages();

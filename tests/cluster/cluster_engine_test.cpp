@@ -24,6 +24,10 @@
 #include "cluster/pg_instance.hpp"
 #include "cluster/schema.hpp"
 #include "formats/circom_wtns.hpp"
+#include "formats/key_circuit.hpp"
+#include "formats/snarkjs_zkey.hpp"
+#include "groth16/setup_insecure.hpp"
+#include "groth16/test_circuits.hpp"
 #include "r1cs/synthetic.hpp"
 #include "server/daemon.hpp"
 #include "server/daemon_harness.hpp"
@@ -142,6 +146,28 @@ TEST_F(ClusterEngine, AWitnessByPathThatIsAFifoIsRefusedWithoutBlocking) {
     FAIL() << "submit blocked on a FIFO";
   }
   EXPECT_THAT(submitted.get(), StatusIs(status_code::invalid_argument, HasSubstr("is a FIFO")));
+}
+
+TEST_F(ClusterEngine, ABn254KeyIsRefusedNamingItsCurve) {
+  node_ = start(config("n1"));
+  ASSERT_TRUE(node_);
+  using bn = ec::bn254::family;
+  uint64_t state = pp::test::test_seed();
+  const auto tc = groth16::testing::random_circuit<bn::fr>(state, 8, 1);
+  auto pk = groth16::setup_insecure<bn>(tc.cs, groth16::h_basis::odd_coset_lagrange,
+                                        groth16::toxic_waste_from_seed_insecure<bn::fr>(state));
+  ASSERT_THAT(pk, IsOk());
+  formats::bn254::snarkjs_zkey z;
+  z.pk = std::move(pk).value();
+  z.coefficients = formats::zkey_coefficients(tc.cs);
+  const fs::path zkey = dir_ / "bn.zkey";
+  ASSERT_THAT(formats::write_snarkjs_zkey_file(z, zkey), IsOk());
+  EXPECT_THAT(node_->register_key("bn", engine::zkey_file_source{zkey}),
+              StatusIs(status_code::failed_precondition, HasSubstr("BN254 (bn128)")));
+  EXPECT_THAT(node_->register_key("bn-memory", engine::bn254::memory_key_source{
+                                                   std::make_shared<const groth16::bn254::proving_key>(z.pk),
+                                                   std::make_shared<const r1cs::bn254::constraint_system>(tc.cs)}),
+              StatusIs(status_code::failed_precondition, HasSubstr("cluster mode proves BLS12-381 keys only")));
 }
 
 TEST_F(ClusterEngine, AWitnessByPathLargerThanTheKeyAllowsIsRefusedUnread) {

@@ -1,5 +1,6 @@
-// device (src/devices/device.hpp): the CPU device is the CPU backend under its name, and reports
-// that backend's host memory per partition, checked against the sizes written out by hand.
+// device (src/devices/device.hpp): the CPU device is the CPU backends of both curves under its name,
+// and reports that backend's host memory per partition, checked against the sizes written out by
+// hand.
 #include "devices/device.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,19 @@ TEST(CpuDevice, IsTheCpuBackendUnderItsName) {
   EXPECT_EQ(d->kind(), "cpu");
   EXPECT_EQ(d->backend().name(), "cpu");
   EXPECT_FALSE(d->measures().has_value()) << "the engine measures a CPU device itself";
+}
+
+TEST(CpuDevice, ProvesBothCurves) {
+  const device_ptr d = make_cpu_device("cpu0");
+  ASSERT_NE(d->bn254_backend(), nullptr);
+  EXPECT_EQ(d->bn254_backend()->name(), "cpu");
+  EXPECT_TRUE(proves(*d, ec::curve_id::bls12_381));
+  EXPECT_TRUE(proves(*d, ec::curve_id::bn254));
+  EXPECT_EQ(backend_for<ec::bls12_381::family>(*d), &d->backend());
+  EXPECT_EQ(backend_for<ec::bn254::family>(*d), d->bn254_backend());
+  // BN254's own figure: its G2 points (128 B) are smaller than BLS12-381's (192 B), its scalars the same.
+  EXPECT_LT(d->bn254_backend()->host_bytes_per_partition(1000, 1024), d->backend().host_bytes_per_partition(1000, 1024));
+  EXPECT_EQ(d->bn254_backend()->host_bytes_per_partition(0, 16), 4096u);
 }
 
 TEST(CpuDevice, HostBytesPerPartitionCountsWitnessEvaluationsAndMsmGather) {

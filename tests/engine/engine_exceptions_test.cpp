@@ -95,7 +95,7 @@ TEST(EngineExceptions, ThrowingFinishFailsTheJobAndTheEngineKeepsServing) {
   const job_result next = run_one(*e);
   ASSERT_EQ(next.state, job_state::succeeded) << next.error.to_string();
   ASSERT_EQ(next.partitions.size(), 1u);
-  EXPECT_THAT(groth16::verify(tiny_circuit().pk->vk, next.partitions[0].public_inputs, next.partitions[0].proof), IsOk());
+  EXPECT_THAT(testing::verify_result(tiny_circuit().pk->vk, next.partitions[0]), IsOk());
 }
 
 }  // namespace

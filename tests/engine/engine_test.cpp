@@ -41,7 +41,7 @@ submit_request tiny_job(uint32_t partitions, priority prio = priority::normal, s
 void expect_verifies(const job_result& r) {
   ASSERT_EQ(r.state, job_state::succeeded) << r.error.to_string();
   for (const partition_result& p : r.partitions) {
-    EXPECT_THAT(groth16::verify(tiny_circuit().pk->vk, p.public_inputs, p.proof), IsOk());
+    EXPECT_THAT(testing::verify_result(tiny_circuit().pk->vk, p), IsOk());
     ASSERT_EQ(p.stages.size(), 3u);
     EXPECT_EQ(p.stages[0].stage, "witness");
     EXPECT_EQ(p.stages[1].stage, "device");

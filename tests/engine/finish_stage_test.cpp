@@ -38,8 +38,7 @@ class throwing_finish final : public stub_backend {
 struct finish_rig : stage_rig {
   explicit finish_rig(std::unique_ptr<devices::device> dev = std::make_unique<testing::fake_device>("fake0"))
       : stage_rig(std::move(dev)), budget(1 << 20), stage(*router, tracker, trace, *metrics, record_failures()) {
-    key.pk = tiny_circuit().pk;
-    key.cs = tiny_circuit().cs;
+    key.value = memory_key_source{tiny_circuit().pk, tiny_circuit().cs};
   }
 
   // A one-partition job, its partition through the witness and device stages (as they leave it)
@@ -96,11 +95,14 @@ TEST(FinishStage, AFinishedPartitionCompletesItsJobWithItsResult) {
   ASSERT_THAT(r, IsOk());
   ASSERT_EQ(r->size(), 1u);
   const partition_result& p = (*r)[0];
-  EXPECT_EQ(p.proof.a, out.pi.a);
+  EXPECT_EQ(p.curve(), ec::curve_id::bls12_381);
+  const auto* proved = p.as<ec::bls12_381::family>();
+  ASSERT_NE(proved, nullptr);
+  EXPECT_EQ(proved->proof.a, out.pi.a);
   const auto& w = tiny_circuit().witness;
   const size_t n_public = tiny_circuit().pk->n_public();
-  ASSERT_EQ(p.public_inputs.size(), n_public);
-  EXPECT_TRUE(std::equal(p.public_inputs.begin(), p.public_inputs.end(), w.begin() + 1)) << "w[1..n_public]";
+  ASSERT_EQ(proved->public_inputs.size(), n_public);
+  EXPECT_TRUE(std::equal(proved->public_inputs.begin(), proved->public_inputs.end(), w.begin() + 1)) << "w[1..n_public]";
   ASSERT_EQ(p.stages.size(), 3u);
   EXPECT_EQ(p.stages[2].stage, "finish");
   ASSERT_EQ(p.backend_steps.size(), 1u);

@@ -47,12 +47,14 @@ TEST(KeyCatalog, AnEmptyIdIsRefused) {
 TEST(KeyCatalog, AMemoryKeyIsChargedItsBytesAndLoadsAsItIs) {
   auto d = describe_key("tiny", tiny_key());
   ASSERT_THAT(d, IsOk());
-  EXPECT_EQ(d->id, "tiny");
-  EXPECT_EQ(d->bytes, key_bytes(*tiny_circuit().pk, *tiny_circuit().cs));
-  ASSERT_TRUE(d->load);
-  auto h = d->load();
+  EXPECT_EQ(d->curve, ec::curve_id::bls12_381);
+  EXPECT_EQ(d->descriptor.id, "tiny");
+  EXPECT_EQ(d->descriptor.bytes, key_bytes(*tiny_circuit().pk, *tiny_circuit().cs));
+  ASSERT_TRUE(d->descriptor.load);
+  auto h = d->descriptor.load();
   ASSERT_THAT(h, IsOk());
-  const auto* k = static_cast<const loaded_key*>(h->get());
+  const auto* k = static_cast<const loaded_key*>(h->get())->as<ec::bls12_381::family>();
+  ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->pk, tiny_circuit().pk);  // the caller's objects, not copies
   EXPECT_EQ(k->cs, tiny_circuit().cs);
 }
@@ -91,10 +93,12 @@ TEST(KeyCatalog, AZkeyIsChargedItsFileAndAQuarterUntilTheLoaderReadsIt) {
   const fs::path path = tiny_zkey();
   auto d = describe_key("tiny", zkey_file_source{path});
   ASSERT_THAT(d, IsOk());
-  EXPECT_EQ(d->bytes, file_key_charge(fs::file_size(path)));
-  auto h = d->load();
+  EXPECT_EQ(d->curve, ec::curve_id::bls12_381);
+  EXPECT_EQ(d->descriptor.bytes, file_key_charge(fs::file_size(path)));
+  auto h = d->descriptor.load();
   ASSERT_THAT(h, IsOk());
-  const auto* k = static_cast<const loaded_key*>(h->get());
+  const auto* k = static_cast<const loaded_key*>(h->get())->as<ec::bls12_381::family>();
+  ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->pk->n_vars, tiny_circuit().pk->n_vars);
   EXPECT_EQ(k->cs->num_variables(), tiny_circuit().cs->num_variables());
 }
@@ -105,7 +109,7 @@ TEST(KeyCatalog, AFileThatTurnsBadIsTheLoadersErrorNamingIt) {
   auto d = describe_key("t", zkey_file_source{path});
   ASSERT_THAT(d, IsOk());  // registered: files are read lazily
   fs::resize_file(path, fs::file_size(path) / 2);
-  auto h = d->load();
+  auto h = d->descriptor.load();
   ASSERT_FALSE(h.ok());
   EXPECT_TRUE(mentions(h.error(), path.string())) << h.error().message();
 }

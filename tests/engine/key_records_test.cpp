@@ -62,7 +62,7 @@ TEST(KeyRecords, KeysAreRecordedNotedAndListed) {
   EXPECT_EQ(records.ids(), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(records.find("b")->num_variables, 0u);
   EXPECT_EQ(records.largest_partition_bytes(), 700u);
-  const loaded_key k{tiny_circuit().pk, tiny_circuit().cs};
+  const loaded_key k{memory_key_source{tiny_circuit().pk, tiny_circuit().cs}};
   const auto noted = records.note("b", k);
   EXPECT_EQ(noted.num_variables, tiny_circuit().cs->num_variables());
   EXPECT_EQ(records.find("b")->partition_bytes, tiny_circuit().cs->num_variables());

@@ -116,6 +116,22 @@ TEST(PartitionRouter, AFullDeviceHoldsNormalWorkInTheReadyQueue) {
   EXPECT_EQ(rig.slots[0]->inbox().size(), 2u);
 }
 
+TEST(PartitionRouter, ATaskWhoseCurveNoHealthyDeviceProvesFailsAndTheRestArePlaced) {
+  router_rig rig(2);  // fake devices: BLS12-381 only
+  partition_task bn = task(3, 0);
+  bn.curve = ec::curve_id::bn254;
+  rig.router->forward(rig.router->ready(), std::move(bn), work());
+  rig.router->forward(rig.router->ready(), task(4, 0), work());
+  EXPECT_TRUE(rig.router->place_one());
+  EXPECT_EQ(rig.router->ready().size(), 0u);
+  EXPECT_EQ(rig.slots[0]->inbox().size() + rig.slots[1]->inbox().size(), 1u) << "the BLS12-381 task is placed";
+  mutex_lock lock(rig.mu);
+  ASSERT_EQ(rig.failed.size(), 1u);
+  EXPECT_EQ(rig.failed[0].job, 3u);
+  EXPECT_EQ(rig.failed[0].error.code(), status_code::unavailable);
+  EXPECT_NE(rig.failed[0].error.message().find("BN254 (bn128)"), std::string::npos) << rig.failed[0].error.message();
+}
+
 TEST(PartitionRouter, NoHealthyDeviceFailsWhatIsReady) {
   router_rig rig(2);
   rig.slots[0]->mark_faulty("a");

@@ -1,5 +1,6 @@
 // The engine tests' circuit: a tiny synthetic one (64 constraints, 2 public inputs) with an insecure
-// setup, made once per test binary, and its key as a key_source.
+// setup, made once per test binary, and its key as a key_source; a result's check with its curve's
+// verifier.
 #pragma once
 #include <memory>
 #include <vector>
@@ -8,6 +9,7 @@
 
 #include "engine/engine.hpp"
 #include "groth16/setup_insecure.hpp"
+#include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
 #include "support/status_matchers.hpp"
 
@@ -38,5 +40,13 @@ inline const fixture_circuit& tiny_circuit() {
 }
 
 inline key_source tiny_key() { return memory_key_source{tiny_circuit().pk, tiny_circuit().cs}; }
+
+// A partition's proof checked with Family's verifier against vk; a result of the other curve fails.
+template <class Family>
+status verify_result(const groth16::basic_verifying_key<Family>& vk, const partition_result& p) {
+  const auto* proved = p.as<Family>();
+  if (!proved) return failed_precondition("the result is " + std::string(ec::curve_name(p.curve())) + "'s");
+  return groth16::verify(vk, proved->public_inputs, proved->proof);
+}
 
 }  // namespace pp::engine::testing

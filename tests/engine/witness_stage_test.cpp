@@ -55,7 +55,7 @@ struct witness_rig : stage_rig {
         stage(*router, tracker, store, records, parts_budget, trace, *metrics, record_failures()) {
     auto d = describe_key("tiny", tiny_key());
     EXPECT_THAT(d, IsOk());
-    EXPECT_THAT(store.add(std::move(d).value()), IsOk());
+    EXPECT_THAT(store.add(std::move(d).value().descriptor), IsOk());
   }
 
   // A one-partition job whose witness comes from `source`, admitted to the intake.
@@ -108,9 +108,10 @@ TEST(WitnessStage, AMemoryWitnessReachesTheReadyQueueWithItsKeyAndMemory) {
   auto w = rig.ready_work();
   ASSERT_NE(w, nullptr);
   ASSERT_NE(w->key, nullptr);
-  EXPECT_EQ(w->key->pk, tiny_circuit().pk);
+  ASSERT_NE(w->key->as<ec::bls12_381::family>(), nullptr);
+  EXPECT_EQ(w->key->as<ec::bls12_381::family>()->pk, tiny_circuit().pk);
   EXPECT_EQ(w->lease.id(), "tiny");
-  EXPECT_EQ(*w->witness, tiny_circuit().witness);
+  EXPECT_EQ(*std::get<witness_ptr<ec::bls12_381::family>>(w->witness), tiny_circuit().witness);
   EXPECT_EQ(w->memory.bytes(), partition_bytes);
   EXPECT_EQ(rig.parts_budget.stats().in_use, partition_bytes);
   ASSERT_EQ(w->stages.size(), 1u);
@@ -136,7 +137,7 @@ TEST(WitnessStage, AFileWitnessIsReadUnderTheLargerReservationThenShrunk) {
   ASSERT_TRUE(rig.failed.empty()) << rig.failed[0].error.to_string();
   auto w = rig.ready_work();
   ASSERT_NE(w, nullptr);
-  EXPECT_EQ(*w->witness, tiny_circuit().witness);
+  EXPECT_EQ(*std::get<witness_ptr<ec::bls12_381::family>>(w->witness), tiny_circuit().witness);
   EXPECT_EQ(w->memory.bytes(), partition_bytes) << "shrunk to the partition after the read";
   EXPECT_EQ(rig.parts_budget.stats().in_use, partition_bytes);
 }
