@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <span>
 #include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "core/file_type.hpp"
 #include "core/status_macros.hpp"
+#include "ec/curve_id.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/circom_wtns.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -67,7 +69,7 @@ void fill(const engine::job_result& r, pb::AwaitProofResponse* out) {
           pp->set_public_json(formats::write_snarkjs_public_json(proved.public_inputs));
         },
         p.output);
-    // bellperson's encoding is BLS12-381's: a BN254 proof has no raw bytes.
+    // bellperson's encoding is BLS12-381's: a BN254 proof has no raw bytes (proofpipe.proto).
     if (const auto* bls = p.as<ec::bls12_381::family>()) {
       const auto raw = formats::write_bellperson_proof(bls->proof);
       pp->set_raw(raw.data(), raw.size());
@@ -80,6 +82,16 @@ void fill(const engine::job_result& r, pb::AwaitProofResponse* out) {
       st->set_elapsed_seconds(seconds(t.elapsed));
     }
   }
+}
+
+// A .wtns sent inline, over the curve its prime names; the engine refuses one whose curve is not
+// its key's, naming both.
+result<engine::witness_source> read_wtns(std::span<const uint8_t> bytes) {
+  PP_ASSIGN_OR_RETURN(const ec::curve_id curve, formats::read_circom_wtns_curve(bytes));
+  return ec::visit_curve(curve, [&]<class Family>() -> result<engine::witness_source> {
+    PP_ASSIGN_OR_RETURN(std::vector<typename Family::fr> v, formats::read_circom_wtns<typename Family::fr>(bytes));
+    return engine::witness_source::memory(std::move(v));
+  });
 }
 
 status unknown_job(engine::job_id id, const status& s) {
@@ -179,6 +191,9 @@ grpc::Status proof_service::RegisterKey(grpc::ServerContext* ctx, const pb::Regi
   if (!id.ok()) return to_grpc(id.error());
   resp->set_key_id(*id);
   resp->set_already_registered(already);
+  for (const engine::key_status& k : engine_.status().keys) {
+    if (k.id == *id) resp->set_curve(std::string(ec::snarkjs_curve_name(k.curve)));
+  }
   return grpc::Status::OK;
 }
 
@@ -208,9 +223,9 @@ result<engine::submit_request> proof_service::to_engine(const pb::SubmitProofReq
     switch (w.source_case()) {
       case pb::Witness::kWtns: {
         const auto& b = w.wtns();
-        auto v = formats::read_circom_wtns(std::span(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
+        auto v = read_wtns(std::span(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
         if (!v.ok()) return v.error().with_context(field + ".wtns");
-        out.witnesses.push_back(engine::witness_source::memory(std::move(*v)));
+        out.witnesses.push_back(std::move(*v));
         break;
       }
       case pb::Witness::kPath:
@@ -340,10 +355,13 @@ std::string proof_service::status_json() const {
   for (const auto& q : st.queues) j["queues"].push_back({{"stage", q.stage}, {"depth", q.depth}, {"capacity", q.capacity}});
   j["devices"] = nlohmann::json::array();
   for (const auto& d : st.devices) {
+    std::vector<std::string> curves;
+    for (const ec::curve_id c : d.curves) curves.emplace_back(ec::snarkjs_curve_name(c));
     j["devices"].push_back({{"name", d.name}, {"kind", d.kind}, {"healthy", d.healthy}, {"fault", d.fault},
                             {"workers", d.workers}, {"running", d.running}, {"queued", d.queued},
                             {"partitions_done", d.partitions_done}, {"failures", d.failures},
-                            {"busy_fraction", d.busy_fraction}, {"recent_keys", d.recent_keys}});
+                            {"busy_fraction", d.busy_fraction}, {"recent_keys", d.recent_keys},
+                            {"curves", curves}});
   }
   const auto& m = st.memory;
   j["memory"] = {{"total", m.total}, {"keys_total", m.keys_total}, {"keys_in_use", m.keys_in_use},
@@ -352,7 +370,8 @@ std::string proof_service::status_json() const {
                  {"bytes_per_partition_hint", m.bytes_per_partition_hint}};
   j["keys"] = nlohmann::json::array();
   for (const auto& k : st.keys) {
-    j["keys"].push_back({{"id", k.id}, {"resident", k.resident}, {"in_use", k.in_use}, {"bytes", k.bytes}});
+    j["keys"].push_back({{"id", k.id}, {"curve", ec::snarkjs_curve_name(k.curve)}, {"resident", k.resident},
+                         {"in_use", k.in_use}, {"bytes", k.bytes}});
   }
   if (options_.cluster_status) j["cluster"] = nlohmann::json::parse(options_.cluster_status(), nullptr, false);
   return j.dump(1);
