@@ -39,6 +39,8 @@ class device {
   // The backend for BN254 keys, under the same contract; null on a device that proves BLS12-381
   // keys only (a GPU: the CUDA kernels are BLS12-381's).
   [[nodiscard]] virtual groth16::bn254::backend* bn254_backend() { return nullptr; }
+  // False on a device kept for BN254 keys (a CPU beside GPUs): backend() is then never called.
+  [[nodiscard]] virtual bool proves_bls12_381() const { return true; }
   // The device's own measures, when it has them (a GPU); otherwise the engine reports the share of
   // time with at least one worker inside start() as its busy fraction.
   [[nodiscard]] virtual std::optional<device_measures> measures() const { return std::nullopt; }
@@ -60,7 +62,7 @@ groth16::basic_backend<Family>* backend_for(device& d) {
   if constexpr (std::is_same_v<Family, ec::bn254::family>) {
     return d.bn254_backend();
   } else {
-    return &d.backend();
+    return d.proves_bls12_381() ? &d.backend() : nullptr;
   }
 }
 
@@ -69,7 +71,10 @@ inline bool proves(device& d, ec::curve_id c) {
   return ec::visit_curve(c, [&]<class Family>() { return backend_for<Family>(d) != nullptr; });
 }
 
+// Which curves a CPU device proves: both, or BN254 only (beside GPUs, which prove BLS12-381).
+enum class cpu_curves { both, bn254_only };
+
 // A CPU device backed by groth16::cpu_backend and groth16::bn254::cpu_backend, named `name`.
-device_ptr make_cpu_device(std::string name);
+device_ptr make_cpu_device(std::string name, cpu_curves curves = cpu_curves::both);
 
 }  // namespace pp::devices

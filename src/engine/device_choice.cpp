@@ -24,7 +24,11 @@ result<bool> choose_devices(std::string_view backend, uint32_t workers, devices:
   cfg.workers_per_device = workers != 0 ? workers : gpus ? 2 : 1;
   if (gpus) {
     gpu.lanes = cfg.workers_per_device;
-    cfg.make_devices = [gpu] { return devices::make_gpu_devices(gpu); };
+    cfg.make_devices = [gpu, bn254_cpu = cfg.bn254_cpu_device]() -> result<std::vector<device_ptr>> {
+      PP_ASSIGN_OR_RETURN(std::vector<device_ptr> devs, devices::make_gpu_devices(gpu));
+      if (bn254_cpu) devs.push_back(devices::make_cpu_device("cpu0", devices::cpu_curves::bn254_only));
+      return devs;
+    };
   }
   return gpus;
 }

@@ -211,6 +211,7 @@ void visit_engine(C& c, V& v) {
   auto& e = c.config;
   v.one_of("backend", c.backend, {"auto", "cpu", "cuda"});
   v.integer("cpu_devices", e.cpu_devices, 1, 1024);
+  v.flag("bn254_cpu_device", e.bn254_cpu_device);
   v.int_list("gpus", c.gpu.ordinals, 0, 1023);
   v.fraction("gpu_vram_share", c.gpu.vram_share);
   v.mebibytes("gpu_vram_max_mb", c.gpu.max_vram_bytes, 0, big);

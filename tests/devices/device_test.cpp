@@ -30,6 +30,14 @@ TEST(CpuDevice, ProvesBothCurves) {
   EXPECT_EQ(d->bn254_backend()->host_bytes_per_partition(0, 16), 4096u);
 }
 
+TEST(CpuDevice, BesideGpusItProvesBn254Only) {
+  const device_ptr d = make_cpu_device("cpu0", cpu_curves::bn254_only);
+  EXPECT_FALSE(proves(*d, ec::curve_id::bls12_381));
+  EXPECT_TRUE(proves(*d, ec::curve_id::bn254));
+  EXPECT_EQ(backend_for<ec::bls12_381::family>(*d), nullptr) << "no BLS12-381 partition, nor its host-memory figure";
+  EXPECT_EQ(backend_for<ec::bn254::family>(*d), d->bn254_backend());
+}
+
 TEST(CpuDevice, HostBytesPerPartitionCountsWitnessEvaluationsAndMsmGather) {
   const device_ptr d = make_cpu_device("cpu0");
   // 1000 variables, domain 1024: 32 x (1000 + 8 x 1024) = 294144 (witness; a, b, c, cosets, H) plus

@@ -182,16 +182,17 @@ TEST(EngineCurves, AWitnessOfTheOtherCurveIsRefusedNamingBoth) {
 }
 
 // Two fake devices that prove BLS12-381 only (as GPUs do), and CPU devices when `cpus` > 0.
-engine_config fakes_config(std::vector<testing::fake_backend*>* backends, uint32_t cpus) {
+engine_config fakes_config(std::vector<testing::fake_backend*>* backends, uint32_t cpus,
+                           devices::cpu_curves curves = devices::cpu_curves::both) {
   engine_config c = cpu_config();
-  c.make_devices = [backends, cpus]() -> result<std::vector<device_ptr>> {
+  c.make_devices = [backends, cpus, curves]() -> result<std::vector<device_ptr>> {
     std::vector<device_ptr> v;
     for (const char* name : {"gpu0", "gpu1"}) {
       auto d = std::make_unique<testing::fake_device>(name);
       backends->push_back(&d->impl());
       v.push_back(std::move(d));
     }
-    for (uint32_t i = 0; i < cpus; ++i) v.push_back(devices::make_cpu_device("cpu" + std::to_string(i)));
+    for (uint32_t i = 0; i < cpus; ++i) v.push_back(devices::make_cpu_device("cpu" + std::to_string(i), curves));
     return v;
   };
   return c;
@@ -231,6 +232,38 @@ TEST(EngineCurves, Bn254PartitionsRunOnlyOnDevicesThatProveBn254) {
     EXPECT_THAT(testing::verify_result(n.pk->vk, p), IsOk());
   }
   for (const auto* f : fakes) EXPECT_EQ(f->starts.load(), 0) << "a BLS12-381-only device was given a BN254 partition";
+}
+
+// What choose_devices makes on a GPU host (engine.bn254_cpu_device): the CPU device beside the GPUs
+// proves the BN254 jobs, and the BLS12-381 jobs stay on the GPUs, whose host-memory figure alone sizes
+// their partitions.
+TEST(EngineCurves, ACpuDeviceBesideGpusTakesBn254AndLeavesBls12381ToThem) {
+  const auto b = make_key<bls>(8);
+  const auto n = make_key<bn>(9);
+  std::vector<testing::fake_backend*> fakes;
+  auto e = make_engine(fakes_config(&fakes, 1, devices::cpu_curves::bn254_only));
+  ASSERT_NE(e, nullptr);
+  ASSERT_THAT(e->register_key("bls", b.source()), IsOk());
+  ASSERT_THAT(e->register_key("bn", n.source()), IsOk());
+  const engine_status st = e->status();
+  ASSERT_EQ(st.devices.size(), 3u);
+  EXPECT_EQ(st.devices[2].curves, std::vector<ec::curve_id>{ec::curve_id::bn254});
+  auto bn_id = e->submit(job("bn", n, 3));
+  auto bls_id = e->submit(job("bls", b, 4));
+  ASSERT_THAT(bn_id, IsOk());
+  ASSERT_THAT(bls_id, IsOk());
+  auto bn_out = e->await(*bn_id, deadline_in(seconds(120)));
+  ASSERT_THAT(bn_out, IsOk());
+  ASSERT_EQ(bn_out->state, job_state::succeeded) << bn_out->error.to_string();
+  for (const partition_result& p : bn_out->partitions) {
+    EXPECT_EQ(p.device, "cpu0");
+    EXPECT_THAT(testing::verify_result(n.pk->vk, p), IsOk());
+  }
+  auto bls_out = e->await(*bls_id, deadline_in(seconds(120)));
+  ASSERT_THAT(bls_out, IsOk());
+  ASSERT_EQ(bls_out->state, job_state::succeeded) << bls_out->error.to_string();
+  for (const partition_result& p : bls_out->partitions) EXPECT_NE(p.device, "cpu0") << "a BLS12-381 partition on the CPU";
+  EXPECT_EQ(fakes[0]->starts.load() + fakes[1]->starts.load(), 4);
 }
 
 }  // namespace

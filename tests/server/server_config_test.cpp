@@ -64,7 +64,7 @@ TEST(ServerConfig, EveryKnobAppearsInTheExample) {
       continue;
     }
     const size_t eq = line.find(" = ");
-    if (eq == std::string::npos || line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") != eq) continue;
+    if (eq == std::string::npos || line.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != eq) continue;
     if (section != "[keys]") shown.insert(section + "." + line.substr(0, eq));
   }
   const std::vector<std::string> knobs = knob_names();
