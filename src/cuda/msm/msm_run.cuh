@@ -17,6 +17,8 @@
 #include "cuda/msm/msm_device.hpp"
 #include "cuda/msm/msm_kernels.cuh"
 #include "cuda/plan/msm_workspace.hpp"
+#include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 
 namespace pp::cuda {
 namespace msm_detail {
@@ -42,8 +44,13 @@ T* at(void* base, uint64_t offset) {
 // The group of Curve's points, as the host plan (msm_workspace.hpp) knows it.
 template <class Curve>
 constexpr msm_group group_of() {
-  constexpr msm_group g = std::is_same_v<typename Curve::field, ff::fp> ? msm_group::g1 : msm_group::g2;
-  static_assert(sizeof(xyzz_t<Curve>) == msm_bucket_bytes(g), "the host plan's bucket size is the kernels'");
+  using family = typename Curve::family;
+  constexpr bool bn254 = std::is_same_v<family, ec::bn254::family>;
+  static_assert(bn254 || std::is_same_v<family, ec::bls12_381::family>, "a curve family the host plan knows");
+  constexpr bool g1 = std::is_same_v<Curve, typename family::g1_curve>;
+  constexpr msm_group g = bn254 ? (g1 ? msm_bn254_g1 : msm_bn254_g2) : (g1 ? msm_g1 : msm_g2);
+  static_assert(sizeof(affine_t<Curve>) == g.point_bytes && sizeof(xyzz_t<Curve>) == g.bucket_bytes,
+                "the host plan's point and bucket sizes are the kernels'");
   return g;
 }
 
