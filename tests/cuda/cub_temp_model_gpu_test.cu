@@ -103,11 +103,11 @@ TEST(CubTempModelGpu, SelectFlaggedBuckets) {
 TEST(CubTempModelGpu, SelectIfIndices) {
   expect_select(cub_select_kind::if_index, 0, [](size_t& bytes, int n) {
     return cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<uint32_t>(0), static_cast<uint32_t*>(nullptr),
-                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_one{nullptr});
+                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_one<ff::fr>{nullptr});
   });
   expect_select(cub_select_kind::if_index, 0, [](size_t& bytes, int n) {
     return cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<uint32_t>(0), static_cast<uint32_t*>(nullptr),
-                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_other{nullptr});
+                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_other<ff::fr>{nullptr});
   });
 }
 
