@@ -1,6 +1,6 @@
-// GPU multi-scalar multiplication over G1 and G2 with points and scalars resident on the device:
-// Pippenger with signed (Booth) windows, and the split MSM of witness-like scalars (zeros skipped,
-// ones summed directly, Pippenger on the rest). Results equal the host msm::pippenger /
+// GPU multi-scalar multiplication over G1 and G2 of BLS12-381 and BN254 (one instantiation .cu each)
+// with points and scalars resident on the device: Pippenger with signed (Booth) windows, and the
+// split MSM of witness-like scalars (zeros skipped, ones summed directly, Pippenger on the rest). Results equal the host msm::pippenger /
 // msm::split_msm as group elements. Plain C++ header.
 //
 // Use: msm_workspace_bytes<Curve>(n) -> caller allocates -> msm<Curve>(...) any number of times on

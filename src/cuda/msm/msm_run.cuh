@@ -1,6 +1,6 @@
 // Host side of the GPU MSM (msm_device.hpp): the plan (the host's, msm_workspace.hpp) checked against
 // CUB's temp-size queries, and the stream-ordered launch sequence. Included once per curve by
-// msm_g1.cu / msm_g2.cu, which instantiate it.
+// msm_g1.cu, msm_g2.cu, msm_bn254_g1.cu and msm_bn254_g2.cu, which instantiate it.
 #pragma once
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
