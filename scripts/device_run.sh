@@ -51,7 +51,7 @@ partition_bench=cuda_prover_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
-                  [cuda_msm_device_test]=150 [cuda_msm_precompute_test]=150 [cuda_fixed_base_device_test]=120
+                  [cuda_msm_device_test]=240 [cuda_msm_precompute_test]=240 [cuda_fixed_base_device_test]=120
                   [cuda_backend_test]=240 [cuda_evaluation_test]=120
                   [cuda_evaluation_staging_test]=60 [cuda_pinned_chunk_copier_test]=60 [cuda_link_pacer_test]=30
                   [cuda_cub_temp_model_gpu_test]=120 [cuda_budget_plan_gpu_test]=240
@@ -247,10 +247,10 @@ PY
   fi
   if [ "$phase" = msm ]; then
     step tests 10 bin/cuda_msm_plan_test || failed=1
-    step tests 200 bin/cuda_msm_device_test || failed=1
-    step tests 150 bin/cuda_msm_precompute_test || failed=1
+    step tests 300 bin/cuda_msm_device_test || failed=1
+    step tests 240 bin/cuda_msm_precompute_test || failed=1
     step tests 150 bin/cuda_backend_test --gtest_filter='*Streamed*:*SmallCircuits*:*PoRepLike*' || failed=1
-    step msm 150 bin/cuda_msm_bench 24 26 27 g2:24 g2:25
+    step msm 180 bin/cuda_msm_bench 24 26 27 g2:24 g2:25 bn254:24
     if [ -x bin/ref_bench ]; then step ref 100 bin/ref_bench g1:24 g1:26 g2:24 g1host:24 ntt:27; fi
     step read 120 bin/formats_params_read_bench 24 27 runs=1
     step partition 240 bin/cuda_prover_bench --lanes 1 --runs 3 --cpu-check-max-log 0 27

@@ -1,10 +1,12 @@
 // GPU MSM throughput (src/cuda/msm/msm_device.hpp): points and scalars resident, CUDA events around
 // each MSM (result copy to pinned memory included), median of 5 after one warm-up, fresh random
 // scalars (device-generated) before every run. Points: up to 2^22 distinct host-made points, tiled.
-// Prints one table with the ratio to the best public library's figures (workload notes).
-// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...] [pre=G,G...]. With
-// sizes, only those run (G1 unless g2:, plain random + split witness + plain witness at the default
-// width, e.g. 26 27); chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case; c= lists
+// Prints one table, rows labelled by curve, with the ratio to the best public library's figures
+// (workload notes; BLS12-381 only).
+// Usage: cuda_msm_bench [quick] [LOG_N | g2:LOG_N | bn254:LOG_N ...] [chunk=LOG] [c=W,W...] [pre=G,G...].
+// With sizes, only those run (BLS12-381's G1 unless g2: (its G2) or bn254: (BN254's G1), plain
+// random + split witness + plain witness at the default width, e.g. 26 27, or 24 bn254:24 side by
+// side); chunk=LOG sets msm_config::max_chunk_points = 2^LOG for every case; c= lists
 // the widths of the plain random runs of the given sizes (0: the tuning's; default 0), e.g.
 // c=0,21,22; pre= adds plain random runs over precomputed bases (msm_precompute.hpp) of G copies
 // each, at each c= width (0: make_msm_precomputation's; more copies than digits: one per digit),
@@ -17,18 +19,19 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_fail_fast.hpp"
 #include "bench_list_arg.hpp"
 #include "cuda/msm/msm_device.hpp"
 #include "cuda/msm/msm_precompute.hpp"
+#include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 #include "msm_points.hpp"
 #include "support/seed.hpp"
 
 namespace {
-
-using pp::ff::fr;
 
 __device__ uint64_t mix(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -36,24 +39,36 @@ __device__ uint64_t mix(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-// Scalars below 2^254 < r (any value < r is a valid Montgomery form). witness: 45% zero, 45% one.
-__global__ void fill_scalars(fr* a, uint64_t n, uint64_t seed, bool witness) {
+// Right shift of a random top limb that keeps a 4-limb scalar below 2^(bits of r - 1) < r: 2 for
+// BLS12-381 (r of 255 bits), 3 for BN254 (254 bits).
+template <class Fr>
+int scalar_top_shift() {
+  static_assert(Fr::n64 == 4);
+  return 65 - (64 - __builtin_clzll(Fr::params::modulus[3]));
+}
+
+// Scalars below 2^(bits of r - 1) < r (any value < r is a valid Montgomery form). witness: 45% zero,
+// 45% one.
+template <class Fr>
+__global__ void fill_scalars(Fr* a, uint64_t n, uint64_t seed, bool witness, int top_shift) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
-    fr v;
+    Fr v;
     for (int k = 0; k < 4; ++k) v.l[k] = mix(seed + (5 * i + k + 1) * 0x9e3779b97f4a7c15ull);
-    v.l[3] >>= 2;
+    v.l[3] >>= top_shift;
     if (witness) {
       const uint64_t r = mix(seed ^ (5 * i + 7) * 0x9e3779b97f4a7c15ull) % 100;
-      if (r < 45) v = fr::zero();
-      else if (r < 90) v = fr::one();
+      if (r < 45) v = Fr::zero();
+      else if (r < 90) v = Fr::one();
     }
     a[i] = v;
   }
 }
 
-double reference_ms(bool g2, int log_n) {
-  if (!g2) return log_n == 24 ? 156.5 : log_n == 26 ? 561.6 : 0;
-  return log_n == 24 ? 449.5 : 0;
+template <class Curve>
+double reference_ms(int log_n) {
+  if constexpr (std::is_same_v<Curve, pp::ec::g1_curve>) return log_n == 24 ? 156.5 : log_n == 26 ? 561.6 : 0;
+  if constexpr (std::is_same_v<Curve, pp::ec::g2_curve>) return log_n == 24 ? 449.5 : 0;
+  return 0;
 }
 
 uint64_t g_max_chunk_points = 0;  // chunk=LOG; 0 = the tuning's limit
@@ -61,7 +76,8 @@ std::vector<std::string> g_precompute_rows;  // the second table, printed at the
 
 template <class Curve>
 void run_case(const char* label, int log_n, bool split, bool witness, int window_bits, void* d_points_all,
-              fr* d_scalars, uint64_t seed, const pp::cuda::msm_precomputation& pre = {}) {
+              typename Curve::scalar_field* d_scalars, uint64_t seed, const pp::cuda::msm_precomputation& pre = {}) {
+  using fr = typename Curve::scalar_field;
   const uint64_t n = uint64_t{1} << log_n;
   const pp::cuda::msm_config cfg{
       .window_bits = window_bits, .max_chunk_points = g_max_chunk_points, .precomputed = pre};
@@ -80,7 +96,7 @@ void run_case(const char* label, int log_n, bool split, bool witness, int window
   const auto* pts = static_cast<const pp::ec::affine<Curve>*>(d_points_all);
   std::vector<float> ms;
   for (int rep = 0; rep < 6; ++rep) {
-    fill_scalars<<<1024, 256>>>(d_scalars, n, seed + 1000003ull * rep, witness);
+    fill_scalars<fr><<<1024, 256>>>(d_scalars, n, seed + 1000003ull * rep, witness, scalar_top_shift<fr>());
     BENCH_CHECK(cudaGetLastError());
     BENCH_CHECK(cudaEventRecord(e0));
     const pp::status st = split ? pp::cuda::split_msm<Curve>(pts, d_scalars, n, ws, plan->layout.total, h_out, nullptr, cfg)
@@ -99,7 +115,7 @@ void run_case(const char* label, int log_n, bool split, bool witness, int window
   if (!ms.empty()) {
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
-    const double ref = split ? 0 : reference_ms(Curve::name[1] == '2', log_n);
+    const double ref = split ? 0 : reference_ms<Curve>(log_n);
     const std::string path = split ? "split" : pre.groups > 1 ? "pre:" + std::to_string(pre.groups) : "plain";
     std::printf("| %-4s | 2^%d | %-6s | %-7s | %2d | %10.3f | %8.3f | %8.3f | %7.1f | %s |\n", Curve::name, log_n,
                 path.c_str(), witness ? "witness" : "random", plan->shape.window_bits, med, ms.front(),
@@ -131,8 +147,8 @@ void* make_points(int log_n, uint64_t seed) {
 // Plain random runs over `groups` precomputed copies of the points at width window_bits (a table made
 // here from them, timed with CUDA events, freed after its runs), and its row of the cost table.
 template <class Curve>
-void run_precomputed(int log_n, uint32_t groups, int window_bits, const void* d_points, fr* d_scalars,
-                     uint64_t seed) {
+void run_precomputed(int log_n, uint32_t groups, int window_bits, const void* d_points,
+                     typename Curve::scalar_field* d_scalars, uint64_t seed) {
   using affine = pp::ec::affine<Curve>;
   const uint64_t n = uint64_t{1} << log_n;
   const auto pre = pp::cuda::make_msm_precomputation(n, groups, window_bits);
@@ -175,8 +191,8 @@ template <class Curve>
 void sweep(int log_n, const std::vector<int>& plain_windows, bool with_split, uint64_t seed,
            const std::vector<int>& precomputed = {}) {
   void* d_points = make_points<Curve>(log_n, seed);
-  fr* d_scalars = nullptr;
-  BENCH_CHECK(cudaMalloc(&d_scalars, (uint64_t{1} << log_n) * sizeof(fr)));
+  typename Curve::scalar_field* d_scalars = nullptr;
+  BENCH_CHECK(cudaMalloc(&d_scalars, (uint64_t{1} << log_n) * sizeof(*d_scalars)));
   for (int c : plain_windows) run_case<Curve>("plain", log_n, false, false, c, d_points, d_scalars, seed);
   for (int g : precomputed) {
     for (int c : plain_windows) run_precomputed<Curve>(log_n, uint32_t(g), c, d_points, d_scalars, seed);
@@ -202,7 +218,7 @@ int main(int argc, char** argv) {
   const uint64_t seed = pp::test::run_seed();
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   bool quick = false;
-  std::vector<int> g1_sizes, g2_sizes, widths{0}, groups;
+  std::vector<int> g1_sizes, g2_sizes, bn254_sizes, widths{0}, groups;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "quick") {
@@ -215,10 +231,13 @@ int main(int argc, char** argv) {
       groups = comma_list(a.substr(4), [](const char* v) { return std::atoi(v); });
     } else if (a.rfind("g2:", 0) == 0) {
       g2_sizes.push_back(std::atoi(a.c_str() + 3));
+    } else if (a.rfind("bn254:", 0) == 0) {
+      bn254_sizes.push_back(std::atoi(a.c_str() + 6));
     } else if (!a.empty() && a[0] >= '0' && a[0] <= '9') {
       g1_sizes.push_back(std::atoi(a.c_str()));
     } else {
-      std::fprintf(stderr, "usage: %s [quick] [LOG_N | g2:LOG_N ...] [chunk=LOG] [c=W,W...] [pre=G,G...]\n",
+      std::fprintf(stderr,
+                   "usage: %s [quick] [LOG_N | g2:LOG_N | bn254:LOG_N ...] [chunk=LOG] [c=W,W...] [pre=G,G...]\n",
                    argv[0]);
       return 2;
     }
@@ -228,9 +247,10 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   using pp::ec::g1_curve;
   using pp::ec::g2_curve;
-  if (!g1_sizes.empty() || !g2_sizes.empty()) {
+  if (!g1_sizes.empty() || !g2_sizes.empty() || !bn254_sizes.empty()) {
     for (int log_n : g1_sizes) sweep<g1_curve>(log_n, widths, true, seed, groups);
     for (int log_n : g2_sizes) sweep<g2_curve>(log_n, widths, true, seed, groups);
+    for (int log_n : bn254_sizes) sweep<pp::ec::bn254::g1_curve>(log_n, widths, true, seed, groups);
     if (!g_precompute_rows.empty()) {
       std::printf("\nprecomputed bases: copies (G), bucket windows, c, device memory beyond the points, time to make\n");
       std::printf("| curve | n | G | windows | c | copies GiB | made in ms |\n|---|---|---|---|---|---|---|\n");

@@ -19,6 +19,7 @@
 #include "cub_item_counts.hpp"
 #include "cuda/plan/cub_temp_model.hpp"
 #include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 #include "ec/xyzz.hpp"
 
 namespace pp::cuda::test {
@@ -122,6 +123,12 @@ TEST(CubTempModelCub, SelectFlaggedBuckets) {
   using g2 = ec::xyzz<ec::g2_curve>;
   expect_select<const g1*, const uint8_t*, g1*, cub::NullType>(cub_select_kind::flagged_struct, sizeof(g1));
   expect_select<const g2*, const uint8_t*, g2*, cub::NullType>(cub_select_kind::flagged_struct, sizeof(g2));
+  using bn254_g1 = ec::xyzz<ec::bn254::g1_curve>;
+  using bn254_g2 = ec::xyzz<ec::bn254::g2_curve>;
+  expect_select<const bn254_g1*, const uint8_t*, bn254_g1*, cub::NullType>(cub_select_kind::flagged_struct,
+                                                                            sizeof(bn254_g1));
+  expect_select<const bn254_g2*, const uint8_t*, bn254_g2*, cub::NullType>(cub_select_kind::flagged_struct,
+                                                                            sizeof(bn254_g2));
 }
 
 // Item sizes around the edges of the agent's choices (128 threads, the 64-thread fallback, global

@@ -1,8 +1,8 @@
 // cub_temp_model (src/cuda/plan/cub_temp_model.hpp) against CUB's size queries on the device: every query
 // the GPU MSM makes (msm_run.cuh, query_cub_temp: the sort of uint32_t keys and values, the
-// selections of uint32_t carry keys and of G1 and G2 XYZZ buckets under uint8_t flags, the index
-// selections with scalar_is_one and scalar_is_other) over item counts around every power of two
-// from 1 to 2^31 - 1 and around the tile edges, key bits 8..32. The model of the device's family
+// selections of uint32_t carry keys and of G1 and G2 XYZZ buckets (BLS12-381's and BN254's) under
+// uint8_t flags, the index selections with scalar_is_one and scalar_is_other) over item counts
+// around every power of two from 1 to 2^31 - 1 and around the tile edges, key bits 8..32. The model of the device's family
 // must equal CUB's answer, and the bound the plans use (the most over every family) must not be
 // below it; then the MSM's own queries for PoRep-like shapes against msm_cub_temp_bytes, and the
 // plans the MSM runs with (make_plan: the host's plan, checked against CUB) accepted.
@@ -22,6 +22,7 @@
 #include "cuda/plan/cub_temp_model.hpp"
 #include "cuda/plan/msm_workspace.hpp"
 #include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cuda::test {
@@ -95,22 +96,24 @@ void expect_bucket_select() {
 TEST(CubTempModelGpu, SelectFlaggedBuckets) {
   expect_bucket_select<ec::g1_curve>();
   expect_bucket_select<ec::g2_curve>();
+  expect_bucket_select<ec::bn254::g1_curve>();
+  expect_bucket_select<ec::bn254::g2_curve>();
 }
 
 TEST(CubTempModelGpu, SelectIfIndices) {
   expect_select(cub_select_kind::if_index, 0, [](size_t& bytes, int n) {
     return cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<uint32_t>(0), static_cast<uint32_t*>(nullptr),
-                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_one{nullptr});
+                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_one<ff::fr>{nullptr});
   });
   expect_select(cub_select_kind::if_index, 0, [](size_t& bytes, int n) {
     return cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<uint32_t>(0), static_cast<uint32_t*>(nullptr),
-                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_other{nullptr});
+                                 static_cast<uint32_t*>(nullptr), n, msm_detail::scalar_is_other<ff::fr>{nullptr});
   });
 }
 
 // The MSM's passes as its plans shape them (default chunks, forced narrow chunks), full and last.
 template <class Curve>
-void expect_msm_queries(msm_group g) {
+void expect_msm_queries(const msm_group& g) {
   const cub_arch a = device_arch();
   for (const bool split : {false, true}) {
     for (const uint64_t chunk : {uint64_t{0}, uint64_t{1} << 10, uint64_t{1} << 16}) {
@@ -137,8 +140,10 @@ void expect_msm_queries(msm_group g) {
 }
 
 TEST(CubTempModelGpu, MsmQueries) {
-  expect_msm_queries<ec::g1_curve>(msm_group::g1);
-  expect_msm_queries<ec::g2_curve>(msm_group::g2);
+  expect_msm_queries<ec::g1_curve>(msm_g1);
+  expect_msm_queries<ec::g2_curve>(msm_g2);
+  expect_msm_queries<ec::bn254::g1_curve>(msm_bn254_g1);
+  expect_msm_queries<ec::bn254::g2_curve>(msm_bn254_g2);
 }
 
 }  // namespace

@@ -53,10 +53,17 @@ TEST(CubTempModel, SortSizeByHand) {
   EXPECT_EQ(cub_sort_pairs_temp_bytes(cub_arch::sm90, uint64_t{1} << 28, 20), 6144u + 31122432u + 256u + 255u);
 }
 
-// The MSM's buckets (XYZZ, 192 bytes over Fp, 384 over Fp2): G1's agent moves to the 64-thread
-// fallback, G2's keeps 128 threads with 128 x 2 x 384 + 128 bytes of global storage a block.
+// The MSM's buckets (XYZZ): BLS12-381's G1 (192 bytes over Fp) moves to the 64-thread fallback, its
+// G2 (384 over Fp2) keeps 128 threads with 128 x 2 x 384 + 128 bytes of global storage a block;
+// BN254's G1 (128 bytes) fits 128 threads in shared memory, its G2 (256) the 64-thread fallback.
 TEST(CubTempModel, BucketSelectionAgents) {
   for (const cub_arch a : cub_archs) {
+    const cub_select_agent bn_g1 = cub_select_agent_for(a, cub_select_kind::flagged_struct, msm_bn254_g1.bucket_bytes);
+    EXPECT_EQ(bn_g1.tile_items, 128u);
+    EXPECT_EQ(bn_g1.vsmem_per_block, 0u);
+    const cub_select_agent bn_g2 = cub_select_agent_for(a, cub_select_kind::flagged_struct, msm_bn254_g2.bucket_bytes);
+    EXPECT_EQ(bn_g2.tile_items, 64u);
+    EXPECT_EQ(bn_g2.vsmem_per_block, 0u);
     const cub_select_agent g1 = cub_select_agent_for(a, cub_select_kind::flagged_struct, 192);
     EXPECT_EQ(g1.tile_items, 64u);
     EXPECT_EQ(g1.vsmem_per_block, 0u);
@@ -70,7 +77,9 @@ TEST(CubTempModel, SelectGrowsWithItems) {
   for (const cub_arch a : cub_archs) {
     for (const auto& [k, bytes] : {std::pair{cub_select_kind::flagged_u32, uint64_t{0}},
                                   std::pair{cub_select_kind::if_index, uint64_t{0}},
+                                  std::pair{cub_select_kind::flagged_struct, uint64_t{128}},
                                   std::pair{cub_select_kind::flagged_struct, uint64_t{192}},
+                                  std::pair{cub_select_kind::flagged_struct, uint64_t{256}},
                                   std::pair{cub_select_kind::flagged_struct, uint64_t{384}}}) {
       uint64_t last = 0;
       for (const uint64_t n : cub_item_counts()) {
@@ -84,7 +93,7 @@ TEST(CubTempModel, SelectGrowsWithItems) {
 
 // The plans' bound is each family's largest, and not far above sm_90's own at the PoRep sizes.
 TEST(CubTempModel, BoundOverFamilies) {
-  for (const msm_group g : {msm_group::g1, msm_group::g2}) {
+  for (const msm_group& g : {msm_g1, msm_g2, msm_bn254_g1, msm_bn254_g2}) {
     for (const bool split : {false, true}) {
       for (const uint64_t n : cub_item_counts()) {
         const auto s = make_msm_shape(n, 0, split, msm_chunk_limit({}, g));
@@ -101,14 +110,14 @@ TEST(CubTempModel, BoundOverFamilies) {
       }
     }
   }
-  for (const msm_group g : {msm_group::g1, msm_group::g2}) {
+  for (const msm_group& g : {msm_g1, msm_g2, msm_bn254_g1, msm_bn254_g2}) {
     for (const bool split : {false, true}) {
       const auto s = make_msm_shape(uint64_t{1} << 27, 0, split, msm_chunk_limit({}, g));
       ASSERT_THAT(s, IsOk());
       const cub_temp_bytes bound = msm_cub_temp_bound(*s, g);
       const cub_temp_bytes sm90 = msm_cub_temp_bytes(*s, g, cub_arch::sm90);
       const uint64_t over = bound.sort + bound.select - sm90.sort - sm90.select;
-      std::printf("%s 2^27 %s: sort %llu, select %llu bytes; %llu above sm_90's\n", g == msm_group::g1 ? "G1" : "G2",
+      std::printf("%s 2^27 %s: sort %llu, select %llu bytes; %llu above sm_90's\n", g.name,
                   split ? "split" : "plain", (unsigned long long)bound.sort, (unsigned long long)bound.select,
                   (unsigned long long)over);
       EXPECT_LT(over, uint64_t{8} << 20);

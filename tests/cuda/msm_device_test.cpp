@@ -1,5 +1,5 @@
-// GPU MSM (src/cuda/msm/msm_device.hpp) against the host MSMs on fresh random inputs: G1 and G2, plain
-// Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
+// GPU MSM (src/cuda/msm/msm_device.hpp) against the host MSMs on fresh random inputs: G1 and G2 of
+// BLS12-381 and BN254 (each with its own scalar field), plain Pippenger and split, n = 0, 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 against msm::naive_msm, 2^16..2^20
 // against msm::pippenger / msm::split_msm; random 255-bit and witness-like (mostly 0/1) scalars,
 // infinity points, repeated points, P and -P, one giant bucket, forced window widths; chunked runs
 // (tiny chunk limits, chunk sums equal, opposite or zero, chunks adding into the buckets earlier
@@ -15,6 +15,7 @@
 #include <deque>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/msm/msm_device.hpp"
@@ -29,14 +30,16 @@
 namespace pp::cuda::test {
 namespace {
 
-using ff::fr;
+template <class Curve>
+using fr_t = typename Curve::scalar_field;
 
 enum class path { plain, split };
 
 // Runs the GPU MSM on (points, scalars) and returns its result in affine form.
 template <class Curve>
-ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const std::vector<fr>& scalars, path p,
-                          int window_bits = 0, uint64_t max_chunk_points = 0) {
+ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const std::vector<fr_t<Curve>>& scalars,
+                          path p, int window_bits = 0, uint64_t max_chunk_points = 0) {
+  using fr = fr_t<Curve>;
   const uint64_t n = points.size();
   const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
   auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
@@ -59,19 +62,20 @@ ec::affine<Curve> gpu_msm(const std::vector<ec::affine<Curve>>& points, const st
 
 template <class Curve>
 class MsmDevice : public ::testing::Test {};
-using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+using curves = ::testing::Types<ec::g1_curve, ec::g2_curve, ec::bn254::g1_curve, ec::bn254::g2_curve>;
 TYPED_TEST_SUITE(MsmDevice, curves);
 
 // Small sizes against the naive double-and-add reference, both paths, random and witness scalars.
 TYPED_TEST(MsmDevice, SmallSizesMatchNaive) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 255, 256, 257};
   int bad = 0;
   for (uint64_t n : sizes) {
     const auto pts = edgy_points<C>(rng(), n);
     for (int kind = 0; kind < 2; ++kind) {
-      auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
+      auto sc = kind == 0 ? random_scalars<fr>(rng, n) : witness_scalars<fr>(rng, n);
       fix_negation_scalars(sc);
       const auto want = ec::to_affine(msm::naive_msm<C>(pts, sc));
       for (path p : {path::plain, path::split}) {
@@ -90,10 +94,11 @@ TYPED_TEST(MsmDevice, SmallSizesMatchNaive) {
 // Every window width on one input, including c = 1 (one bucket) and wide, nearly empty windows.
 TYPED_TEST(MsmDevice, ForcedWindowWidths) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = 300;
   const auto pts = edgy_points<C>(rng(), n);
-  auto sc = random_scalars(rng, n);
+  auto sc = random_scalars<fr>(rng, n);
   fix_negation_scalars(sc);
   sc[5] = -fr::one();  // r - 1: the top digits
   sc[6] = fr::from_uint(2);
@@ -108,11 +113,12 @@ TYPED_TEST(MsmDevice, ForcedWindowWidths) {
 // run spans thousands of accumulation chunks and several carry passes.
 TYPED_TEST(MsmDevice, GiantBucket) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = (uint64_t{1} << 16) + 3;
   const auto p = random_points<C>(rng(), 1)[0];
   const std::vector<ec::affine<C>> pts(n, p);
-  const std::vector<fr> sc(n, random_scalar(rng));
+  const std::vector<fr> sc(n, random_scalar<fr>(rng));
   const auto want = ec::to_affine(ec::scalar_mul(p, sc[0] * fr::from_uint(n)));
   EXPECT_TRUE(gpu_msm<C>(pts, sc, path::plain) == want);
   EXPECT_TRUE(gpu_msm<C>(pts, sc, path::split) == want);
@@ -125,13 +131,14 @@ TYPED_TEST(MsmDevice, GiantBucket) {
 // Large sizes against the host Pippenger / split MSM on the same inputs.
 TYPED_TEST(MsmDevice, LargeSizesMatchHost) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   std::vector<uint64_t> sizes = {uint64_t{1} << 16, (uint64_t{1} << 17) + 1, (uint64_t{1} << 18) - 1,
                                  uint64_t{1} << 20};
   for (uint64_t n : sizes) {
     const auto pts = edgy_points<C>(rng(), n);
     for (int kind = 0; kind < 2; ++kind) {
-      auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
+      auto sc = kind == 0 ? random_scalars<fr>(rng, n) : witness_scalars<fr>(rng, n);
       fix_negation_scalars(sc);
       const auto want = ec::to_affine(kind == 0 ? msm::pippenger<C>(pts, sc) : msm::split_msm<C>(pts, sc));
       EXPECT_TRUE(gpu_msm<C>(pts, sc, path::plain) == want)
@@ -147,13 +154,14 @@ TYPED_TEST(MsmDevice, LargeSizesMatchHost) {
 // chunk), both paths, against the host Pippenger / split MSM on the same inputs.
 TYPED_TEST(MsmDevice, ChunkedMatchesHost) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t sizes[] = {1, 2, 3, 1000, 1001, 4097, 50003};
   int bad = 0;
   for (uint64_t n : sizes) {
     const auto pts = edgy_points<C>(rng(), n);
     for (int kind = 0; kind < 2; ++kind) {
-      auto sc = kind == 0 ? random_scalars(rng, n) : witness_scalars(rng, n);
+      auto sc = kind == 0 ? random_scalars<fr>(rng, n) : witness_scalars<fr>(rng, n);
       fix_negation_scalars(sc);
       const auto want = ec::to_affine(kind == 0 ? msm::pippenger<C>(pts, sc) : msm::split_msm<C>(pts, sc));
       std::vector<uint64_t> limits = {1000, 777};
@@ -176,10 +184,11 @@ TYPED_TEST(MsmDevice, ChunkedMatchesHost) {
 // sums (infinity), an all-zero chunk and an all-infinity chunk (adding infinity), a forced width.
 TYPED_TEST(MsmDevice, ChunkSumsEqualOppositeAndZero) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000;
   const auto base = random_points<C>(rng(), limit);
-  const auto base_sc = random_scalars(rng, limit);
+  const auto base_sc = random_scalars<fr>(rng, limit);
   // [equal, equal, zero scalars, infinity points, equal]: 3 x S; the fourth, fifth chunk added to it.
   std::vector<ec::affine<C>> pts;
   std::vector<fr> sc;
@@ -240,13 +249,14 @@ TYPED_TEST(MsmDevice, WorkspaceOfOneChunk) {
 // MSM; one chunk more takes the per-chunk selection, same result.
 TYPED_TEST(MsmDevice, SelectedSplitEdges) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 1000, n = limit * msm_tuning_sm90.split_select_all_max_chunks;
   const auto pts = edgy_points<C>(rng(), n);
   const auto zero_one = [&](uint64_t others) {
     std::vector<fr> sc(n);
     for (uint64_t i = 0; i < n; ++i) sc[i] = rng() % 2 ? fr::one() : fr::zero();
-    for (uint64_t k = 0; k < others; ++k) sc[(k * 7919) % n] = random_scalar(rng);
+    for (uint64_t k = 0; k < others; ++k) sc[(k * 7919) % n] = random_scalar<fr>(rng);
     return sc;
   };
   int bad = 0;
@@ -272,9 +282,10 @@ TYPED_TEST(MsmDevice, SelectedSplitEdges) {
 // bucket reductions the two ran to *reductions when given.
 template <class Curve>
 std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<Curve>>& points,
-                                                  const std::vector<fr>& scalars, path p, uint64_t max_chunk_points,
-                                                  int window_bits = 0, uint64_t* reductions = nullptr,
-                                                  int slots = 2) {
+                                                  const std::vector<fr_t<Curve>>& scalars, path p,
+                                                  uint64_t max_chunk_points, int window_bits = 0,
+                                                  uint64_t* reductions = nullptr, int slots = 2) {
+  using fr = fr_t<Curve>;
   const std::array<ec::affine<Curve>, 2> none{ec::affine<Curve>::infinity(), ec::affine<Curve>::infinity()};
   const uint64_t n = points.size();
   const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
@@ -332,6 +343,7 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
 // point (all 0 and 1), one chunk all others, every scalar 0.
 TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   int bad = 0;
   const auto check = [&](const std::vector<ec::affine<C>>& pts, const std::vector<fr>& sc, uint64_t limit,
@@ -350,7 +362,7 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   };
   for (uint64_t n : {uint64_t{1}, uint64_t{3}, uint64_t{4097}, uint64_t{20011}}) {
     const auto pts = edgy_points<C>(rng(), n);
-    auto random = random_scalars(rng, n), witness = witness_scalars(rng, n);
+    auto random = random_scalars<fr>(rng, n), witness = witness_scalars<fr>(rng, n);
     fix_negation_scalars(random);
     fix_negation_scalars(witness);
     std::vector<uint64_t> limits = {1024, 1000};
@@ -366,9 +378,9 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
   std::vector<fr> sc(n);
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t k = i / limit;
-    sc[i] = k == 2 || k == 4 ? random_scalar(rng) : (rng() % 2 ? fr::one() : fr::zero());
+    sc[i] = k == 2 || k == 4 ? random_scalar<fr>(rng) : (rng() % 2 ? fr::one() : fr::zero());
   }
-  sc[limit + 17] = random_scalar(rng);
+  sc[limit + 17] = random_scalar<fr>(rng);
   check(pts, sc, limit, "chunks without others");
   check(pts, std::vector<fr>(n, fr::zero()), limit, "all zero");
   check(pts, std::vector<fr>(n, fr::one()), limit, "all one");
@@ -383,12 +395,13 @@ TYPED_TEST(MsmDevice, StreamedMatchesHost) {
 // chunks the selection over all points in several passes); all against the host MSM.
 TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
   using C = TypeParam;
+  using fr = fr_t<C>;
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t limit = 5000;
   const auto base = random_points<C>(rng(), limit);
-  const auto base_sc = random_scalars(rng, limit);
+  const auto base_sc = random_scalars<fr>(rng, limit);
   const auto giant = random_points<C>(rng(), 1)[0];
-  const fr giant_sc = random_scalar(rng);
+  const fr giant_sc = random_scalar<fr>(rng);
   std::vector<ec::affine<C>> pts;
   std::vector<fr> sc;
   const auto add = [&](const ec::affine<C>& q, const fr& k) {
@@ -400,7 +413,7 @@ TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
   for (uint64_t i = 0; i < limit; ++i) add(base[(i * 31) % limit], fr::zero());
   for (uint64_t i = 0; i < limit; ++i) add(base[i], base_sc[i]);
   for (uint64_t i = 0; i < limit; ++i) add(ec::neg(base[i]), base_sc[i]);
-  for (uint64_t i = 0; i < 13; ++i) add(base[i], i % 2 ? fr::one() : random_scalar(rng));
+  for (uint64_t i = 0; i < 13; ++i) add(base[i], i % 2 ? fr::one() : random_scalar<fr>(rng));
   const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
   int bad = 0;
   const auto expect = [&](const ec::affine<C>& got, const char* what, uint64_t lim) {
@@ -423,20 +436,27 @@ TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
     }
   }
   // The streamed split MSM's chunks carry their buckets where the carried width's bucket array fits
-  // the sort pair (make_msm_carried_pass): at c = 6 it does (one reduction an MSM), at the table's
-  // width for 5000-point chunks (c = 9, 29 x 256 buckets) it does not (one a chunk: 6).
-  for (const auto& [c, want_reductions] : {std::pair{6, uint64_t{2}}, std::pair{0, uint64_t{12}}}) {
+  // the sort pair (make_msm_carried_pass): at c = 6 it does (one reduction an MSM); at the table's
+  // width for 5000-point chunks (c = 9, 29 x 256 buckets) only BN254's G1 buckets (128 bytes) fit the
+  // pair of 4-byte keys and values of 29 x 5000 entries, the others take one reduction a chunk (6).
+  const auto plan = plan_msm<C>(pts.size(), true, {.max_chunk_points = limit});
+  ASSERT_THAT(plan, IsOk());
+  ASSERT_EQ(plan->shape.window_bits, 9);
+  const bool carried = sizeof(ec::xyzz<C>) * 29 * 256 <= plan->layout.pair_bytes;
+  EXPECT_EQ(carried, (std::is_same_v<C, ec::bn254::g1_curve>));
+  const uint64_t table_reductions = carried ? 2 : 12;
+  for (const auto& [c, want_reductions] : {std::pair{6, uint64_t{2}}, std::pair{0, table_reductions}}) {
     uint64_t reductions = 0;
     const auto got = gpu_msm_streamed<C>(pts, sc, path::split, limit, c, &reductions);
-    expect(got[0], c == 0 ? "streamed split, chunks reduced" : "streamed split, buckets carried", limit);
-    expect(got[1], c == 0 ? "streamed split, chunks reduced, again" : "streamed split, buckets carried, again",
-           limit);
+    expect(got[0], c == 0 ? "streamed split, table width" : "streamed split, c = 6", limit);
+    expect(got[1], c == 0 ? "streamed split, table width, again" : "streamed split, c = 6, again", limit);
     EXPECT_EQ(reductions, want_reductions) << C::name << " c=" << c;
   }
   EXPECT_EQ(bad, 0);
 }
 
 TEST(MsmDeviceArgs, Errors) {
+  using fr = ff::fr;
   ec::g1_xyzz out{};
   EXPECT_FALSE(msm<ec::g1_curve>(nullptr, nullptr, 4, nullptr, 0, &out, nullptr).ok());
   EXPECT_FALSE(msm_workspace_bytes<ec::g1_curve>(16, msm_config{.window_bits = 40}).ok());

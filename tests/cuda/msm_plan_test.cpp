@@ -1,12 +1,15 @@
 // GPU MSM plan (src/cuda/plan/msm_plan.hpp, msm_workspace.hpp): chunk counts and shapes, the sort pairs that
-// hold a chunked plain MSM's later buckets, the workspace of the PoRep sizes (2^27, 2^28 points) for
-// G1 and G2 under the default chunk limits, the passes of the split MSM that selects over all
-// points, and input checks. Host only: the shape, CUB's temp sizes (msm_workspace.hpp) and the layout
+// hold a chunked plain MSM's later buckets, the groups' sizes (BLS12-381's and BN254's G1 and G2
+// against the host's point types), the workspace of the PoRep sizes (2^27, 2^28 points) for every
+// group under the default chunk limits, the passes of the split MSM that selects over all points,
+// and input checks. Host only: the shape, CUB's temp sizes (msm_workspace.hpp) and the layout
 // need no device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "cuda/plan/msm_plan.hpp"
 #include "cuda/plan/msm_workspace.hpp"
@@ -22,6 +25,9 @@ using ::testing::Not;
 constexpr uint64_t gib = uint64_t{1} << 30;
 constexpr uint64_t g1_bucket = sizeof(ec::xyzz<ec::g1_curve>);
 constexpr uint64_t g2_bucket = sizeof(ec::xyzz<ec::g2_curve>);
+constexpr uint64_t bn254_g1_bucket = sizeof(ec::xyzz<ec::bn254::g1_curve>);
+constexpr uint64_t bn254_g2_bucket = sizeof(ec::xyzz<ec::bn254::g2_curve>);
+constexpr msm_group all_groups[] = {msm_g1, msm_g2, msm_bn254_g1, msm_bn254_g2};
 
 // Every count of a shorter chunk stays within the counts the layout was made for.
 void expect_fits(const msm_shape& chunk, const msm_shape& full) {
@@ -111,7 +117,10 @@ TEST(MsmPlan, SortPairsHoldTheLaterBuckets) {
                       {999, 1000, g1_bucket, false},  {uint64_t{1} << 27, uint64_t{1} << 25, g1_bucket, false},
                       {uint64_t{1} << 27, uint64_t{1} << 24, g1_bucket, false},
                       {uint64_t{1} << 27, uint64_t{1} << 23, g1_bucket, false},
-                      {uint64_t{1} << 27, uint64_t{1} << 24, g2_bucket, false}};
+                      {uint64_t{1} << 27, uint64_t{1} << 24, g2_bucket, false},
+                      {50003, 777, bn254_g1_bucket, false},  {50003, 777, bn254_g2_bucket, false},
+                      {uint64_t{1} << 27, uint64_t{1} << 23, bn254_g1_bucket, false},
+                      {uint64_t{1} << 27, uint64_t{1} << 24, bn254_g2_bucket, false}};
   for (const row& r : rows) {
     const auto s = make_msm_shape(r.n, 0, r.split, r.limit);
     ASSERT_THAT(s, IsOk());
@@ -126,7 +135,7 @@ TEST(MsmPlan, SortPairsHoldTheLaterBuckets) {
     if (!r.split && s->chunks > 1) {
       EXPECT_GE(l.pair_bytes, array) << "n=" << r.n << " limit=" << r.limit;
     }
-    if (r.split || s->chunks == 1 || (r.bucket_bytes == g1_bucket && s->n >= (uint64_t{1} << 23))) {
+    if (r.split || s->chunks == 1 || (r.bucket_bytes <= g1_bucket && s->n >= (uint64_t{1} << 23))) {
       EXPECT_EQ(l.pair_bytes, 2 * keys) << "n=" << r.n << " limit=" << r.limit;
     }
   }
@@ -272,16 +281,60 @@ void expect_workspace_bounded(uint64_t n, msm_group g) {
   for (bool split : {false, true}) {
     const auto bytes = gpu_msm_workspace_bytes(n, split, {}, g);
     ASSERT_THAT(bytes, IsOk());
-    std::printf("%s n=%llu %s: workspace %.2f GiB\n", g == msm_group::g1 ? "G1" : "G2", (unsigned long long)n,
-                split ? "split" : "plain", double(*bytes) / gib);
+    std::printf("%s n=%llu %s: workspace %.2f GiB\n", g.name, (unsigned long long)n, split ? "split" : "plain",
+                double(*bytes) / gib);
     EXPECT_LT(*bytes, 12 * gib + (split && n < (uint64_t{1} << 31) ? 8 * n : 0));
   }
 }
 
 TEST(MsmPlan, WorkspaceBytesAtPoRepSizes) {
   for (int log_n : {27, 28}) {
-    expect_workspace_bounded(uint64_t{1} << log_n, msm_group::g1);
-    expect_workspace_bounded(uint64_t{1} << log_n, msm_group::g2);
+    for (const msm_group& g : all_groups) expect_workspace_bounded(uint64_t{1} << log_n, g);
+  }
+}
+
+// Each group's sizes are its curve's host types' (msm_run.cuh checks the kernels' against them too).
+static_assert(msm_g1.point_bytes == sizeof(ec::affine<ec::g1_curve>) && msm_g1.bucket_bytes == g1_bucket);
+static_assert(msm_g2.point_bytes == sizeof(ec::affine<ec::g2_curve>) && msm_g2.bucket_bytes == g2_bucket);
+static_assert(msm_bn254_g1.point_bytes == sizeof(ec::affine<ec::bn254::g1_curve>) &&
+              msm_bn254_g1.bucket_bytes == bn254_g1_bucket);
+static_assert(msm_bn254_g2.point_bytes == sizeof(ec::affine<ec::bn254::g2_curve>) &&
+              msm_bn254_g2.bucket_bytes == bn254_g2_bucket);
+
+// BN254's groups: 64 / 128-byte points and 128 / 256-byte buckets (4 x 64-bit limbs a coordinate),
+// BLS12-381's chunk limits for the same field degree, so the same shape at every n; the layout's
+// bucket arrays are those of BN254's buckets, and its workspace at most BLS12-381's.
+TEST(MsmPlan, Bn254Groups) {
+  EXPECT_EQ(msm_bn254_g1.point_bytes, 64u);
+  EXPECT_EQ(msm_bn254_g1.bucket_bytes, 128u);
+  EXPECT_EQ(msm_bn254_g2.point_bytes, 128u);
+  EXPECT_EQ(msm_bn254_g2.bucket_bytes, 256u);
+  EXPECT_EQ(msm_chunk_limit({}, msm_bn254_g1), msm_tuning_sm90.max_chunk_points_g1);
+  EXPECT_EQ(msm_chunk_limit({}, msm_bn254_g2), msm_tuning_sm90.max_chunk_points_g2);
+  EXPECT_EQ(msm_chunk_limit({0, 777}, msm_bn254_g2), 777u);
+  for (const auto& [bls, bn] : {std::pair{msm_g1, msm_bn254_g1}, std::pair{msm_g2, msm_bn254_g2}}) {
+    for (const bool split : {false, true}) {
+      for (const uint64_t n : {uint64_t{0}, uint64_t{1}, uint64_t{1000}, (uint64_t{1} << 20) + 7, uint64_t{1} << 27,
+                               (uint64_t{1} << 28) + 1}) {
+        SCOPED_TRACE(std::string(bn.name) + " n=" + std::to_string(n) + (split ? " split" : " plain"));
+        const auto a = plan_gpu_msm(n, split, {}, bls);
+        const auto b = plan_gpu_msm(n, split, {}, bn);
+        ASSERT_THAT(a, IsOk());
+        ASSERT_THAT(b, IsOk());
+        EXPECT_EQ(b->shape.chunks, a->shape.chunks);
+        EXPECT_EQ(b->shape.n, a->shape.n);
+        EXPECT_EQ(b->shape.window_bits, a->shape.window_bits);
+        const msm_layout& l = b->layout;
+        const uint64_t buckets = uint64_t(b->shape.windows) * b->shape.buckets_per_window;
+        EXPECT_GE(l.slot_keys - l.buckets, bn.bucket_bytes * buckets);
+        EXPECT_LT(l.slot_keys - l.buckets, bn.bucket_bytes * buckets + 256);
+        EXPECT_GE(l.chunk_result - l.result, bn.bucket_bytes);
+        EXPECT_LE(l.total, a->layout.total);
+        const auto bytes = gpu_msm_workspace_bytes(n, split, {}, bn);
+        ASSERT_THAT(bytes, IsOk());
+        EXPECT_EQ(*bytes, l.total);
+      }
+    }
   }
 }
 

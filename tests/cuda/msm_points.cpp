@@ -11,8 +11,9 @@ namespace pp::cuda::test {
 
 template <class Curve>
 std::vector<ec::affine<Curve>> random_points(uint64_t seed, uint64_t n) {
+  using fr = typename Curve::scalar_field;
   std::mt19937_64 rng(seed);
-  const ff::fr k = random_scalar(rng), s = random_scalar(rng);
+  const fr k = random_scalar<fr>(rng), s = random_scalar<fr>(rng);
   const auto g = ec::generator<Curve>();
   const auto step = ec::to_affine(ec::scalar_mul(g, s));
   std::vector<ec::affine<Curve>> out(n);
@@ -23,7 +24,7 @@ std::vector<ec::affine<Curve>> random_points(uint64_t seed, uint64_t n) {
     const uint64_t lo = t * chunk, hi = std::min(n, lo + chunk);
     if (lo >= hi) break;
     pool.emplace_back([&, lo, hi] {
-      auto acc = ec::scalar_mul(g, k + s * ff::fr::from_uint(lo));
+      auto acc = ec::scalar_mul(g, k + s * fr::from_uint(lo));
       std::vector<ec::jacobian<Curve>> j(hi - lo);
       for (uint64_t i = lo; i < hi; ++i) {
         j[i - lo] = acc;
@@ -38,5 +39,7 @@ std::vector<ec::affine<Curve>> random_points(uint64_t seed, uint64_t n) {
 
 template std::vector<ec::g1_affine> random_points<ec::g1_curve>(uint64_t, uint64_t);
 template std::vector<ec::g2_affine> random_points<ec::g2_curve>(uint64_t, uint64_t);
+template std::vector<ec::affine<ec::bn254::g1_curve>> random_points<ec::bn254::g1_curve>(uint64_t, uint64_t);
+template std::vector<ec::affine<ec::bn254::g2_curve>> random_points<ec::bn254::g2_curve>(uint64_t, uint64_t);
 
 }  // namespace pp::cuda::test

@@ -1,6 +1,6 @@
-// Host-made inputs for the GPU MSM tests and benchmark: distinct random points of G1 / G2 (a walk
-// k G, (k + s) G, ... split over the host's cores, one batch inversion per chunk); scalars come from
-// support/scalars.hpp.
+// Host-made inputs for the GPU MSM tests and benchmark: distinct random points of G1 / G2 of
+// BLS12-381 and BN254 (a walk k G, (k + s) G, ... split over the host's cores, one batch inversion
+// per chunk); scalars come from support/scalars.hpp.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -30,7 +30,8 @@ std::vector<ec::affine<Curve>> edgy_points(uint64_t seed, uint64_t n) {
 }
 
 // Gives every 11th scalar its predecessor's, so that edgy_points' negated pairs cancel.
-inline void fix_negation_scalars(std::vector<ff::fr>& s) {
+template <class Fr>
+void fix_negation_scalars(std::vector<Fr>& s) {
   for (uint64_t i = 11; i < s.size(); i += 11) s[i] = s[i - 1];
 }
 

@@ -1,5 +1,5 @@
 // Precomputed MSM bases (src/cuda/msm/msm_precompute.hpp) and the MSM over them against the host, on
-// fresh random inputs: every copy equals 2^(g * group_windows * c) P by host doublings (infinity,
+// fresh random inputs, for G1 and G2 of BLS12-381 and BN254: every copy equals 2^(g * group_windows * c) P by host doublings (infinity,
 // repeated and negated points included); msm with the copies equals msm::naive_msm / msm::pippenger for
 // small and 2^16 sizes, from two copies to one per digit, at forced and modelled widths (c = 1 to
 // 22, wide windows with one bucket window), chunked (copies read at the chunk's offset), with a
@@ -24,15 +24,14 @@
 namespace pp::cuda::test {
 namespace {
 
-using ff::fr;
-
 // Random scalars with 0, 1 and r - 1 mixed in.
-std::vector<fr> edgy_scalars(std::mt19937_64& rng, uint64_t n) {
-  auto sc = random_scalars(rng, n);
+template <class Fr>
+std::vector<Fr> edgy_scalars(std::mt19937_64& rng, uint64_t n) {
+  auto sc = random_scalars<Fr>(rng, n);
   for (uint64_t i = 0; i < n; ++i) {
-    if (i % 17 == 3) sc[i] = fr::zero();
-    if (i % 19 == 5) sc[i] = fr::one();
-    if (i % 23 == 7) sc[i] = -fr::one();
+    if (i % 17 == 3) sc[i] = Fr::zero();
+    if (i % 19 == 5) sc[i] = Fr::one();
+    if (i % 23 == 7) sc[i] = -Fr::one();
   }
   return sc;
 }
@@ -54,8 +53,10 @@ struct device_table {
 
 // msm over the copies; the result in affine form.
 template <class Curve>
-ec::affine<Curve> gpu_msm_precomputed(const device_table<Curve>& table, const std::vector<fr>& scalars,
+ec::affine<Curve> gpu_msm_precomputed(const device_table<Curve>& table,
+                                      const std::vector<typename Curve::scalar_field>& scalars,
                                       const msm_precomputation& pre, uint64_t max_chunk_points = 0) {
+  using fr = typename Curve::scalar_field;
   const uint64_t n = scalars.size();
   const msm_config cfg{.max_chunk_points = max_chunk_points, .precomputed = pre};
   auto bytes = msm_workspace_bytes<Curve>(n, cfg);
@@ -73,7 +74,7 @@ ec::affine<Curve> gpu_msm_precomputed(const device_table<Curve>& table, const st
 
 template <class Curve>
 class MsmPrecompute : public ::testing::Test {};
-using curves = ::testing::Types<ec::g1_curve, ec::g2_curve>;
+using curves = ::testing::Types<ec::g1_curve, ec::g2_curve, ec::bn254::g1_curve, ec::bn254::g2_curve>;
 TYPED_TEST_SUITE(MsmPrecompute, curves);
 
 TYPED_TEST(MsmPrecompute, CopiesAreDoublings) {
@@ -112,7 +113,7 @@ TYPED_TEST(MsmPrecompute, SmallSizesMatchNaive) {
   int bad = 0, runs = 0;
   for (const uint64_t n : {uint64_t{1}, uint64_t{2}, uint64_t{33}, uint64_t{257}}) {
     const auto pts = edgy_points<C>(rng(), n);
-    const auto sc = edgy_scalars(rng, n);
+    const auto sc = edgy_scalars<typename C::scalar_field>(rng, n);
     const auto want = ec::to_affine(msm::naive_msm<C>(pts, sc));
     for (const int c : {1, 3, 8, 13, 22}) {
       for (const uint32_t groups : {2u, 3u, 5u, 1000u}) {
@@ -143,7 +144,7 @@ TYPED_TEST(MsmPrecompute, LargeMatchesHost) {
   std::mt19937_64 rng(pp::test::test_seed());
   const uint64_t n = (uint64_t{1} << 16) + 1;
   const auto pts = edgy_points<C>(rng(), n);
-  const auto sc = edgy_scalars(rng, n);
+  const auto sc = edgy_scalars<typename C::scalar_field>(rng, n);
   const auto want = ec::to_affine(msm::pippenger<C>(pts, sc));
   for (const auto& [groups, c] : std::vector<std::pair<uint32_t, int>>{{2, 0}, {4, 0}, {64, 0}, {64, 22}}) {
     auto pre = make_msm_precomputation(n, groups, c);

@@ -1,6 +1,6 @@
-// GPU multi-scalar multiplication over G1 and G2 with points and scalars resident on the device:
-// Pippenger with signed (Booth) windows, and the split MSM of witness-like scalars (zeros skipped,
-// ones summed directly, Pippenger on the rest). Results equal the host msm::pippenger /
+// GPU multi-scalar multiplication over G1 and G2 of BLS12-381 and BN254 (one instantiation .cu each)
+// with points and scalars resident on the device: Pippenger with signed (Booth) windows, and the
+// split MSM of witness-like scalars (zeros skipped, ones summed directly, Pippenger on the rest). Results equal the host msm::pippenger /
 // msm::split_msm as group elements. Plain C++ header.
 //
 // Use: msm_workspace_bytes<Curve>(n) -> caller allocates -> msm<Curve>(...) any number of times on
@@ -35,13 +35,15 @@ result<uint64_t> msm_workspace_bytes(uint64_t n, const msm_config& config = {});
 template <class Curve>
 result<uint64_t> split_msm_workspace_bytes(uint64_t n, const msm_config& config = {});
 
-// Sum of [d_scalars[i]] d_points[i] for i < n. d_scalars: fr in Montgomery form (any value < r).
+// Sum of [d_scalars[i]] d_points[i] for i < n. d_scalars: the curve's Fr (Curve::scalar_field) in
+// Montgomery form (any value < r).
 // d_points: affine storage, infinity as (0, 0). d_workspace: >= msm_workspace_bytes(n), 256-byte
 // aligned. The result, an XYZZ point, is copied to h_result (host memory; pinned keeps the copy
 // asynchronous) and also left in the workspace (see result_in_workspace).
 template <class Curve>
-status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-           uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config = {});
+status msm(const ec::affine<Curve>* d_points, const typename Curve::scalar_field* d_scalars, uint64_t n,
+           void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+           const msm_config& config = {});
 
 // Same result; scalars equal to 0 are skipped, points with scalar 1 are summed by a gather-and-add
 // tree, Pippenger runs on the other points (index lists compacted on the device). Workspace:
@@ -50,8 +52,8 @@ status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t 
 // after the selection) to read how many points Pippenger gets, so that its passes cover only those;
 // otherwise each chunk selects its own, without waiting.
 template <class Curve>
-status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-                 uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+status split_msm(const ec::affine<Curve>* d_points, const typename Curve::scalar_field* d_scalars, uint64_t n,
+                 void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                  const msm_config& config = {});
 
 // Points streamed from host memory (pinned keeps the copies asynchronous): every chunk of an MSM is
@@ -87,13 +89,13 @@ struct msm_point_stream {
 // sort keys' buffer holds counts) each chunk selects its own, without waiting. Its index lists use
 // the first 8 bytes per chunk point of the workspace's.
 template <class Curve>
-status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-                    uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+status msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::scalar_field* d_scalars, uint64_t n,
+                    void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                     msm_point_stream& points, const msm_config& config = {});
 template <class Curve>
-status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-                          uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
-                          msm_point_stream& points, const msm_config& config = {});
+status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::scalar_field* d_scalars,
+                          uint64_t n, void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result,
+                          cudaStream_t stream, msm_point_stream& points, const msm_config& config = {});
 
 // Where the device copy of the last result lives inside a workspace laid out by plan.
 template <class Curve>

@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "ec/xyzz.hpp"
-#include "ff/fr.hpp"
 
 namespace pp::cuda::msm_detail {
 
@@ -19,11 +18,14 @@ template <class Curve>
 using affine_t = ec::affine<Curve>;
 template <class Curve>
 using xyzz_t = ec::xyzz<Curve>;
+template <class Curve>
+using scalar_t = typename Curve::scalar_field;
 
 __device__ __forceinline__ uint64_t global_thread() { return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 
 // len (<= 63) bits of k from bit pos; bits at 256 and beyond read as zero. Mirrors
-// msm::scalar_bits_at (msm/booth.hpp), which is host-only.
+// msm::scalar_bits_at (msm/booth.hpp), which is host-only. Both curves' scalars are 4 limbs (255 and
+// 254 bits): digits above the top bit are zero.
 __device__ __forceinline__ uint64_t scalar_bits_at(const uint64_t (&k)[4], int pos, int len) {
   if (pos >= 256) return 0;
   const int li = pos >> 6, sh = pos & 63;
@@ -46,7 +48,7 @@ __device__ __forceinline__ int32_t booth_digit(const uint64_t (&k)[4], int w, in
 // (v / windows) * stride + p. With idx, slot i reads scalar and point idx[i] and slots i >= *d_count
 // are empty (sentinel).
 template <class Curve>
-__global__ void digits_kernel(const ff::fr* __restrict__ scalars, const uint32_t* __restrict__ idx,
+__global__ void digits_kernel(const scalar_t<Curve>* __restrict__ scalars, const uint32_t* __restrict__ idx,
                               const uint32_t* __restrict__ d_count, uint32_t n, int c, int digits, int windows,
                               uint32_t stride, uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   const uint64_t i = global_thread();
@@ -61,6 +63,7 @@ __global__ void digits_kernel(const ff::fr* __restrict__ scalars, const uint32_t
     return;
   }
   const uint32_t p = idx != nullptr ? idx[i] : uint32_t(i);
+  static_assert(scalar_t<Curve>::n64 == 4, "scalar_bits_at reads 4 limbs");
   uint64_t k[4];
   scalars[p].to_canonical(k);
   int w = 0;
@@ -103,7 +106,7 @@ struct point_source {
   // Blocks of Threads an SM holds while it accumulates: three for G1, whose kernel fits 168
   // registers, so 12 warps an SM cover the carry chains' latency (docs/perf/msm-h200.md, "Point gathers
   // fetched ahead", "Fp2 products in one pass, the Fp square"); G2's needs 255, holds two whatever the bound.
-  static constexpr int min_blocks = std::is_same_v<typename Curve::field, ff::fp> ? 3 : 1;
+  static constexpr int min_blocks = std::is_same_v<typename Curve::field, typename Curve::family::fp> ? 3 : 1;
   static constexpr int pieces = int(sizeof(affine_t<Curve>) / 16);
   static_assert(sizeof(affine_t<Curve>) % 16 == 0);
   const affine_t<Curve>* __restrict__ points;
@@ -338,16 +341,18 @@ __global__ void __launch_bounds__(128) pair_sum_kernel(const xyzz_t<Curve>* __re
   out[i] = 2 * i + 1 < n_in ? ec::add(in[2 * i], in[2 * i + 1]) : in[2 * i];
 }
 
-// Split classification predicates over point indices (cub::DeviceSelect::If).
+// Split classification predicates over point indices (cub::DeviceSelect::If), Fr the curve's scalars.
+template <class Fr>
 struct scalar_is_one {
-  const ff::fr* scalars;
-  __device__ __forceinline__ bool operator()(uint32_t i) const { return scalars[i] == ff::fr::one(); }
+  const Fr* scalars;
+  __device__ __forceinline__ bool operator()(uint32_t i) const { return scalars[i] == Fr::one(); }
 };
+template <class Fr>
 struct scalar_is_other {
-  const ff::fr* scalars;
+  const Fr* scalars;
   __device__ __forceinline__ bool operator()(uint32_t i) const {
-    const ff::fr s = scalars[i];
-    return !s.is_zero() && !(s == ff::fr::one());
+    const Fr s = scalars[i];
+    return !s.is_zero() && !(s == Fr::one());
   }
 };
 

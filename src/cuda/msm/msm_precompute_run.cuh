@@ -1,5 +1,6 @@
 // Host side of the precomputed MSM bases (msm_precompute.hpp): one kernel launch a copy, each from
-// the copy before it. Included once per curve by msm_g1.cu / msm_g2.cu, which instantiate it.
+// the copy before it. Included once per curve by msm_g1.cu, msm_g2.cu, msm_bn254_g1.cu and
+// msm_bn254_g2.cu, which instantiate it.
 #pragma once
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"

@@ -1,6 +1,6 @@
 // Host side of the GPU MSM (msm_device.hpp): the plan (the host's, msm_workspace.hpp) checked against
 // CUB's temp-size queries, and the stream-ordered launch sequence. Included once per curve by
-// msm_g1.cu / msm_g2.cu, which instantiate it.
+// msm_g1.cu, msm_g2.cu, msm_bn254_g1.cu and msm_bn254_g2.cu, which instantiate it.
 #pragma once
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -17,6 +17,8 @@
 #include "cuda/msm/msm_device.hpp"
 #include "cuda/msm/msm_kernels.cuh"
 #include "cuda/plan/msm_workspace.hpp"
+#include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 
 namespace pp::cuda {
 namespace msm_detail {
@@ -42,8 +44,13 @@ T* at(void* base, uint64_t offset) {
 // The group of Curve's points, as the host plan (msm_workspace.hpp) knows it.
 template <class Curve>
 constexpr msm_group group_of() {
-  constexpr msm_group g = std::is_same_v<typename Curve::field, ff::fp> ? msm_group::g1 : msm_group::g2;
-  static_assert(sizeof(xyzz_t<Curve>) == msm_bucket_bytes(g), "the host plan's bucket size is the kernels'");
+  using family = typename Curve::family;
+  constexpr bool bn254 = std::is_same_v<family, ec::bn254::family>;
+  static_assert(bn254 || std::is_same_v<family, ec::bls12_381::family>, "a curve family the host plan knows");
+  constexpr bool g1 = std::is_same_v<Curve, typename family::g1_curve>;
+  constexpr msm_group g = bn254 ? (g1 ? msm_bn254_g1 : msm_bn254_g2) : (g1 ? msm_g1 : msm_g2);
+  static_assert(sizeof(affine_t<Curve>) == g.point_bytes && sizeof(xyzz_t<Curve>) == g.bucket_bytes,
+                "the host plan's point and bucket sizes are the kernels'");
   return g;
 }
 
@@ -66,7 +73,8 @@ result<cub_temp_bytes> query_cub_temp(const msm_shape& s) {
   if (s.split) {
     PP_CUDA_TRY(cub::DeviceSelect::If(nullptr, sel_idx, thrust::counting_iterator<uint32_t>(0),
                                       static_cast<uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
-                                      int(std::max<uint64_t>(s.select_n, 1)), scalar_is_one{nullptr}));
+                                      int(std::max<uint64_t>(s.select_n, 1)),
+                                      scalar_is_one<scalar_t<Curve>>{nullptr}));
   }
   return cub_temp_bytes{sort_bytes, std::max({sel_keys, sel_vals, sel_idx})};
 }
@@ -105,7 +113,7 @@ inline msm_plan chunk_plan(const msm_plan& plan, uint64_t k) {
 // for that) and merges them into the buckets. With idx / d_count (split), slot i is point idx[i]
 // and only the first *d_count slots are live.
 template <class Curve>
-status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
+status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars,
                        const uint32_t* idx, const uint32_t* d_count, void* ws, bool first, cudaStream_t stream,
                        const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
@@ -218,7 +226,7 @@ status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* extra
 // Pippenger over plan.shape.n slots in one pass (idx / d_count as add_bucket_sums): the result
 // (+ *extra) to *out.
 template <class Curve>
-status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars,
+status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars,
                      const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   PP_RETURN_IF_ERROR(add_bucket_sums<Curve>(plan, d_points, d_scalars, idx, d_count, ws, true, stream, tuning));
@@ -246,7 +254,7 @@ status check_args(const msm_plan& plan, const void* d_points, const void* d_scal
 // sum lies in the workspace, or nullptr when n = 0 (nothing is written then).
 template <class Curve>
 result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t n, const affine_t<Curve>* d_points,
-                                                 const ff::fr* d_scalars, void* ws, cudaStream_t stream,
+                                                 const scalar_t<Curve>* d_scalars, void* ws, cudaStream_t stream,
                                                  const msm_tuning& tuning) {
   using bucket = xyzz_t<Curve>;
   if (n == 0) return static_cast<const bucket*>(nullptr);
@@ -258,10 +266,10 @@ result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t 
   size_t sel_bytes = plan.select_temp_bytes;
   void* sel_temp = at<void>(ws, l.select_temp);
   PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_ones, counts + 2,
-                                    int(n), scalar_is_one{d_scalars}, stream));
+                                    int(n), scalar_is_one<scalar_t<Curve>>{d_scalars}, stream));
   PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0),
-                                    at<uint32_t>(ws, l.idx_others), counts + 3, int(n), scalar_is_other{d_scalars},
-                                    stream));
+                                    at<uint32_t>(ws, l.idx_others), counts + 3, int(n),
+                                    scalar_is_other<scalar_t<Curve>>{d_scalars}, stream));
   uint64_t parts = (n + tuning.ones_chunk - 1) / tuning.ones_chunk;
   int p = 0;
   using source = point_source<Curve, msm_tuning_sm90.block_threads>;
@@ -284,8 +292,8 @@ result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t 
 // Pippenger on the others (sized by the host's upper bound n, live count read on the device) plus
 // that sum, written to *out.
 template <class Curve>
-status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
-                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars,
+                      void* ws, xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   const msm_layout& l = plan.layout;
   const uint64_t n = plan.shape.n;
   PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
@@ -302,8 +310,8 @@ status run_split_pass(const msm_plan& plan, const affine_t<Curve>* d_points, con
 // each at the table's width for its length where that fits the layout (make_msm_selected_pass), the
 // pass sums added on the device into the result slot.
 template <class Curve>
-status run_split_selected(const msm_plan& plan, const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws,
-                          cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+status run_split_selected(const msm_plan& plan, const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars,
+                          void* ws, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
@@ -448,7 +456,7 @@ inline bool streamed_select_fits(const msm_plan& plan) {
 // with the call's one host synchronization. The first chunks' copies (one a slot) are queued before
 // it, so the copy stream is not held up while the host waits.
 template <class Curve>
-result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const ff::fr* d_scalars, void* ws,
+result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const scalar_t<Curve>* d_scalars, void* ws,
                                                     cudaStream_t stream) {
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
@@ -458,7 +466,7 @@ result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const 
     const uint64_t len = k + 1 < s.chunks ? s.n : s.last_n;
     PP_CUDA_TRY(cub::DeviceSelect::If(at<void>(ws, l.select_temp), sel_bytes, thrust::counting_iterator<uint32_t>(0),
                                       at<uint32_t>(ws, l.idx_others), d_counts + k, int(len),
-                                      scalar_is_other{d_scalars + k * s.n}, stream));
+                                      scalar_is_other<scalar_t<Curve>>{d_scalars + k * s.n}, stream));
   }
   std::vector<uint32_t> counts(s.chunks);
   PP_CUDA_TRY(cudaMemcpyAsync(counts.data(), d_counts, s.chunks * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
@@ -478,7 +486,7 @@ result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const 
 // passes), plus that sum, written to *out.
 template <class Curve>
 status run_selected_chunk(const msm_plan& plan, uint64_t len, uint32_t others, const affine_t<Curve>* d_points,
-                          const ff::fr* d_scalars, void* ws, xyzz_t<Curve>* out, cudaStream_t stream,
+                          const scalar_t<Curve>* d_scalars, void* ws, xyzz_t<Curve>* out, cudaStream_t stream,
                           const msm_tuning& tuning = msm_tuning_sm90) {
   PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
                       select_and_sum_ones<Curve>(plan, len, d_points, d_scalars, ws, stream, tuning));
@@ -519,7 +527,7 @@ result<std::optional<msm_plan>> carried_plan(const msm_plan& plan, const std::ve
 // writes them).
 template <class Curve>
 status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_t len, uint32_t others,
-                          const affine_t<Curve>* d_points, const ff::fr* d_scalars, void* ws, bool first,
+                          const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars, void* ws, bool first,
                           xyzz_t<Curve>* ones, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
                       select_and_sum_ones<Curve>(plan, len, d_points, d_scalars, ws, stream, tuning));
@@ -542,7 +550,7 @@ status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_
 // run_selected_chunk and the chunk sums are added on the device as run_chunks does.
 template <class Curve>
 status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
-                             const ff::fr* d_scalars, void* ws, cudaStream_t stream) {
+                             const scalar_t<Curve>* d_scalars, void* ws, cudaStream_t stream) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const auto len = [&](uint64_t k) { return k + 1 < s.chunks ? s.n : s.last_n; };
@@ -596,8 +604,9 @@ result<uint64_t> split_msm_workspace_bytes(uint64_t n, const msm_config& config)
 }
 
 template <class Curve>
-status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-           uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream, const msm_config& config) {
+status msm(const ec::affine<Curve>* d_points, const typename Curve::scalar_field* d_scalars, uint64_t n,
+           void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+           const msm_config& config) {
   using namespace msm_detail;
   const auto pass = [&](const msm_plan& cp, uint64_t off, bool first) {
     return add_bucket_sums<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);
@@ -607,8 +616,8 @@ status msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t 
 }
 
 template <class Curve>
-status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-                 uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+status split_msm(const ec::affine<Curve>* d_points, const typename Curve::scalar_field* d_scalars, uint64_t n,
+                 void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                  const msm_config& config) {
   using namespace msm_detail;
   const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
@@ -623,8 +632,8 @@ status split_msm(const ec::affine<Curve>* d_points, const ff::fr* d_scalars, uin
 }
 
 template <class Curve>
-status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-                    uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
+status msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::scalar_field* d_scalars, uint64_t n,
+                    void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
                     msm_point_stream& points, const msm_config& config) {
   using namespace msm_detail;
   if (config.precomputed.groups > 1) {
@@ -642,9 +651,9 @@ status msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, 
 }
 
 template <class Curve>
-status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_scalars, uint64_t n, void* d_workspace,
-                          uint64_t workspace_bytes, ec::xyzz<Curve>* h_result, cudaStream_t stream,
-                          msm_point_stream& points, const msm_config& config) {
+status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::scalar_field* d_scalars,
+                          uint64_t n, void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result,
+                          cudaStream_t stream, msm_point_stream& points, const msm_config& config) {
   using namespace msm_detail;
   const auto pass = [&](const msm_plan& cp, uint64_t off, xyzz_t<Curve>* out) {
     return stream_chunk<Curve>(points, h_points + off, cp.shape.n, stream, [&](const affine_t<Curve>* d_points) {
@@ -665,15 +674,17 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const ff::fr* d_sca
 
 }  // namespace pp::cuda
 
-#define PP_CUDA_INSTANTIATE_MSM(Curve)                                                                          \
-  template result<msm_plan> plan_msm<Curve>(uint64_t, bool, const msm_config&);                                  \
-  template result<uint64_t> msm_workspace_bytes<Curve>(uint64_t, const msm_config&);                             \
-  template result<uint64_t> split_msm_workspace_bytes<Curve>(uint64_t, const msm_config&);                       \
-  template status msm<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t, ec::xyzz<Curve>*, \
-                             cudaStream_t, const msm_config&);                                                   \
-  template status split_msm<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,           \
-                                   ec::xyzz<Curve>*, cudaStream_t, const msm_config&);                  \
-  template status msm_streamed<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,        \
-                                      ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&, const msm_config&);    \
-  template status split_msm_streamed<Curve>(const ec::affine<Curve>*, const ff::fr*, uint64_t, void*, uint64_t,  \
-                                            ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&, const msm_config&);
+#define PP_CUDA_INSTANTIATE_MSM(Curve)                                                                         \
+  template result<msm_plan> plan_msm<Curve>(uint64_t, bool, const msm_config&);                                 \
+  template result<uint64_t> msm_workspace_bytes<Curve>(uint64_t, const msm_config&);                            \
+  template result<uint64_t> split_msm_workspace_bytes<Curve>(uint64_t, const msm_config&);                      \
+  template status msm<Curve>(const ec::affine<Curve>*, const Curve::scalar_field*, uint64_t, void*, uint64_t,    \
+                             ec::xyzz<Curve>*, cudaStream_t, const msm_config&);                                \
+  template status split_msm<Curve>(const ec::affine<Curve>*, const Curve::scalar_field*, uint64_t, void*,        \
+                                   uint64_t, ec::xyzz<Curve>*, cudaStream_t, const msm_config&);                \
+  template status msm_streamed<Curve>(const ec::affine<Curve>*, const Curve::scalar_field*, uint64_t, void*,     \
+                                      uint64_t, ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&,              \
+                                      const msm_config&);                                                       \
+  template status split_msm_streamed<Curve>(const ec::affine<Curve>*, const Curve::scalar_field*, uint64_t,      \
+                                            void*, uint64_t, ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&, \
+                                            const msm_config&);

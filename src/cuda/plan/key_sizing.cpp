@@ -124,14 +124,14 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
     m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
     if (max_g1_chunk != 0 && m.g1_chunk > max_g1_chunk) continue;
     const msm_config g1{0, m.g1_chunk}, g2{0, m.g2_chunk};
-    PP_ASSIGN_OR_RETURN(uint64_t ws, gpu_msm_workspace_bytes(s.points[table_h], false, g1, msm_group::g1));
+    PP_ASSIGN_OR_RETURN(uint64_t ws, gpu_msm_workspace_bytes(s.points[table_h], false, g1, msm_g1));
     for (int t : {table_l, table_a, table_b_g1}) {
       if (s.points[t] == 0) continue;
-      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[t], true, g1, msm_group::g1));
+      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[t], true, g1, msm_g1));
       ws = std::max(ws, w);
     }
     if (s.points[table_b_g2] != 0) {
-      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[table_b_g2], true, g2, msm_group::g2));
+      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[table_b_g2], true, g2, msm_g2));
       ws = std::max(ws, w);
     }
     m.workspace_bytes = pad256(ws);

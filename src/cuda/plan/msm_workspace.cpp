@@ -9,7 +9,7 @@ namespace pp::cuda {
 
 uint64_t msm_chunk_limit(const msm_config& config, msm_group g, const msm_tuning& tuning) {
   if (config.max_chunk_points > 0) return config.max_chunk_points;
-  return g == msm_group::g1 ? tuning.max_chunk_points_g1 : tuning.max_chunk_points_g2;
+  return g.over_fp2 ? tuning.max_chunk_points_g2 : tuning.max_chunk_points_g1;
 }
 
 // query_cub_temp's queries: the sort of the pass's entries (at least one: its int item count), the
@@ -19,7 +19,7 @@ cub_temp_bytes msm_cub_temp_bytes(const msm_shape& s, msm_group g, cub_arch a) {
   cub_temp_bytes t;
   t.sort = cub_sort_pairs_temp_bytes(a, std::max<uint64_t>(s.entries, 1), s.key_bits);
   t.select = std::max(cub_select_temp_bytes(a, cub_select_kind::flagged_u32, s.slots),
-                      cub_select_temp_bytes(a, cub_select_kind::flagged_struct, s.slots, msm_bucket_bytes(g)));
+                      cub_select_temp_bytes(a, cub_select_kind::flagged_struct, s.slots, g.bucket_bytes));
   if (s.split) {
     t.select = std::max(t.select,
                         cub_select_temp_bytes(a, cub_select_kind::if_index, std::max<uint64_t>(s.select_n, 1)));
@@ -46,7 +46,7 @@ result<msm_plan> plan_gpu_msm(uint64_t n, bool split, const msm_config& config, 
     temp.sort = std::max(temp.sort, last.sort);
     temp.select = std::max(temp.select, last.select);
   }
-  return make_msm_plan(s, msm_bucket_bytes(g), temp.sort, temp.select);
+  return make_msm_plan(s, g.bucket_bytes, temp.sort, temp.select);
 }
 
 result<uint64_t> gpu_msm_workspace_bytes(uint64_t n, bool split, const msm_config& config, msm_group g) {

@@ -11,12 +11,24 @@
 
 namespace pp::cuda {
 
-// The two groups the GPU MSM runs over, as its plan sees them: an XYZZ bucket (msm_kernels.cuh) is
-// four coordinates of Fp (G1) or Fp2 (G2), and each has its own chunk limit (msm_tuning.hpp).
-enum class msm_group { g1, g2 };
-constexpr uint64_t msm_bucket_bytes(msm_group g) { return g == msm_group::g1 ? 4 * 48 : 4 * 96; }
+// A group the GPU MSM runs over, as its plan sees it: the bytes of an affine point (the points'
+// storage, two coordinates) and of an XYZZ bucket (msm_kernels.cuh: four coordinates), over Fp (G1)
+// or Fp2 (G2: the tuning's other chunk limit, msm_tuning.hpp). msm_run.cuh checks these against the
+// kernels' types. Unqualified names are BLS12-381's (docs/design.md, "Curve families").
+struct msm_group {
+  const char* name;
+  uint64_t point_bytes;
+  uint64_t bucket_bytes;
+  bool over_fp2;
+};
+inline constexpr msm_group msm_g1{"G1", 2 * 48, 4 * 48, false};
+inline constexpr msm_group msm_g2{"G2", 2 * 96, 4 * 96, true};
+inline constexpr msm_group msm_bn254_g1{"BN254 G1", 2 * 32, 4 * 32, false};
+inline constexpr msm_group msm_bn254_g2{"BN254 G2", 2 * 64, 4 * 64, true};
 
-// The config's chunk limit, else the tuning's for g.
+// The config's chunk limit, else the tuning's for g's field. BN254's groups take BLS12-381's limits
+// (not measured on BN254): the same sort keys a point, smaller buckets, so a chunk's workspace is
+// at most BLS12-381's.
 uint64_t msm_chunk_limit(const msm_config& config, msm_group g, const msm_tuning& tuning = msm_tuning_sm90);
 
 // Bytes of the sort's and of the selections' temp storage (the larger of the two selections over
