@@ -57,14 +57,17 @@ struct device_watch {
   }
   [[nodiscard]] std::optional<devices::device_measures> sum() const {
     std::optional<devices::device_measures> out;
+    int measured = 0;  // the GPUs: a CPU device has no measures of its own
     for (const auto* d : list) {
       const auto m = d->measures();
       if (!m) continue;
       if (!out) out = devices::device_measures{};
-      out->busy_fraction += m->busy_fraction / double(list.size());
+      ++measured;
+      out->busy_fraction += m->busy_fraction;
       out->h2d_bytes += m->h2d_bytes;
       out->region_bytes += m->region_bytes;
     }
+    if (out) out->busy_fraction /= measured;
     return out;
   }
 };
@@ -76,6 +79,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   g.ordinals = a.gpus;
   g.max_vram_bytes = uint64_t(vram_gib * gib);
   g.h2d_cap_bytes_per_s = h2d_gib_s * gib;
+  cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
   if (!gpus && (vram_gib > 0 || h2d_gib_s > 0)) {
     return invalid_argument("--vram-gib and --h2d-gib-s need GPUs (--backend cuda or auto on a GPU host)");
