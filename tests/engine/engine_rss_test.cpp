@@ -44,6 +44,7 @@
 #include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
 #include "support/run_all_tests.hpp"
+#include "support/sanitizers.hpp"
 
 namespace pp::engine {
 namespace {
@@ -259,6 +260,7 @@ double in_mib(uint64_t b) { return static_cast<double>(b) / static_cast<double>(
 
 TEST(EngineRss, PeakRssStaysInTheBudgetAndEveryJobCompletes) {
   if (!std::filesystem::exists("/proc/self/clear_refs")) GTEST_SKIP() << "needs Linux /proc/self/clear_refs";
+  if (test::built_with_asan) GTEST_SKIP() << "ASan's shadow and quarantine are in the resident set";
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("pp_engine_rss_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
