@@ -262,7 +262,9 @@ TEST(EngineCurves, ACpuDeviceBesideGpusTakesBn254AndLeavesBls12381ToThem) {
   auto bls_out = e->await(*bls_id, deadline_in(seconds(120)));
   ASSERT_THAT(bls_out, IsOk());
   ASSERT_EQ(bls_out->state, job_state::succeeded) << bls_out->error.to_string();
-  for (const partition_result& p : bls_out->partitions) EXPECT_NE(p.device, "cpu0") << "a BLS12-381 partition on the CPU";
+  for (const partition_result& p : bls_out->partitions) {
+    EXPECT_NE(p.device, "cpu0") << "a BLS12-381 partition on the CPU";
+  }
   EXPECT_EQ(fakes[0]->starts.load() + fakes[1]->starts.load(), 4);
 }
 
