@@ -45,10 +45,6 @@ constexpr bool is_bls12_381 = std::is_same_v<Family, ec::bls12_381::family>;
 
 std::string count_text(uint64_t n, const char* what) { return std::to_string(n) + " " + what; }
 
-std::string curve_text(ec::curve_id c) {
-  return std::string(ec::curve_name(c)) + " (" + std::string(ec::snarkjs_curve_name(c)) + ")";
-}
-
 template <class Family>
 struct key_and_circuit {
   groth16::basic_proving_key<Family> pk;
@@ -102,8 +98,8 @@ result<std::vector<typename Family::fr>> read_witness(const prove_args& a, const
   constexpr ec::curve_id curve = ec::curve_id_of<Family>;
   // A file the header read cannot place is left to the full read, whose message is the same.
   if (auto c = formats::read_circom_wtns_curve_file(a.witness); c.ok() && *c != curve) {
-    return invalid_argument("reading " + a.witness + ": this .wtns is for " + curve_text(*c) + ", the key " + a.key +
-                            " is for " + curve_text(curve) + ": compute the witness with the key's circuit");
+    return invalid_argument("reading " + a.witness + ": this .wtns is for " + ec::curve_text(*c) + ", the key " + a.key +
+                            " is for " + ec::curve_text(curve) + ": compute the witness with the key's circuit");
   }
   PP_ASSIGN_OR_RETURN(std::vector<typename Family::fr> w, formats::read_circom_wtns_file<typename Family::fr>(a.witness));
   if (w.size() != pk.n_vars) {
@@ -140,11 +136,11 @@ int prove_with(const prove_args& a, command_run& run) {
     // Refused before anything is read: neither has a BN254 path yet.
     if (a.backend == "cuda") {
       return run.fail("--backend cuda: the GPU backend proves BLS12-381 only for now, " + a.key + " is for " +
-                      curve_text(ec::curve_id_of<Family>) + " (use --backend cpu)");
+                      ec::curve_text(ec::curve_id_of<Family>) + " (use --backend cpu)");
     }
     if (a.proof_format == "bellperson") {
       return run.fail("--proof-format bellperson: bellperson proofs are BLS12-381's, " + a.key + " is for " +
-                      curve_text(ec::curve_id_of<Family>));
+                      ec::curve_text(ec::curve_id_of<Family>));
     }
   }
   auto k = read_key<Family>(a, run);

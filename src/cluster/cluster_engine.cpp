@@ -62,7 +62,7 @@ pp::status refuse_other_curves(const pp::engine::key_source& source) {
     curve = ec::curve_id::bn254;
   }
   if (curve == ec::curve_id::bls12_381) return ok_status();
-  return failed_precondition("the key is for " + pp::engine::curve_text(curve) +
+  return failed_precondition("the key is for " + ec::curve_text(curve) +
                              ": cluster mode proves BLS12-381 keys only (it stores bellperson proofs); serve it from "
                              "a daemon without [cluster]");
 }

@@ -3,6 +3,7 @@
 // turns it into the family type once, so the code below is compiled per family and nothing branches
 // on the curve per element (docs/design.md, "Curve families").
 #pragma once
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -31,6 +32,11 @@ constexpr const char* curve_name(curve_id c) {
 
 // snarkjs's name in JSON files and circom's -p option ("bls12381", "bn128").
 constexpr std::string_view snarkjs_curve_name(curve_id c) { return c == curve_id::bls12_381 ? "bls12381" : "bn128"; }
+
+// "BN254 (bn128)": the name in messages, with snarkjs's.
+inline std::string curve_text(curve_id c) {
+  return std::string(curve_name(c)) + " (" + std::string(snarkjs_curve_name(c)) + ")";
+}
 
 // f.template operator()<Family>() for the family of c; returns what f returns.
 template <class F>

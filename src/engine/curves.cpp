@@ -2,10 +2,6 @@
 
 namespace pp::engine {
 
-std::string curve_text(ec::curve_id c) {
-  return std::string(ec::curve_name(c)) + " (" + std::string(ec::snarkjs_curve_name(c)) + ")";
-}
-
 status check_curve_served(std::string_view key_id, ec::curve_id curve, std::span<const device_curves> devices) {
   std::string list;
   for (const device_curves& d : devices) {
@@ -16,7 +12,7 @@ status check_curve_served(std::string_view key_id, ec::curve_id curve, std::span
     }
     list += (list.empty() ? "" : "; ") + std::string(d.name) + " proves " + (proves.empty() ? "nothing" : proves);
   }
-  return failed_precondition("key '" + std::string(key_id) + "' is for " + curve_text(curve) +
+  return failed_precondition("key '" + std::string(key_id) + "' is for " + ec::curve_text(curve) +
                              ", which no device of this engine proves (" + list +
                              "); GPU devices prove BLS12-381 keys only, BN254 keys need a CPU device "
                              "(beside GPUs: engine.bn254_cpu_device)");

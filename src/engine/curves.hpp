@@ -5,7 +5,6 @@
 #pragma once
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 
 #include "core/status.hpp"
@@ -19,9 +18,6 @@ inline constexpr ec::curve_id all_curves[] = {ec::curve_id::bls12_381, ec::curve
 using curve_mask = uint8_t;
 constexpr curve_mask curve_bit(ec::curve_id c) { return static_cast<curve_mask>(1u << static_cast<unsigned>(c)); }
 constexpr bool has_curve(curve_mask m, ec::curve_id c) { return (m & curve_bit(c)) != 0; }
-
-// "BN254 (bn128)": the name in messages, with snarkjs's.
-std::string curve_text(ec::curve_id c);
 
 // What one device proves, by name.
 struct device_curves {

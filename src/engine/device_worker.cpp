@@ -20,7 +20,7 @@ bool is_request_error(const status& s) {
 result<groth16::pending_ptr> start_on(devices::device& dev, const partition_work& w, bool self_verify) {
   return ec::visit_curve(w.key->curve(), [&]<class Family>() -> result<groth16::pending_ptr> {
     groth16::basic_backend<Family>* be = devices::backend_for<Family>(dev);
-    if (!be) return failed_precondition("this device does not prove " + curve_text(ec::curve_id_of<Family>) + " keys");
+    if (!be) return failed_precondition("this device does not prove " + ec::curve_text(ec::curve_id_of<Family>) + " keys");
     const basic_loaded_key<Family>& key = *w.key->as<Family>();
     groth16::basic_prove_request<Family> req;
     req.pk = key.pk.get();

@@ -355,8 +355,8 @@ class engine_impl final : public engine {
     const std::string part = "submit: partition " + std::to_string(p);
     if (!w) return invalid_argument(part + ": null witness");
     if (ec::curve_id_of<Family> != rec.curve) {
-      return invalid_argument(part + ": the witness holds " + curve_text(ec::curve_id_of<Family>) + " values, key '" +
-                              req.key_id + "' is for " + curve_text(rec.curve));
+      return invalid_argument(part + ": the witness holds " + ec::curve_text(ec::curve_id_of<Family>) + " values, key '" +
+                              req.key_id + "' is for " + ec::curve_text(rec.curve));
     }
     if (rec.num_variables != 0 && w->size() != rec.num_variables) {
       return invalid_argument(part + ": witness has " + std::to_string(w->size()) + " values, key '" + req.key_id +

@@ -71,7 +71,7 @@ bool partition_router::place_one() {
       continue;
     }
     if (auto taken = ready_.take(t.job, t.partition)) {
-      hooks_.fail(*taken, unavailable("no healthy device left that proves " + curve_text(t.curve) + " to run job " +
+      hooks_.fail(*taken, unavailable("no healthy device left that proves " + ec::curve_text(t.curve) + " to run job " +
                                       std::to_string(t.job) + " partition " + std::to_string(t.partition)));
     }
   }

@@ -107,8 +107,8 @@ result<std::vector<Fr>> witness_file::read(const std::function<bool()>& stop) co
   constexpr ec::curve_id curve = ec::curve_id_of<ec::family_of_fr<Fr>>;
   // A header the curve read cannot place is left to the full read, whose message is the same.
   if (auto c = formats::read_circom_wtns_curve(b); c.ok() && *c != curve) {
-    return invalid_argument("reading " + path_.string() + ": this .wtns is for " + curve_text(*c) + ", the key is for " +
-                            curve_text(curve) + ": compute the witness with the key's circuit");
+    return invalid_argument("reading " + path_.string() + ": this .wtns is for " + ec::curve_text(*c) + ", the key is for " +
+                            ec::curve_text(curve) + ": compute the witness with the key's circuit");
   }
   auto w = formats::read_circom_wtns<Fr>(b);
   if (!w.ok()) return w.error().with_context("reading " + path_.string());

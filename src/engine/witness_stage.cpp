@@ -103,8 +103,8 @@ void witness_stage::run_uncontained(partition_task& t, const std::string& track)
       w->witness = *m;
     } else {
       const ec::curve_id other = ec::curve_id_of<Family> == ec::curve_id::bn254 ? ec::curve_id::bls12_381 : ec::curve_id::bn254;
-      return invalid_argument("witness for key '" + t.key_id + "': its values are " + curve_text(other) +
-                              " scalars, the key is for " + curve_text(ec::curve_id_of<Family>));
+      return invalid_argument("witness for key '" + t.key_id + "': its values are " + ec::curve_text(other) +
+                              " scalars, the key is for " + ec::curve_text(ec::curve_id_of<Family>));
     }
     const auto& key = *w->key->as<Family>();
     return r1cs::check_witness(*key.cs, *std::get<witness_ptr<Family>>(w->witness))

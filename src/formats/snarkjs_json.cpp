@@ -131,8 +131,7 @@ status check_protocol_and_curve(const json& obj, std::string_view file) {
   if (got == want) return ok_status();
   const std::string f(file);
   return invalid_argument("this " + f + " is for " + ec::curve_name(got) + " (" +
-                          obj["curve"].get_ref<const std::string&>() + "), expected " + ec::curve_name(want) + " (" +
-                          std::string(ec::snarkjs_curve_name(want)) + ")");
+                          obj["curve"].get_ref<const std::string&>() + "), expected " + ec::curve_text(want));
 }
 
 template <class Family>
