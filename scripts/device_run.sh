@@ -45,7 +45,8 @@ build_dir="${PP_BUILD_DIR:-$here/build/cuda}"
 tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_test cuda_spmv_device_test
        cuda_device_memory_test cuda_msm_plan_test cuda_msm_device_test cuda_msm_precompute_test
        cuda_fixed_base_device_test cuda_backend_test cuda_evaluation_test cuda_evaluation_staging_test
-       cuda_pinned_chunk_copier_test cuda_link_pacer_test cuda_cub_temp_model_gpu_test cuda_budget_plan_gpu_test)
+       cuda_pinned_chunk_copier_test cuda_link_pacer_test cuda_cub_temp_model_gpu_test cuda_budget_plan_gpu_test
+       cuda_bn254_backend_test)
 benches=(cuda_ntt_bench cuda_msm_bench cuda_h2d_bench)
 partition_bench=cuda_prover_bench
 # Seconds each may take there.
@@ -55,6 +56,7 @@ declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_te
                   [cuda_backend_test]=240 [cuda_evaluation_test]=120
                   [cuda_evaluation_staging_test]=60 [cuda_pinned_chunk_copier_test]=60 [cuda_link_pacer_test]=30
                   [cuda_cub_temp_model_gpu_test]=120 [cuda_budget_plan_gpu_test]=240
+                  [cuda_bn254_backend_test]=300
                   [cuda_ntt_bench]=60 [cuda_msm_bench]=90 [cuda_h2d_bench]=60 [cuda_prover_bench]=560)
 # The sizes h200.json reports (the benchmarks' defaults sweep more).
 declare -A args=([cuda_ntt_bench]="27" [cuda_msm_bench]="24 26 g2:24"

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "bench_fail_fast.hpp"
@@ -101,7 +102,7 @@ void run(int log_n, device_memory& mem) {
   pp::result<compact_witness_layout> layout = pp::internal_error("unset");
   for (int i = 0; i < 5; ++i) {
     t0 = std::chrono::steady_clock::now();
-    layout = pack_witness(sc->w, staging);
+    layout = pack_witness(std::span<const ff::fr>(sc->w), staging);
     pack_ms.push_back(seconds_since(t0) * 1e3);
     BENCH_CHECK_OK(layout.error());
   }

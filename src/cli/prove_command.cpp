@@ -1,8 +1,8 @@
 // `proofpipe prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>`: the arguments of
 // rapidsnark and `snarkjs groth16 prove`. Reads the key (a snarkjs zkey of either curve, its curve
 // read from its q and r; or a BLS12-381 bellperson parameter file with --params-format bellperson
-// --r1cs), proves on the CPU backend (--backend cuda: the GPU, BLS12-381 keys only for now; auto: the
-// GPU when one is present and the key is BLS12-381's), verifies the proof (unless --no-verify) and
+// --r1cs), proves on the CPU backend (--backend cuda: the GPU, either curve's key; auto: the GPU when
+// one is present), verifies the proof (unless --no-verify) and
 // only then writes the proof and the public signals. The curve is dispatched once, on the key's.
 #include <array>
 #include <memory>
@@ -133,11 +133,7 @@ template <class Family>
 int prove_with(const prove_args& a, command_run& run) {
   using fr = typename Family::fr;
   if constexpr (!is_bls12_381<Family>) {
-    // Refused before anything is read: neither has a BN254 path yet.
-    if (a.backend == "cuda") {
-      return run.fail("--backend cuda: the GPU backend proves BLS12-381 only for now, " + a.key + " is for " +
-                      ec::curve_text(ec::curve_id_of<Family>) + " (use --backend cpu)");
-    }
+    // Refused before anything is read.
     if (a.proof_format == "bellperson") {
       return run.fail("--proof-format bellperson: bellperson proofs are BLS12-381's, " + a.key + " is for " +
                       ec::curve_text(ec::curve_id_of<Family>));
@@ -153,14 +149,10 @@ int prove_with(const prove_args& a, command_run& run) {
   groth16::basic_cpu_backend<Family> cpu;
   groth16::basic_backend<Family>* backend = &cpu;
   devices::device_ptr gpu;
-  if constexpr (is_bls12_381<Family>) {
-    auto g = open_gpu(a);
-    if (!g.ok()) return run.fail(g.error());
-    gpu = std::move(*g);
-    if (gpu) backend = &gpu->backend();
-  } else if (a.backend == "auto") {
-    run.progress("the GPU backend proves BLS12-381 only for now: proving on the CPU");
-  }
+  auto g = open_gpu(a);
+  if (!g.ok()) return run.fail(g.error());
+  gpu = std::move(*g);
+  if (gpu) backend = devices::backend_for<Family>(*gpu);
   groth16::basic_prove_request<Family> req;
   req.pk = &pk;
   req.cs = &cs;

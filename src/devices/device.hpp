@@ -1,7 +1,7 @@
 // device: what the engine runs partitions on (src/engine/engine.hpp). A device names itself and
 // owns a groth16::backend (BLS12-381), which says what one partition holds in host memory, and a
 // BN254 backend when it proves BN254 keys too. The CPU is a device (both CPU backends); each GPU is
-// one (gpu_devices.hpp, the CUDA backend with its region reserved at creation, BLS12-381 only).
+// one (gpu_devices.hpp, the CUDA backend with its region reserved at creation, both curves).
 // This layer sits between the backends (groth16, cuda) and the engine; tests use fake devices whose
 // backends fail or block on demand.
 #pragma once
@@ -37,7 +37,7 @@ class device {
   // takes the device out of rotation and retries the partition on another.
   [[nodiscard]] virtual groth16::backend& backend() = 0;
   // The backend for BN254 keys, under the same contract; null on a device that proves BLS12-381
-  // keys only (a GPU: the CUDA kernels are BLS12-381's).
+  // keys only.
   [[nodiscard]] virtual groth16::bn254::backend* bn254_backend() { return nullptr; }
   // False on a device kept for BN254 keys (a CPU beside GPUs): backend() is then never called.
   [[nodiscard]] virtual bool proves_bls12_381() const { return true; }
@@ -71,7 +71,7 @@ inline bool proves(device& d, ec::curve_id c) {
   return ec::visit_curve(c, [&]<class Family>() { return backend_for<Family>(d) != nullptr; });
 }
 
-// Which curves a CPU device proves: both, or BN254 only (beside GPUs, which prove BLS12-381).
+// Which curves a CPU device proves: both, or BN254 only (beside GPUs: engine_config::bn254_cpu_device).
 enum class cpu_curves { both, bn254_only };
 
 // A CPU device backed by groth16::cpu_backend and groth16::bn254::cpu_backend, named `name`.

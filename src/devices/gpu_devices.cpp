@@ -1,5 +1,6 @@
 // gpu_devices (gpu_devices.hpp) on the CUDA backend: a device per GPU whose busy fraction is the
 // backend's CUDA-event measure (union of the lanes' kernel intervals), not time spent in start().
+// It proves both curves: BN254 partitions run on the same backend (cuda_bn254_backend.hpp).
 #include "devices/gpu_devices.hpp"
 
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "core/status_macros.hpp"
 #include "cuda/prover/cuda_backend.hpp"
+#include "cuda/prover/cuda_bn254_backend.hpp"
 #include "cuda/runtime/device_info.hpp"
 #include "cuda/setup/fixed_base_device.hpp"
 
@@ -15,10 +17,12 @@ namespace {
 
 class gpu_device final : public device {
  public:
-  gpu_device(std::string name, std::unique_ptr<cuda::cuda_backend> be) : name_(std::move(name)), be_(std::move(be)) {}
+  gpu_device(std::string name, std::unique_ptr<cuda::cuda_backend> be)
+      : name_(std::move(name)), be_(std::move(be)), bn254_(*be_) {}
   [[nodiscard]] std::string_view name() const override { return name_; }
   [[nodiscard]] std::string_view kind() const override { return "cuda"; }
   [[nodiscard]] groth16::backend& backend() override { return *be_; }
+  [[nodiscard]] groth16::bn254::backend* bn254_backend() override { return &bn254_; }
   [[nodiscard]] std::optional<device_measures> measures() const override {
     const auto a = be_->gpu_activity();
     return device_measures{a.partitions == 0 ? 0.0 : a.busy_fraction(), be_->h2d_bytes(), be_->capacity_bytes()};
@@ -29,6 +33,7 @@ class gpu_device final : public device {
  private:
   std::string name_;
   std::unique_ptr<cuda::cuda_backend> be_;
+  cuda::cuda_bn254_backend bn254_;  // views *be_, declared after it
 };
 
 }  // namespace

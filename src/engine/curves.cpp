@@ -13,9 +13,7 @@ status check_curve_served(std::string_view key_id, ec::curve_id curve, std::span
     list += (list.empty() ? "" : "; ") + std::string(d.name) + " proves " + (proves.empty() ? "nothing" : proves);
   }
   return failed_precondition("key '" + std::string(key_id) + "' is for " + ec::curve_text(curve) +
-                             ", which no device of this engine proves (" + list +
-                             "); GPU devices prove BLS12-381 keys only, BN254 keys need a CPU device "
-                             "(beside GPUs: engine.bn254_cpu_device)");
+                             ", which no device of this engine proves (" + list + ")");
 }
 
 }  // namespace pp::engine

@@ -1,7 +1,7 @@
 // device_choice: the backend choice the daemon and the CLI share. "cpu": cfg.cpu_devices CPU
 // devices; "cuda": every selected GPU (failed_precondition when none is present or the build has
 // no CUDA backend); "auto": the GPUs when there are any, else the CPUs. Beside GPUs, one CPU device
-// for BN254 keys when cfg.bn254_cpu_device (GPUs prove BLS12-381 only). workers 0 means 2 per GPU
+// for BN254 keys when cfg.bn254_cpu_device (GPUs prove both curves). workers 0 means 2 per GPU
 // (one partition's upload overlaps another's kernels) and 1 per CPU device (the CPU backend uses
 // every core for one partition).
 #pragma once

@@ -58,7 +58,7 @@ class engine {
 
   // Queues a job; returns its id at once (waits only while the intake queue is full, up to
   // engine_config::submit_wait). not_found (unknown key), failed_precondition (no device proves the
-  // key's curve: GPUs prove BLS12-381 only), invalid_argument (no witnesses, too many, an in-memory
+  // key's curve), invalid_argument (no witnesses, too many, an in-memory
   // witness of the other curve or of the wrong size once the circuit size is known, a file witness
   // that does not exist; a .wtns of the other curve fails the job, naming both), already_exists
   // (idempotency conflict), resource_exhausted (intake full, or one partition needs more than the

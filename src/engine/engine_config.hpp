@@ -23,9 +23,10 @@ struct engine_config {
   uint32_t cpu_devices = 1;
   std::function<result<std::vector<device_ptr>>()> make_devices;
   uint32_t workers_per_device = 1;  // concurrent start() calls per device (GPUs: 2+)
-  // With GPUs (choose_devices), one CPU device beside them that proves BN254 keys only: the GPUs
-  // prove BLS12-381 keys only, and BLS12-381 partitions stay theirs.
-  bool bn254_cpu_device = true;
+  // With GPUs (choose_devices), one CPU device beside them that proves BN254 keys only (the GPUs
+  // prove both curves; BLS12-381 partitions stay theirs): for hosts that want BN254's small circuits
+  // off the GPUs.
+  bool bn254_cpu_device = false;
 
   // Pools.
   uint32_t witness_threads = 2;  // load/parse/check witnesses, reserve memory, lease keys

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "cuda/runtime/device_memory.hpp"
@@ -190,10 +191,10 @@ int64_t check_system(const r1cs::constraint_system& cs, const std::vector<std::v
     stats->plain_bytes = compact_r1cs::plain_bytes(cs);
   }
   for (const auto& w : ws) {
-    auto layout = pack_witness(w, staging);
+    auto layout = pack_witness(std::span<const fr>(w), staging);
     EXPECT_THAT(layout, IsOk());
     if (!layout.ok()) return 1;
-    EXPECT_EQ(layout->num_other, count_other_values(w));
+    EXPECT_EQ(layout->num_other, count_other_values(std::span<const fr>(w)));
     void* d_ws = mem.take(layout->bytes);
     EXPECT_EQ(cudaMemsetAsync(d_w, 0xa5, vars * sizeof(fr), s), cudaSuccess);
     EXPECT_THAT(upload_witness(*layout, staging.data(), d_ws, d_w, s), IsOk());
@@ -358,7 +359,7 @@ TEST(SpmvDevice, EmptySystemAndArgumentErrors) {
   // A staging buffer too small for the packed witness.
   std::vector<fr> w(1000, fr::from_uint(5));
   std::vector<std::byte> tiny(100);
-  EXPECT_EQ(pack_witness(w, tiny).error().code(), status_code::resource_exhausted);
+  EXPECT_EQ(pack_witness(std::span<const fr>(w), tiny).error().code(), status_code::resource_exhausted);
 }
 
 }  // namespace

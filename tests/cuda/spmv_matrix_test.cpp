@@ -25,7 +25,7 @@ void expect_round_trip(const r1cs::csr_matrix& m, const compact_csr& c) {
   ASSERT_EQ(c.row_ptr.size(), m.rows() + 1);
   EXPECT_EQ(c.row_ptr.back(), c.words.size());
   std::set<std::vector<uint64_t>> distinct;  // the table holds each value once
-  for (const fr& t : c.table) distinct.insert({t.l[0], t.l[1], t.l[2], t.l[3]});
+  for (const fr_words& t : c.table) distinct.insert({t.l[0], t.l[1], t.l[2], t.l[3]});
   EXPECT_EQ(distinct.size(), c.table.size());
   for (std::size_t r = 0; r < m.rows(); ++r) {
     std::vector<std::pair<uint32_t, fr>> want, got;
@@ -43,7 +43,7 @@ void expect_round_trip(const r1cs::csr_matrix& m, const compact_csr& c) {
         ASSERT_EQ(tag, spmv_tag_table);
         ASSERT_LT(k + 1, c.row_ptr[r + 1]);
         ASSERT_LT(c.words[k + 1], c.table.size());
-        got.emplace_back(col, c.table[c.words[++k]]);
+        got.emplace_back(col, c.table[c.words[++k]].as<fr>());
       }
     }
     ASSERT_EQ(got.size(), want.size()) << "row " << r;
@@ -147,7 +147,7 @@ void expect_chunks_cover(const compact_r1cs& c, uint64_t max_bytes) {
   EXPECT_EQ(at, k->image_bytes);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(next_row[i], c.m[i].rows);
-    tables += (c.m[i].table.size() * sizeof(fr) + 255) / 256 * 256;
+    tables += (c.m[i].table.size() * sizeof(fr_words) + 255) / 256 * 256;
   }
   EXPECT_EQ(k->tables_bytes, tables);
 }

@@ -112,9 +112,7 @@ TEST_F(Oracle, MixedCurvesAreRefusedNamingBoth) {
                 " " + w("poly/m_public.json")).code, 0);
   expect_fail(proofpipe() + " verify " + w("poly_bls/vk.json") + " " + w("poly/m_public.json") + " " + w("poly/m_proof.json"),
               "this proof is for BN254 (bn128), expected BLS12-381 (bls12381)");
-  // The GPU backend and the bellperson layouts are BLS12-381's.
-  expect_fail(proofpipe() + " prove --backend cuda " + w("poly/poly.zkey") + " " + w("poly/poly.wtns") + " " + out,
-              "the GPU backend proves BLS12-381 only for now");
+  // The bellperson layouts are BLS12-381's.
   expect_fail(proofpipe() + " setup --layout bellperson " + w("poly/poly.r1cs") + " " + w("poly/bp.params"),
               "bellperson parameters are BLS12-381's");
 }

@@ -13,11 +13,13 @@ namespace {
 using clock = std::chrono::steady_clock;
 }  // namespace
 
-circuit_key_loader::circuit_key_loader(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                                       const compact_r1cs* compact, const key_upload_target& target)
+template <class Family>
+basic_circuit_key_loader<Family>::basic_circuit_key_loader(const proving_key& pk, const constraint_system& cs,
+                                                           const compact_r1cs* compact, const key_upload_target& target)
     : pk_(pk), cs_(cs), given_(compact), target_(target), id_(key_fingerprint::of(pk, cs)) {}
 
-result<const compact_r1cs*> circuit_key_loader::matrices() {
+template <class Family>
+result<const compact_r1cs*> basic_circuit_key_loader<Family>::matrices() {
   if (given_ == nullptr) {
     PP_ASSIGN_OR_RETURN(compact_r1cs c, make_compact_r1cs(cs_));
     built_.emplace(std::move(c));
@@ -26,23 +28,29 @@ result<const compact_r1cs*> circuit_key_loader::matrices() {
   return given_;
 }
 
-result<planned_key> circuit_key_loader::plan() {
+template <class Family>
+result<planned_key> basic_circuit_key_loader<Family>::plan() {
   PP_ASSIGN_OR_RETURN(const compact_r1cs* compact, matrices());
   PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk_, cs_));
   const cuda_backend_config& cfg = target_.cfg;
   planned_key pl;
   pl.id = id_;
-  PP_ASSIGN_OR_RETURN(pl.shape, shape_key(pk_, cs_, *compact, cfg.staging_bytes, matrix_chunk_bytes(cfg), cfg.h_copies));
+  PP_ASSIGN_OR_RETURN(pl.shape,
+                      shape_key(pk_, cs_, *compact, cfg.staging_bytes, matrix_chunk_bytes(cfg), cfg.h_copies));
   PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, cfg));
   return pl;
 }
 
-status circuit_key_loader::upload(key_entry& k, const workspace_span& ws, uint64_t pin_budget,
-                                  pinned_chunk_copier& staging) {
+template <class Family>
+status basic_circuit_key_loader<Family>::upload(key_entry& k, const workspace_span& ws, uint64_t pin_budget,
+                                                pinned_chunk_copier& staging) {
   PP_ASSIGN_OR_RETURN(const compact_r1cs* compact, matrices());
   return upload_key(k, pk_, compact, gather_lists::of(pk_), target_.d_region, target_.copy, staging,
                     matrix_chunk_bytes(target_.cfg), ws, pin_budget);
 }
+
+template class basic_circuit_key_loader<ec::bls12_381::family>;
+template class basic_circuit_key_loader<ec::bn254::family>;
 
 evaluation_key_loader::evaluation_key_loader(const groth16::evaluation_request& req, const key_upload_target& target,
                                              groth16::prove_timings& t)

@@ -53,12 +53,16 @@ struct key_upload_target {
   cudaStream_t copy = nullptr;
 };
 
-// A circuit's key: cs's compact matrices are the caller's (compact) or made here once, when first
-// needed (to plan the key, or to place one an earlier call planned).
-class circuit_key_loader final : public key_loader {
+// A circuit's key of either curve (instantiated in key_loader.cpp; circuit_key_loader is BLS12-381's):
+// cs's compact matrices are the caller's (compact) or made here once, when first needed (to plan the
+// key, or to place one an earlier call planned).
+template <class Family>
+class basic_circuit_key_loader final : public key_loader {
  public:
-  circuit_key_loader(const groth16::proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact,
-                     const key_upload_target& target);
+  using proving_key = groth16::basic_proving_key<Family>;
+  using constraint_system = r1cs::basic_constraint_system<typename Family::fr>;
+  basic_circuit_key_loader(const proving_key& pk, const constraint_system& cs, const compact_r1cs* compact,
+                           const key_upload_target& target);
   [[nodiscard]] const key_fingerprint& id() const override { return id_; }
   result<planned_key> plan() override;
   status upload(key_entry& k, const workspace_span& ws, uint64_t pin_budget, pinned_chunk_copier& staging) override;
@@ -66,13 +70,14 @@ class circuit_key_loader final : public key_loader {
  private:
   result<const compact_r1cs*> matrices();
 
-  const groth16::proving_key& pk_;
-  const r1cs::constraint_system& cs_;
+  const proving_key& pk_;
+  const constraint_system& cs_;
   const compact_r1cs* given_;
   std::optional<compact_r1cs> built_;
   key_upload_target target_;
   key_fingerprint id_;
 };
+using circuit_key_loader = basic_circuit_key_loader<ec::bls12_381::family>;
 
 // An evaluation request's key (checked by groth16::check_evaluation_request): its upload's steps go to
 // t ("gather lists (host)", "upload_key"), so a proof that placed its key says where its time went.

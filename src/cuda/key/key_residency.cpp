@@ -13,6 +13,7 @@
 #include "cuda/msm/msm_precompute.hpp"
 #include "cuda/plan/msm_tuning.hpp"
 #include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 
 namespace pp::cuda {
 namespace {
@@ -58,9 +59,32 @@ status upload_vector(void* d, const std::vector<T>& v, cudaStream_t stream) {
   return ok_status();
 }
 
+// FNV-1a over the bytes of x.
+template <class T>
+uint64_t hash_bytes(uint64_t h, const T& x) {
+  const auto* p = reinterpret_cast<const unsigned char*>(&x);
+  for (std::size_t i = 0; i < sizeof(T); ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// The points that tell a key from another of the same sizes: H's first, L's last, delta_1.
+template <class Family>
+uint64_t key_points_hash(const groth16::basic_proving_key<Family>& pk) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const char* c = Family::name; *c != 0; ++c) h = hash_bytes(h, *c);
+  if (!pk.h.empty()) h = hash_bytes(h, pk.h.front());
+  if (!pk.l.empty()) h = hash_bytes(h, pk.l.back());
+  return hash_bytes(h, pk.vk.delta_g1);
+}
+
 }  // namespace
 
-key_fingerprint key_fingerprint::of(const groth16::proving_key& pk, const r1cs::constraint_system& cs) {
+template <class Family>
+key_fingerprint key_fingerprint::of(const groth16::basic_proving_key<Family>& pk,
+                                    const r1cs::basic_constraint_system<typename Family::fr>& cs) {
   key_fingerprint f;
   f.pk = &pk;
   f.cs = &cs;
@@ -70,9 +94,7 @@ key_fingerprint key_fingerprint::of(const groth16::proving_key& pk, const r1cs::
   f.nl = pk.l.size();
   f.constraints = cs.num_constraints();
   f.basis = pk.basis;
-  if (!pk.h.empty()) f.h0 = pk.h.front();
-  if (!pk.l.empty()) f.l0 = pk.l.back();
-  f.delta = pk.vk.delta_g1;
+  f.points = key_points_hash(pk);
   return f;
 }
 
@@ -85,16 +107,15 @@ key_fingerprint key_fingerprint::of_evaluations(const groth16::evaluation_reques
   f.nh = pk.h.size();
   f.nl = pk.l.size();
   f.basis = pk.basis;
-  if (!pk.h.empty()) f.h0 = pk.h.front();
-  if (!pk.l.empty()) f.l0 = pk.l.back();
-  f.delta = pk.vk.delta_g1;
+  f.points = key_points_hash(pk);
   uint64_t h = 0xcbf29ce484222325ull;
   for (const groth16::density_bits* d : {&req.a_aux, &req.b_inputs, &req.b_aux}) h = hash_bits(h, *d);
   f.densities = h;
   return f;
 }
 
-gather_lists gather_lists::of(const groth16::proving_key& pk) {
+template <class Family>
+gather_lists gather_lists::of(const groth16::basic_proving_key<Family>& pk) {
   gather_lists g;
   if (pk.a_density) g.a = density_indices(*pk.a_density);
   if (pk.b_density) g.b = density_indices(*pk.b_density);
@@ -113,6 +134,7 @@ gather_lists gather_lists::of(const groth16::evaluation_request& req) {
   return g;
 }
 
+template <class G1>
 result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const msm_chunking& m) {
   PP_ASSIGN_OR_RETURN(const msm_precomputation model, make_msm_precomputation(n, copies));
   if (model.groups < 2) return model;
@@ -120,7 +142,7 @@ result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const m
   for (int c = model.window_bits; c >= narrowest; --c) {
     PP_ASSIGN_OR_RETURN(const msm_precomputation pre, make_msm_precomputation(n, copies, c));
     if (pre.groups < 2) continue;
-    const auto ws = msm_workspace_bytes<ec::g1_curve>(n, msm_config{0, m.g1_chunk, pre});
+    const auto ws = msm_workspace_bytes<G1>(n, msm_config{0, m.g1_chunk, pre});
     if (ws.ok() && *ws <= m.workspace_bytes) return pre;
   }
   return internal_error("h_precomputation: no width from " + std::to_string(narrowest) + " to " +
@@ -128,7 +150,8 @@ result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const m
                         " copies in the plan's workspace of " + std::to_string(m.workspace_bytes) + " bytes");
 }
 
-status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
+template <class Family>
+status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, const compact_r1cs* compact,
                   const gather_lists& gather, void* d_region, cudaStream_t copy, pinned_chunk_copier& staging,
                   uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -180,9 +203,10 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   const double t_points = since(t0);
   if (p.h_copies > 1 && p.resident[table_h] && s.points[table_h] > 0) {
     const auto th = std::chrono::steady_clock::now();
-    PP_ASSIGN_OR_RETURN(k.h_pre, h_precomputation(s.points[table_h], p.h_copies, p.msm));
-    auto* d_h = reinterpret_cast<ec::g1_affine*>(base + p.table_offset[table_h]);
-    PP_RETURN_IF_ERROR(precompute_msm_bases<ec::g1_curve>(d_h, s.points[table_h], k.h_pre, copy));
+    using g1_curve = typename Family::g1_curve;
+    PP_ASSIGN_OR_RETURN(k.h_pre, h_precomputation<g1_curve>(s.points[table_h], p.h_copies, p.msm));
+    auto* d_h = reinterpret_cast<ec::affine<g1_curve>*>(base + p.table_offset[table_h]);
+    PP_RETURN_IF_ERROR(precompute_msm_bases<g1_curve>(d_h, s.points[table_h], k.h_pre, copy));
     PP_CUDA_TRY(cudaStreamSynchronize(copy));  // setup only
     log::get("cuda")->info("key upload: {} precomputed copies of H's points (c = {}, {} bucket windows) in {:.3f} s",
                            k.h_pre.groups - 1, k.h_pre.window_bits, k.h_pre.group_windows, since(th));
@@ -210,8 +234,10 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
                              k.matrix_chunks.image_bytes, pinned.error().message());
     }
   }
-  PP_ASSIGN_OR_RETURN(k.qap,
-                      device_qap::create(std::countr_zero(s.n), pk.basis, base + p.qap_offset, s.qap_bytes, copy));
+  using device_qap_of_key = basic_device_qap<typename Family::fr>;
+  PP_ASSIGN_OR_RETURN(device_qap_of_key qap, device_qap_of_key::create(std::countr_zero(s.n), pk.basis,
+                                                                       base + p.qap_offset, s.qap_bytes, copy));
+  k.qap = qap;
   // The variable indices of a filtered A / B query (bellperson's density bitmaps).
   const auto upload_list = [&](const std::vector<uint32_t>& idx, uint64_t offset, uint64_t room,
                                const uint32_t*& d_idx) -> status {
@@ -235,10 +261,10 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
     char* const w = static_cast<char*>(d_region) + lanes.offset + uint64_t{i} * lanes.stride;
     const lane_layout& l = p.lane;
     partition_workspace& pw = k.ws[i];
-    pw.d_w = reinterpret_cast<ff::fr*>(w + l.w);
-    pw.d_scalars = reinterpret_cast<ff::fr*>(w + l.scalars);
-    pw.d_b = reinterpret_cast<ff::fr*>(w + l.b);
-    pw.d_c = reinterpret_cast<ff::fr*>(w + l.c);
+    pw.d_w = w + l.w;
+    pw.d_scalars = w + l.scalars;
+    pw.d_b = w + l.b;
+    pw.d_c = w + l.c;
     pw.d_witness_ws = w + l.witness_ws;
     pw.d_msm_ws = w + l.msm_ws;
     if (p.slot_bytes != 0) {
@@ -251,5 +277,17 @@ status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1
   }
   return ok_status();
 }
+
+#define PP_KEY_RESIDENCY_INSTANTIATE(Family)                                                                       \
+  template key_fingerprint key_fingerprint::of(const groth16::basic_proving_key<Family>&,                          \
+                                               const r1cs::basic_constraint_system<Family::fr>&);                  \
+  template gather_lists gather_lists::of(const groth16::basic_proving_key<Family>&);                               \
+  template result<msm_precomputation> h_precomputation<Family::g1_curve>(uint64_t, uint32_t, const msm_chunking&); \
+  template status upload_key(key_entry&, const groth16::basic_proving_key<Family>&, const compact_r1cs*,           \
+                             const gather_lists&, void*, cudaStream_t, pinned_chunk_copier&, uint64_t,             \
+                             const workspace_span&, uint64_t);
+PP_KEY_RESIDENCY_INSTANTIATE(ec::bls12_381::family)
+PP_KEY_RESIDENCY_INSTANTIATE(ec::bn254::family)
+#undef PP_KEY_RESIDENCY_INSTANTIATE
 
 }  // namespace pp::cuda

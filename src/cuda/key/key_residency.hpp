@@ -3,7 +3,8 @@
 // workspaces. Sizing (shape_key, chunking_options) is key_sizing.hpp's, on the host alone; placing
 // (upload_key) copies the resident tables once, at setup. A key proves either circuits (with cs's
 // matrices for the SpMV) or QAP evaluations (no matrices; its density gather lists from the
-// request: shape_evaluation_key). Internal to the cuda layer.
+// request: shape_evaluation_key). Either curve's circuit key (BLS12-381's or BN254's; evaluation keys are
+// BLS12-381's): the templates are instantiated in key_residency.cpp. Internal to the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "core/result.hpp"
@@ -31,13 +33,15 @@ namespace pp::cuda {
 // cs; its densities' hash tells keys placed for different gather lists apart (a collision would give
 // wrong sums, which the proof's verification turns into an error).
 struct key_fingerprint {
-  const groth16::proving_key* pk = nullptr;
-  const r1cs::constraint_system* cs = nullptr;
+  const void* pk = nullptr;  // a groth16::basic_proving_key of either curve
+  const void* cs = nullptr;
   uint64_t n_vars = 0, domain = 0, nh = 0, nl = 0, constraints = 0;
   groth16::h_basis basis{};
-  ec::g1_affine h0{}, l0{}, delta{};
+  uint64_t points = 0;  // a hash of the curve's name, H's first point, L's last and delta_1
   uint64_t densities = 0;
-  static key_fingerprint of(const groth16::proving_key& pk, const r1cs::constraint_system& cs);
+  template <class Family>
+  static key_fingerprint of(const groth16::basic_proving_key<Family>& pk,
+                            const r1cs::basic_constraint_system<typename Family::fr>& cs);
   static key_fingerprint of_evaluations(const groth16::evaluation_request& req);
   bool operator==(const key_fingerprint& o) const = default;
 };
@@ -46,7 +50,8 @@ struct key_fingerprint {
 // points' order; empty for an unfiltered query (its scalars are the witness itself).
 struct gather_lists {
   std::vector<uint32_t> a, b;
-  static gather_lists of(const groth16::proving_key& pk);  // pk's density bitmaps
+  template <class Family>
+  static gather_lists of(const groth16::basic_proving_key<Family>& pk);  // pk's density bitmaps
   // An evaluation request's densities: A = every input and the aux set in a_aux, B = the inputs set
   // in b_inputs and the aux set in b_aux (bellperson's order).
   static gather_lists of(const groth16::evaluation_request& req);
@@ -56,13 +61,15 @@ struct gather_lists {
 // one) in m's workspace: make_msm_precomputation's width, else the widest narrower one down to the
 // table's width for a chunk, whose workspace fits m.workspace_bytes (the table's width always does:
 // no more digits, no more buckets than the plain MSM's). groups 1 when copies < 2.
+template <class G1>
 result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const msm_chunking& m);
 
-// One partition workspace (device pointers into the region).
+// One partition workspace (device pointers into the region). The scalar vectors hold the key's
+// curve's Fr (32 bytes either way): partition_launch.cpp reads them as that.
 struct partition_workspace {
-  ff::fr* d_w = nullptr;
-  ff::fr* d_scalars = nullptr;  // a, then h, then the gathered A / B scalars
-  ff::fr *d_b = nullptr, *d_c = nullptr;
+  void* d_w = nullptr;
+  void* d_scalars = nullptr;  // a, then h, then the gathered A / B scalars
+  void *d_b = nullptr, *d_c = nullptr;
   void* d_witness_ws = nullptr;
   void* d_msm_ws = nullptr;
   void* d_slot[msm_max_point_slots] = {};  // the lane layout's slots (point chunks)
@@ -74,7 +81,7 @@ struct key_entry {
   key_shape shape;
   key_plan plan;
   uint64_t base = 0;  // offset of the key in the region
-  device_qap qap;
+  std::variant<device_qap, basic_device_qap<ff::bn254::fr>> qap;  // the key's curve's
   device_r1cs matrices;  // streamed: only the tables are on the device
   // Streamed matrices: their row chunks, laid out in host memory as the slots receive them (the
   // key's own copy: the caller's compact matrices may die), pinned unless pinning failed.
@@ -109,7 +116,8 @@ struct workspace_span {
 // or for what would take the key past pin_budget bytes pinned); points the workspaces of `lanes`
 // (region offsets; each at least k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes:
 // shape_key's.
-status upload_key(key_entry& k, const groth16::proving_key& pk, const compact_r1cs* compact,
+template <class Family>
+status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, const compact_r1cs* compact,
                   const gather_lists& gather, void* d_region, cudaStream_t copy, pinned_chunk_copier& staging,
                   uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget);
 

@@ -214,9 +214,9 @@ result<key_footprint> region_policy::footprint(const key_fingerprint& id) const 
   return footprint_of(k->shape, k->plan);
 }
 
-bool region_policy::placed_from(const groth16::proving_key& pk) const {
+bool region_policy::placed_from(const void* pk) const {
   mutex_lock lock(mu_);
-  return std::any_of(keys_.begin(), keys_.end(), [&](const auto& k) { return k->id.pk == &pk; });
+  return std::any_of(keys_.begin(), keys_.end(), [&](const auto& k) { return k->id.pk == pk; });
 }
 
 void region_policy::evict_all() {

@@ -55,8 +55,8 @@ class region_policy {
 
   // What the placed key `id` takes; not_found when it is not placed.
   [[nodiscard]] result<key_footprint> footprint(const key_fingerprint& id) const PP_EXCLUDES(mu_);
-  // Whether a placed key's tables are pk's.
-  [[nodiscard]] bool placed_from(const groth16::proving_key& pk) const PP_EXCLUDES(mu_);
+  // Whether a placed key's tables are those of pk (a groth16::basic_proving_key of either curve).
+  [[nodiscard]] bool placed_from(const void* pk) const PP_EXCLUDES(mu_);
   // Every key forgotten once every lane is idle (the region is planned afresh on the next use). The
   // caller holds no lane.
   void evict_all() PP_EXCLUDES(mu_);

@@ -1,46 +1,45 @@
-// Kernels of the GPU NTT over Fr (nvcc only): one launch per pass of ntt_plan, each running r radix-2
-// stages of a 2^tile_log-element tile. A thread holds 2^T elements in registers and runs up to T
-// stages on them (a radix-2^T round; T = 3 or 2, the plan's elements_log); rounds exchange through
-// shared memory. T = 2 halves the registers a thread needs, so more warps hide the latency of the
-// multiply's carry chains, at the price of more rounds through shared memory. Stage algebra as the host
-// NTT (src/poly/ntt.cpp): Gentleman-Sande (DIF) for natural input, Cooley-Tukey (DIT) for
+// Kernels of the GPU NTT over a scalar field Fr, templated on it (either curve's; nvcc only): one launch per
+// pass of ntt_plan, each running r radix-2 stages of a 2^tile_log-element tile. A thread holds 2^T elements
+// in registers and runs up to T stages on them (a radix-2^T round; T = 3 or 2, the plan's elements_log);
+// rounds exchange through shared memory. T = 2 halves the registers a thread needs, so more warps hide the
+// latency of the multiply's carry chains, at the price of more rounds through shared memory. Stage algebra as
+// the host NTT (src/poly/ntt.cpp): Gentleman-Sande (DIF) for natural input, Cooley-Tukey (DIT) for
 // bit-reversed input; twiddles w^e read from the resident table of n/2 + 1 powers.
 #pragma once
 #include <cstdint>
 
 #include "cuda/ff/fr_vector_access.cuh"
 #include "cuda/plan/ntt_tuning.hpp"
-#include "ff/fr.hpp"
 
 namespace pp::cuda::ntt_detail {
-
-using ff::fr;
 
 // What multiplies each element in the first pass (on load) or the last pass (on store).
 enum class scale_kind : uint32_t { none, constant, table };
 
 // factor(x) = lo[x & (2^lo_log - 1)] * hi[x >> lo_log] for the natural index x of the element
 // (coefficient index for coset shifts): g^x on load, g^-x / n on store.
+template <class Fr>
 struct scale_spec {
   scale_kind kind = scale_kind::none;
   bool on_load = false;  // else on store
-  fr constant{};
-  const fr* lo = nullptr;
-  const fr* hi = nullptr;
+  Fr constant{};
+  const Fr* lo = nullptr;
+  const Fr* hi = nullptr;
   uint32_t lo_log = 0;
 };
 
+template <class Fr>
 struct pass_args {
-  fr* data;
+  Fr* data;
   // Out of place, natural order (DIF only): the last pass writes element pos to out[rev(pos)]
   // instead of data[pos], and takes its tiles in bit-reversed order so that the blocks running
   // together write neighbouring sectors. nullptr: in place.
-  fr* out;
-  const fr* tw;  // tw[e] = w^e, e in [0, n/2]
+  Fr* out;
+  const Fr* tw;  // tw[e] = w^e, e in [0, n/2]
   uint32_t log_n;
   uint32_t s0, r, log_c, log_l;  // see ntt_pass; log_l = log_n - s0 - r
   bool first, last;              // first / last pass executed (where load / store scaling applies)
-  scale_spec scale;
+  scale_spec<Fr> scale;
 };
 
 // Shared memory holds the tile planar (word w of element e at w*E + swz(e)), so a warp touching 32
@@ -52,8 +51,8 @@ __device__ __forceinline__ uint32_t swz(uint32_t e) {
   return e ^ ((e >> T) & 31u);
 }
 
-template <int T>
-__device__ __forceinline__ void smem_store(uint32_t* s, uint32_t big_e, uint32_t e, const fr& v) {
+template <int T, class Fr>
+__device__ __forceinline__ void smem_store(uint32_t* s, uint32_t big_e, uint32_t e, const Fr& v) {
   const uint32_t p = swz<T>(e);
 PP_UNROLL
   for (int w = 0; w < 4; ++w) {
@@ -61,11 +60,11 @@ PP_UNROLL
     s[(2 * w + 1) * big_e + p] = uint32_t(v.l[w] >> 32);
   }
 }
-template <int T>
-__device__ __forceinline__ fr smem_load(const uint32_t* s, uint32_t big_e, uint32_t e) {
+template <int T, class Fr>
+__device__ __forceinline__ Fr smem_load(const uint32_t* s, uint32_t big_e, uint32_t e) {
   const uint32_t p = swz<T>(e);
-  fr v;
-PP_UNROLL
+  Fr v;
+  PP_UNROLL
   for (int w = 0; w < 4; ++w) v.l[w] = uint64_t(s[(2 * w) * big_e + p]) | (uint64_t(s[(2 * w + 1) * big_e + p]) << 32);
   return v;
 }
@@ -74,23 +73,24 @@ __device__ __forceinline__ uint32_t reverse_bits(uint32_t x, uint32_t log_n) {
   return log_n == 0 ? 0 : __brev(x) >> (32 - log_n);
 }
 
-__device__ __forceinline__ fr scale_factor(const scale_spec& s, uint32_t x) {
+template <class Fr>
+__device__ __forceinline__ Fr scale_factor(const scale_spec<Fr>& s, uint32_t x) {
   if (s.kind == scale_kind::constant) return s.constant;
   return ldg_fr(s.lo + (x & ((1u << s.lo_log) - 1))) * ldg_fr(s.hi + (x >> s.lo_log));
 }
 
 // Twiddle for exponent e: forward w^e = tw[e]; inverse -w^-e = tw[n/2 - e] (w^(n/2) = -1), whose
 // sign the butterflies absorb by swapping an add and a subtract (as the host NTT does).
-template <bool Inverse>
-__device__ __forceinline__ fr twiddle(const fr* tw, uint32_t half, uint32_t e) {
+template <bool Inverse, class Fr>
+__device__ __forceinline__ Fr twiddle(const Fr* tw, uint32_t half, uint32_t e) {
   return ldg_fr(tw + (Inverse ? half - e : e));
 }
 
 // DIF butterfly (u, v) -> (u + v, (u - v) w), w the twiddle of exponent e; for e == 0 the product
 // is skipped (w = 1, or -1 with the inverse sign swap: both give u - v).
-template <bool Inverse>
-__device__ __forceinline__ void dif_butterfly(fr& u, fr& v, const fr& w, uint32_t e) {
-  const fr s = u + v;
+template <bool Inverse, class Fr>
+__device__ __forceinline__ void dif_butterfly(Fr& u, Fr& v, const Fr& w, uint32_t e) {
+  const Fr s = u + v;
   if (e == 0) {
     v = u - v;
   } else {
@@ -100,21 +100,21 @@ __device__ __forceinline__ void dif_butterfly(fr& u, fr& v, const fr& w, uint32_
 }
 
 // DIT butterfly (u, v) -> (u + v w, u - v w); e == 0 as above.
-template <bool Inverse>
-__device__ __forceinline__ void dit_butterfly(fr& u, fr& v, const fr& w, uint32_t e) {
+template <bool Inverse, class Fr>
+__device__ __forceinline__ void dit_butterfly(Fr& u, Fr& v, const Fr& w, uint32_t e) {
   if (e == 0) {
-    const fr s = u + v;
+    const Fr s = u + v;
     v = u - v;
     u = s;
   } else {
-    const fr p = v * w;
+    const Fr p = v * w;
     v = Inverse ? u + p : u - p;
     u = Inverse ? u - p : u + p;
   }
 }
 
-template <bool Dif, bool Inverse>
-__device__ __forceinline__ void butterfly(fr& u, fr& v, const fr& w, uint32_t e) {
+template <bool Dif, bool Inverse, class Fr>
+__device__ __forceinline__ void butterfly(Fr& u, Fr& v, const Fr& w, uint32_t e) {
   if constexpr (Dif) {
     dif_butterfly<Inverse>(u, v, w, e);
   } else {
@@ -130,9 +130,9 @@ __device__ __forceinline__ void butterfly(fr& u, fr& v, const fr& w, uint32_t e)
 // R: the register cap of ntt_kernel_shape<T, R> (0: the shape's default). Ahead: a stage loads all
 // its twiddles before its butterflies (their loads in flight together), else each just before its
 // butterfly (2^(T-1) - 1 fewer Fr live: what a 64-register cap has room for).
-template <bool Dif, bool Inverse, int T, int R, bool Ahead>
+template <bool Dif, bool Inverse, int T, int R, bool Ahead, class Fr>
 __global__ void __launch_bounds__(ntt_kernel_shape<T, R>::max_threads, ntt_kernel_shape<T, R>::min_blocks)
-    ntt_pass_kernel(const pass_args a) {
+    ntt_pass_kernel(const pass_args<Fr> a) {
   constexpr int ne = 1 << T;   // elements per thread
   constexpr int nb = ne / 2;   // butterflies per stage
   static_assert(Ahead || T == 2, "just-in-time twiddles reuse the previous butterfly's: two per stage only");
@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(ntt_kernel_shape<T, R>::max_threads, ntt_kerne
   const uint32_t tid = threadIdx.x;
   const int n_rounds = (int(a.r) + T - 1) / T;
 
-  fr x[ne];
+  Fr x[ne];
   for (int q = 0; q < n_rounds; ++q) {
     const int round = Dif ? q : n_rounds - 1 - q;
     const int hi = int(a.r) - T * round;  // stage (row) bits [lo, hi)
@@ -170,7 +170,7 @@ PP_UNROLL
           x[m] = x[m] * scale_factor(a.scale, xn);
         }
       } else {
-        x[m] = smem_load<T>(smem, big_e, e);
+        x[m] = smem_load<T, Fr>(smem, big_e, e);
       }
     }
 
@@ -189,22 +189,22 @@ PP_UNROLL
       if constexpr (!Ahead) {
         // One twiddle live at a time; a butterfly that shares its twiddle keeps the previous one.
         uint32_t exp = 0;
-        fr w{};
-PP_UNROLL
+        Fr w{};
+        PP_UNROLL
         for (int k = 0; k < nb; ++k) {
           const int m = ((k >> qb) << (qb + 1)) | (k & ((1 << qb) - 1));
           if (!(shared && (k >> qb) != 0)) {
             const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
             const uint32_t i = uint32_t((g0 + (e & c_mask)) & l_mask);
             exp = ((((e >> a.log_c) & j_mask) << a.log_l) | i) << t;
-            w = exp != 0 ? twiddle<Inverse>(a.tw, half, exp) : fr{};
+            w = exp != 0 ? twiddle<Inverse>(a.tw, half, exp) : Fr{};
           }
           butterfly<Dif, Inverse>(x[m], x[m | (1 << qb)], w, exp);
         }
       } else {
         uint32_t exps[nb];
-        fr w[nb];
-PP_UNROLL
+        Fr w[nb];
+        PP_UNROLL
         for (int k = 0; k < nb; ++k) {
           if (shared && (k >> qb) != 0) {
             exps[k] = exps[k & ((1 << qb) - 1)];
@@ -215,7 +215,7 @@ PP_UNROLL
           const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
           const uint32_t i = uint32_t((g0 + (e & c_mask)) & l_mask);
           exps[k] = ((((e >> a.log_c) & j_mask) << a.log_l) | i) << t;
-          w[k] = exps[k] != 0 ? twiddle<Inverse>(a.tw, half, exps[k]) : fr{};
+          w[k] = exps[k] != 0 ? twiddle<Inverse>(a.tw, half, exps[k]) : Fr{};
         }
 PP_UNROLL
         for (int k = 0; k < nb; ++k) {
@@ -232,7 +232,7 @@ PP_UNROLL
         const uint32_t e = t_low | (uint32_t(m) << run) | t_high;
         const uint64_t g = g0 + (e & c_mask);
         const uint64_t pos = ((g >> a.log_l) << (a.log_l + a.r)) | (uint64_t(e >> a.log_c) << a.log_l) | (g & l_mask);
-        fr v = x[m];
+        Fr v = x[m];
         if (a.last && !a.scale.on_load && a.scale.kind != scale_kind::none) {
           const uint32_t xn = Dif ? reverse_bits(uint32_t(pos), a.log_n) : uint32_t(pos);
           v = v * scale_factor(a.scale, xn);
@@ -252,11 +252,11 @@ PP_UNROLL
 }
 
 // Sizes 2, 4 (below one 8-element thread): one thread runs every stage.
-template <bool Dif, bool Inverse>
-__global__ void ntt_small_kernel(const pass_args a) {
+template <bool Dif, bool Inverse, class Fr>
+__global__ void ntt_small_kernel(const pass_args<Fr> a) {
   const uint32_t n = 1u << a.log_n;
   const uint32_t half = n >> 1;
-  fr x[4];
+  Fr x[4];
   for (uint32_t p = 0; p < n; ++p) {
     x[p] = load_fr(a.data + p);
     if (a.scale.on_load && a.scale.kind != scale_kind::none) {
@@ -273,7 +273,7 @@ __global__ void ntt_small_kernel(const pass_args a) {
     }
   }
   for (uint32_t p = 0; p < n; ++p) {
-    fr v = x[p];
+    Fr v = x[p];
     if (!a.scale.on_load && a.scale.kind != scale_kind::none) {
       v = v * scale_factor(a.scale, Dif ? reverse_bits(p, a.log_n) : p);
     }
@@ -287,12 +287,13 @@ __global__ void ntt_small_kernel(const pass_args a) {
 
 // In-place bit-reversal permutation: element x swaps with rev(x). An Fr is one 32-byte sector, so
 // the scattered half of the accesses moves no extra bytes.
-__global__ void bit_reverse_kernel(fr* data, uint32_t log_n) {
+template <class Fr>
+__global__ void bit_reverse_kernel(Fr* data, uint32_t log_n) {
   const uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >> log_n) return;
   const uint32_t y = reverse_bits(x, log_n);
   if (x < y) {
-    const fr u = load_fr(data + x), v = load_fr(data + y);
+    const Fr u = load_fr(data + x), v = load_fr(data + y);
     store_fr(data + x, v);
     store_fr(data + y, u);
   }
@@ -302,8 +303,9 @@ __global__ void bit_reverse_kernel(fr* data, uint32_t log_n) {
 // rev(x) = rev4(lo):rev(mid):rev4(hi), so the 16 x 16 tile of one mid maps onto the tile of rev(mid),
 // transposed with both 4-bit indices reversed. A block (16 x 16 threads) owns the pair
 // mid <= rev(mid), reads both tiles in 512-byte rows and writes both back the same way.
-__global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(fr* data, uint32_t log_n) {
-  __shared__ fr tile[2][16][16];
+template <class Fr>
+__global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(Fr* data, uint32_t log_n) {
+  __shared__ Fr tile[2][16][16];
   const uint32_t mid = blockIdx.x;
   const uint32_t rmid = reverse_bits(mid, log_n - 8);
   if (mid > rmid) return;

@@ -22,6 +22,7 @@
 
 #include "core/result.hpp"
 #include "cuda/plan/msm_plan.hpp"
+#include "cuda/plan/msm_workspace.hpp"
 
 namespace pp::cuda {
 
@@ -43,7 +44,8 @@ struct key_shape {
   uint64_t n = 0;                                // domain size
   uint64_t nv = 0;                               // witness variables
   std::array<uint64_t, key_table_count> points{};  // points per table
-  std::array<uint64_t, key_table_count> point_bytes{};  // bytes of one point (G1 96, G2 192)
+  std::array<uint64_t, key_table_count> point_bytes{};  // bytes of one point (BLS12-381: G1 96, G2 192)
+  msm_group g1 = msm_g1, g2 = msm_g2;                   // the key's curve's groups (BN254's or BLS12-381's)
   uint64_t matrices_bytes = 0;                   // compact A, B, C
   uint64_t matrix_tables_bytes = 0;              // their coefficient tables (resident when streamed)
   uint64_t matrix_slot_bytes = 0;                // the largest row chunk (0: the matrices cannot stream)

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "core/status_macros.hpp"
 #include "cuda/plan/msm_tuning.hpp"
@@ -11,6 +14,8 @@
 #include "cuda/plan/qap_tables.hpp"
 #include "cuda/plan/witness_layout.hpp"
 #include "ec/affine.hpp"
+#include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 #include "groth16/qap.hpp"
 #include "poly/domain.hpp"
 #include "r1cs/density.hpp"
@@ -18,16 +23,31 @@
 namespace pp::cuda {
 namespace {
 
-using ec::g1_affine;
-using ec::g2_affine;
+// A point's bytes per table: H, L, A and B_G1 are G1's, B_G2 is G2's.
+std::array<uint64_t, key_table_count> point_bytes(const msm_group& g1, const msm_group& g2) {
+  return {g1.point_bytes, g1.point_bytes, g1.point_bytes, g1.point_bytes, g2.point_bytes};
+}
 
-constexpr std::array<uint64_t, key_table_count> point_bytes = {sizeof(g1_affine), sizeof(g1_affine), sizeof(g1_affine),
-                                                               sizeof(g1_affine), sizeof(g2_affine)};
+// The MSM's groups of a curve family, which the GPU MSM checks against its point types (msm_run.cuh).
+template <class Family>
+constexpr std::pair<msm_group, msm_group> groups_of() {
+  if constexpr (std::is_same_v<Family, ec::bn254::family>) {
+    return {msm_bn254_g1, msm_bn254_g2};
+  } else {
+    return {msm_g1, msm_g2};
+  }
+}
 
 }  // namespace
 
-key_sizes key_sizes::of(const groth16::proving_key& pk) {
+template <class Family>
+key_sizes key_sizes::of(const groth16::basic_proving_key<Family>& pk) {
+  using g1_affine = typename groth16::basic_proving_key<Family>::g1_affine;
+  using g2_affine = typename groth16::basic_proving_key<Family>::g2_affine;
   key_sizes k;
+  std::tie(k.g1, k.g2) = groups_of<Family>();
+  static_assert(sizeof(g1_affine) == groups_of<Family>().first.point_bytes &&
+                sizeof(g2_affine) == groups_of<Family>().second.point_bytes);
   k.domain = pk.domain_size;
   k.basis = pk.basis;
   k.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};
@@ -61,8 +81,10 @@ result<key_sizes> key_sizes::of_setup(const r1cs::constraint_system& cs, groth16
   return k;
 }
 
-result<key_shape> shape_key(const key_sizes& key, const r1cs::constraint_system& cs, const compact_r1cs& compact,
-                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max) {
+template <class Fr>
+result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
+                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
+                            uint32_t h_copies_max) {
   key_shape s;
   s.h_copies_max = std::max<uint32_t>(h_copies_max, 1);
   s.n = key.domain;
@@ -72,7 +94,9 @@ result<key_shape> shape_key(const key_sizes& key, const r1cs::constraint_system&
   const int log_n = std::countr_zero(s.n);
   s.nv = cs.num_variables();
   s.points = key.points;
-  s.point_bytes = point_bytes;
+  s.g1 = key.g1;
+  s.g2 = key.g2;
+  s.point_bytes = point_bytes(key.g1, key.g2);
   s.matrices_bytes = compact.device_bytes();
   PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, matrix_chunk_bytes));
   s.matrix_tables_bytes = mk.tables_bytes;
@@ -87,9 +111,10 @@ result<key_shape> shape_key(const key_sizes& key, const r1cs::constraint_system&
   return s;
 }
 
-result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
-                            uint32_t h_copies_max) {
+template <class Family>
+result<key_shape> shape_key(const groth16::basic_proving_key<Family>& pk,
+                            const r1cs::basic_constraint_system<typename Family::fr>& cs, const compact_r1cs& compact,
+                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max) {
   return shape_key(key_sizes::of(pk), cs, compact, staging_bytes, matrix_chunk_bytes, h_copies_max);
 }
 
@@ -106,7 +131,7 @@ result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, u
   s.nv = req.inputs.size() + req.aux.size();
   if (s.nv > uint64_t{UINT32_MAX}) return invalid_argument("shape_evaluation_key: more than 2^32 variables");
   s.points = key_sizes::of(pk).points;
-  s.point_bytes = point_bytes;
+  s.point_bytes = point_bytes(s.g1, s.g2);
   PP_ASSIGN_OR_RETURN(s.qap_bytes, qap_tables_bytes(log_n, pk.basis));
   s.a_index_bytes = pk.a.size() * 4;
   s.b_index_bytes = pk.b_g1.size() * 4;
@@ -124,14 +149,14 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
     m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
     if (max_g1_chunk != 0 && m.g1_chunk > max_g1_chunk) continue;
     const msm_config g1{0, m.g1_chunk}, g2{0, m.g2_chunk};
-    PP_ASSIGN_OR_RETURN(uint64_t ws, gpu_msm_workspace_bytes(s.points[table_h], false, g1, msm_g1));
+    PP_ASSIGN_OR_RETURN(uint64_t ws, gpu_msm_workspace_bytes(s.points[table_h], false, g1, s.g1));
     for (int t : {table_l, table_a, table_b_g1}) {
       if (s.points[t] == 0) continue;
-      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[t], true, g1, msm_g1));
+      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[t], true, g1, s.g1));
       ws = std::max(ws, w);
     }
     if (s.points[table_b_g2] != 0) {
-      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[table_b_g2], true, g2, msm_g2));
+      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[table_b_g2], true, g2, s.g2));
       ws = std::max(ws, w);
     }
     m.workspace_bytes = pad256(ws);
@@ -140,5 +165,16 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
   if (out.empty()) return invalid_argument("chunking_options: a G1 chunk cap of " + std::to_string(max_g1_chunk));
   return out;
 }
+
+#define PP_KEY_SIZING_INSTANTIATE(Family)                                                                     \
+  template key_sizes key_sizes::of(const groth16::basic_proving_key<Family>&);                                \
+  template result<key_shape> shape_key(const key_sizes&, const r1cs::basic_constraint_system<Family::fr>&,    \
+                                       const compact_r1cs&, uint64_t, uint64_t, uint32_t);                    \
+  template result<key_shape> shape_key(const groth16::basic_proving_key<Family>&,                             \
+                                       const r1cs::basic_constraint_system<Family::fr>&, const compact_r1cs&, \
+                                       uint64_t, uint64_t, uint32_t);
+PP_KEY_SIZING_INSTANTIATE(ec::bls12_381::family)
+PP_KEY_SIZING_INSTANTIATE(ec::bn254::family)
+#undef PP_KEY_SIZING_INSTANTIATE
 
 }  // namespace pp::cuda

@@ -18,23 +18,28 @@ namespace pp::cuda {
 
 // A key's domain and point counts, from the key or from the key a setup would make.
 struct key_sizes {
+  msm_group g1 = msm_g1, g2 = msm_g2;  // the key's curve's (BLS12-381's unless of() a BN254 key)
   uint64_t domain = 0;
   groth16::h_basis basis = groth16::h_basis::odd_coset_lagrange;
   std::array<uint64_t, key_table_count> points{};
   bool a_filtered = false, b_filtered = false;  // density-filtered A / B queries: their gather lists are resident
-  static key_sizes of(const groth16::proving_key& pk);
+  template <class Family>
+  static key_sizes of(const groth16::basic_proving_key<Family>& pk);
   // The key groth16::setup_insecure makes for cs in `basis` (its domain rule and, for bellperson's
   // monomial basis, A and B filtered by column density), without making it.
   static result<key_sizes> of_setup(const r1cs::constraint_system& cs, groth16::h_basis basis);
 };
 
 // The shape of (key, cs) for the plan; compact: cs's compact matrices (sizes, and their row chunks
-// of at most matrix_chunk_bytes should they be streamed).
-result<key_shape> shape_key(const key_sizes& key, const r1cs::constraint_system& cs, const compact_r1cs& compact,
-                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max);
-result<key_shape> shape_key(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+// of at most matrix_chunk_bytes should they be streamed). Either curve's (instantiated in key_sizing.cpp).
+template <class Fr>
+result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
                             const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
                             uint32_t h_copies_max);
+template <class Family>
+result<key_shape> shape_key(const groth16::basic_proving_key<Family>& pk,
+                            const r1cs::basic_constraint_system<typename Family::fr>& cs, const compact_r1cs& compact,
+                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max);
 
 // The shape of an evaluation key (req checked by groth16::check_evaluation_request): no matrices, the
 // witness is the request's inputs and aux, A and B always gathered.

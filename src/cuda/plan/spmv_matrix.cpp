@@ -13,14 +13,9 @@
 namespace pp::cuda {
 namespace {
 
-using ff::fr;
-
 uint64_t pad256(uint64_t b) { return (b + 255) / 256 * 256; }
 
-struct fr_key {
-  uint64_t l[4];
-  bool operator==(const fr_key& o) const { return std::memcmp(l, o.l, sizeof(l)) == 0; }
-};
+using fr_key = fr_words;
 struct fr_key_hash {
   std::size_t operator()(const fr_key& k) const {
     uint64_t h = k.l[0] * 0x9e3779b97f4a7c15ull ^ k.l[1];
@@ -33,14 +28,15 @@ struct fr_key_hash {
 }  // namespace
 
 uint64_t compact_csr::device_bytes() const {
-  return pad256(row_ptr.size() * 4) + pad256(words.size() * 4) + pad256(table.size() * sizeof(fr));
+  return pad256(row_ptr.size() * 4) + pad256(words.size() * 4) + pad256(table.size() * sizeof(fr_words));
 }
 
 uint64_t compact_r1cs::device_bytes() const { return m[0].device_bytes() + m[1].device_bytes() + m[2].device_bytes(); }
 
-uint64_t compact_r1cs::plain_bytes(const r1cs::constraint_system& cs) {
+template <class Fr>
+uint64_t compact_r1cs::plain_bytes(const r1cs::basic_constraint_system<Fr>& cs) {
   uint64_t b = 0;
-  for (const auto* x : {&cs.a(), &cs.b(), &cs.c()}) b += x->row_ptr.size() * 8 + x->nnz() * (4 + sizeof(fr));
+  for (const auto* x : {&cs.a(), &cs.b(), &cs.c()}) b += x->row_ptr.size() * 8 + x->nnz() * (4 + sizeof(Fr));
   return b;
 }
 
@@ -48,11 +44,12 @@ uint64_t compact_r1cs::plain_bytes(const r1cs::constraint_system& cs) {
 // each block's distinct table coefficients, split into hash shards; one dedup per shard in
 // parallel (a table of ~10^8 distinct values deduped in one map took minutes); a prefix sum; the
 // fill. Table order: shard by shard, first appearance within a shard.
-result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
+template <class Fr>
+result<compact_csr> make_compact_csr(const r1cs::basic_csr_matrix<Fr>& m) {
   compact_csr out;
   out.rows = m.rows();
-  const fr one = fr::one(), minus_one = -fr::one();
-  auto key_of = [](const fr& c) {
+  const Fr one = Fr::one(), minus_one = -Fr::one();
+  auto key_of = [](const Fr& c) {
     fr_key key;
     std::memcpy(key.l, c.l, sizeof(key.l));
     return key;
@@ -74,7 +71,7 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
       uint32_t w = 0;
       for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
         if (m.cols[k] > spmv_col_mask) bad_col.store(m.cols[k]);
-        const fr& c = m.coeffs[k];
+        const Fr& c = m.coeffs[k];
         if (c.is_zero()) continue;
         if (c == one || c == minus_one) {
           w += 1;
@@ -118,7 +115,7 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
   out.table.resize(table_size);
   tbb::parallel_for(std::size_t{0}, shards, [&](std::size_t sh) {
     for (std::size_t i = 0; i < shard_table[sh].size(); ++i) {
-      std::memcpy(out.table[shard_offset[sh] + i].l, shard_table[sh][i].l, sizeof(fr_key::l));
+      out.table[shard_offset[sh] + i] = shard_table[sh][i];
     }
   });
   // Exclusive prefix sum of the row word counts, in place (row_words[r] becomes the row's offset).
@@ -134,7 +131,7 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
       uint32_t* w = out.words.data() + row_words[r];
       for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
         const uint32_t col = m.cols[k];
-        const fr& c = m.coeffs[k];
+        const Fr& c = m.coeffs[k];
         if (c.is_zero()) continue;
         if (c == one) {
           *w++ = col;
@@ -153,7 +150,8 @@ result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m) {
   return out;
 }
 
-result<compact_r1cs> make_compact_r1cs(const r1cs::constraint_system& cs) {
+template <class Fr>
+result<compact_r1cs> make_compact_r1cs(const r1cs::basic_constraint_system<Fr>& cs) {
   if (cs.num_variables() > spmv_max_variables) {
     return invalid_argument("compact SpMV matrices: " + std::to_string(cs.num_variables()) +
                             " variables, at most 2^30 supported");
@@ -161,7 +159,7 @@ result<compact_r1cs> make_compact_r1cs(const r1cs::constraint_system& cs) {
   compact_r1cs out;
   out.num_constraints = cs.num_constraints();
   out.num_variables = cs.num_variables();
-  const r1cs::csr_matrix* ms[3] = {&cs.a(), &cs.b(), &cs.c()};
+  const r1cs::basic_csr_matrix<Fr>* ms[3] = {&cs.a(), &cs.b(), &cs.c()};
   for (int i = 0; i < 3; ++i) {
     auto c = make_compact_csr(*ms[i]);
     if (!c.ok()) return std::move(c).take_status();
@@ -193,7 +191,7 @@ result<spmv_chunking> make_spmv_chunking(const compact_r1cs& c, uint64_t max_chu
   };
   for (int i = 0; i < 3; ++i) {
     const compact_csr& m = c.m[i];
-    k.tables_bytes += pad256(m.table.size() * sizeof(fr));
+    k.tables_bytes += pad256(m.table.size() * sizeof(fr_words));
     uint64_t r0 = 0;
     do {
       // The most rows from r0 whose chunk fits (at least one row): a binary search on the monotone size.
@@ -224,5 +222,13 @@ void fill_spmv_image(const compact_r1cs& c, const spmv_chunking& k, std::byte* i
     if (words != 0) std::memcpy(image + ch.image_at + ch.words_at, m.words.data() + first, words * 4);
   });
 }
+
+#define PP_SPMV_MATRIX_INSTANTIATE(F)                                                   \
+  template uint64_t compact_r1cs::plain_bytes(const r1cs::basic_constraint_system<F>&); \
+  template result<compact_csr> make_compact_csr(const r1cs::basic_csr_matrix<F>&);      \
+  template result<compact_r1cs> make_compact_r1cs(const r1cs::basic_constraint_system<F>&);
+PP_SPMV_MATRIX_INSTANTIATE(ff::fr)
+PP_SPMV_MATRIX_INSTANTIATE(ff::bn254::fr)
+#undef PP_SPMV_MATRIX_INSTANTIATE
 
 }  // namespace pp::cuda

@@ -2,13 +2,16 @@
 // resident on the device. Coefficients equal to 1 (most of PoRep's) cost no bytes: an entry is one
 // 32-bit word, tag (2 bits) | column (30 bits); tag 0 is +1, tag 1 is -1, tag 2 means the next word
 // indexes a table of the matrix's distinct other coefficients. Entries with coefficient 0 are
-// dropped (they add nothing). Row pointers count words, 32-bit. Plain C++.
+// dropped (they add nothing). Row pointers count words, 32-bit. Either curve's circuit: the table holds
+// the coefficients' Montgomery words, which the SpMV reads as the circuit's Fr. Plain C++.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/result.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -19,11 +22,24 @@ inline constexpr uint32_t spmv_col_mask = (uint32_t{1} << spmv_col_bits) - 1;
 inline constexpr uint32_t spmv_tag_one = 0, spmv_tag_minus_one = 1, spmv_tag_table = 2;
 inline constexpr uint64_t spmv_max_variables = uint64_t{1} << spmv_col_bits;
 
+// One coefficient of either curve's Fr as its four Montgomery words (both fields are 4 x 64 bits).
+struct fr_words {
+  uint64_t l[4];
+  bool operator==(const fr_words& o) const { return std::memcmp(l, o.l, sizeof(l)) == 0; }
+  template <class Fr>
+  [[nodiscard]] Fr as() const {
+    static_assert(sizeof(Fr) == sizeof(fr_words));
+    Fr x;
+    std::memcpy(x.l, l, sizeof(l));
+    return x;
+  }
+};
+
 struct compact_csr {
   uint64_t rows = 0;
   std::vector<uint32_t> row_ptr{0};  // rows + 1 word offsets
   std::vector<uint32_t> words;       // tag | column, plus a table index after each tag-2 word
-  std::vector<ff::fr> table;         // distinct coefficients other than 0, 1, -1
+  std::vector<fr_words> table;       // distinct coefficients other than 0, 1, -1
 
   [[nodiscard]] uint64_t device_bytes() const;  // the three arrays, each padded to 256 bytes
 };
@@ -35,13 +51,17 @@ struct compact_r1cs {
 
   [[nodiscard]] uint64_t device_bytes() const;
   // What the plain CSR (u64 row pointers, u32 columns, 32-byte coefficients) would take.
-  [[nodiscard]] static uint64_t plain_bytes(const r1cs::constraint_system& cs);
+  template <class Fr>
+  [[nodiscard]] static uint64_t plain_bytes(const r1cs::basic_constraint_system<Fr>& cs);
 };
 
 // invalid_argument when the system has more than 2^30 variables; unimplemented when one matrix
 // needs 2^32 or more words (32-bit row pointers; PoRep's A needs about 3.1e8).
-result<compact_csr> make_compact_csr(const r1cs::csr_matrix& m);
-result<compact_r1cs> make_compact_r1cs(const r1cs::constraint_system& cs);
+// Both curves' (instantiated in spmv_matrix.cpp).
+template <class Fr>
+result<compact_csr> make_compact_csr(const r1cs::basic_csr_matrix<Fr>& m);
+template <class Fr>
+result<compact_r1cs> make_compact_r1cs(const r1cs::basic_constraint_system<Fr>& cs);
 
 // Row chunks of the compact matrices for a device too small to hold them (the SpMV then streams the
 // row pointers and words through two device slots; the coefficient tables stay resident). A chunk's

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -50,14 +51,15 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
+template <class Family>
 struct cuda_pending final : groth16::pending {
-  const proving_key* pk = nullptr;
-  const r1cs::constraint_system* cs = nullptr;
-  std::span<const ff::fr> witness;
-  groth16::blinding rs;
+  const groth16::basic_proving_key<Family>* pk = nullptr;
+  const r1cs::basic_constraint_system<typename Family::fr>* cs = nullptr;
+  std::span<const typename Family::fr> witness;
+  groth16::basic_blinding<Family> rs;
   groth16::prove_options options;
   groth16::prove_timings timings;
-  groth16::msm_sums sums;
+  groth16::basic_msm_sums<Family> sums;
 };
 
 // The key uploads' pinned chunks, 4 x 32 MiB: a chunk leaves in ~0.7 ms at 46 GB/s, and four in
@@ -115,7 +117,8 @@ struct cuda_backend::impl {
   }
 
   // A completed partition's copies and GPU interval.
-  void account(const partition_result& r) {
+  template <class Family>
+  void account(const basic_partition_result<Family>& r) {
     h2d.fetch_add(r.h2d_bytes, std::memory_order_relaxed);
     pp::mutex_lock lock(busy_mu);
     busy.add(r.compute_begin_ms, r.compute_end_ms);
@@ -128,9 +131,11 @@ struct cuda_backend::impl {
   // is taken: with fewer workspaces than lanes, the packing runs while another lane's partition holds
   // the only one. The lane is held until its last event has completed (run waits for it) or, on a
   // failure, until its streams are drained.
-  template <class Run>
-  result<partition_result> on_lane(key_loader& src, std::span<const ff::fr> values, groth16::prove_timings& t,
-                                   Run&& run) {
+  template <class Fr, class Run>
+  auto on_lane(key_loader& src, std::span<const Fr> values, groth16::prove_timings& t, Run&& run)
+      -> decltype(run(std::declval<const key_entry&>(), std::declval<const partition_workspace&>(),
+                      std::declval<lane&>(), std::declval<const compact_witness_layout&>(),
+                      std::declval<compute_turn&>())) {
     lane_hold held(*free_lanes);
     PP_CUDA_TRY(cudaSetDevice(cfg.device));  // per host thread
     PP_ASSIGN_OR_RETURN(key_entry* const k, keys->key_for(src, &held, &t));
@@ -138,10 +143,50 @@ struct cuda_backend::impl {
     PP_ASSIGN_OR_RETURN(const compact_witness_layout packed, pack_partition(values, ln, t));
     lane_hold ws(keys->workspaces());
     compute_turn turn(turns, ln.turn_end, ln.compute);
-    result<partition_result> r = run(*k, k->ws[ws.id()], ln, packed, turn);
+    auto r = run(*k, k->ws[ws.id()], ln, packed, turn);
     if (!r.ok()) return fail_partition(ln, r.error());
     account(*r);
     return r;
+  }
+
+  // start() of either curve: the circuit's partition on a lane, its sums in the pending.
+  template <class Family>
+  result<pending_ptr> start(const groth16::basic_prove_request<Family>& req) {
+    PP_RETURN_IF_ERROR(groth16::check_prove_request(req));
+    const auto& pk = *req.pk;
+    const auto& cs = *req.cs;
+
+    auto p = std::make_unique<cuda_pending<Family>>();
+    p->pk = &pk;
+    p->cs = &cs;
+    p->witness = req.witness;
+    p->rs = req.rs ? *req.rs : groth16::random_blinding<Family>();
+    p->options = req.options;
+    if (req.options.check_satisfied) {
+      const auto t0 = clock::now();
+      PP_RETURN_IF_ERROR(r1cs::check_satisfied(cs, req.witness));
+      p->timings.add("satisfaction check", clock::now() - t0);
+    }
+    basic_circuit_key_loader<Family> src(pk, cs, nullptr, upload_target());
+    PP_ASSIGN_OR_RETURN(const basic_partition_result<Family> r,
+                        on_lane(src, req.witness, p->timings,
+                                [&](const key_entry& k, const partition_workspace& pw, lane& ln,
+                                    const compact_witness_layout& packed, compute_turn& turn) {
+                                  return run_partition<Family>(k, pw, ln, cs, packed, turn, gclock, p->timings);
+                                }));
+    p->sums = r.sums;
+    return pending_ptr(std::move(p));
+  }
+
+  // finish() of either curve: only this backend's pendings of that curve.
+  template <class Family>
+  static result<groth16::basic_prove_output<Family>> finish(pending_ptr base, std::string_view name) {
+    auto* p = dynamic_cast<cuda_pending<Family>*>(base.get());
+    if (p == nullptr) {
+      return invalid_argument("cuda_backend::finish: the pending proof was not started by this backend for " +
+                              std::string(Family::name));
+    }
+    return groth16::assemble_proof(*p->pk, *p->cs, p->witness, p->sums, p->rs, p->options, std::move(p->timings), name);
   }
 };
 
@@ -242,39 +287,24 @@ result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
 
 void cuda_backend::clear_keys() { impl_->keys->clear(); }
 
-void cuda_backend::forget_key(const proving_key& pk) {
+void cuda_backend::forget_key_at(const void* pk) {
   // A key placed between the look and the eviction is placed from a live pk: forgetting it is harmless.
   if (impl_->keys->placed_from(pk)) impl_->keys->evict_all();
 }
 
 result<pending_ptr> cuda_backend::start(const prove_request& req) {
   try {
-    PP_RETURN_IF_ERROR(groth16::check_prove_request(req));
-    const proving_key& pk = *req.pk;
-    const r1cs::constraint_system& cs = *req.cs;
-
-    auto p = std::make_unique<cuda_pending>();
-    p->pk = &pk;
-    p->cs = &cs;
-    p->witness = req.witness;
-    p->rs = req.rs ? *req.rs : groth16::random_blinding();
-    p->options = req.options;
-    if (req.options.check_satisfied) {
-      const auto t0 = clock::now();
-      PP_RETURN_IF_ERROR(r1cs::check_satisfied(cs, req.witness));
-      p->timings.add("satisfaction check", clock::now() - t0);
-    }
-    circuit_key_loader src(pk, cs, nullptr, impl_->upload_target());
-    PP_ASSIGN_OR_RETURN(const partition_result r,
-                        impl_->on_lane(src, req.witness, p->timings,
-                                       [&](const key_entry& k, const partition_workspace& pw, lane& ln,
-                                           const compact_witness_layout& packed, compute_turn& turn) {
-                                         return run_partition(k, pw, ln, cs, packed, turn, impl_->gclock, p->timings);
-                                       }));
-    p->sums = r.sums;
-    return pending_ptr(std::move(p));
+    return impl_->start(req);
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::start: ") + e.what());
+  }
+}
+
+result<pending_ptr> cuda_backend::start(const groth16::basic_prove_request<ec::bn254::family>& req) {
+  try {
+    return impl_->start(req);
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::start (BN254): ") + e.what());
   }
 }
 
@@ -301,14 +331,17 @@ result<groth16::proof> cuda_backend::prove_evaluations(const groth16::evaluation
 
 result<prove_output> cuda_backend::finish(pending_ptr base) {
   try {
-    auto* p = dynamic_cast<cuda_pending*>(base.get());
-    if (p == nullptr) {
-      return invalid_argument("cuda_backend::finish: the pending proof was not started by this backend");
-    }
-    return groth16::assemble_proof(*p->pk, *p->cs, p->witness, p->sums, p->rs, p->options, std::move(p->timings),
-                                   name());
+    return impl::finish<ec::bls12_381::family>(std::move(base), name());
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::finish: ") + e.what());
+  }
+}
+
+result<groth16::basic_prove_output<ec::bn254::family>> cuda_backend::finish_bn254(pending_ptr base) {
+  try {
+    return impl::finish<ec::bn254::family>(std::move(base), name());
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::finish (BN254): ") + e.what());
   }
 }
 

@@ -80,7 +80,10 @@ class cuda_backend final : public groth16::backend {
   // The caller is about to free pk: when a resident key was placed from it, every key is evicted
   // once every lane is idle (the region starts over; other keys are placed again on their next
   // proof). Safe while proofs run (they finish first); the caller must hold no lane.
-  void forget_key(const groth16::proving_key& pk);
+  template <class Family>
+  void forget_key(const groth16::basic_proving_key<Family>& pk) {
+    forget_key_at(&pk);
+  }
 
   // start(): validates like cpu_backend, takes a free lane (waits for one), packs the witness into
   // the lane's staging, takes a workspace (waits for one), enqueues upload (copy stream) -> SpMV ->
@@ -94,6 +97,10 @@ class cuda_backend final : public groth16::backend {
   // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
   // backend unhealthy: later calls fail with unavailable.
   result<groth16::pending_ptr> start(const groth16::prove_request& req) override;
+  // BN254 (circom's bn128) the same way on the same region and lanes, its key placed beside
+  // BLS12-381's as any key is: the kernels over BN254's fields, the sums assembled by finish_bn254.
+  // cuda_bn254_backend.hpp is this backend's groth16::basic_backend face for BN254.
+  result<groth16::pending_ptr> start(const groth16::basic_prove_request<ec::bn254::family>& req);
   // A proof from QAP evaluations (supraseal-c2's ABI, src/c2): checked as prove_from_evaluations
   // does, then on a free lane (waits for one) as start() runs a partition, with the SpMV replaced by
   // copies of req's a, b, c (partition_launch.hpp, run_evaluation_partition); finished and verified
@@ -107,6 +114,7 @@ class cuda_backend final : public groth16::backend {
   // Host assembly with (r, s) exactly as cpu_backend::finish, then the optional self-verification.
   // Touches no device state (runs on any thread, concurrently with start()).
   result<groth16::prove_output> finish(groth16::pending_ptr p) override;
+  result<groth16::basic_prove_output<ec::bn254::family>> finish_bn254(groth16::pending_ptr p);
 
   // Host memory the backend takes for a key beyond the key's own vectors (which it pins in place):
   // the image of the streamed matrices' rows (~4.5 GiB at 2^27, made when a plan streams them) is
@@ -150,6 +158,7 @@ class cuda_backend final : public groth16::backend {
 
  private:
   explicit cuda_backend(std::unique_ptr<impl> p);
+  void forget_key_at(const void* pk);
   std::unique_ptr<impl> impl_;
 };
 

@@ -1,4 +1,4 @@
-// kernel_warmup.hpp: tiny MSMs over G1 and G2 between two cudaMemGetInfo.
+// kernel_warmup.hpp: tiny MSMs over both curves' G1 and G2 between two cudaMemGetInfo.
 #include "cuda/prover/kernel_warmup.hpp"
 
 #include <cuda_runtime_api.h>
@@ -13,6 +13,7 @@
 #include "cuda/msm/msm_device.hpp"
 #include "cuda/runtime/cuda_stream.hpp"
 #include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 
 namespace pp::cuda {
 namespace {
@@ -33,13 +34,15 @@ status warm_curve(cudaStream_t stream) {
   PP_ASSIGN_OR_RETURN(const uint64_t plain_ws, msm_workspace_bytes<Curve>(warm_points));
   PP_ASSIGN_OR_RETURN(const uint64_t split_ws, split_msm_workspace_bytes<Curve>(warm_points));
   const uint64_t ws = (std::max(plain_ws, split_ws) + 255) / 256 * 256;
-  const uint64_t points = warm_points * sizeof(ec::affine<Curve>), scalars = warm_points * sizeof(ff::fr);
+  using scalar = typename Curve::scalar_field;
+  const uint64_t points = warm_points * sizeof(ec::affine<Curve>), scalars = warm_points * sizeof(scalar);
   scratch s;
   PP_CUDA_TRY(cudaMalloc(&s.p, ws + points + scalars));
   char* const base = static_cast<char*>(s.p);
   const auto* d_points = reinterpret_cast<const ec::affine<Curve>*>(base + ws);
-  const auto* d_scalars = reinterpret_cast<const ff::fr*>(base + ws + points);
-  // (0, 0) is the point at infinity; bytes of 0x11 make scalars below r that are neither 0 nor 1.
+  const auto* d_scalars = reinterpret_cast<const scalar*>(base + ws + points);
+  // (0, 0) is the point at infinity; bytes of 0x11 make scalars below either curve's r that are
+  // neither 0 nor 1.
   PP_CUDA_TRY(cudaMemsetAsync(base + ws, 0, points, stream));
   PP_CUDA_TRY(cudaMemsetAsync(base + ws + points, 0x11, scalars, stream));
   ec::xyzz<Curve> out[2];
@@ -60,6 +63,8 @@ result<uint64_t> warm_up_kernels(int device) {
     PP_ASSIGN_OR_RETURN(const cuda_stream stream, cuda_stream::create());
     PP_RETURN_IF_ERROR(warm_curve<ec::g1_curve>(stream));
     PP_RETURN_IF_ERROR(warm_curve<ec::g2_curve>(stream));
+    PP_RETURN_IF_ERROR(warm_curve<ec::bn254::g1_curve>(stream));
+    PP_RETURN_IF_ERROR(warm_curve<ec::bn254::g2_curve>(stream));
   }  // the stream is gone before the free memory is read again
   PP_CUDA_TRY(cudaDeviceSynchronize());
   PP_CUDA_TRY(cudaMemGetInfo(&free1, &total));

@@ -12,7 +12,8 @@
 
 namespace pp::cuda {
 
-// Runs tiny plain and split MSMs over G1 and G2 on `device` (points at infinity, every scalar
+// Runs tiny plain and split MSMs over G1 and G2 of both curves (BLS12-381's and BN254's, which the
+// backend proves on the same region) on `device` (points at infinity, every scalar
 // neither 0 nor 1: every MSM kernel is launched, the bucket reduction's combine tree included) in a
 // scratch allocation freed before it returns, and returns how much less device memory is free after
 // than before (0 when the process had run them already). Setup only: it synchronizes the device.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include "core/cuda_try.hpp"
 #include "core/status_macros.hpp"
@@ -11,6 +12,7 @@
 #include "cuda/prover/evaluation_staging.hpp"
 #include "cuda/spmv/spmv_device.hpp"
 #include "cuda/spmv/witness_upload.hpp"
+#include "ec/bn254_curves.hpp"
 #include "ec/jacobian.hpp"
 
 namespace pp::cuda {
@@ -20,9 +22,10 @@ using clock = std::chrono::steady_clock;
 using ff::fr;
 
 // The five MSM sums as the device returns them; lives in pinned staging so the copies stay async.
+template <class Family>
 struct device_sums {
-  ec::g1_xyzz h, l, a, b1;
-  ec::g2_xyzz b2;
+  ec::xyzz<typename Family::g1_curve> h, l, a, b1;
+  ec::xyzz<typename Family::g2_curve> b2;
 };
 
 constexpr const char* ev_names[ev_count] = {"",          "gpu witness upload", "",          "gpu spmv",
@@ -65,14 +68,15 @@ struct msm_runner {
   }
 
   template <class Curve>
-  status run(int table, const fr* d_scalars, bool split, ec::xyzz<Curve>* out) {
+  status run(int table, const typename Curve::scalar_field* d_scalars, bool split, ec::xyzz<Curve>* out) {
     const uint64_t n = k.shape.points[table];
     if (n == 0) {
       *out = ec::xyzz<Curve>::infinity();
       return ok_status();
     }
     msm_config cfg;
-    cfg.max_chunk_points = std::is_same_v<Curve, ec::g2_curve> ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
+    cfg.max_chunk_points =
+        std::is_same_v<Curve, typename Curve::family::g2_curve> ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
     if (table == table_h) cfg.precomputed = k.h_pre;  // the points and their copies: k.points[table_h]
     const auto* pts = static_cast<const ec::affine<Curve>*>(k.points[table]);
     void* ws = pw.d_msm_ws;
@@ -92,20 +96,28 @@ struct msm_runner {
 
 }  // namespace
 
-uint64_t sums_staging_bytes() { return pad256(sizeof(device_sums)); }
+uint64_t sums_staging_bytes() {
+  return pad256(std::max(sizeof(device_sums<ec::bls12_381::family>), sizeof(device_sums<ec::bn254::family>)));
+}
 
 namespace {
 
 // The MSM phase of a partition whose h is in pw.d_scalars once the compute stream reaches its
 // current end (ev_h is recorded here), and the partition's timings from its events. The witness is in
 // pw.d_w (first_aux: where its aux values start); h2d: bytes the front copied.
-result<partition_result> msm_phase(const key_entry& k, const partition_workspace& pw, lane& ln, uint64_t first_aux,
-                                   uint64_t h2d, bool spmv, compute_turn& turn, const gpu_clock& gclock,
-                                   groth16::prove_timings& t) {
+template <class Family>
+result<basic_partition_result<Family>> msm_phase(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                 uint64_t first_aux, uint64_t h2d, bool spmv, compute_turn& turn,
+                                                 const gpu_clock& gclock, groth16::prove_timings& t) {
+  using Fr = typename Family::fr;
+  using g1 = typename Family::g1_curve;
+  using g2 = typename Family::g2_curve;
   const key_shape& s = k.shape;
   auto& events = ln.events;
   const cudaStream_t compute = ln.compute;
-  auto* sums = reinterpret_cast<device_sums*>(ln.staging.data() + ln.staging.size() - sums_staging_bytes());
+  auto* sums = reinterpret_cast<device_sums<Family>*>(ln.staging.data() + ln.staging.size() - sums_staging_bytes());
+  Fr* const w = static_cast<Fr*>(pw.d_w);
+  Fr* const scalars = static_cast<Fr*>(pw.d_scalars);
   PP_RETURN_IF_ERROR(events[ev_h].record(compute));
   // From here b and c are dead: the MSM workspace (and the streaming slots, unless they lie clear
   // of the H step) overlay them. The scalars buffer holds h for the H MSM, then the gathered A
@@ -113,25 +125,25 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
   // it is bound by its copies, and the chunks copied while the SpMV and NTTs run (slots clear of
   // the H step) are then L's; H, bound by its kernels, hides its own copies and the next MSM's first.
   msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_l, pw.d_w + first_aux, true, &sums->l));
+  PP_RETURN_IF_ERROR(r.run<g1>(table_l, w + first_aux, true, &sums->l));
   PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_h, pw.d_scalars, false, &sums->h));
+  PP_RETURN_IF_ERROR(r.run<g1>(table_h, scalars, false, &sums->h));
   PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
-  const fr* a_scalars = pw.d_w;
+  const Fr* a_scalars = w;
   if (k.d_a_idx != nullptr) {
-    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_a_idx, s.points[table_a], compute));
-    a_scalars = pw.d_scalars;
+    PP_RETURN_IF_ERROR(gather_scalars(scalars, w, k.d_a_idx, s.points[table_a], compute));
+    a_scalars = scalars;
   }
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_a, a_scalars, true, &sums->a));
+  PP_RETURN_IF_ERROR(r.run<g1>(table_a, a_scalars, true, &sums->a));
   PP_RETURN_IF_ERROR(events[ev_msm_a].record(compute));
-  const fr* b_scalars = pw.d_w;
+  const Fr* b_scalars = w;
   if (k.d_b_idx != nullptr) {
-    PP_RETURN_IF_ERROR(gather_scalars(pw.d_scalars, pw.d_w, k.d_b_idx, s.points[table_b_g1], compute));
-    b_scalars = pw.d_scalars;
+    PP_RETURN_IF_ERROR(gather_scalars(scalars, w, k.d_b_idx, s.points[table_b_g1], compute));
+    b_scalars = scalars;
   }
-  PP_RETURN_IF_ERROR(r.run<ec::g1_curve>(table_b_g1, b_scalars, true, &sums->b1));
+  PP_RETURN_IF_ERROR(r.run<g1>(table_b_g1, b_scalars, true, &sums->b1));
   PP_RETURN_IF_ERROR(events[ev_msm_b1].record(compute));
-  PP_RETURN_IF_ERROR(r.run<ec::g2_curve>(table_b_g2, b_scalars, true, &sums->b2));
+  PP_RETURN_IF_ERROR(r.run<g2>(table_b_g2, b_scalars, true, &sums->b2));
   PP_RETURN_IF_ERROR(r.end_stream());
   PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
   PP_RETURN_IF_ERROR(turn.end());  // the next partition's kernels queue behind this one's
@@ -140,7 +152,7 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
   // chunk precedes the kernels that read it, so it is done too.
   PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
 
-  partition_result out;
+  basic_partition_result<Family> out;
   out.sums.h = ec::to_jacobian(sums->h);
   out.sums.l = ec::to_jacobian(sums->l);
   out.sums.a = ec::to_jacobian(sums->a);
@@ -179,16 +191,25 @@ result<partition_result> msm_phase(const key_entry& k, const partition_workspace
 
 }  // namespace
 
-result<compact_witness_layout> pack_partition(std::span<const fr> values, lane& ln, groth16::prove_timings& t) {
+template <class Fr>
+result<compact_witness_layout> pack_partition(std::span<const Fr> values, lane& ln, groth16::prove_timings& t) {
   const auto t0 = clock::now();
   auto layout = pack_witness(values, ln.staging.first(ln.staging.size() - sums_staging_bytes()));
   t.add("pack witness (host)", clock::now() - t0);
   return layout;
 }
 
-result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                       const r1cs::constraint_system& cs, const compact_witness_layout& layout,
-                                       compute_turn& turn, const gpu_clock& gclock, groth16::prove_timings& t) {
+template <class Family>
+result<basic_partition_result<Family>> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                     const r1cs::basic_constraint_system<typename Family::fr>& cs,
+                                                     const compact_witness_layout& layout, compute_turn& turn,
+                                                     const gpu_clock& gclock, groth16::prove_timings& t) {
+  using Fr = typename Family::fr;
+  const auto* qap = std::get_if<basic_device_qap<Fr>>(&k.qap);
+  if (qap == nullptr) return internal_error("run_partition: the placed key's QAP tables are the other curve's");
+  Fr* const w = static_cast<Fr*>(pw.d_w);
+  Fr* const b = static_cast<Fr*>(pw.d_b);
+  Fr* const c = static_cast<Fr*>(pw.d_c);
   const key_shape& s = k.shape;
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
@@ -196,14 +217,14 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
   // stream takes its turn, then waits for the upload through an event.
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
   PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, layout.bytes, copy));
-  PP_RETURN_IF_ERROR(upload_witness(layout, ln.staging.data(), pw.d_witness_ws, pw.d_w, copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, ln.staging.data(), pw.d_witness_ws, w, copy));
   PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
   PP_RETURN_IF_ERROR(turn.begin());
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
 
-  fr* const a = pw.d_scalars;
+  Fr* const a = static_cast<Fr*>(pw.d_scalars);
   const uint64_t m = cs.num_constraints(), inputs = cs.num_public() + 1;
   // Streamed matrices: row chunks through the workspace's matrix slots, copied on the copy stream
   // behind the witness upload (which is what orders them after the packed witness they may overlay).
@@ -219,37 +240,37 @@ result<partition_result> run_partition(const key_entry& k, const partition_works
     rows.loaded[i] = ln.slot_loaded[i].get();
     rows.freed[i] = ln.slot_freed[i].get();
   }
-  const auto spmv = [&](int which, fr* out) {
-    return k.plan.matrices_resident ? spmv_one(k.matrices, which, pw.d_w, out, s.n, compute)
-                                    : spmv_one_streamed(k.matrices, which, pw.d_w, out, s.n, compute, rows);
+  const auto spmv = [&](int which, Fr* out) {
+    return k.plan.matrices_resident ? spmv_one(k.matrices, which, w, out, s.n, compute)
+                                    : spmv_one_streamed(k.matrices, which, w, out, s.n, compute, rows);
   };
   if (!k.plan.h_in_turns) {
     if (k.plan.matrices_resident) {
-      PP_RETURN_IF_ERROR(spmv_abc(k.matrices, pw.d_w, a, pw.d_b, pw.d_c, s.n, compute));
+      PP_RETURN_IF_ERROR(spmv_abc(k.matrices, w, a, b, c, s.n, compute));
     } else {
       PP_RETURN_IF_ERROR(spmv(0, a));
-      PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
-      PP_RETURN_IF_ERROR(spmv(2, pw.d_c));
+      PP_RETURN_IF_ERROR(spmv(1, b));
+      PP_RETURN_IF_ERROR(spmv(2, c));
     }
-    PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
+    PP_RETURN_IF_ERROR(set_input_rows(a, w, m, inputs, compute));
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
-    PP_RETURN_IF_ERROR(compute_h_device(k.qap, a, pw.d_b, pw.d_c, compute));
+    PP_RETURN_IF_ERROR(compute_h_device(*qap, a, b, c, compute));
   } else {
     // b, then c, in the one buffer d_b: a to the coset, then b, a = a∘b, c to the coset, h. a's
     // transforms run before B's SpMV so that streamed B rows are copied under them (C's under b's);
     // the SpMV step is A's SpMV, B's and C's count in the H step.
     PP_RETURN_IF_ERROR(spmv(0, a));
-    PP_RETURN_IF_ERROR(set_input_rows(a, pw.d_w, m, inputs, compute));
+    PP_RETURN_IF_ERROR(set_input_rows(a, w, m, inputs, compute));
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
-    PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
-    PP_RETURN_IF_ERROR(spmv(1, pw.d_b));
-    PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
-    PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
-    PP_RETURN_IF_ERROR(spmv(2, pw.d_b));
-    PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
-    PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_b, compute));
+    PP_RETURN_IF_ERROR(h_to_coset(*qap, a, compute));
+    PP_RETURN_IF_ERROR(spmv(1, b));
+    PP_RETURN_IF_ERROR(h_to_coset(*qap, b, compute));
+    PP_RETURN_IF_ERROR(h_multiply(*qap, a, b, compute));
+    PP_RETURN_IF_ERROR(spmv(2, b));
+    PP_RETURN_IF_ERROR(h_to_coset(*qap, b, compute));
+    PP_RETURN_IF_ERROR(h_finish(*qap, a, b, compute));
   }
-  return msm_phase(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, turn, gclock, t);
+  return msm_phase<Family>(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, turn, gclock, t);
 }
 
 result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
@@ -260,6 +281,11 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
   const uint64_t inputs = req.inputs.size(), rows = req.a.size();
+  const auto* qap = std::get_if<device_qap>(&k.qap);
+  if (qap == nullptr) return internal_error("run_evaluation_partition: the placed key is not BLS12-381's");
+  fr* const w = static_cast<fr*>(pw.d_w);
+  fr* const b = static_cast<fr*>(pw.d_b);
+  fr* const c = static_cast<fr*>(pw.d_c);
   if (s.nv != inputs + req.aux.size() || rows > s.n) {
     return invalid_argument("run_evaluation_partition: the request does not match the placed key");
   }
@@ -278,9 +304,9 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
     return copier.copy(d, h, s.n, copy, name);
   };
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
-  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, pw.d_w + inputs, copy));
-  PP_CUDA_TRY(cudaMemcpyAsync(pw.d_w, req.inputs.data(), req.inputs.size_bytes(), cudaMemcpyHostToDevice, copy));
-  fr* const a = pw.d_scalars;
+  PP_RETURN_IF_ERROR(upload_witness(layout, staging.data(), pw.d_witness_ws, w + inputs, copy));
+  PP_CUDA_TRY(cudaMemcpyAsync(w, req.inputs.data(), req.inputs.size_bytes(), cudaMemcpyHostToDevice, copy));
+  fr* const a = static_cast<fr*>(pw.d_scalars);
   PP_RETURN_IF_ERROR(upload(a, req.a, "a"));
   // The slot events order the compute stream after each copy here; the MSM phase's streaming
   // records them afresh later (a wait takes the event's state when it is enqueued).
@@ -289,24 +315,33 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   PP_RETURN_IF_ERROR(ln.slot_loaded[0].wait_on(compute));
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
   PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
-  PP_RETURN_IF_ERROR(h_to_coset(k.qap, a, compute));
-  PP_RETURN_IF_ERROR(upload(pw.d_b, req.b, "b"));
+  PP_RETURN_IF_ERROR(h_to_coset(*qap, a, compute));
+  PP_RETURN_IF_ERROR(upload(b, req.b, "b"));
   PP_RETURN_IF_ERROR(ln.slot_loaded[1].record(copy));
   PP_RETURN_IF_ERROR(ln.slot_loaded[1].wait_on(compute));
-  PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_b, compute));
-  PP_RETURN_IF_ERROR(h_multiply(k.qap, a, pw.d_b, compute));
+  PP_RETURN_IF_ERROR(h_to_coset(*qap, b, compute));
+  PP_RETURN_IF_ERROR(h_multiply(*qap, a, b, compute));
   if (k.plan.h_in_turns) {
     // c goes where b was: its copy waits for a∘b.
     PP_RETURN_IF_ERROR(ln.slot_freed[0].record(compute));
     PP_RETURN_IF_ERROR(ln.slot_freed[0].wait_on(copy));
   }
-  PP_RETURN_IF_ERROR(upload(pw.d_c, req.c, "c"));
+  PP_RETURN_IF_ERROR(upload(c, req.c, "c"));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
-  PP_RETURN_IF_ERROR(h_to_coset(k.qap, pw.d_c, compute));
-  PP_RETURN_IF_ERROR(h_finish(k.qap, a, pw.d_c, compute));
+  PP_RETURN_IF_ERROR(h_to_coset(*qap, c, compute));
+  PP_RETURN_IF_ERROR(h_finish(*qap, a, c, compute));
   const uint64_t copied = layout.bytes + req.inputs.size_bytes() + 3 * s.n * sizeof(fr);
-  return msm_phase(k, pw, ln, inputs, copied, /*spmv=*/false, turn, gclock, t);
+  return msm_phase<ec::bls12_381::family>(k, pw, ln, inputs, copied, /*spmv=*/false, turn, gclock, t);
 }
+
+#define PP_PARTITION_INSTANTIATE(Family)                                                                               \
+  template result<compact_witness_layout> pack_partition(std::span<const Family::fr>, lane&, groth16::prove_timings&); \
+  template result<basic_partition_result<Family>> run_partition(                                                       \
+      const key_entry&, const partition_workspace&, lane&, const r1cs::basic_constraint_system<Family::fr>&,           \
+      const compact_witness_layout&, compute_turn&, const gpu_clock&, groth16::prove_timings&);
+PP_PARTITION_INSTANTIATE(ec::bls12_381::family)
+PP_PARTITION_INSTANTIATE(ec::bn254::family)
+#undef PP_PARTITION_INSTANTIATE
 
 }  // namespace pp::cuda

@@ -4,7 +4,8 @@
 // (compute stream), the streamed tables' chunks copied on the copy stream into the workspace's point
 // slots while the chunks before run; streamed matrices' row chunks go the same way through the
 // workspace's two matrix slots during the SpMV. From QAP evaluations (run_evaluation_partition) the
-// SpMV gives way to copies of the caller's a, b, c. Internal to the cuda layer.
+// SpMV gives way to copies of the caller's a, b, c. A circuit's partition is either curve's (the key's:
+// instantiated in partition_launch.cpp); evaluations are BLS12-381's. Internal to the cuda layer.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -23,24 +24,29 @@
 
 namespace pp::cuda {
 
-struct partition_result {
-  groth16::msm_sums sums;
+template <class Family>
+struct basic_partition_result {
+  groth16::basic_msm_sums<Family> sums;
   uint64_t h2d_bytes = 0;  // witness and streamed points copied to the device
   float compute_begin_ms = 0, compute_end_ms = 0;  // since the origin, for the busy union
 };
+using partition_result = basic_partition_result<ec::bls12_381::family>;
 
 // Packs values (a witness, or an evaluation request's aux values) into the lane's staging, the MSM
 // sums' tail left free: host work that needs no workspace, so a lane does it while another lane's
 // partition holds the workspace and the GPU. Timed as "pack witness (host)".
-result<compact_witness_layout> pack_partition(std::span<const ff::fr> values, lane& ln, groth16::prove_timings& t);
+template <class Fr>
+result<compact_witness_layout> pack_partition(std::span<const Fr> values, lane& ln, groth16::prove_timings& t);
 
 // Runs one partition of key k on lane ln and workspace pw, its witness packed in the lane's staging
 // (`packed`, from pack_partition), and returns when the lane's device work has completed (a
 // per-event wait, never a device synchronization). The upload starts at once; the kernels take
 // their turn (turn.begin() before the first, turn.end() after the last). Timings and spans go to t.
-result<partition_result> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                       const r1cs::constraint_system& cs, const compact_witness_layout& packed,
-                                       compute_turn& turn, const gpu_clock& clock, groth16::prove_timings& t);
+template <class Family>
+result<basic_partition_result<Family>> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                     const r1cs::basic_constraint_system<typename Family::fr>& cs,
+                                                     const compact_witness_layout& packed, compute_turn& turn,
+                                                     const gpu_clock& clock, groth16::prove_timings& t);
 
 // The same from a checked evaluation request (groth16::check_evaluation_request) on an evaluation key
 // (shape_evaluation_key), req.aux packed by pack_partition: the aux values uploaded behind the

@@ -12,39 +12,43 @@
 namespace pp::cuda {
 namespace {
 
-using ff::fr;
 constexpr uint32_t block_threads = 256;
 
 __device__ __forceinline__ uint64_t tid() { return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; }
 
-__global__ void input_rows_kernel(fr* __restrict__ a, const fr* __restrict__ w, uint64_t m, uint64_t count) {
+template <class Fr>
+__global__ void input_rows_kernel(Fr* __restrict__ a, const Fr* __restrict__ w, uint64_t m, uint64_t count) {
   const uint64_t i = tid();
   if (i < count) store_fr(a + m + i, ldg_fr(w + i));
 }
 
-__global__ void hadamard_kernel(const fr* __restrict__ a, const fr* __restrict__ b, fr* __restrict__ c, uint64_t n) {
+template <class Fr>
+__global__ void hadamard_kernel(const Fr* __restrict__ a, const Fr* __restrict__ b, Fr* __restrict__ c, uint64_t n) {
   const uint64_t i = tid();
   if (i < n) store_fr(c + i, ldg_fr(a + i) * ldg_fr(b + i));
 }
 
 // out = a b - c, times z_inv when scale is set; out may be a or b (each thread reads its element
 // before writing it).
-__global__ void combine_kernel(fr* out, const fr* a, const fr* b, const fr* __restrict__ c, bool scale, fr z_inv,
+template <class Fr>
+__global__ void combine_kernel(Fr* out, const Fr* a, const Fr* b, const Fr* __restrict__ c, bool scale, Fr z_inv,
                                uint64_t n) {
   const uint64_t i = tid();
   if (i >= n) return;
-  fr h = load_fr(a + i) * load_fr(b + i) - ldg_fr(c + i);
+  Fr h = load_fr(a + i) * load_fr(b + i) - ldg_fr(c + i);
   if (scale) h = h * z_inv;
   store_fr(out + i, h);
 }
 
 // a = (a - c) z_inv.
-__global__ void sub_scale_kernel(fr* __restrict__ a, const fr* __restrict__ c, fr z_inv, uint64_t n) {
+template <class Fr>
+__global__ void sub_scale_kernel(Fr* __restrict__ a, const Fr* __restrict__ c, Fr z_inv, uint64_t n) {
   const uint64_t i = tid();
   if (i < n) store_fr(a + i, (ldg_fr(a + i) - ldg_fr(c + i)) * z_inv);
 }
 
-__global__ void gather_kernel(fr* __restrict__ out, const fr* __restrict__ in, const uint32_t* __restrict__ idx,
+template <class Fr>
+__global__ void gather_kernel(Fr* __restrict__ out, const Fr* __restrict__ in, const uint32_t* __restrict__ idx,
                               uint64_t count) {
   const uint64_t i = tid();
   if (i < count) store_fr(out + i, ldg_fr(in + __ldg(idx + i)));
@@ -54,14 +58,16 @@ uint32_t blocks(uint64_t n) { return uint32_t((n + block_threads - 1) / block_th
 
 }  // namespace
 
-status set_input_rows(fr* d_a, const fr* d_w, uint64_t m, uint64_t count, cudaStream_t stream) {
+template <class Fr>
+status set_input_rows(Fr* d_a, const Fr* d_w, uint64_t m, uint64_t count, cudaStream_t stream) {
   if (count == 0) return ok_status();
   input_rows_kernel<<<blocks(count), block_threads, 0, stream>>>(d_a, d_w, m, count);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
 }
 
-status gather_scalars(fr* d_out, const fr* d_in, const uint32_t* d_idx, uint64_t count, cudaStream_t stream) {
+template <class Fr>
+status gather_scalars(Fr* d_out, const Fr* d_in, const uint32_t* d_idx, uint64_t count, cudaStream_t stream) {
   if (count == 0) return ok_status();
   gather_kernel<<<blocks(count), block_threads, 0, stream>>>(d_out, d_in, d_idx, count);
   PP_CUDA_TRY(cudaGetLastError());
@@ -70,54 +76,71 @@ status gather_scalars(fr* d_out, const fr* d_in, const uint32_t* d_idx, uint64_t
 
 namespace {
 // Evaluations over the domain -> evaluations on the coset s<omega>, natural order in and out.
-status to_coset(const device_ntt_domain& dd, fr* d_x, const device_shift_powers& s, cudaStream_t stream) {
+template <class Fr>
+status to_coset(const basic_device_ntt_domain<Fr>& dd, Fr* d_x, const basic_device_shift_powers<Fr>& s,
+                cudaStream_t stream) {
   PP_RETURN_IF_ERROR(intt_shifted(dd, d_x, poly::ntt_order::nr, s, stream));
   return ntt(dd, d_x, poly::ntt_order::rn, stream);
 }
 }  // namespace
 
-status h_to_coset(const device_qap& q, fr* d_x, cudaStream_t stream) {
-  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_to_coset: monomial basis only");
-  return to_coset(q.ntt_, d_x, q.ntt_.coset_shift_powers(), stream);
+template <class Fr>
+status h_to_coset(const basic_device_qap<Fr>& q, Fr* d_x, cudaStream_t stream) {
+  if (q.basis() != groth16::h_basis::monomial) return failed_precondition("h_to_coset: monomial basis only");
+  return to_coset(q.ntt_domain(), d_x, q.ntt_domain().coset_shift_powers(), stream);
 }
 
-status h_multiply(const device_qap& q, fr* d_a, const fr* d_b, cudaStream_t stream) {
-  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_multiply: monomial basis only");
+template <class Fr>
+status h_multiply(const basic_device_qap<Fr>& q, Fr* d_a, const Fr* d_b, cudaStream_t stream) {
+  if (q.basis() != groth16::h_basis::monomial) return failed_precondition("h_multiply: monomial basis only");
   const uint64_t n = q.size();
   hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_a, n);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
 }
 
-status h_finish(const device_qap& q, fr* d_a, const fr* d_c, cudaStream_t stream) {
-  if (q.basis_ != groth16::h_basis::monomial) return failed_precondition("h_finish: monomial basis only");
+template <class Fr>
+status h_finish(const basic_device_qap<Fr>& q, Fr* d_a, const Fr* d_c, cudaStream_t stream) {
+  if (q.basis() != groth16::h_basis::monomial) return failed_precondition("h_finish: monomial basis only");
   const uint64_t n = q.size();
-  sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_c, q.z_coset_inv_, n);
+  sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_c, q.z_coset_inv(), n);
   PP_CUDA_TRY(cudaGetLastError());
-  return coset_intt(q.ntt_, d_a, poly::ntt_order::nn, stream);
+  return coset_intt(q.ntt_domain(), d_a, poly::ntt_order::nn, stream);
 }
 
-status compute_h_device(const device_qap& q, fr* d_a, fr* d_b, fr* d_c, cudaStream_t stream) {
+template <class Fr>
+status compute_h_device(const basic_device_qap<Fr>& q, Fr* d_a, Fr* d_b, Fr* d_c, cudaStream_t stream) {
   const uint64_t n = q.size();
-  const device_ntt_domain& dd = q.ntt_;
+  const basic_device_ntt_domain<Fr>& dd = q.ntt_domain();
   if (d_a == nullptr || d_b == nullptr || d_c == nullptr) return invalid_argument("compute_h_device: null buffer");
-  fr* v[3] = {d_a, d_b, d_c};
-  if (q.basis_ == groth16::h_basis::monomial) {
+  Fr* v[3] = {d_a, d_b, d_c};
+  if (q.basis() == groth16::h_basis::monomial) {
     // poly::compute_quotient: iNTT, coset NTT, (a b - c) / Z into b, coset iNTT back into a (out of
     // place, natural order: no bit-reversal pass).
-    for (fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, dd.coset_shift_powers(), stream));
-    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_b, d_a, d_b, d_c, true, q.z_coset_inv_, n);
+    for (Fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, dd.coset_shift_powers(), stream));
+    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_b, d_a, d_b, d_c, true, q.z_coset_inv(), n);
     PP_CUDA_TRY(cudaGetLastError());
     return ntt_into(dd, d_b, d_a, ntt_kind::coset_inverse, stream);
   }
   // snarkjs: c = a∘b; each of a, b, c: iNTT, coefficient i times omega_2n^i, NTT (all over <omega_5>).
   hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, n);
   PP_CUDA_TRY(cudaGetLastError());
-  const device_shift_powers shift{q.d_shift_lo_, q.d_shift_hi_, int(q.shift_lo_log_)};
-  for (fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, shift, stream));
-  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_a, d_b, d_c, false, fr::zero(), n);
+  const basic_device_shift_powers<Fr> shift = q.odd_coset_shift();
+  for (Fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, shift, stream));
+  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_a, d_b, d_c, false, Fr::zero(), n);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
 }
+
+#define PP_QAP_INSTANTIATE(F)                                                             \
+  template status set_input_rows(F*, const F*, uint64_t, uint64_t, cudaStream_t);         \
+  template status compute_h_device(const basic_device_qap<F>&, F*, F*, F*, cudaStream_t); \
+  template status h_to_coset(const basic_device_qap<F>&, F*, cudaStream_t);               \
+  template status h_multiply(const basic_device_qap<F>&, F*, const F*, cudaStream_t);     \
+  template status h_finish(const basic_device_qap<F>&, F*, const F*, cudaStream_t);       \
+  template status gather_scalars(F*, const F*, const uint32_t*, uint64_t, cudaStream_t);
+PP_QAP_INSTANTIATE(ff::fr)
+PP_QAP_INSTANTIATE(ff::bn254::fr)
+#undef PP_QAP_INSTANTIATE
 
 }  // namespace pp::cuda

@@ -1,6 +1,7 @@
 // GPU SpMV for Groth16: a = A w, b = B w, c = C w over the compact resident matrices of
 // spmv_matrix.hpp, written into caller-provided device buffers of the domain size n (rows past the
-// constraints are zero). Identical to r1cs::evaluate_abc on the CPU. Plain C++ header.
+// constraints are zero). Identical to r1cs::evaluate_abc on the CPU. Templates on the scalar field
+// Fr (both curves' instantiated in spmv_fr.cu). Plain C++ header.
 //
 // Use: make_compact_r1cs(cs) -> compact.device_bytes() -> caller provides that much device memory ->
 // upload_r1cs(compact, d_region, bytes, stream) once per circuit -> spmv_abc(...) per partition:
@@ -10,11 +11,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/result.hpp"
 #include "cuda/plan/spmv_matrix.hpp"
 #include "cuda/plan/spmv_tuning.hpp"
 #include "cuda/runtime/link_pacer.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {
@@ -24,7 +27,7 @@ struct device_csr {
   uint64_t rows = 0;
   const uint32_t* row_ptr = nullptr;  // rows + 1
   const uint32_t* words = nullptr;
-  const ff::fr* table = nullptr;
+  const fr_words* table = nullptr;  // the SpMV reads them as its Fr
 };
 
 struct device_r1cs {
@@ -39,8 +42,10 @@ result<device_r1cs> upload_r1cs(const compact_r1cs& compact, void* d_region, uin
 
 // d_w: num_variables witness values (device). d_a, d_b, d_c: n >= num_constraints values each, not
 // aliasing d_w. The SpMV needs no workspace.
-status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_b, ff::fr* d_c, uint64_t n,
-                cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
+template <class Fr>
+status spmv_abc(const device_r1cs& m, const Fr* d_w, std::type_identity_t<Fr>* d_a, std::type_identity_t<Fr>* d_b,
+                std::type_identity_t<Fr>* d_c, uint64_t n, cudaStream_t stream,
+                const spmv_tuning& tuning = spmv_tuning_sm90);
 
 // Only the coefficient tables into d_region (>= k.tables_bytes, 256-byte aligned), for matrices
 // streamed through spmv_one_streamed; row_ptr and words stay null. Waits for `stream` (setup).
@@ -63,12 +68,14 @@ struct spmv_row_stream {
 
 // spmv_one with the matrix's rows streamed from rs.h_image in the chunks of rs.chunking (m: the
 // resident tables of upload_r1cs_tables): the same values. Stream-ordered, never synchronizes.
-status spmv_one_streamed(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n,
+template <class Fr>
+status spmv_one_streamed(const device_r1cs& m, int which, const Fr* d_w, std::type_identity_t<Fr>* d_out, uint64_t n,
                          cudaStream_t stream, spmv_row_stream& rs, const spmv_tuning& tuning = spmv_tuning_sm90);
 
 // One matrix (0: A, 1: B, 2: C) into d_out (n values): exactly what spmv_abc writes for it. For
 // callers that need the three products in turns (one buffer for b and then c).
-status spmv_one(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n, cudaStream_t stream,
-                const spmv_tuning& tuning = spmv_tuning_sm90);
+template <class Fr>
+status spmv_one(const device_r1cs& m, int which, const Fr* d_w, std::type_identity_t<Fr>* d_out, uint64_t n,
+                cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
 
 }  // namespace pp::cuda

@@ -1,5 +1,6 @@
-// GPU SpMV over Fr: matrix upload and the launch of spmv_kernels.cuh.
+// GPU SpMV over Fr: matrix upload and the launch of spmv_kernels.cuh, for both curves' Fr.
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/cuda_try.hpp"
@@ -11,6 +12,14 @@ namespace pp::cuda {
 namespace {
 
 uint64_t pad256(uint64_t b) { return (b + 255) / 256 * 256; }
+
+// The kernel's view of one matrix, its coefficient table read as Fr.
+template <class Fr>
+spmv_detail::csr_args<Fr> kernel_csr(const device_csr& c, const uint32_t* row_ptr, const uint32_t* words, Fr* out,
+                                     uint64_t rows) {
+  static_assert(sizeof(Fr) == sizeof(fr_words));
+  return {row_ptr, words, reinterpret_cast<const Fr*>(c.table), out, rows};
+}
 
 }  // namespace
 
@@ -38,18 +47,20 @@ result<device_r1cs> upload_r1cs(const compact_r1cs& compact, void* d_region, uin
       PP_CUDA_TRY(cudaMemcpyAsync(p, c.words.data(), c.words.size() * 4, cudaMemcpyHostToDevice, stream));
     }
     p += pad256(c.words.size() * 4);
-    d.table = reinterpret_cast<const ff::fr*>(p);
-    if (c.table.size() * sizeof(ff::fr) != 0) {
-      PP_CUDA_TRY(cudaMemcpyAsync(p, c.table.data(), c.table.size() * sizeof(ff::fr), cudaMemcpyHostToDevice, stream));
+    d.table = reinterpret_cast<const fr_words*>(p);
+    if (c.table.size() * sizeof(fr_words) != 0) {
+      PP_CUDA_TRY(
+          cudaMemcpyAsync(p, c.table.data(), c.table.size() * sizeof(fr_words), cudaMemcpyHostToDevice, stream));
     }
-    p += pad256(c.table.size() * sizeof(ff::fr));
+    p += pad256(c.table.size() * sizeof(fr_words));
   }
   PP_CUDA_TRY(cudaStreamSynchronize(stream));  // pageable sources: setup only
   return out;
 }
 
-status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_b, ff::fr* d_c, uint64_t n,
-                cudaStream_t stream, const spmv_tuning& tuning) {
+template <class Fr>
+status spmv_abc(const device_r1cs& m, const Fr* d_w, std::type_identity_t<Fr>* d_a, std::type_identity_t<Fr>* d_b,
+                std::type_identity_t<Fr>* d_c, uint64_t n, cudaStream_t stream, const spmv_tuning& tuning) {
   if (n < m.num_constraints) {
     return invalid_argument("spmv_abc: n = " + std::to_string(n) + ", expected at least " +
                             std::to_string(m.num_constraints) + " constraints");
@@ -64,10 +75,10 @@ status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_
     return invalid_argument("spmv_abc: n = " + std::to_string(n) + " with " + std::to_string(threads) +
                             " threads per block does not fit one grid");
   }
-  spmv_detail::abc_args args{};
-  ff::fr* outs[3] = {d_a, d_b, d_c};
+  spmv_detail::abc_args<Fr> args{};
+  Fr* outs[3] = {d_a, d_b, d_c};
   for (int i = 0; i < 3; ++i) {
-    args.m[i] = {m.m[i].row_ptr, m.m[i].words, m.m[i].table, outs[i], m.m[i].rows};
+    args.m[i] = kernel_csr(m.m[i], m.m[i].row_ptr, m.m[i].words, outs[i], m.m[i].rows);
   }
   args.w = d_w;
   args.n = n;
@@ -76,8 +87,9 @@ status spmv_abc(const device_r1cs& m, const ff::fr* d_w, ff::fr* d_a, ff::fr* d_
   return ok_status();
 }
 
-status spmv_one(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n, cudaStream_t stream,
-                const spmv_tuning& tuning) {
+template <class Fr>
+status spmv_one(const device_r1cs& m, int which, const Fr* d_w, std::type_identity_t<Fr>* d_out, uint64_t n,
+                cudaStream_t stream, const spmv_tuning& tuning) {
   if (which < 0 || which > 2) return invalid_argument("spmv_one: matrix " + std::to_string(which));
   if (n < m.num_constraints) {
     return invalid_argument("spmv_one: n = " + std::to_string(n) + ", expected at least " +
@@ -91,9 +103,9 @@ status spmv_one(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_ou
     return invalid_argument("spmv_one: n = " + std::to_string(n) + " does not fit one grid");
   }
   // The abc kernel with one matrix: grid.y = 1 reads args.m[0].
-  spmv_detail::abc_args args{};
+  spmv_detail::abc_args<Fr> args{};
   const device_csr& c = m.m[which];
-  args.m[0] = {c.row_ptr, c.words, c.table, d_out, c.rows};
+  args.m[0] = kernel_csr(c, c.row_ptr, c.words, d_out, c.rows);
   args.w = d_w;
   args.n = n;
   spmv_detail::spmv_abc_kernel<<<dim3(uint32_t(blocks), 1), uint32_t(threads), 0, stream>>>(args);
@@ -117,17 +129,19 @@ result<device_r1cs> upload_r1cs_tables(const compact_r1cs& compact, const spmv_c
   for (int i = 0; i < 3; ++i) {
     const compact_csr& c = compact.m[i];
     out.m[i].rows = c.rows;
-    out.m[i].table = reinterpret_cast<const ff::fr*>(p);
+    out.m[i].table = reinterpret_cast<const fr_words*>(p);
     if (!c.table.empty()) {
-      PP_CUDA_TRY(cudaMemcpyAsync(p, c.table.data(), c.table.size() * sizeof(ff::fr), cudaMemcpyHostToDevice, stream));
+      PP_CUDA_TRY(
+          cudaMemcpyAsync(p, c.table.data(), c.table.size() * sizeof(fr_words), cudaMemcpyHostToDevice, stream));
     }
-    p += pad256(c.table.size() * sizeof(ff::fr));
+    p += pad256(c.table.size() * sizeof(fr_words));
   }
   PP_CUDA_TRY(cudaStreamSynchronize(stream));  // pageable sources: setup only
   return out;
 }
 
-status spmv_one_streamed(const device_r1cs& m, int which, const ff::fr* d_w, ff::fr* d_out, uint64_t n,
+template <class Fr>
+status spmv_one_streamed(const device_r1cs& m, int which, const Fr* d_w, std::type_identity_t<Fr>* d_out, uint64_t n,
                          cudaStream_t stream, spmv_row_stream& rs, const spmv_tuning& tuning) {
   if (which < 0 || which > 2) return invalid_argument("spmv_one_streamed: matrix " + std::to_string(which));
   if (n < m.num_constraints) {
@@ -166,9 +180,9 @@ status spmv_one_streamed(const device_r1cs& m, int which, const ff::fr* d_w, ff:
     if (out_rows != 0) {
       // The abc kernel with one matrix whose row pointers are the chunk's (rebased to its words).
       const auto* slot = static_cast<const std::byte*>(rs.d_slot[s]);
-      spmv_detail::abc_args args{};
-      args.m[0] = {reinterpret_cast<const uint32_t*>(slot), reinterpret_cast<const uint32_t*>(slot + ch.words_at),
-                   c.table, d_out + ch.row0, ch.rows};
+      spmv_detail::abc_args<Fr> args{};
+      args.m[0] = kernel_csr(c, reinterpret_cast<const uint32_t*>(slot),
+                             reinterpret_cast<const uint32_t*>(slot + ch.words_at), d_out + ch.row0, ch.rows);
       args.w = d_w;
       args.n = out_rows;
       spmv_detail::spmv_abc_kernel<<<dim3(uint32_t((out_rows + threads - 1) / threads), 1), uint32_t(threads), 0,
@@ -179,5 +193,14 @@ status spmv_one_streamed(const device_r1cs& m, int which, const ff::fr* d_w, ff:
   }
   return ok_status();
 }
+
+#define PP_SPMV_INSTANTIATE(F)                                                                                       \
+  template status spmv_abc(const device_r1cs&, const F*, F*, F*, F*, uint64_t, cudaStream_t, const spmv_tuning&);    \
+  template status spmv_one_streamed(const device_r1cs&, int, const F*, F*, uint64_t, cudaStream_t, spmv_row_stream&, \
+                                    const spmv_tuning&);                                                             \
+  template status spmv_one(const device_r1cs&, int, const F*, F*, uint64_t, cudaStream_t, const spmv_tuning&);
+PP_SPMV_INSTANTIATE(ff::fr)
+PP_SPMV_INSTANTIATE(ff::bn254::fr)
+#undef PP_SPMV_INSTANTIATE
 
 }  // namespace pp::cuda

@@ -12,16 +12,18 @@
 namespace pp::cuda {
 namespace {
 
-using ff::fr;
-
 constexpr uint64_t chunk = uint64_t{1} << 16;  // variables per task, a multiple of 32
 
-bool is_bit(const fr& v, const fr& one) { return v.is_zero() || v == one; }
+template <class Fr>
+bool is_bit(const Fr& v, const Fr& one) {
+  return v.is_zero() || v == one;
+}
 
 }  // namespace
 
-uint64_t count_other_values(std::span<const fr> w) {
-  const fr one = fr::one();
+template <class Fr>
+uint64_t count_other_values(std::span<const Fr> w) {
+  const Fr one = Fr::one();
   return tbb::parallel_reduce(
       tbb::blocked_range<uint64_t>(0, w.size(), chunk), uint64_t{0},
       [&](const tbb::blocked_range<uint64_t>& r, uint64_t acc) {
@@ -31,8 +33,9 @@ uint64_t count_other_values(std::span<const fr> w) {
       [](uint64_t a, uint64_t b) { return a + b; });
 }
 
-result<compact_witness_layout> pack_witness(std::span<const fr> w, std::span<std::byte> h_staging) {
-  const fr one = fr::one();
+template <class Fr>
+result<compact_witness_layout> pack_witness(std::span<const Fr> w, std::span<std::byte> h_staging) {
+  const Fr one = Fr::one();
   const uint64_t n = w.size();
   const uint64_t chunks = (n + chunk - 1) / chunk;
   std::vector<uint64_t> start(chunks + 1, 0);
@@ -51,20 +54,20 @@ result<compact_witness_layout> pack_witness(std::span<const fr> w, std::span<std
   std::byte* base = h_staging.data();
   auto* bitmap = reinterpret_cast<uint32_t*>(base);
   auto* positions = reinterpret_cast<uint32_t*>(base + l.positions_offset);
-  auto* values = reinterpret_cast<fr*>(base + l.values_offset);
+  auto* values = reinterpret_cast<Fr*>(base + l.values_offset);
   tbb::parallel_for(uint64_t{0}, chunks, [&](uint64_t c) {
     uint64_t k = start[c];
     const uint64_t b = c * chunk, e = std::min(n, (c + 1) * chunk);
     for (uint64_t word = b / 32; word * 32 < e; ++word) {
       uint32_t bits = 0;
       for (uint64_t i = word * 32, we = std::min(e, word * 32 + 32); i < we; ++i) {
-        const fr& v = w[i];
+        const Fr& v = w[i];
         if (v.is_zero()) continue;
         if (v == one) {
           bits |= uint32_t{1} << (i % 32);
         } else {
           positions[k] = uint32_t(i);
-          std::memcpy(&values[k], &v, sizeof(fr));
+          std::memcpy(&values[k], &v, sizeof(Fr));
           ++k;
         }
       }
@@ -73,5 +76,10 @@ result<compact_witness_layout> pack_witness(std::span<const fr> w, std::span<std
   });
   return l;
 }
+
+template uint64_t count_other_values(std::span<const ff::fr>);
+template uint64_t count_other_values(std::span<const ff::bn254::fr>);
+template result<compact_witness_layout> pack_witness(std::span<const ff::fr>, std::span<std::byte>);
+template result<compact_witness_layout> pack_witness(std::span<const ff::bn254::fr>, std::span<std::byte>);
 
 }  // namespace pp::cuda

@@ -2,7 +2,8 @@
 // values (bit set = 1; other values read as 0 there) and the list of the other values with their positions,
 // packed into a pinned staging buffer; one copy moves it to the device, where it is expanded into the dense
 // witness the SpMV reads. PoRep witnesses are ~90% 0/1: 1 bit instead of 32 bytes each. Packing is plain C++
-// (oneTBB); the device half is in witness_upload.cu.
+// (oneTBB); the device half is in witness_upload.cu. Templates on the scalar field (both curves'
+// instantiated there).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -13,22 +14,26 @@
 #include "core/result.hpp"
 #include "cuda/plan/spmv_tuning.hpp"
 #include "cuda/plan/witness_layout.hpp"
+#include "ff/bn254_fr.hpp"
 #include "ff/fr.hpp"
 
 namespace pp::cuda {
 
 // Number of values of w that are neither 0 nor 1 (parallel).
-uint64_t count_other_values(std::span<const ff::fr> w);
+template <class Fr>
+uint64_t count_other_values(std::span<const Fr> w);
 
 // Packs w into h_staging (parallel); resource_exhausted when it needs more than h_staging.size()
 // bytes (the message says how many). Positions come out ascending.
-result<compact_witness_layout> pack_witness(std::span<const ff::fr> w, std::span<std::byte> h_staging);
+template <class Fr>
+result<compact_witness_layout> pack_witness(std::span<const Fr> w, std::span<std::byte> h_staging);
 
 // Copies the packed bytes from h_staging (pinned, as packed) into d_workspace (>= layout.bytes,
 // 256-byte aligned) and expands them into d_w (num_variables values), all ordered on stream. The
 // staging buffer and workspace must stay untouched until that work completes (record an event
 // after this call).
-status upload_witness(const compact_witness_layout& layout, const void* h_staging, void* d_workspace,
-                      ff::fr* d_w, cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
+template <class Fr>
+status upload_witness(const compact_witness_layout& layout, const void* h_staging, void* d_workspace, Fr* d_w,
+                      cudaStream_t stream, const spmv_tuning& tuning = spmv_tuning_sm90);
 
 }  // namespace pp::cuda

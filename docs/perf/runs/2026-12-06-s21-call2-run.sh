@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Session 21, call 2: BLS12-381 before and after the GPU prover was templated over the curve, in the
+# same call on the same card: the NTT at 2^27 and a 2^26 partition (cuda_prover_bench) from main's
+# stage of 9e4f8d8 (.devrun/base.tar.xz: those two binaries) and from the branch's stage
+# (.devrun/cuda.tar.xz), alternated; then a whole C2 proof on the branch's build (device c2).
+set -u
+t0=$SECONDS
+tar -C .devrun -xJf .devrun/cuda.tar.xz || exit 1
+tar -C .devrun -xJf .devrun/base.tar.xz || exit 1
+cd .devrun/cuda || exit 1
+export LD_LIBRARY_PATH=$PWD/lib
+if ldd bin/* 2>&1 | grep -qE 'not found|GLIBCXX'; then export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/lib_cxx; fi
+{ date -u; echo "commit $(cat commit.txt), base $(cat ../base/commit.txt)"; cat dirty.txt; nproc
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } >"$OUT/env.txt" 2>&1
+for round in 1 2; do
+  for b in ../base/cuda_ntt_bench bin/cuda_ntt_bench; do
+    echo "=== round $round $b 27" >>"$OUT/ntt.log"
+    timeout 60 "$b" 27 >>"$OUT/ntt.log" 2>&1
+    echo "ntt $b exit $? ($((SECONDS - t0)) s)"
+  done
+done
+grep -E '^===|forward|ntt ' "$OUT/ntt.log" | head -40
+for b in ../base/cuda_prover_bench bin/cuda_prover_bench; do
+  echo "=== $b --lanes 2 --runs 3 --cpu-check-max-log 0 26" >>"$OUT/prover.log"
+  timeout 150 "$b" --lanes 2 --runs 3 --cpu-check-max-log 0 26 >>"$OUT/prover.log" 2>&1
+  echo "prover $b exit $? ($((SECONDS - t0)) s)"
+done
+grep -E '^===|^result|steady|partition' "$OUT/prover.log" | head -30
+cd ../.. || exit 1
+PP_C2_LIMIT=260 bash scripts/device_run.sh device c2 >"$OUT/c2_phase.log" 2>&1
+echo "c2 phase exit $? ($((SECONDS - t0)) s)"
+tail -15 "$OUT/c2_phase.log"
