@@ -151,11 +151,16 @@ TEST(CudaBn254, CurvesShareOneRegion) {
   auto bls_key = make_keyed<bls>(700, 2, h_basis::odd_coset_lagrange, state);
   ASSERT_NE(bn_key, nullptr);
   ASSERT_NE(bls_key, nullptr);
-  for (int round = 0; round < 2; ++round) {
+  // The BLS12-381 key's larger MSM workspace plans the region once more (its workspaces are the
+  // largest key's); after that both keys stay placed: switching curves costs no re-plan.
+  uint64_t replans_after_first_round = 0;
+  for (int round = 0; round < 3; ++round) {
     expect_same_proof<bn>(be, *bn_key, state, "BN254, round " + std::to_string(round));
     expect_same_proof<bls>(*gpu, *bls_key, state, "BLS12-381, round " + std::to_string(round));
+    if (round == 0) replans_after_first_round = gpu->replans();
   }
-  EXPECT_EQ(gpu->replans(), 0u) << "both keys fit beside each other";
+  EXPECT_LE(replans_after_first_round, 1u);
+  EXPECT_EQ(gpu->replans(), replans_after_first_round) << "keys of both curves thrash the region";
   EXPECT_TRUE(gpu->healthy()) << gpu->last_error();
 }
 

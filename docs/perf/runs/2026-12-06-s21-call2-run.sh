@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
-# Session 21, call 2: BLS12-381 before and after the GPU prover was templated over the curve, in the
-# same call on the same card: the NTT at 2^27 and a 2^26 partition (cuda_prover_bench) from main's
+# Session 21, call 2: the BN254 backend test again with CurvesShareOneRegion's expectation mended
+# (.devrun/fix.tar.xz: that test binary alone; call 1 found one re-plan, the policy's, not a thrash),
+# GPU proofs of three circom bn128 circuits with snarkjs keys (.devrun/bn254-interop.tar.xz; snarkjs
+# verifies them back on the dev host), then BLS12-381 before and after the GPU prover was templated
+# over the curve, in the same call on the same card: the NTT at 2^27 and a 2^26 partition (cuda_prover_bench) from main's
 # stage of 9e4f8d8 (.devrun/base.tar.xz: those two binaries) and from the branch's stage
 # (.devrun/cuda.tar.xz), alternated; then a whole C2 proof on the branch's build (device c2).
 set -u
 t0=$SECONDS
 tar -C .devrun -xJf .devrun/cuda.tar.xz || exit 1
 tar -C .devrun -xJf .devrun/base.tar.xz || exit 1
+tar -C .devrun -xJf .devrun/fix.tar.xz || exit 1
+tar -C .devrun -xJf .devrun/bn254-interop.tar.xz || exit 1
 cd .devrun/cuda || exit 1
 export LD_LIBRARY_PATH=$PWD/lib
 if ldd bin/* 2>&1 | grep -qE 'not found|GLIBCXX'; then export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/lib_cxx; fi
 { date -u; echo "commit $(cat commit.txt), base $(cat ../base/commit.txt)"; cat dirty.txt; nproc
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } >"$OUT/env.txt" 2>&1
+timeout 120 ../fix/cuda_bn254_backend_test >"$OUT/bn254_test.log" 2>&1
+echo "cuda_bn254_backend_test exit $? ($((SECONDS - t0)) s)"
+grep -E '^\[  (PASSED|FAILED) |^\[       OK|FAILED' "$OUT/bn254_test.log" | tail -10
+mkdir -p interop_out
+for c in poly range merkle; do
+  d=../bn254/interop/$c
+  mkdir -p "interop_out/$c"
+  cp "$d/vk.json" "interop_out/$c/"
+  bin/proofpipe prove --backend cuda "$d/$c.zkey" "$d/$c.wtns" "interop_out/$c/proof.json" \
+    "interop_out/$c/public.json" >"interop_out/$c/prove.log" 2>&1
+  echo "gpu prove bn254 $c exit $?"
+  grep -m1 -i "proving" "interop_out/$c/prove.log"
+done
+tar -czf "$OUT/interop.tar.gz" interop_out
 for round in 1 2; do
   for b in ../base/cuda_ntt_bench bin/cuda_ntt_bench; do
     echo "=== round $round $b 27" >>"$OUT/ntt.log"
