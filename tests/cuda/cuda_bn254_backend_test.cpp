@@ -1,9 +1,9 @@
 // cuda_backend's BN254 partitions (cuda_bn254_backend.hpp) against the CPU backend over BN254: for
-// random circuits of both H bases (fresh each run: the test's seed) from 1 constraint to a few
-// thousand, with MSMs cut into small chunks, and one of 2^20 rows, the GPU proof with fixed (r, s) is
-// identical to the CPU proof and verifies with BN254's verifier. BN254 and BLS12-381 keys take turns
-// on one backend's region and lanes (identical proofs on both curves), and a pending proof of one
-// curve handed to the other's finish is refused. Exits 77 without a GPU.
+// random circuits of both H bases (fresh each run: the test's seed) from 1 constraint to a few thousand,
+// with MSMs cut into small chunks, one streamed under the least VRAM budget, and one of 2^20 rows, the
+// GPU proof with fixed (r, s) is identical to the CPU proof and verifies with BN254's verifier. BN254
+// and BLS12-381 keys take turns on one backend's region and lanes (identical proofs on both curves), and
+// a pending proof of one curve handed to the other's finish is refused. Exits 77 without a GPU.
 #include "cuda/prover/cuda_bn254_backend.hpp"
 
 #include <cuda_runtime_api.h>
@@ -20,6 +20,7 @@
 #include "backend_test_config.hpp"
 #include "cuda/prover/cuda_backend.hpp"
 #include "cuda/prover/kernel_warmup.hpp"
+#include "cuda/runtime/device_memory.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/test_circuits.hpp"
@@ -140,6 +141,47 @@ TEST(CudaBn254, TwoToTheTwentyMatchesCpu) {
   ASSERT_EQ(k->pk.domain_size, uint64_t{1} << 20);
   expect_same_proof<bn>(be, *k, state, "2^20 rows");
   EXPECT_TRUE(gpu->healthy()) << gpu->last_error();
+}
+
+// A BN254 key streamed under the least budget its plan names and a little more (its tables copied in
+// chunks of 1024 of BN254's 64- and 128-byte points through the lanes' slots): identical proofs.
+TEST(CudaBn254, StreamedUnderTinyBudgetsMatchesCpu) {
+  uint64_t state = pp::test::test_seed() ^ 0x7374726dull;
+  auto k = make_keyed<bn>(20000, 3, h_basis::odd_coset_lagrange, state);
+  ASSERT_NE(k, nullptr);
+  cuda_backend_config cfg = backend_test_config(16, 128, 2);
+  cfg.max_chunk_points = 1024;
+  cuda_backend_config tiny = cfg;
+  tiny.max_vram_bytes = 1;
+  const auto refused = cuda_backend::footprint(k->pk, k->circuit.cs, tiny);
+  ASSERT_THAT(refused, StatusIs(status_code::resource_exhausted));
+  const std::string& m = refused.error().message();
+  const size_t at = m.find("at least ");
+  ASSERT_NE(at, std::string::npos) << m;
+  const uint64_t least = std::stoull(m.substr(at + 9));
+  const auto req = request_for(*k, state);
+  groth16::basic_cpu_backend<bn> cpu;
+  const auto want = groth16::prove(cpu, req);
+  ASSERT_THAT(want, IsOk());
+  constexpr uint64_t granule = device_memory::granularity;
+  const uint64_t least_region = (least + granule - 1) / granule * granule;
+  for (const uint64_t region : {least_region, least_region + 4 * granule}) {
+    SCOPED_TRACE("region " + std::to_string(region));
+    cfg.max_vram_bytes = region;
+    auto be = cuda_backend::create(cfg);
+    ASSERT_THAT(be, IsOk());
+    ASSERT_THAT((*be)->prepare(k->pk, k->circuit.cs), IsOk());
+    const auto fp = (*be)->resident_footprint(k->pk, k->circuit.cs);
+    ASSERT_THAT(fp, IsOk());
+    std::printf("region %llu: %s\n", (unsigned long long)region, fp->plan.c_str());
+    EXPECT_GT(fp->streamed_bytes, 0u) << "nothing streamed: the test shows nothing";
+    cuda_bn254_backend gpu(**be);
+    const auto got = groth16::prove(gpu, req);
+    ASSERT_THAT(got, IsOk());
+    EXPECT_TRUE(got->pi == want->pi) << "streamed BN254 proof differs from the CPU proof";
+    EXPECT_GE((*be)->h2d_bytes(), fp->streamed_bytes);
+    EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
+  }
 }
 
 // Keys of both curves placed side by side in one region, proofs taking turns on its lanes.

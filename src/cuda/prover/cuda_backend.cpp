@@ -255,7 +255,9 @@ result<std::unique_ptr<cuda_backend>> cuda_backend::create(const cuda_backend_co
   }
 }
 
-result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs::constraint_system& cs,
+template <class Family>
+result<key_footprint> cuda_backend::footprint(const groth16::basic_proving_key<Family>& pk,
+                                              const r1cs::basic_constraint_system<typename Family::fr>& cs,
                                               const cuda_backend_config& cfg) {
   try {
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
@@ -269,10 +271,13 @@ result<key_footprint> cuda_backend::footprint(const proving_key& pk, const r1cs:
   }
 }
 
-status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_system& cs, const compact_r1cs* compact) {
+template <class Family>
+status cuda_backend::prepare(const groth16::basic_proving_key<Family>& pk,
+                             const r1cs::basic_constraint_system<typename Family::fr>& cs,
+                             const compact_r1cs* compact) {
   try {
     PP_CUDA_TRY(cudaSetDevice(impl_->cfg.device));
-    circuit_key_loader src(pk, cs, compact, impl_->upload_target());
+    basic_circuit_key_loader<Family> src(pk, cs, compact, impl_->upload_target());
     auto r = impl_->keys->key_for(src, nullptr, nullptr);
     return r.ok() ? ok_status() : r.error();
   } catch (const std::exception& e) {
@@ -280,10 +285,24 @@ status cuda_backend::prepare(const proving_key& pk, const r1cs::constraint_syste
   }
 }
 
-result<key_footprint> cuda_backend::resident_footprint(const proving_key& pk,
-                                                       const r1cs::constraint_system& cs) const {
+template <class Family>
+result<key_footprint> cuda_backend::resident_footprint(
+    const groth16::basic_proving_key<Family>& pk, const r1cs::basic_constraint_system<typename Family::fr>& cs) const {
   return impl_->keys->footprint(key_fingerprint::of(pk, cs));
 }
+
+#define PP_CUDA_BACKEND_INSTANTIATE(Family)                                                                       \
+  template result<key_footprint> cuda_backend::footprint(const groth16::basic_proving_key<Family>&,              \
+                                                         const r1cs::basic_constraint_system<Family::fr>&,       \
+                                                         const cuda_backend_config&);                            \
+  template status cuda_backend::prepare(const groth16::basic_proving_key<Family>&,                               \
+                                        const r1cs::basic_constraint_system<Family::fr>&, const compact_r1cs*);  \
+  template result<key_footprint> cuda_backend::resident_footprint(const groth16::basic_proving_key<Family>&,     \
+                                                                  const r1cs::basic_constraint_system<Family::fr>&) \
+      const;
+PP_CUDA_BACKEND_INSTANTIATE(ec::bls12_381::family)
+PP_CUDA_BACKEND_INSTANTIATE(ec::bn254::family)
+#undef PP_CUDA_BACKEND_INSTANTIATE
 
 void cuda_backend::clear_keys() { impl_->keys->clear(); }
 

@@ -56,8 +56,11 @@ class cuda_backend final : public groth16::backend {
 
   // What prepare() would take for (pk, cs) in an empty region of cfg.max_vram_bytes (0: unlimited)
   // with cfg's lanes and staging size; invalid_argument when they do not match, resource_exhausted
-  // (naming the least budget) when the key does not fit even streamed.
-  static result<key_footprint> footprint(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
+  // (naming the least budget) when the key does not fit even streamed. footprint, prepare and
+  // resident_footprint take either curve's key (instantiated in cuda_backend.cpp).
+  template <class Family>
+  static result<key_footprint> footprint(const groth16::basic_proving_key<Family>& pk,
+                                         const r1cs::basic_constraint_system<typename Family::fr>& cs,
                                          const cuda_backend_config& cfg = {});
 
   // Plans the key with the ones already planned (beside them, else a new plan of the region: see
@@ -69,12 +72,14 @@ class cuda_backend final : public groth16::backend {
   // failed_precondition when the key does not fit the region even alone (names the least budget).
   // Waits for every lane to be idle when the region is planned again. compact: cs's compact matrices
   // when the caller has them (make_compact_r1cs takes seconds at 2^27), else built here.
-  status prepare(const groth16::proving_key& pk, const r1cs::constraint_system& cs,
-                 const compact_r1cs* compact = nullptr);
+  template <class Family>
+  status prepare(const groth16::basic_proving_key<Family>& pk,
+                 const r1cs::basic_constraint_system<typename Family::fr>& cs, const compact_r1cs* compact = nullptr);
   // What prepare() carved for (pk, cs); not_found when that key is not resident. Cheap (footprint()
   // compacts the matrices again to size them).
-  [[nodiscard]] result<key_footprint> resident_footprint(const groth16::proving_key& pk,
-                                                         const r1cs::constraint_system& cs) const;
+  template <class Family>
+  [[nodiscard]] result<key_footprint> resident_footprint(
+      const groth16::basic_proving_key<Family>& pk, const r1cs::basic_constraint_system<typename Family::fr>& cs) const;
   // Forgets every resident key (the region is reused from its start). Not while a start() runs.
   void clear_keys();
   // The caller is about to free pk: when a resident key was placed from it, every key is evicted
