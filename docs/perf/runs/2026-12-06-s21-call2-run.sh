@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session 21, call 2: the BN254 backend test again with CurvesShareOneRegion's expectation mended
-# (.devrun/fix.tar.xz: that test binary alone; call 1 found one re-plan, the policy's, not a thrash),
+# Session 21, call 2: the BN254 backend test again (.devrun/fix.tar.xz: that test binary alone, of
+# 799c371 + a BN254 key streamed under the least budget; CurvesShareOneRegion's expectation mended:
+# call 1 found one re-plan, the policy's, not a thrash),
 # GPU proofs of three circom bn128 circuits with snarkjs keys (.devrun/bn254-interop.tar.xz; snarkjs
 # verifies them back on the dev host), then BLS12-381 before and after the GPU prover was templated
 # over the curve, in the same call on the same card: the NTT at 2^27 and a 2^26 partition (cuda_prover_bench) from main's
