@@ -47,6 +47,6 @@ for b in ../base/cuda_prover_bench bin/cuda_prover_bench; do
 done
 grep -E '^===|^result|steady|partition' "$OUT/prover.log" | head -30
 cd ../.. || exit 1
-PP_C2_ARGS="--proofs 3 --memory-mib 120000" PP_C2_LIMIT=$((585 - SECONDS + t0)) bash scripts/device_run.sh device c2 >"$OUT/c2_phase.log" 2>&1
+PP_C2_ARGS="--proofs 3 --memory-mib 120000" PP_C2_LIMIT=$((430 - SECONDS + t0)) bash scripts/device_run.sh device c2 >"$OUT/c2_phase.log" 2>&1
 echo "c2 phase exit $? ($((SECONDS - t0)) s)"
 tail -15 "$OUT/c2_phase.log"
