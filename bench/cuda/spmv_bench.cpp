@@ -102,7 +102,7 @@ void run(int log_n, device_memory& mem) {
   pp::result<compact_witness_layout> layout = pp::internal_error("unset");
   for (int i = 0; i < 5; ++i) {
     t0 = std::chrono::steady_clock::now();
-    layout = pack_witness(std::span<const ff::fr>(sc->w), staging);
+    layout = pack_witness(std::span<const fr>(sc->w), staging);
     pack_ms.push_back(seconds_since(t0) * 1e3);
     BENCH_CHECK_OK(layout.error());
   }

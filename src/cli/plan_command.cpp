@@ -1,6 +1,7 @@
 // `proofpipe plan`: the plan the CUDA backend would make for a key under a VRAM budget, printed on a
 // host without a GPU (cuda/plan/budget_plan.hpp: the functions the backend itself plans with). The key is
-// a snarkjs zkey, bellperson parameters with their circuit (--params-format bellperson --r1cs), or
+// a snarkjs zkey of either curve (BN254 keys planned with BN254's point sizes), bellperson parameters
+// with their circuit (--params-format bellperson --r1cs), or
 // the PoRep-shaped synthetic circuit of 2^K constraints that cuda_prover_bench proves (--porep-log K:
 // r1cs::synthetic_params::porep, seed 42, the key the insecure setup would make for it). A budget
 // below the least the key needs is refused, naming that least. Lines "name: value ..." give exact
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
@@ -40,10 +42,10 @@ struct plan_args {
   uint64_t driver_mib = 0;
 };
 
-// What the plan is made of: the key's sizes and its circuit.
+// What the plan is made of: the key's sizes and its circuit, of the key's curve.
 struct planned_input {
   cuda::key_sizes key;
-  r1cs::constraint_system cs;
+  std::variant<r1cs::constraint_system, r1cs::bn254::constraint_system> cs;
   std::string what;
 };
 
@@ -64,8 +66,8 @@ result<planned_input> porep_input(const plan_args& a, command_run& run) {
                     [&] { return r1cs::make_synthetic(r1cs::synthetic_params::porep(constraints, 42)); });
   if (!c.ok()) return c.error();
   planned_input in;
+  PP_ASSIGN_OR_RETURN(in.key, cuda::key_sizes::of_setup(c->cs, basis));
   in.cs = std::move(c->cs);
-  PP_ASSIGN_OR_RETURN(in.key, cuda::key_sizes::of_setup(in.cs, basis));
   in.what = "PoRep-shaped 2^" + std::to_string(a.porep_log) + " (" + a.porep_basis + " key)";
   return in;
 }
@@ -76,15 +78,29 @@ result<planned_input> file_input(const plan_args& a, command_run& run) {
     return invalid_argument("--params-format bellperson needs --r1cs circuit.r1cs: bellperson parameters do not "
                             "carry the circuit's matrices");
   }
+  planned_input in;
+  in.what = a.key;
+  if (!bellperson) {
+    PP_ASSIGN_OR_RETURN(const ec::curve_id curve, formats::read_snarkjs_zkey_curve_file(a.key));
+    if (curve == ec::curve_id::bn254) {
+      if (!a.r1cs.empty()) return invalid_argument("--r1cs: a BN254 key is planned with the circuit its zkey implies");
+      using bn = ec::bn254::family;
+      auto z = run.step("read key", "reading " + a.key, [&] {
+        return formats::read_snarkjs_zkey_file<bn>(a.key, {.check = formats::zkey_point_check::range_only});
+      });
+      if (!z.ok()) return z.error();
+      PP_ASSIGN_OR_RETURN(in.cs, formats::circuit_from_zkey(*z));
+      in.key = cuda::key_sizes::of(z->pk);
+      return in;
+    }
+  }
   auto k = run.step("read key", "reading " + a.key + (a.r1cs.empty() ? "" : " and " + a.r1cs), [&] {
     return formats::read_key_files({.key = a.key, .r1cs = a.r1cs, .bellperson = bellperson},
                                    {.check = formats::zkey_point_check::range_only}, {.checked = false});
   });
   if (!k.ok()) return k.error();
-  planned_input in;
   in.key = cuda::key_sizes::of(k->pk);
   in.cs = std::move(k->cs);
-  in.what = a.key;
   return in;
 }
 
@@ -95,6 +111,7 @@ void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::b
   std::printf("plan of %s: domain %llu, %llu variables, %s basis\n", in.what.c_str(), (unsigned long long)s.n,
               (unsigned long long)s.nv, in.key.basis == groth16::h_basis::monomial ? "monomial (bellperson)"
                                                                                   : "odd-coset Lagrange (snarkjs)");
+  std::printf("curve: %s\n", std::holds_alternative<r1cs::bn254::constraint_system>(in.cs) ? "BN254" : "BLS12-381");
   if (cfg.max_vram_bytes == 0) {
     std::printf("budget: unlimited\n");
   } else {
@@ -155,10 +172,15 @@ int run_plan(const plan_args& a, bool quiet) {
   cfg.h_copies = a.h_copies;
   cfg.staging_bytes = a.staging_mib << 20;
   cfg.max_pinned_bytes = uint64_t(std::llround(a.max_pinned_gib * gib));
-  auto compact = run.step("compact", "compacting the matrices", [&] { return cuda::make_compact_r1cs(in->cs); });
+  auto compact = run.step("compact", "compacting the matrices", [&] {
+    return std::visit([](const auto& cs) { return cuda::make_compact_r1cs(cs); }, in->cs);
+  });
   if (!compact.ok()) return run.fail(compact.error());
-  auto shape = cuda::shape_key(in->key, in->cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg),
-                               cfg.h_copies);
+  auto shape = std::visit(
+      [&](const auto& cs) {
+        return cuda::shape_key(in->key, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), cfg.h_copies);
+      },
+      in->cs);
   if (!shape.ok()) return run.fail(shape.error());
   auto plan = run.step("plan", "planning", [&] { return cuda::plan_for_budget(*shape, cfg, a.driver_mib << 20); });
   if (!plan.ok()) return run.fail(plan.error());

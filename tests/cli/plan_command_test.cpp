@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cli/cli_process.hpp"
@@ -68,7 +69,8 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 
 // What the library plans for (key, cs) under a budget of `budget` bytes (0: none) with the command's
 // defaults, and the same printed by `proofpipe plan key_args --budget-gib ...`.
-void expect_same_plan(const cuda::key_sizes& key, const r1cs::constraint_system& cs,
+template <class Fr>
+void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
                       const std::vector<std::string>& key_args, uint64_t budget) {
   SCOPED_TRACE("budget " + std::to_string(budget));
   cuda::cuda_backend_config cfg;
@@ -113,6 +115,8 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::constraint_system&
   std::snprintf(secs, sizeof secs, "%.3f s", double(p.streamed_bytes(*s)) / (25.0 * double(uint64_t{1} << 30)));
   EXPECT_TRUE(contains(m.at("copy time per partition"), secs)) << m.at("copy time per partition");
   EXPECT_EQ(m.at("plan"), p.to_string(*s));
+  const std::string curve = std::is_same_v<Fr, ff::bn254::fr> ? "BN254" : "BLS12-381";
+  EXPECT_EQ(m.at("curve"), curve);
   if (budget != 0) {
     EXPECT_LE(p.total_bytes() + b->pin_reserve, budget);
   }
@@ -174,6 +178,22 @@ TEST_F(PlanCommandFiles, SmallZkey) {
   const auto cs = formats::circuit_from_zkey(*z);
   ASSERT_THAT(cs, IsOk());
   const cuda::key_sizes key = cuda::key_sizes::of(z->pk);
+  expect_same_plan(key, *cs, {zkey.string()}, 0);
+  expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30);
+}
+
+// A BN254 (bn128) zkey: planned with BN254's point sizes (64 and 128 bytes), as the backend plans it.
+TEST_F(PlanCommandFiles, Bn254Zkey) {
+  const outcome d = run({"demo", "--curve", "bn254", "--constraints", "3000", "--out", dir_.string()});
+  ASSERT_TRUE(d.exited && d.code == 0) << describe(d);
+  const fs::path zkey = dir_ / "circuit.zkey";
+  const auto z = formats::read_snarkjs_zkey_file<ec::bn254::family>(zkey);
+  ASSERT_THAT(z, IsOk());
+  const auto cs = formats::circuit_from_zkey(*z);
+  ASSERT_THAT(cs, IsOk());
+  const cuda::key_sizes key = cuda::key_sizes::of(z->pk);
+  EXPECT_EQ(key.g1.point_bytes, 64u);
+  EXPECT_EQ(key.g2.point_bytes, 128u);
   expect_same_plan(key, *cs, {zkey.string()}, 0);
   expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30);
 }

@@ -147,8 +147,8 @@ TEST_F(RegionPolicy, AKeyIsPlannedAndPlacedOnce) {
   auto f = r.policy.footprint(a.id());
   ASSERT_THAT(f, IsOk());
   EXPECT_GT(f->total_bytes(), 0u);
-  EXPECT_TRUE(r.policy.placed_from(*pk(0)));
-  EXPECT_FALSE(r.policy.placed_from(*pk(1)));
+  EXPECT_TRUE(r.policy.placed_from(pk(0)));
+  EXPECT_FALSE(r.policy.placed_from(pk(1)));
 }
 
 TEST_F(RegionPolicy, ASecondKeyGoesBesideTheFirstWhenItFits) {
@@ -183,8 +183,8 @@ TEST_F(RegionPolicy, AKeyThatDoesNotFitBesideEvictsTheLeastRecentlyUsed) {
   ASSERT_THAT(r.policy.key_for(c, nullptr, &t), IsOk());
   EXPECT_EQ(r.policy.replans(), replans + 1);
   EXPECT_EQ(t.steps.size(), 2u);  // the eviction, then c's upload
-  EXPECT_FALSE(r.policy.placed_from(*pk(0)));  // every placed key evicted ...
-  EXPECT_FALSE(r.policy.placed_from(*pk(1)));
+  EXPECT_FALSE(r.policy.placed_from(pk(0)));  // every placed key evicted ...
+  EXPECT_FALSE(r.policy.placed_from(pk(1)));
   // ... a planned again beside c, so it is placed without planning it or the region again; b was
   // left out of the plan, so it is planned afresh.
   ASSERT_THAT(r.policy.key_for(a, nullptr, nullptr), IsOk());
@@ -236,7 +236,7 @@ TEST_F(RegionPolicy, AKeyTooLargeEvenAloneIsRefusedNamingTheLeastBudget) {
   ASSERT_THAT(r.policy.key_for(s, nullptr, nullptr), IsOk());
   EXPECT_THAT(r.policy.key_for(l, nullptr, nullptr),
               StatusIs(status_code::failed_precondition, HasSubstr("does not fit this GPU even alone")));
-  EXPECT_TRUE(r.policy.placed_from(*pk(1)));
+  EXPECT_TRUE(r.policy.placed_from(pk(1)));
   EXPECT_EQ(l.uploads, 0);
   EXPECT_TRUE(r.health.healthy());
 }
@@ -328,7 +328,7 @@ TEST_F(RegionPolicy, ALaneIsHandedBackAroundAReplan) {
   EXPECT_EQ(r.policy.replans(), 1u);
   r.policy.evict_all();  // takes every lane: none was left held
   EXPECT_EQ(r.policy.used_bytes(), 0u);
-  EXPECT_FALSE(r.policy.placed_from(*pk(1)));
+  EXPECT_FALSE(r.policy.placed_from(pk(1)));
   ASSERT_THAT(r.policy.key_for(b, nullptr, nullptr), IsOk());
   EXPECT_EQ(b.uploads, 2);
 }
