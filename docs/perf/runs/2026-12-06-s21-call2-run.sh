@@ -4,7 +4,7 @@
 # call 1 found one re-plan, the policy's, not a thrash),
 # GPU proofs of three circom bn128 circuits with snarkjs keys (.devrun/bn254-interop.tar.xz; snarkjs
 # verifies them back on the dev host), then BLS12-381 before and after the GPU prover was templated
-# over the curve, in the same call on the same card: the NTT at 2^27 and a 2^26 partition (cuda_prover_bench) from main's
+# over the curve, in the same call on the same card: the NTT at 2^27 and a 2^24 partition (cuda_prover_bench) from main's
 # stage of 9e4f8d8 (.devrun/base.tar.xz: those two binaries) and from the branch's stage
 # (.devrun/cuda.tar.xz), alternated; then, if the 300 s it allows itself leave room, a whole C2
 # proof on the branch's build (device c2).
@@ -42,8 +42,8 @@ for round in 1 2; do
 done
 grep -E '^===|forward|ntt ' "$OUT/ntt.log" | head -40
 for b in ../base/cuda_prover_bench bin/cuda_prover_bench; do
-  echo "=== $b --lanes 2 --runs 3 --cpu-check-max-log 0 26" >>"$OUT/prover.log"
-  timeout 90 "$b" --lanes 2 --runs 3 --cpu-check-max-log 0 26 >>"$OUT/prover.log" 2>&1
+  echo "=== $b --lanes 2 --runs 3 --cpu-check-max-log 0 24" >>"$OUT/prover.log"
+  timeout 90 "$b" --lanes 2 --runs 3 --cpu-check-max-log 0 24 >>"$OUT/prover.log" 2>&1
   echo "prover $b exit $? ($((SECONDS - t0)) s)"
 done
 grep -E '^===|^result|steady|partition' "$OUT/prover.log" | head -30
