@@ -37,29 +37,8 @@ void append_set(const groth16::density_bits& d, uint64_t offset, std::vector<uin
   }
 }
 
-// FNV-1a over the bit count and the words (bits past d.bits masked off).
-uint64_t hash_bits(uint64_t h, const groth16::density_bits& d) {
-  const auto mix = [&h](uint64_t x) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= (x >> (8 * i)) & 0xff;
-      h *= 0x100000001b3ull;
-    }
-  };
-  mix(d.bits);
-  const uint64_t full = d.bits / 64;
-  for (uint64_t w = 0; w < full; ++w) mix(d.words[w]);
-  if (d.bits % 64 != 0) mix(d.words[full] & ((uint64_t{1} << (d.bits % 64)) - 1));
-  return h;
-}
-
-template <class T>
-status upload_vector(void* d, const std::vector<T>& v, cudaStream_t stream) {
-  if (v.empty()) return ok_status();
-  PP_CUDA_TRY(cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-  return ok_status();
-}
-
-// FNV-1a over the bytes of x.
+// FNV-1a: the key fingerprint's hashes start at fnv_offset and take in the bytes of each value.
+constexpr uint64_t fnv_offset = 0xcbf29ce484222325ull;
 template <class T>
 uint64_t hash_bytes(uint64_t h, const T& x) {
   const auto* p = reinterpret_cast<const unsigned char*>(&x);
@@ -70,10 +49,27 @@ uint64_t hash_bytes(uint64_t h, const T& x) {
   return h;
 }
 
+// Over the bit count and the words (bits past d.bits masked off).
+uint64_t hash_bits(uint64_t h, const groth16::density_bits& d) {
+  h = hash_bytes(h, d.bits);
+  const uint64_t full = d.bits / 64;
+  for (uint64_t w = 0; w < full; ++w) h = hash_bytes(h, d.words[w]);
+  if (d.bits % 64 != 0) h = hash_bytes(h, d.words[full] & ((uint64_t{1} << (d.bits % 64)) - 1));
+  return h;
+}
+
+template <class T>
+status upload_vector(void* d, const std::vector<T>& v, cudaStream_t stream) {
+  if (v.empty()) return ok_status();
+  PP_CUDA_TRY(cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+  return ok_status();
+}
+
+
 // The points that tell a key from another of the same sizes: H's first, L's last, delta_1.
 template <class Family>
 uint64_t key_points_hash(const groth16::basic_proving_key<Family>& pk) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = fnv_offset;
   for (const char* c = Family::name; *c != 0; ++c) h = hash_bytes(h, *c);
   if (!pk.h.empty()) h = hash_bytes(h, pk.h.front());
   if (!pk.l.empty()) h = hash_bytes(h, pk.l.back());
@@ -108,7 +104,7 @@ key_fingerprint key_fingerprint::of_evaluations(const groth16::evaluation_reques
   f.nl = pk.l.size();
   f.basis = pk.basis;
   f.points = key_points_hash(pk);
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = fnv_offset;
   for (const groth16::density_bits* d : {&req.a_aux, &req.b_inputs, &req.b_aux}) h = hash_bits(h, *d);
   f.densities = h;
   return f;

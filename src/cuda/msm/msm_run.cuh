@@ -44,11 +44,7 @@ T* at(void* base, uint64_t offset) {
 // The group of Curve's points, as the host plan (msm_workspace.hpp) knows it.
 template <class Curve>
 constexpr msm_group group_of() {
-  using family = typename Curve::family;
-  constexpr bool bn254 = std::is_same_v<family, ec::bn254::family>;
-  static_assert(bn254 || std::is_same_v<family, ec::bls12_381::family>, "a curve family the host plan knows");
-  constexpr bool g1 = std::is_same_v<Curve, typename family::g1_curve>;
-  constexpr msm_group g = bn254 ? (g1 ? msm_bn254_g1 : msm_bn254_g2) : (g1 ? msm_g1 : msm_g2);
+  constexpr msm_group g = msm_group_of<Curve>();
   static_assert(sizeof(affine_t<Curve>) == g.point_bytes && sizeof(xyzz_t<Curve>) == g.bucket_bytes,
                 "the host plan's point and bucket sizes are the kernels'");
   return g;

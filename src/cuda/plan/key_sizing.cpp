@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <string>
-#include <tuple>
-#include <type_traits>
-#include <utility>
 
 #include "core/status_macros.hpp"
 #include "cuda/plan/msm_tuning.hpp"
@@ -14,8 +11,6 @@
 #include "cuda/plan/qap_tables.hpp"
 #include "cuda/plan/witness_layout.hpp"
 #include "ec/affine.hpp"
-#include "ec/bls12_381_curves.hpp"
-#include "ec/bn254_curves.hpp"
 #include "groth16/qap.hpp"
 #include "poly/domain.hpp"
 #include "r1cs/density.hpp"
@@ -28,26 +23,18 @@ std::array<uint64_t, key_table_count> point_bytes(const msm_group& g1, const msm
   return {g1.point_bytes, g1.point_bytes, g1.point_bytes, g1.point_bytes, g2.point_bytes};
 }
 
-// The MSM's groups of a curve family, which the GPU MSM checks against its point types (msm_run.cuh).
-template <class Family>
-constexpr std::pair<msm_group, msm_group> groups_of() {
-  if constexpr (std::is_same_v<Family, ec::bn254::family>) {
-    return {msm_bn254_g1, msm_bn254_g2};
-  } else {
-    return {msm_g1, msm_g2};
-  }
-}
-
 }  // namespace
 
 template <class Family>
 key_sizes key_sizes::of(const groth16::basic_proving_key<Family>& pk) {
   using g1_affine = typename groth16::basic_proving_key<Family>::g1_affine;
   using g2_affine = typename groth16::basic_proving_key<Family>::g2_affine;
+  constexpr msm_group g1 = msm_group_of<typename Family::g1_curve>();
+  constexpr msm_group g2 = msm_group_of<typename Family::g2_curve>();
+  static_assert(sizeof(g1_affine) == g1.point_bytes && sizeof(g2_affine) == g2.point_bytes);
   key_sizes k;
-  std::tie(k.g1, k.g2) = groups_of<Family>();
-  static_assert(sizeof(g1_affine) == groups_of<Family>().first.point_bytes &&
-                sizeof(g2_affine) == groups_of<Family>().second.point_bytes);
+  k.g1 = g1;
+  k.g2 = g2;
   k.domain = pk.domain_size;
   k.basis = pk.basis;
   k.points = {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()};

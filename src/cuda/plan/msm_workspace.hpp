@@ -4,10 +4,13 @@
 // every host with or without a GPU. Plain C++.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "core/result.hpp"
 #include "cuda/plan/cub_temp_model.hpp"
 #include "cuda/plan/msm_plan.hpp"
+#include "ec/bls12_381_curves.hpp"
+#include "ec/bn254_curves.hpp"
 
 namespace pp::cuda {
 
@@ -25,6 +28,17 @@ inline constexpr msm_group msm_g1{"G1", 2 * 48, 4 * 48, false};
 inline constexpr msm_group msm_g2{"G2", 2 * 96, 4 * 96, true};
 inline constexpr msm_group msm_bn254_g1{"BN254 G1", 2 * 32, 4 * 32, false};
 inline constexpr msm_group msm_bn254_g2{"BN254 G2", 2 * 64, 4 * 64, true};
+
+// The group of Curve (G1 or G2 of BLS12-381 or BN254): what the VRAM plan sizes a key's tables with
+// (key_sizing.cpp) and what the kernels check their point and bucket types against (msm_run.cuh).
+template <class Curve>
+constexpr msm_group msm_group_of() {
+  using family = typename Curve::family;
+  constexpr bool bn254 = std::is_same_v<family, ec::bn254::family>;
+  static_assert(bn254 || std::is_same_v<family, ec::bls12_381::family>, "a curve family the host plan knows");
+  constexpr bool g1 = std::is_same_v<Curve, typename family::g1_curve>;
+  return bn254 ? (g1 ? msm_bn254_g1 : msm_bn254_g2) : (g1 ? msm_g1 : msm_g2);
+}
 
 // The config's chunk limit, else the tuning's for g's field. BN254's groups take BLS12-381's limits
 // (not measured on BN254): the same sort keys a point, smaller buckets, so a chunk's workspace is

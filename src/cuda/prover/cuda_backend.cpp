@@ -45,7 +45,6 @@ namespace pp::cuda {
 using groth16::pending_ptr;
 using groth16::prove_output;
 using groth16::prove_request;
-using groth16::proving_key;
 
 namespace {
 
