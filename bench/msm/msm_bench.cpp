@@ -1,6 +1,8 @@
 // Host MSM throughput (items/s = points/s). Second argument: threads (1, or 0 = all oneTBB offers),
 // so single-thread and all-thread numbers come from the same process and the same inputs; G1's
-// third: the GLV split on (1) or off (0), for BLS12-381's G1 and BN254's (BM_PippengerBn254G1).
+// third: the GLV split on (1) or off (0), for BLS12-381's G1 and BN254's G1 and G2
+// (BM_PippengerBn254G1, BM_PippengerBn254G2: the latter the B_G2 MSM of a circom proof over a dense
+// witness).
 // Run: build/<preset>/bench/msm/msm_bench [--benchmark_filter=BM_PippengerG1]
 #include <benchmark/benchmark.h>
 
@@ -115,6 +117,9 @@ BENCHMARK(bm_pippenger<ec::bn254::g1_curve>)->Name("BM_PippengerBn254G1")
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_pippenger<ec::g2_curve>)->Name("BM_PippengerG2")
     ->ArgsProduct({{16, 17, 18}, {1, 0}, {0}})->ArgNames({"log_n", "threads", "glv"})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_pippenger<ec::bn254::g2_curve>)->Name("BM_PippengerBn254G2")
+    ->ArgsProduct({{16, 17, 18}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_pippenger_width<ec::g1_curve>)->Name("BM_PippengerG1Width")
     ->Args({12, 10})->Args({12, 11})->Args({14, 11})->Args({14, 12})->ArgNames({"log_n", "c"})

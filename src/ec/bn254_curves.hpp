@@ -60,6 +60,12 @@ struct g2_curve {
   using scalar_field = ff::bn254::fr;
   static constexpr const char* name = "bn254_g2";
   static constexpr twist_type twist = twist_type::d;
+  // beta: the cube root of unity in Fp for which phi(x, y) = (beta x, y) acts on G2 as G1's does,
+  // [-(36x^3 + 18x^2 + 6x + 2)] (msm/glv_bn254.hpp's lambda): G1's beta squared.
+  // tests/ec/bn254_curves_test.cpp checks it.
+  PP_HD static constexpr limbs4 beta() {
+    return {{0x5763473177fffffe, 0xd4f263f1acdb5c4f, 0x59e26bcea0d48bac, 0x0000000000000000}};
+  }
   PP_HD static constexpr limbs4 gen_x_c0() {
     return {{0x46debd5cd992f6ed, 0x674322d4f75edadd, 0x426a00665e5c4479, 0x1800deef121f1e76}};
   }

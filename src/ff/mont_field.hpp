@@ -7,6 +7,7 @@
 #include "ff/hd.hpp"
 #include "ff/limbs.hpp"
 #include "ff/mod_add_host.hpp"
+#include "ff/mont_dot_host.hpp"
 #include "ff/mont_mul_host.hpp"
 #include "ff/safegcd_inverse.hpp"
 #if defined(__CUDACC__)
@@ -109,7 +110,9 @@ struct mont_field {
   }
   // The sum over k of a[k]*b[k], product k subtracted where bit k of Negate is set. On the device,
   // where K products fit one pass (Fp up to K = 8, not Fr), one CIOS pass with a shared reduction
-  // (ff/mont_dot_device.hpp); elsewhere K products added or subtracted.
+  // (ff/mont_dot_device.hpp); on an ADX host, for 4-limb moduli, the same pass with a subtracted
+  // product's a[k] entering as m - a[k] (ff/mont_dot_host.hpp); elsewhere K products added or
+  // subtracted.
   template <int K, unsigned Negate>
   PP_HD static mont_field signed_dot(const mont_field (&a)[K], const mont_field (&b)[K]) {
     static_assert(K >= 1 && (Negate >> K) == 0);
@@ -124,6 +127,26 @@ struct mont_field {
       mont_field r;
       device_path::mont_signed_dot<P, K, Negate>(r.l, al, bl);
       return r;
+    }
+#elif PP_MONT_MUL_ADX
+    if constexpr (host_path::dot_fits<P, K>) {
+      if (host_path::use_adx) {
+        uint64_t negated[K][n64];
+        const uint64_t* al[K];
+        const uint64_t* bl[K];
+        for (int k = 0; k < K; ++k) {
+          if ((Negate >> k) & 1) {
+            limbs::sub<n64>(negated[k], P::modulus, a[k].l);
+            al[k] = negated[k];
+          } else {
+            al[k] = a[k].l;
+          }
+          bl[k] = b[k].l;
+        }
+        mont_field r;
+        host_path::mont_dot_adx4<P, K>(r.l, al, bl);
+        return r;
+      }
     }
 #endif
     mont_field r = (Negate & 1) ? -(a[0] * b[0]) : a[0] * b[0];

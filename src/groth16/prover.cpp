@@ -19,6 +19,8 @@
 #include "groth16/proof_assembly.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/verifier.hpp"
+#include "msm/glv_bls12_381.hpp"
+#include "msm/glv_bn254.hpp"
 #include "msm/pippenger.hpp"
 #include "msm/split_msm.hpp"
 #include "r1cs/satisfaction.hpp"
@@ -71,11 +73,14 @@ std::vector<Fr> select_scalars(std::span<const Fr> w, const density_bitmap& bits
 template <class Family>
 uint64_t basic_cpu_backend<Family>::host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const {
   // The split MSM gathers the points whose scalar is not 0 (and their canonical scalars): for B_G2,
-  // up to one G2 point + 32 B per variable. Measured (tests/engine/engine_rss_test.cpp), that gather
-  // is the largest scratch of start() once the variables outnumber the domain rows. Per domain row,
-  // the H MSM holds a, b, c (96 B), the canonical scalars (32 B) and the GLV x coordinates (48 B,
-  // msm/glv.hpp): 176 B, inside the 8 x 32 B counted below.
-  const uint64_t msm_gather = num_variables * (sizeof(ec::affine<typename Family::g2_curve>) + 32);
+  // up to one G2 point + 32 B per variable, and where G2 has the GLV split (BN254, msm/glv.hpp) the
+  // halves (32 B) and beta x (one Fp2) as well. Measured (tests/engine/engine_rss_test.cpp), that
+  // gather is the largest scratch of start() once the variables outnumber the domain rows. Per
+  // domain row, the H MSM holds a, b, c (96 B), the canonical scalars (32 B) and the GLV x
+  // coordinates (48 B, msm/glv.hpp): 176 B, inside the 8 x 32 B counted below.
+  using G2 = typename Family::g2_curve;
+  constexpr uint64_t g2_glv = msm::glv<G2>::available ? 32 + sizeof(typename G2::field) : 0;
+  const uint64_t msm_gather = num_variables * (sizeof(ec::affine<G2>) + 32 + g2_glv);
   const uint64_t raw = 32 * (num_variables + 8 * domain_size) + msm_gather;
   return (raw + 4095) / 4096 * 4096;
 }

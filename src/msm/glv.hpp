@@ -5,11 +5,12 @@
 // bucket reductions of a 255-bit MSM.
 //
 // glv<Curve> is one curve's split (msm/glv_bls12_381.hpp, msm/glv_bn254.hpp); the primary template
-// says the curve has none (G2). A specialization provides:
+// says the curve has none (BLS12-381's G2). A specialization provides:
 //   digit_bits           bits the signed digits of a half cover (one above the halves' bound)
 //   split(k)             canonical k < r -> the two halves, 128 bits each, in one canonical_scalar
 //   half(s, i)           half i of a split: its magnitude and whether the term enters negated
-//   beta()               beta's canonical limbs (the curve's fp_from_limbs reads them)
+//   beta()               beta's canonical limbs in the base field Fp (the curve's fp_from_limbs
+//                        reads them; on G2, phi scales x in Fp2 by it)
 #pragma once
 #include <cstdint>
 
@@ -31,11 +32,10 @@ struct glv_half {
 // Halves are below 2^128, so their digits never read past bit 128.
 inline constexpr int glv_half_bits = 128;
 
-// The split costs at most 48 bytes per point (beta x) and, from canonical scalars, 32 more (the
-// halves): at most 320 MiB at this cap. Larger MSMs keep whole scalars; the CPU prover's memory
-// estimate (groth16/prover.cpp) counts the cap.
+// The split costs at most one coordinate per point (beta x: 48 bytes on BLS12-381's G1, 64 on
+// BN254's G2) and, from canonical scalars, 32 more (the halves): at most 384 MiB at this cap. Larger
+// MSMs keep whole scalars; the CPU prover's memory estimate (groth16/prover.cpp) counts both.
 inline constexpr int64_t glv_max_points = int64_t{1} << 22;
-inline constexpr int64_t glv_bytes_per_point = 48 + 32;
 
 // The signed digit of window w (width c <= 24) of the 128-bit value (hi:lo), as booth_digit reads a
 // 256-bit one: in [-2^(c-1), 2^(c-1)]; windows w < ceil(digit_bits / c) recompose the value when it

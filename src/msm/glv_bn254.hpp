@@ -1,4 +1,4 @@
-// BN254's GLV split (msm/glv.hpp). phi(x, y) = (beta x, y) acts on G1 as [lambda] with
+// BN254's GLV split (msm/glv.hpp), for G1 and G2. phi(x, y) = (beta x, y) acts on G1 as [lambda] with
 // lambda = -(36x^3 + 18x^2 + 6x + 2) mod r, x the seed (ec/bn254_curves.hpp). The lattice of
 // (a, b) with a + b lambda = 0 mod r has the short basis v1 = (n1, n2), v2 = (a2, -n1) with
 // n1 = 2x + 1, n2 = 6x^2 + 4x + 1, a2 = 6x^2 + 2x (determinant -r). Rounding k's coordinates in it,
@@ -115,6 +115,15 @@ struct glv<ec::bn254::g1_curve> {
   }
 
   static constexpr ec::bn254::limbs4 beta() { return ec::bn254::g1_curve::beta(); }
+};
+
+// G2: the twist y^2 = x^3 + b' has the same endomorphism, (beta' x, y) with beta' in Fp acting as the
+// same lambda (ec/bn254_curves.hpp), so the same split serves. Over a dense witness BN254's B_G2 MSM
+// is a third of a CPU proof (docs/perf/bn254-cpu.md); halving its windows halves its bucket
+// reductions, which cost more against G2's batched affine additions than G1's do.
+template <>
+struct glv<ec::bn254::g2_curve> : glv<ec::bn254::g1_curve> {
+  static constexpr ec::bn254::limbs4 beta() { return ec::bn254::g2_curve::beta(); }
 };
 
 }  // namespace pp::msm

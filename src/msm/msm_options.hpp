@@ -8,8 +8,9 @@ namespace pp::msm {
 struct msm_options {
   int window_bits = 0;  // 0 = choose from n; otherwise clamped to [1, max_window_bits]
   int max_threads = 0;  // 0 = all threads oneTBB offers
-  // G1 Pippenger splits each scalar in two 128-bit halves (msm/glv.hpp) up to glv_max_points
-  // points; false keeps whole scalars (the tests compare both).
+  // Pippenger splits each scalar in two 128-bit halves (msm/glv.hpp) up to glv_max_points
+  // points, where the curve has the endomorphism (G1, BN254's G2); false keeps whole scalars (the
+  // tests compare both).
   bool glv = true;
 };
 

@@ -2,8 +2,8 @@
 // Cost: N*W bucket additions + W*2^c bucket-reduction additions (12M + 2S) + W*c doublings,
 // W = ceil(256 / c); c and the chunk count come from msm/window.hpp. Bucket additions are batched
 // affine ones (~5M + 1S, msm/affine_buckets.hpp) for c >= 10, XYZZ mixed ones (8M + 2S) below.
-// G1 splits scalars by GLV (msm/glv.hpp): 2N points over W = ceil(129 / c) windows (127 on BN254),
-// the same N*W bucket additions but half the windows' reductions and doublings.
+// G1, and BN254's G2, split scalars by GLV (msm/glv.hpp): 2N points over W = ceil(129 / c) windows
+// (127 on BN254), the same N*W bucket additions but half the windows' reductions and doublings.
 #pragma once
 #include "msm/pippenger.hpp"
 
@@ -164,13 +164,14 @@ ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
   return acc;
 }
 
-// G1 through GLV: scalars already split (glv<Curve>::split); computes beta * x of every point (1M each).
+// Through GLV: scalars already split (glv<Curve>::split); computes beta * x of every point (an Fp
+// product per coordinate limb set: 1M on G1, 2M on G2).
 template <class Curve>
 ec::jacobian<Curve> pippenger_glv(std::span<const ec::affine<Curve>> points, std::span<const canonical_scalar> split,
                                   int forced_c) {
   using field = typename Curve::field;
   std::vector<field> endo_x(points.size());
-  const field beta = fp_from_limbs(glv<Curve>::beta());
+  const auto beta = fp_from_limbs(glv<Curve>::beta());  // in Fp, also for G2
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), per_element_grain),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t i = r.begin(); i < r.end(); ++i) endo_x[i] = points[i].x * beta;

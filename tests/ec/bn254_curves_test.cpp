@@ -104,6 +104,16 @@ TEST(Bn254Curves, BetaIsTheRightCubeRootOfUnity) {
     EXPECT_TRUE(to_jacobian(g1_affine{q.x * beta, q.y}) == scalar_mul(q, lambda));
     EXPECT_TRUE(to_jacobian(g1_affine{q.x * beta * beta, q.y}) == scalar_mul(q, other));
   }
+  // On G2 (the twist is y^2 = x^3 + b' as well) the same lambda comes from g2_curve::beta = beta^2.
+  const fp beta2 = fp_from_limbs(g2_curve::beta());
+  EXPECT_TRUE(beta2 == beta * beta);
+  using g2_affine = affine<g2_curve>;
+  const g2_affine h = generator<g2_curve>();
+  const g2_affine hp = to_affine(scalar_mul(h, fr::from_uint(0x9e3779b97f4a7c15ULL)));
+  for (const g2_affine& q : {h, hp}) {
+    EXPECT_TRUE(to_jacobian(g2_affine{q.x * beta2, q.y}) == scalar_mul(q, lambda));
+    EXPECT_TRUE(to_jacobian(g2_affine{q.x * beta, q.y}) == scalar_mul(q, other));
+  }
 }
 
 }  // namespace

@@ -1,13 +1,14 @@
 // ff::interleaved_batch_inverse against GMP's mpz_invert, for fp and fr: every length from 0 to 9
 // (both chains, odd and even n), larger ones, zeros inside and at the ends, all-zero vectors, edge
-// values; fresh random values each run. For fp2 (the G2 batch sums), x * inverse(x) = 1 and
-// agreement with ff::batch_inverse.
+// values; fresh random values each run. For BLS12-381's and BN254's fp2 (the G2 batch sums, inverted
+// through the norms), x * inverse(x) = 1 and agreement with ff::batch_inverse.
 #include "ff/interleaved_batch_inverse.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "ff/bn254_tower.hpp"
 #include "ff/fp.hpp"
 #include "ff/fp2.hpp"
 #include "ff/fr.hpp"
@@ -66,18 +67,26 @@ TYPED_TEST(InterleavedBatchInverse, EdgeValuesAndZeros) {
   check<F>({m - 1, 0, 0});
 }
 
-TEST(InterleavedBatchInverseFp2, InvertsAndMatchesBatchInverse) {
-  const mpz_class p = modulus<fp>();
+template <class F2>
+class InterleavedBatchInverseFp2 : public ::testing::Test {};
+
+using fp2_fields = ::testing::Types<fp2, bn254::fp2>;
+TYPED_TEST_SUITE(InterleavedBatchInverseFp2, fp2_fields);
+
+TYPED_TEST(InterleavedBatchInverseFp2, InvertsAndMatchesBatchInverse) {
+  using F2 = TypeParam;
+  using F = typename F2::base;
+  const mpz_class p = modulus<F>();
   PP_SEEDED_RNG(rng);
   for (int64_t n : {1, 2, 3, 4, 5, 17, 1024, 1025}) {
-    std::vector<fp2> x(static_cast<std::size_t>(n));
+    std::vector<F2> x(static_cast<std::size_t>(n));
     for (auto& e : x) {
       const uint64_t kind = rng() % 6;  // zeros, purely real and purely imaginary values among random ones
-      const fp c0 = kind == 1 ? fp::zero() : from_mpz<fp>(random_field_value(rng, p));
-      const fp c1 = kind == 2 ? fp::zero() : from_mpz<fp>(random_field_value(rng, p));
-      e = kind == 0 ? fp2::zero() : fp2{c0, c1};
+      const F c0 = kind == 1 ? F::zero() : from_mpz<F>(random_field_value(rng, p));
+      const F c1 = kind == 2 ? F::zero() : from_mpz<F>(random_field_value(rng, p));
+      e = kind == 0 ? F2::zero() : F2{c0, c1};
     }
-    std::vector<fp2> got = x, want = x, scratch(x.size());
+    std::vector<F2> got = x, want = x, scratch(x.size());
     interleaved_batch_inverse(got.data(), scratch.data(), n);
     batch_inverse(want.data(), scratch.data(), n);
     for (std::size_t i = 0; i < x.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "msm/glv_bls12_381.hpp"
+#include "msm/glv_bn254.hpp"
 #include "msm/msm_test_inputs.hpp"
 #include "msm/naive_msm.hpp"
 #include "msm/window.hpp"
@@ -86,7 +87,7 @@ void expect_all_paths_match(const std::vector<ec::affine<Curve>>& pts, const std
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = c}) == ref) << "n " << pts.size() << " c " << c;
   }
   EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.max_threads = 1}) == ref) << "n " << pts.size() << " 1 thread";
-  if constexpr (testing::is_g1<Curve>) {  // G1 without the GLV split (BLS12-381's), and its affine buckets
+  if constexpr (glv<Curve>::available) {  // without the GLV split (G1, BN254's G2), and its affine buckets
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.glv = false}) == ref) << "n " << pts.size() << " no GLV";
     EXPECT_TRUE(pippenger<Curve>(pts, sc, msm_options{.window_bits = min_affine_window_bits, .glv = false}) == ref)
         << "n " << pts.size() << " no GLV, affine buckets";
