@@ -2,7 +2,7 @@
 //   proofpipe bench --log-constraints 10 --partitions 2 --proofs 8 --cpu-devices 1 --trace out.json
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
 //   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
-//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25]   (whole C2 proofs: porep_bench.cpp)
+//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4]   (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
 // partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace. Flags
@@ -50,6 +50,7 @@ struct bench_args {
   bool porep = false;  // --porep: porep_bench.hpp
   std::vector<double> vram_gib;
   std::vector<double> h2d_gib_s;
+  std::vector<uint32_t> h_copies;
 };
 
 double median_ms(std::vector<double> v) {
@@ -255,6 +256,12 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->delimiter(',')
       ->check(CLI::Range(0.0, 1024.0))
       ->needs(porep);
+  cmd->add_option("--h-copies", args->h_copies,
+                  "--porep: copies of H's points a resident key may keep (engine.gpu_h_copies), one run per value, "
+                  "e.g. 1,4; the plan keeps fewer where the budget is short")
+      ->delimiter(',')
+      ->check(knob_range_check("engine.gpu_h_copies"))
+      ->needs(porep);
   for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--trace", "--gpu-vram-share",
                            "--cpu-devices"}) {
     cmd->get_option(name)->excludes(porep);
@@ -272,6 +279,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
     if (given("--backend")) p.backend = args->backend;
     if (given("--vram-gib")) p.vram_gib = args->vram_gib;
     if (given("--h2d-gib-s")) p.h2d_gib_s = args->h2d_gib_s;
+    if (given("--h-copies")) p.h_copies = args->h_copies;
     p.workers = args->workers;
     p.gpus = args->gpus;
     p.witness_threads = args->witness_threads;
