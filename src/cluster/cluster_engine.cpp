@@ -182,6 +182,7 @@ pp::status cluster_engine::register_key(const std::string& id, pp::engine::key_s
   }
   // Other nodes see the key now rather than at the next heartbeat (a lease/3 later).
   pp::status published = session()->run("register key", [&](pqxx::connection& c) {
+    pp::mutex_lock publishing(publish_mu_);
     heartbeat(c, config_.node, config_.lease, report());
   });
   if (!published.ok()) pp::log::get("cluster")->warn("key {}: {}; the next heartbeat publishes it", id, published.to_string());
@@ -366,9 +367,11 @@ void cluster_engine::heartbeat_loop() {
     std::vector<std::string> expired;
     std::vector<uint64_t> unserved;
     const bool stopping = !claiming_.load();
-    const node_report r = report();
     pp::status s = db.run("heartbeat", [&](pqxx::connection& c) {
-      heartbeat(c, config_.node, config_.lease, r);
+      {
+        pp::mutex_lock publishing(publish_mu_);
+        heartbeat(c, config_.node, config_.lease, report());
+      }
       if (!stopping) {
         expired = reclaim_expired(c);
         unserved = fail_unserved_jobs(c, config_.unserved_job);

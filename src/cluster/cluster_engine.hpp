@@ -85,6 +85,10 @@ class cluster_engine final : public pp::engine::engine {
   db_meter meter_;
   cluster_counters counters_;
 
+  // Held while a report is taken and written, so that a heartbeat's report from before a key's
+  // registration never lands after the registration's own (the key would be unpublished for up to
+  // a lease/3). Taken before keys_mu_ (report()).
+  pp::mutex publish_mu_ PP_ACQUIRED_BEFORE(keys_mu_);
   mutable pp::mutex keys_mu_;
   std::map<std::string, std::string> key_paths_ PP_GUARDED_BY(keys_mu_);  // id -> zkey path ("" in memory)
   std::map<std::string, uint64_t> key_bounds_ PP_GUARDED_BY(keys_mu_);    // id -> largest .wtns its circuit allows
