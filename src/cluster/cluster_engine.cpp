@@ -3,20 +3,23 @@
 // the local proof as soon as the lease is lost or the job has ended elsewhere.
 #include "cluster/cluster_engine.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <span>
+
 #include <nlohmann/json.hpp>
 
 #include "cluster/cluster_status.hpp"
 #include "cluster/job_store.hpp"
 #include "cluster/node_registry.hpp"
 #include "cluster/schema.hpp"
+#include "cluster/stored_proof.hpp"
 #include "core/log.hpp"
 #include "core/status_macros.hpp"
 #include "engine/curves.hpp"
 #include "engine/witness_file.hpp"
-#include "formats/bellperson_proof.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/circom_wtns.hpp"
-#include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/verifier.hpp"
 
@@ -32,39 +35,67 @@ pp::engine::job_state from_state(const std::string& s) {
   return pp::engine::job_state::running;
 }
 
+// A .wtns over the curve its prime names, as the local engine takes it.
+result<pp::engine::witness_source> parse_wtns(std::span<const uint8_t> bytes) {
+  PP_ASSIGN_OR_RETURN(const ec::curve_id curve, formats::read_circom_wtns_curve(bytes));
+  return ec::visit_curve(curve, [&]<class Family>() -> result<pp::engine::witness_source> {
+    PP_ASSIGN_OR_RETURN(std::vector<typename Family::fr> v, formats::read_circom_wtns<typename Family::fr>(bytes));
+    return pp::engine::witness_source::memory(std::move(v));
+  });
+}
+
+// A partition's witness as the job's row stores it, and the curve of its values.
+struct wtns_bytes {
+  std::vector<uint8_t> bytes;
+  ec::curve_id curve = ec::curve_id::bls12_381;
+};
+
+template <class Family>
+result<wtns_bytes> memory_wtns(const pp::engine::witness_ptr<Family>& w) {
+  if (!w) return invalid_argument("null witness");
+  PP_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, formats::write_circom_wtns(*w));
+  return wtns_bytes{std::move(bytes), ec::curve_id_of<Family>};
+}
+
 // A witness by path is read as the engine reads one (engine/witness_file.hpp): never waiting on a
 // FIFO or a device, a regular file no larger than max_bytes, in chunks that `stop` interrupts.
-result<std::vector<uint8_t>> witness_bytes(const pp::engine::witness_source& w, uint64_t max_bytes,
-                                           const std::function<bool()>& stop) {
-  if (const auto* mem = std::get_if<pp::engine::witness_ptr<ec::bls12_381::family>>(&w.value)) {
-    if (!*mem) return invalid_argument("null witness");
-    return formats::write_circom_wtns(**mem);
-  }
-  if (!std::holds_alternative<std::filesystem::path>(w.value)) {
-    return invalid_argument("a BN254 witness: cluster mode proves BLS12-381 keys only");
-  }
+result<wtns_bytes> witness_bytes(const pp::engine::witness_source& w, uint64_t max_bytes,
+                                 const std::function<bool()>& stop) {
+  using bls = ec::bls12_381::family;
+  using bn = ec::bn254::family;
+  if (const auto* m = std::get_if<pp::engine::witness_ptr<bls>>(&w.value)) return memory_wtns<bls>(*m);
+  if (const auto* m = std::get_if<pp::engine::witness_ptr<bn>>(&w.value)) return memory_wtns<bn>(*m);
   const auto& path = std::get<std::filesystem::path>(w.value);
   auto f = pp::engine::witness_file::open(path, max_bytes);
   if (!f.ok()) return f.error();
   auto bytes = f->read_bytes(stop);
   if (!bytes.ok()) return bytes.error();
-  if (auto parsed = formats::read_circom_wtns(*bytes); !parsed.ok()) return parsed.error().with_context(path.string());
-  return bytes;
+  if (auto parsed = parse_wtns(*bytes); !parsed.ok()) return parsed.error().with_context(path.string());
+  PP_ASSIGN_OR_RETURN(const ec::curve_id curve, formats::read_circom_wtns_curve(*bytes));
+  return wtns_bytes{std::move(*bytes), curve};
 }
 
-// Cluster mode stores results as bellperson proofs and verifies them with BLS12-381 verifying keys:
-// a key of another curve is refused at registration (failed_precondition naming its curve).
-pp::status refuse_other_curves(const pp::engine::key_source& source) {
-  ec::curve_id curve = ec::curve_id::bls12_381;
+// The curve a key is for: a zkey's header says; bellperson parameters are BLS12-381's.
+result<ec::curve_id> key_curve(const pp::engine::key_source& source) {
   if (const auto* z = std::get_if<pp::engine::zkey_file_source>(&source)) {
-    PP_ASSIGN_OR_RETURN(curve, formats::read_snarkjs_zkey_curve_file(z->zkey));
-  } else if (std::holds_alternative<pp::engine::bn254::memory_key_source>(source)) {
-    curve = ec::curve_id::bn254;
+    return formats::read_snarkjs_zkey_curve_file(z->zkey);
   }
-  if (curve == ec::curve_id::bls12_381) return ok_status();
-  return failed_precondition("the key is for " + ec::curve_text(curve) +
-                             ": cluster mode proves BLS12-381 keys only (it stores bellperson proofs); serve it from "
-                             "a daemon without [cluster]");
+  if (std::holds_alternative<pp::engine::bn254::memory_key_source>(source)) return ec::curve_id::bn254;
+  return ec::curve_id::bls12_381;
+}
+
+// A stored result checked with the key's verifying key; failed_precondition naming both curves when
+// the result is of another curve than this node's key (nodes holding different keys under one id).
+template <class Family, class Proved>
+pp::status verify_stored(const std::string& key_id, const groth16::basic_verifying_key<Family>& vk,
+                         const Proved& proved) {
+  using proved_family = typename decltype(proved.proof)::family;
+  if constexpr (std::is_same_v<proved_family, Family>) {
+    return groth16::verify(vk, proved.public_inputs, proved.proof);
+  } else {
+    return failed_precondition("a " + ec::curve_text(ec::curve_id_of<proved_family>) + " proof, key '" + key_id +
+                               "' on this node is for " + ec::curve_text(ec::curve_id_of<Family>));
+  }
 }
 
 // The largest .wtns file a key's circuit allows, from the key's header alone.
@@ -74,8 +105,10 @@ result<uint64_t> witness_bound(const pp::engine::key_source& source) {
     PP_ASSIGN_OR_RETURN(variables, formats::read_snarkjs_zkey_num_variables_file(z->zkey));
   } else if (const auto* b = std::get_if<pp::engine::bellperson_file_source>(&source)) {
     PP_ASSIGN_OR_RETURN(variables, formats::read_circom_r1cs_num_wires_file(b->r1cs));
-  } else if (const auto& m = std::get<pp::engine::memory_key_source>(source); m.cs) {
-    variables = m.cs->num_variables();
+  } else if (const auto* m = std::get_if<pp::engine::memory_key_source>(&source); m && m->cs) {
+    variables = m->cs->num_variables();
+  } else if (const auto* b = std::get_if<pp::engine::bn254::memory_key_source>(&source); b && b->cs) {
+    variables = b->cs->num_variables();
   }
   return pp::engine::max_wtns_file_bytes(variables);
 }
@@ -165,12 +198,16 @@ cluster_engine::~cluster_engine() { shutdown({.drain = false}).ignore(); }
 
 pp::status cluster_engine::register_key(const std::string& id, pp::engine::key_source source) {
   std::string path;
-  std::shared_ptr<const groth16::verifying_key> vk;
+  std::optional<any_verifying_key> vk;
   if (const auto* z = std::get_if<pp::engine::zkey_file_source>(&source)) path = z->zkey.string();
   if (const auto* m = std::get_if<pp::engine::memory_key_source>(&source); m && m->pk) {
     vk = std::make_shared<const groth16::verifying_key>(m->pk->vk);
   }
-  PP_RETURN_IF_ERROR(refuse_other_curves(source).with_context("register_key '" + id + "'"));
+  if (const auto* m = std::get_if<pp::engine::bn254::memory_key_source>(&source); m && m->pk) {
+    vk = std::make_shared<const groth16::bn254::verifying_key>(m->pk->vk);
+  }
+  auto curve = key_curve(source);
+  if (!curve.ok()) return curve.error().with_context("register_key '" + id + "'");
   auto bound = witness_bound(source);
   if (!bound.ok()) return bound.error().with_context("register_key '" + id + "'");
   if (pp::status s = local_->register_key(id, std::move(source)); !s.ok()) return s;
@@ -178,10 +215,12 @@ pp::status cluster_engine::register_key(const std::string& id, pp::engine::key_s
     pp::mutex_lock lock(keys_mu_);
     key_paths_[id] = path;
     key_bounds_[id] = *bound;
-    if (vk) verifying_keys_[id] = vk;
+    key_curves_[id] = *curve;
+    if (vk) verifying_keys_[id] = *vk;
   }
   // Other nodes see the key now rather than at the next heartbeat (a lease/3 later).
   pp::status published = session()->run("register key", [&](pqxx::connection& c) {
+    pp::mutex_lock publishing(publish_mu_);
     heartbeat(c, config_.node, config_.lease, report());
   });
   if (!published.ok()) pp::log::get("cluster")->warn("key {}: {}; the next heartbeat publishes it", id, published.to_string());
@@ -199,6 +238,7 @@ node_report cluster_engine::report() const {
   r.devices_json = devices.dump();
   pp::mutex_lock lock(keys_mu_);
   r.keys = key_bounds_;
+  for (const auto& [id, curve] : key_curves_) r.key_curves[id] = curve_column(curve);
   return r;
 }
 
@@ -209,21 +249,50 @@ std::vector<std::string> cluster_engine::key_ids() const {
   return ids;
 }
 
-result<std::shared_ptr<const groth16::verifying_key>> cluster_engine::verifying_key_for(const std::string& key_id) {
+result<cluster_engine::any_verifying_key> cluster_engine::verifying_key_for(const std::string& key_id) {
   std::string path;
+  ec::curve_id curve = ec::curve_id::bls12_381;
   {
     pp::mutex_lock lock(keys_mu_);
     if (auto it = verifying_keys_.find(key_id); it != verifying_keys_.end()) return it->second;
     auto p = key_paths_.find(key_id);
     if (p == key_paths_.end() || p->second.empty()) return not_found("key \"" + key_id + "\" is not registered on this node");
     path = p->second;
+    curve = key_curves_.at(key_id);
   }
-  auto z = formats::read_snarkjs_zkey_file(path);
-  if (!z.ok()) return z.error().with_context("verifying key of \"" + key_id + "\"");
-  auto vk = std::make_shared<const groth16::verifying_key>(z->pk.vk);
+  auto vk = ec::visit_curve(curve, [&]<class Family>() -> result<any_verifying_key> {
+    auto z = formats::read_snarkjs_zkey_file<Family>(path);
+    if (!z.ok()) return z.error().with_context("verifying key of \"" + key_id + "\"");
+    return any_verifying_key(std::make_shared<const groth16::basic_verifying_key<Family>>(z->pk.vk));
+  });
+  if (!vk.ok()) return vk.error();
   pp::mutex_lock lock(keys_mu_);
-  verifying_keys_.emplace(key_id, vk);
+  verifying_keys_.emplace(key_id, *vk);
   return vk;
+}
+
+result<cluster_engine::key_limits> cluster_engine::limits_for(const std::string& key_id) {
+  {
+    pp::mutex_lock lock(keys_mu_);
+    if (auto it = key_bounds_.find(key_id); it != key_bounds_.end()) {
+      return key_limits{it->second, {key_curves_.at(key_id)}};
+    }
+  }
+  std::optional<uint64_t> bound;
+  std::vector<std::string> published;
+  PP_RETURN_IF_ERROR(session()->run("submit", [&](pqxx::connection& c) {
+    bound = live_witness_bound(c, key_id);
+    published = live_key_curves(c, key_id);
+  }));
+  if (!bound) {
+    return not_found("key \"" + key_id +
+                     "\" is held by no live node of the cluster: register it on a node that is up (or start one that has it)");
+  }
+  key_limits out{*bound, {}};
+  for (const std::string& name : published) {
+    if (auto c = curve_from_column(name); c.ok()) out.curves.push_back(*c);
+  }
+  return out;
 }
 
 result<pp::engine::job_id> cluster_engine::submit(pp::engine::submit_request request) {
@@ -233,28 +302,30 @@ result<pp::engine::job_id> cluster_engine::submit(pp::engine::submit_request req
     return invalid_argument("witnesses: expected 1 to " + std::to_string(pp::engine::max_partitions) + " (one per partition), got " +
                             std::to_string(request.witnesses.size()));
   }
-  // A witness file may be no larger than the key allows: this node's key, else the largest a live
-  // node holding the key publishes (none: no node could prove the job).
-  std::optional<uint64_t> bound;
-  {
-    pp::mutex_lock lock(keys_mu_);
-    if (auto it = key_bounds_.find(request.key_id); it != key_bounds_.end()) bound = it->second;
-  }
-  if (!bound) {
-    PP_RETURN_IF_ERROR(session()->run("submit", [&](pqxx::connection& c) { bound = live_witness_bound(c, request.key_id); }));
-    if (!bound) {
-      return not_found("key \"" + request.key_id +
-                       "\" is held by no live node of the cluster: register it on a node that is up (or start one that has it)");
-    }
-  }
+  // A witness file may be no larger than the key allows, and its values are over the key's curve: as
+  // this node's key says, else as the live nodes holding the key publish (none: no node could prove
+  // the job). A witness of the other curve is refused here, as the local engine words it.
+  PP_ASSIGN_OR_RETURN(const key_limits limits, limits_for(request.key_id));
   std::vector<std::vector<uint8_t>> bytes;
+  std::optional<ec::curve_id> curve;  // the job's: its first witness's
   for (size_t i = 0; i < request.witnesses.size(); ++i) {
-    auto b = witness_bytes(request.witnesses[i], *bound, [this] { return !claiming_.load(); });
-    if (!b.ok()) return b.error().with_context("witnesses[" + std::to_string(i) + "]");
-    bytes.push_back(std::move(*b));
+    const std::string field = "witnesses[" + std::to_string(i) + "]";
+    auto b = witness_bytes(request.witnesses[i], limits.witness_bytes, [this] { return !claiming_.load(); });
+    if (!b.ok()) return b.error().with_context(field);
+    const auto& key_curves = limits.curves;
+    if (!key_curves.empty() && std::find(key_curves.begin(), key_curves.end(), b->curve) == key_curves.end()) {
+      return invalid_argument(field + ": the witness holds " + ec::curve_text(b->curve) + " values, key '" +
+                              request.key_id + "' is for " + ec::curve_text(key_curves.front()));
+    }
+    if (curve && b->curve != *curve) {
+      return invalid_argument(field + ": the witness holds " + ec::curve_text(b->curve) + " values, witnesses[0] " +
+                              ec::curve_text(*curve) + " ones: a job's witnesses are of its key's one curve");
+    }
+    curve = b->curve;
+    bytes.push_back(std::move(b->bytes));
   }
   new_job job{request.key_id, static_cast<int>(request.prio), request.idempotency_key,
-              static_cast<uint32_t>(bytes.size()), config_.node};
+              static_cast<uint32_t>(bytes.size()), config_.node, curve_column(*curve)};
   result<submitted_job> out = internal_error("not run");
   auto db = session();
   pp::status s = db->run("submit", [&](pqxx::connection& c) {
@@ -296,13 +367,13 @@ result<pp::engine::job_result> cluster_engine::await(pp::engine::job_id id, pp::
       r.state = from_state(job->state);
       if (r.state != pp::engine::job_state::succeeded) r.error = pp::status(static_cast<status_code>(job->error_code), job->error);
       for (const result_row& row : rows) {
-        auto proof = formats::read_bellperson_proof(row.proof);
-        auto pub = formats::read_snarkjs_public_json(row.public_json);
-        if (!proof.ok() || !pub.ok()) {
-          return data_loss("job " + std::to_string(id) + " partition " + std::to_string(row.part) + ": stored result unreadable");
+        auto stored = read_stored_proof(row);
+        if (!stored.ok()) {
+          return data_loss("job " + std::to_string(id) + " partition " + std::to_string(row.part) +
+                           ": stored result unreadable: " + stored.error().to_string());
         }
         pp::engine::partition_result p;
-        p.output = pp::engine::curve_proof{*proof, std::move(*pub)};
+        p.output = std::move(*stored);
         p.device = row.node + "/" + row.device;
         r.partitions.push_back(std::move(p));
       }
@@ -366,9 +437,11 @@ void cluster_engine::heartbeat_loop() {
     std::vector<std::string> expired;
     std::vector<uint64_t> unserved;
     const bool stopping = !claiming_.load();
-    const node_report r = report();
     pp::status s = db.run("heartbeat", [&](pqxx::connection& c) {
-      heartbeat(c, config_.node, config_.lease, r);
+      {
+        pp::mutex_lock publishing(publish_mu_);
+        heartbeat(c, config_.node, config_.lease, report());
+      }
       if (!stopping) {
         expired = reclaim_expired(c);
         unserved = fail_unserved_jobs(c, config_.unserved_job);
@@ -438,12 +511,12 @@ void cluster_engine::work(db_session& db, const claim& cl) {
 
   auto bytes = witness_store::get(cl.witness, [this] { return abandon_.load(); });
   if (!bytes.ok()) return fail(bytes.error());
-  auto w = formats::read_circom_wtns(*bytes);
+  auto w = parse_wtns(*bytes);
   if (!w.ok()) return fail(w.error().with_context("witness"));
   pp::engine::submit_request req;
   req.key_id = cl.key_id;
   req.prio = static_cast<pp::engine::priority>(cl.priority);
-  req.witnesses.push_back(pp::engine::witness_source::memory(std::move(*w)));
+  req.witnesses.push_back(std::move(*w));
   auto local_id = local_->submit(std::move(req));
   if (!local_id.ok()) {
     if (local_id.error().code() == status_code::unavailable || local_id.error().code() == status_code::resource_exhausted) {
@@ -480,12 +553,7 @@ void cluster_engine::work(db_session& db, const claim& cl) {
   if (r->state != pp::engine::job_state::succeeded || r->partitions.size() != 1) return fail(r->error);
 
   const pp::engine::partition_result& p = r->partitions.front();
-  const auto* proved = p.as<ec::bls12_381::family>();
-  if (!proved) return fail(internal_error("a BN254 proof in cluster mode, which registers BLS12-381 keys only"));
-  partition_output out;
-  const auto raw = formats::write_bellperson_proof(proved->proof);
-  out.proof.assign(raw.begin(), raw.end());
-  out.public_json = formats::write_snarkjs_public_json(proved->public_inputs);
+  partition_output out = store_proof(p);
   out.device = p.device;
   // The verifying key is read before the transaction (it holds the job row's lock), and the
   // verification's time is not counted as database time.
@@ -529,11 +597,11 @@ pp::status cluster_engine::verify_all(const std::string& key_id, const std::vect
   if (!vk.ok()) return vk.error();
   for (const result_row& row : rows) {
     const std::string where = "partition " + std::to_string(row.part) + " (proved on " + row.node + ")";
-    auto proof = formats::read_bellperson_proof(row.proof);
-    if (!proof.ok()) return proof.error().with_context(where);
-    auto pub = formats::read_snarkjs_public_json(row.public_json);
-    if (!pub.ok()) return pub.error().with_context(where);
-    if (pp::status s = groth16::verify(**vk, *pub, *proof); !s.ok()) return s.with_context(where + " does not verify");
+    auto stored = read_stored_proof(row);
+    if (!stored.ok()) return stored.error().with_context(where);
+    const pp::status s = std::visit(
+        [&](const auto& key, const auto& proved) { return verify_stored(key_id, *key, proved); }, *vk, *stored);
+    if (!s.ok()) return s.with_context(where + " does not verify");
   }
   return ok_status();
 }

@@ -5,6 +5,7 @@
 // partition job on this node's own engine while renewing the lease, and write the result; the node
 // writing a job's last result assembles and verifies it. A heartbeat thread keeps the node's row
 // fresh and puts other nodes' expired leases back in the queue. Keys, devices, traces stay local.
+// Keys of either curve: a job's rows name its curve and proofs are stored in it (stored_proof.hpp).
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "cluster/cluster_config.hpp"
@@ -22,6 +24,7 @@
 #include "cluster/partition_claimer.hpp"
 #include "cluster/witness_store.hpp"
 #include "core/mutex.hpp"
+#include "ec/curve_id.hpp"
 #include "engine/engine.hpp"
 #include "groth16/keys.hpp"
 
@@ -65,6 +68,10 @@ class cluster_engine final : public pp::engine::engine {
   class pooled_session;
   pooled_session session();
 
+  // A key's verifying key, of the key's curve.
+  using any_verifying_key = std::variant<std::shared_ptr<const groth16::verifying_key>,
+                                         std::shared_ptr<const groth16::bn254::verifying_key>>;
+
   void claimer_loop();
   void heartbeat_loop();
   // Proves one claimed partition to its end: written, failed, or released.
@@ -72,7 +79,14 @@ class cluster_engine final : public pp::engine::engine {
   pp::status verify_all(const std::string& key_id, const std::vector<result_row>& rows);
   // Removes an ended job's witness files (witness_store::remove_job) where its rows recorded them.
   void remove_witnesses(db_session& db, uint64_t job);
-  result<std::shared_ptr<const groth16::verifying_key>> verifying_key_for(const std::string& key_id);
+  result<any_verifying_key> verifying_key_for(const std::string& key_id);
+  // What a submission for a key is checked against: this node's key, else what the live nodes holding
+  // it publish. not_found when no live node holds it.
+  struct key_limits {
+    uint64_t witness_bytes = 0;         // the largest .wtns file allowed
+    std::vector<ec::curve_id> curves;   // the key's curve (several: nodes disagree; none: unpublished)
+  };
+  result<key_limits> limits_for(const std::string& key_id);
   std::vector<std::string> key_ids() const;
   // What the heartbeat publishes (node_registry.hpp).
   node_report report() const;
@@ -85,10 +99,15 @@ class cluster_engine final : public pp::engine::engine {
   db_meter meter_;
   cluster_counters counters_;
 
+  // Held while a report is taken and written, so that a heartbeat's report from before a key's
+  // registration never lands after the registration's own (the key would be unpublished for up to
+  // a lease/3). Taken before keys_mu_ (report()).
+  pp::mutex publish_mu_ PP_ACQUIRED_BEFORE(keys_mu_);
   mutable pp::mutex keys_mu_;
   std::map<std::string, std::string> key_paths_ PP_GUARDED_BY(keys_mu_);  // id -> zkey path ("" in memory)
   std::map<std::string, uint64_t> key_bounds_ PP_GUARDED_BY(keys_mu_);    // id -> largest .wtns its circuit allows
-  std::map<std::string, std::shared_ptr<const groth16::verifying_key>> verifying_keys_ PP_GUARDED_BY(keys_mu_);
+  std::map<std::string, ec::curve_id> key_curves_ PP_GUARDED_BY(keys_mu_);
+  std::map<std::string, any_verifying_key> verifying_keys_ PP_GUARDED_BY(keys_mu_);
 
   // Database connections for API calls (submit, await, cancel, status): at most max_api_sessions,
   // so that many awaiting clients cannot exhaust the server's max_connections.

@@ -20,9 +20,9 @@ result<submitted_job> insert_job(pqxx::connection& c, const new_job& job,
   PP_ASSIGN_OR_RETURN(const uint64_t drawn, pp::engine::random_job_id());
   pqxx::work w(c);
   const pqxx::result ins = w.exec_params(
-      "INSERT INTO pp_jobs (id, key_id, priority, num_partitions, idempotency_key, submitted_by) "
-      "VALUES ($6, $1, $2, $3, NULLIF($4, ''), $5) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-      job.key_id, job.priority, job.num_partitions, job.idempotency_key, job.node, drawn);
+      "INSERT INTO pp_jobs (id, key_id, priority, num_partitions, idempotency_key, submitted_by, curve) "
+      "VALUES ($6, $1, $2, $3, NULLIF($4, ''), $5, $7) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+      job.key_id, job.priority, job.num_partitions, job.idempotency_key, job.node, drawn, job.curve);
   if (ins.empty()) {
     const pqxx::row r = w.exec_params1("SELECT id, key_id, num_partitions FROM pp_jobs WHERE idempotency_key = $1",
                                        job.idempotency_key);
@@ -71,7 +71,7 @@ std::vector<result_row> load_results(pqxx::connection& c, uint64_t id) {
   pqxx::read_transaction t(c);
   std::vector<result_row> out;
   for (const pqxx::row& r : t.exec_params(
-           "SELECT part, proof, public_json, node, device FROM pp_results WHERE job_id = $1 ORDER BY part", id)) {
+           "SELECT part, proof, public_json, node, device, curve FROM pp_results WHERE job_id = $1 ORDER BY part", id)) {
     result_row x;
     x.part = r[0].as<uint32_t>();
     const pqxx::binarystring b(r[1]);
@@ -79,6 +79,7 @@ std::vector<result_row> load_results(pqxx::connection& c, uint64_t id) {
     x.public_json = r[2].as<std::string>();
     x.node = r[3].as<std::string>();
     x.device = r[4].as<std::string>();
+    x.curve = r[5].as<std::string>();
     out.push_back(std::move(x));
   }
   return out;

@@ -21,6 +21,7 @@ struct new_job {
   std::string idempotency_key;  // empty: none
   uint32_t num_partitions = 1;
   std::string node;  // the node that took the submission
+  std::string curve = "bls12381";  // its witnesses' (and key's) curve, as stored_proof.hpp names it
 };
 
 struct submitted_job {
@@ -49,9 +50,10 @@ struct job_row {
 
 struct result_row {
   uint32_t part = 0;
-  std::vector<uint8_t> proof;  // bellperson encoding, 192 bytes
+  std::vector<uint8_t> proof;  // in the curve's encoding (stored_proof.hpp)
   std::string public_json;     // snarkjs public.json
   std::string node, device;
+  std::string curve = "bls12381";  // "bls12381" or "bn128"
 };
 // Every written partition result of a job, in partition order.
 [[nodiscard]] std::vector<result_row> load_results(pqxx::connection& c, uint64_t id);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cluster/cluster_config.hpp"
+#include "cluster/stored_proof.hpp"
 
 namespace pp::cluster {
 namespace {
@@ -131,9 +132,10 @@ completion complete_partition(pqxx::connection& c, const std::string& node, cons
   // committed before it, so the one that counts num_partitions is the last, and only one does.
   done.job_state = w.exec_params1("SELECT state FROM pp_jobs WHERE id = $1 FOR UPDATE", cl.job)[0].as<std::string>();
   const pqxx::result ins = w.exec_params(
-      "INSERT INTO pp_results (job_id, part, proof, public_json, node, device) VALUES ($1, $2, $3, $4, $5, $6) "
+      "INSERT INTO pp_results (job_id, part, proof, public_json, node, device, curve) VALUES ($1, $2, $3, $4, $5, $6, $7) "
       "ON CONFLICT (job_id, part) DO NOTHING RETURNING 1",
-      cl.job, cl.part, pqxx::binarystring(out.proof.data(), out.proof.size()), out.public_json, node, out.device);
+      cl.job, cl.part, pqxx::binarystring(out.proof.data(), out.proof.size()), out.public_json, node, out.device,
+      out.curve);
   done.written = !ins.empty();
   w.exec_params("UPDATE pp_partitions SET state = 'done', node = $3, lease_until = NULL WHERE job_id = $1 AND part = $2",
                 cl.job, cl.part, node);
@@ -142,14 +144,14 @@ completion complete_partition(pqxx::connection& c, const std::string& node, cons
     if (count == cl.num_partitions) {
       std::vector<result_row> rows;
       for (const pqxx::row& r : w.exec_params(
-               "SELECT part, proof, public_json, node, device FROM pp_results WHERE job_id = $1 ORDER BY part", cl.job)) {
+               "SELECT part, proof, public_json, node, device, curve FROM pp_results WHERE job_id = $1 ORDER BY part",
+               cl.job)) {
         rows.push_back({r[0].as<uint32_t>(), bytes_of(r[1]), r[2].as<std::string>(), r[3].as<std::string>(),
-                        r[4].as<std::string>()});
+                        r[4].as<std::string>(), r[5].as<std::string>()});
       }
       const status verified = verify_all(rows);
       if (verified.ok()) {
-        std::vector<uint8_t> proof;
-        for (const result_row& r : rows) proof.insert(proof.end(), r.proof.begin(), r.proof.end());
+        const std::vector<uint8_t> proof = assemble_job_proof(rows);
         w.exec_params("UPDATE pp_jobs SET state = 'succeeded', proof = $2, assembled_by = $3, finished_at = now() WHERE id = $1",
                       cl.job, pqxx::binarystring(proof.data(), proof.size()), node);
         done.job_state = "succeeded";

@@ -59,10 +59,12 @@ int release_node_claims(pqxx::connection& c, const std::string& node);
 // failed jobs' ids.
 [[nodiscard]] std::vector<uint64_t> fail_unserved_jobs(pqxx::connection& c, std::chrono::seconds after);
 
+// A proved partition in stored_proof.hpp's encoding.
 struct partition_output {
-  std::vector<uint8_t> proof;  // bellperson encoding
+  std::vector<uint8_t> proof;
   std::string public_json;
   std::string device;
+  std::string curve = "bls12381";  // "bls12381" or "bn128"
 };
 
 struct completion {
@@ -72,8 +74,8 @@ struct completion {
 };
 
 // Writes the result and, when it is the job's last, checks every partition with `verify_all` (the
-// job's results in order) and ends the job: succeeded with the concatenated proofs, or failed with
-// verify_all's error.
+// job's results in order) and ends the job: succeeded with its proof (stored_proof.hpp's
+// assemble_job_proof), or failed with verify_all's error.
 [[nodiscard]] completion complete_partition(pqxx::connection& c, const std::string& node, const claim& cl,
                                             const partition_output& out,
                                             const std::function<status(const std::vector<result_row>&)>& verify_all);

@@ -86,9 +86,20 @@ ALTER TABLE pp_nodes ADD COLUMN witness_bytes jsonb NOT NULL DEFAULT '{}';
 ALTER TABLE pp_nodes ADD COLUMN serving_at timestamptz NOT NULL DEFAULT now();
 )sql";
 
-constexpr std::array<migration, 2> all = {{
+// BN254 keys beside BLS12-381 ones: jobs and results name their curve (stored_proof.hpp), and nodes
+// publish each key's curve so that a node without the key refuses a witness of the other curve at
+// submission. Rows written before are BLS12-381's, the only curve cluster mode stored until then:
+// the default names them.
+constexpr std::string_view v3 = R"sql(
+ALTER TABLE pp_jobs ADD COLUMN curve text NOT NULL DEFAULT 'bls12381' CHECK (curve IN ('bls12381', 'bn128'));
+ALTER TABLE pp_results ADD COLUMN curve text NOT NULL DEFAULT 'bls12381' CHECK (curve IN ('bls12381', 'bn128'));
+ALTER TABLE pp_nodes ADD COLUMN key_curves jsonb NOT NULL DEFAULT '{}';
+)sql";
+
+constexpr std::array<migration, 3> all = {{
     {1, "jobs, partitions, results, failures, nodes", v1},
     {2, "random job ids; each node's witness bounds and last serving time", v2},
+    {3, "the curve of jobs, results and each node's keys", v3},
 }};
 
 // Any fixed number shared by every node: the advisory lock that serialises migrations.

@@ -1,6 +1,7 @@
 // key_vram: the plan a configured key would get in one GPU's VRAM budget, as `proofpipe doctor`
 // reports it: the CUDA backend's own planning (src/cuda/plan/budget_plan.hpp, which `proofpipe plan`
-// prints), run on the key's files read as the engine reads them. The checks (gpu_checks.cpp) take
+// prints), run on the key's files read as the engine reads them, with the key's curve's point sizes
+// (a snarkjs zkey of either curve). The checks (gpu_checks.cpp) take
 // the planner as a parameter, so tests give them plans of every kind.
 #pragma once
 #include <cstdint>

@@ -1,9 +1,10 @@
 // cluster_engine in process (a CPU engine under it, a real PostgreSQL: pg_instance.hpp) under the
 // faults a node meets: witnesses by path that are FIFOs or far larger than the key allows, a queued
 // partition whose shared-directory file is a FIFO, a job whose key no node serves, its own row lost
-// from the database, a PostgreSQL restart, a shared directory it cannot write, guessable job ids. Every wait is bounded; a
-// call that would block is unblocked by the test before it fails, so a regression fails instead of
-// hanging.
+// from the database, a PostgreSQL restart, a shared directory it cannot write, guessable job ids; a
+// BN254 key beside the BLS12-381 one, and witnesses of the other curve than their key's, refused at
+// submission or failed by the claimer. Every wait is bounded; a call that would block is unblocked
+// by the test before it fails, so a regression fails instead of hanging.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -28,6 +29,7 @@
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "groth16/test_circuits.hpp"
+#include "groth16/verifier.hpp"
 #include "r1cs/synthetic.hpp"
 #include "server/daemon.hpp"
 #include "server/daemon_harness.hpp"
@@ -37,6 +39,7 @@ namespace pp::cluster {
 namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 class ClusterEngine : public ::testing::Test {
@@ -123,6 +126,25 @@ class ClusterEngine : public ::testing::Test {
     return r->id;
   }
 
+  // A BN254 key of a random circuit, in memory, and a witness satisfying it.
+  struct bn254_key {
+    engine::bn254::memory_key_source source;
+    std::vector<ff::bn254::fr> witness;
+  };
+  static bn254_key make_bn254_key() {
+    using bn = ec::bn254::family;
+    uint64_t state = pp::test::test_seed();
+    // More variables than the BLS12-381 circuit's, so that its .wtns is within this key's bound.
+    auto tc = groth16::testing::random_circuit<bn::fr>(state, 80, 1);
+    auto pk = groth16::setup_insecure<bn>(tc.cs, groth16::h_basis::odd_coset_lagrange,
+                                          groth16::toxic_waste_from_seed_insecure<bn::fr>(state));
+    EXPECT_THAT(pk, IsOk());
+    if (!pk.ok()) return {};
+    return {{std::make_shared<const groth16::bn254::proving_key>(std::move(*pk)),
+             std::make_shared<const r1cs::bn254::constraint_system>(std::move(tc.cs))},
+            std::move(tc.w)};
+  }
+
   std::string conninfo_;
   fs::path dir_, zkey_, wtns_;
   std::vector<ff::fr> witness_;
@@ -148,26 +170,75 @@ TEST_F(ClusterEngine, AWitnessByPathThatIsAFifoIsRefusedWithoutBlocking) {
   EXPECT_THAT(submitted.get(), StatusIs(status_code::invalid_argument, HasSubstr("is a FIFO")));
 }
 
-TEST_F(ClusterEngine, ABn254KeyIsRefusedNamingItsCurve) {
+// A BN254 key beside the BLS12-381 one, held in memory: the node proves its jobs, verifying them
+// with the in-memory key's verifying key, and answers them as BN254 proofs.
+TEST_F(ClusterEngine, ABn254KeyInMemoryIsProvedBesideTheBls12381One) {
   node_ = start(config("n1"));
   ASSERT_TRUE(node_);
-  using bn = ec::bn254::family;
-  uint64_t state = pp::test::test_seed();
-  const auto tc = groth16::testing::random_circuit<bn::fr>(state, 8, 1);
-  auto pk = groth16::setup_insecure<bn>(tc.cs, groth16::h_basis::odd_coset_lagrange,
-                                        groth16::toxic_waste_from_seed_insecure<bn::fr>(state));
-  ASSERT_THAT(pk, IsOk());
-  formats::bn254::snarkjs_zkey z;
-  z.pk = std::move(pk).value();
-  z.coefficients = formats::zkey_coefficients(tc.cs);
-  const fs::path zkey = dir_ / "bn.zkey";
-  ASSERT_THAT(formats::write_snarkjs_zkey_file(z, zkey), IsOk());
-  EXPECT_THAT(node_->register_key("bn", engine::zkey_file_source{zkey}),
-              StatusIs(status_code::failed_precondition, HasSubstr("BN254 (bn128)")));
-  EXPECT_THAT(node_->register_key("bn-memory", engine::bn254::memory_key_source{
-                                                   std::make_shared<const groth16::bn254::proving_key>(z.pk),
-                                                   std::make_shared<const r1cs::bn254::constraint_system>(tc.cs)}),
-              StatusIs(status_code::failed_precondition, HasSubstr("cluster mode proves BLS12-381 keys only")));
+  const bn254_key bn = make_bn254_key();
+  ASSERT_THAT(node_->register_key("bn", bn.source), IsOk());
+  engine::submit_request req;
+  req.key_id = "bn";
+  for (int p = 0; p < 2; ++p) req.witnesses.push_back(engine::witness_source::memory(bn.witness));
+  auto id = node_->submit(std::move(req));
+  ASSERT_THAT(id, IsOk());
+  auto r = node_->await(*id, engine::deadline_in(60s));
+  ASSERT_THAT(r, IsOk());
+  ASSERT_EQ(r->state, engine::job_state::succeeded) << r->error.to_string();
+  ASSERT_EQ(r->partitions.size(), 2u);
+  for (const engine::partition_result& p : r->partitions) {
+    const auto* proved = p.as<ec::bn254::family>();
+    ASSERT_NE(proved, nullptr) << "not a BN254 proof";
+    EXPECT_THAT(groth16::verify(bn.source.pk->vk, proved->public_inputs, proved->proof), IsOk());
+  }
+  auto bls = node_->submit(in_memory());
+  ASSERT_THAT(bls, IsOk());
+  auto b = node_->await(*bls, engine::deadline_in(60s));
+  ASSERT_THAT(b, IsOk());
+  ASSERT_EQ(b->state, engine::job_state::succeeded) << b->error.to_string();
+  EXPECT_NE(b->partitions.front().as<ec::bls12_381::family>(), nullptr);
+}
+
+// A witness of the other curve than its key's is refused at submission, naming both curves, whether
+// in memory or by path.
+TEST_F(ClusterEngine, AWitnessOfTheOtherCurveIsRefusedNamingBoth) {
+  node_ = start(config("n1"));
+  ASSERT_TRUE(node_);
+  const bn254_key bn = make_bn254_key();
+  ASSERT_THAT(node_->register_key("bn", bn.source), IsOk());
+  engine::submit_request bn_for_bls;
+  bn_for_bls.key_id = "k";
+  bn_for_bls.witnesses.push_back(engine::witness_source::memory(bn.witness));
+  EXPECT_THAT(node_->submit(std::move(bn_for_bls)),
+              StatusIs(status_code::invalid_argument, AllOf(HasSubstr("the witness holds BN254 (bn128) values"),
+                                                            HasSubstr("is for BLS12-381 (bls12381)"))));
+  engine::submit_request bls_for_bn = by_path(wtns_);
+  bls_for_bn.key_id = "bn";
+  EXPECT_THAT(node_->submit(std::move(bls_for_bn)),
+              StatusIs(status_code::invalid_argument, AllOf(HasSubstr("the witness holds BLS12-381 (bls12381) values"),
+                                                            HasSubstr("is for BN254 (bn128)"))));
+}
+
+// A queued partition whose witness is of the other curve than the claiming node's key (another node
+// holds a key of that curve under the same id) fails on the proving node, naming both curves.
+TEST_F(ClusterEngine, AQueuedWitnessOfTheOtherCurveFailsNamingBoth) {
+  const bn254_key bn = make_bn254_key();
+  auto bytes = formats::write_circom_wtns(bn.witness);
+  ASSERT_THAT(bytes, IsOk());
+  pqxx::connection c(conninfo_);
+  apply_migrations(c);
+  auto job = insert_job(c, new_job{"k", 1, "", 1, "elsewhere", "bn128"}, [&](uint64_t id) -> result<std::vector<stored_witness>> {
+    auto w = witness_store("", 1 << 20).put(id, 0, *bytes);
+    if (!w.ok()) return w.error();
+    return std::vector<stored_witness>{*w};
+  });
+  ASSERT_THAT(job, IsOk());
+  node_ = start(config("n1"));
+  ASSERT_TRUE(node_);
+  auto r = node_->await(job->id, engine::deadline_in(30s));
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->state, engine::job_state::failed);
+  EXPECT_THAT(r->error.message(), AllOf(HasSubstr("BN254 (bn128)"), HasSubstr("BLS12-381 (bls12381)")));
 }
 
 TEST_F(ClusterEngine, AWitnessByPathLargerThanTheKeyAllowsIsRefusedUnread) {

@@ -1,7 +1,7 @@
-// The cluster's database layer against a real PostgreSQL (pg_instance.hpp): migrations, the job
-// store, the partition claimer (priority order, SKIP LOCKED, leases, write-once results, assembly by
-// the last writer, failures on several nodes), the witness store and node-labelled metrics. Each
-// test gets a fresh database.
+// The cluster's database layer against a real PostgreSQL (pg_instance.hpp): migrations (an older
+// database gaining the curve columns), the job store, the partition claimer (priority order, SKIP
+// LOCKED, leases, write-once results, assembly by the last writer, failures on several nodes), the
+// witness store and node-labelled metrics. Each test gets a fresh database.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -97,6 +97,38 @@ TEST_F(ClusterStore, MigrationsAreVersionedAndIdempotent) {
   }
   for (auto& t : ts) t.join();
   EXPECT_EQ(ok.load(), 4);
+}
+
+// A database of nodes from before migration 3 (which stored BLS12-381 proofs only): migrating it
+// names its jobs' and results' curve bls12381, and its results read back as before.
+TEST_F(ClusterStore, AnOlderDatabaseGainsCurvesNamingItsRowsBls12381) {
+  static std::atomic<int> n{0};
+  pqxx::connection c(server()->create_database("store_v2_" + std::to_string(::getpid()) + "_" + std::to_string(n++)));
+  {
+    pqxx::work w(c);
+    w.exec("CREATE TABLE pp_schema_migrations (version integer PRIMARY KEY, description text NOT NULL, "
+           "applied_at timestamptz NOT NULL DEFAULT now())");
+    for (const migration& m : migrations().first(2)) {
+      w.exec(std::string(m.sql));
+      w.exec_params("INSERT INTO pp_schema_migrations (version, description) VALUES ($1, $2)", m.version,
+                    std::string(m.description));
+    }
+    w.exec("INSERT INTO pp_jobs (id, key_id, priority, num_partitions, submitted_by, state, proof) "
+           "VALUES (7, 'k', 1, 1, 'old', 'succeeded', decode('01', 'hex'))");
+    w.exec("INSERT INTO pp_partitions (job_id, part, priority, key_id, state, witness_inline, witness_bytes) "
+           "VALUES (7, 0, 1, 'k', 'done', decode('00', 'hex'), 1)");
+    w.exec("INSERT INTO pp_results (job_id, part, proof, public_json, node, device) "
+           "VALUES (7, 0, decode('01', 'hex'), '[]', 'old', 'cpu0')");
+    w.commit();
+  }
+  EXPECT_EQ(apply_migrations(c), migrations().back().version);
+  pqxx::nontransaction t(c);
+  EXPECT_EQ(t.exec1("SELECT curve FROM pp_jobs WHERE id = 7")[0].as<std::string>(), "bls12381");
+  t.commit();
+  const auto rows = load_results(c, 7);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].curve, "bls12381");
+  EXPECT_EQ(rows[0].proof, std::vector<uint8_t>{1});
 }
 
 TEST_F(ClusterStore, ClaimsInPriorityThenJobThenPartitionOrder) {

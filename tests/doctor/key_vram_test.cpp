@@ -1,7 +1,8 @@
 // key_vram (src/doctor/key_vram.hpp): doctor's plan of a key is the backend's (cuda/plan/budget_plan.hpp)
 // on the key's files: a small PoRep-shaped key written as a snarkjs zkey, and bellperson
 // parameters of a circom circuit with its r1cs, planned unlimited (resident), at its least budget (streamed, the least
-// named) and one byte below (refused); unreadable files are unknown, saying why.
+// named) and one byte below (refused); a BN254 zkey planned with BN254's point sizes; unreadable files are unknown,
+// saying why.
 #include "doctor/key_vram.hpp"
 
 #include <gmock/gmock.h>
@@ -17,6 +18,7 @@
 #include "formats/key_circuit.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "groth16/setup_insecure.hpp"
+#include "groth16/test_circuits.hpp"
 #include "r1cs/synthetic.hpp"
 #include "support/files.hpp"
 #include "support/test_seed.hpp"
@@ -32,7 +34,8 @@ void write(const std::filesystem::path& p, const std::vector<uint8_t>& bytes) {
 }
 
 // The least budget the backend's planning gives (key, circuit) with two lanes.
-uint64_t backend_least(const groth16::proving_key& pk, const r1cs::constraint_system& cs) {
+template <class Family>
+uint64_t backend_least(const groth16::basic_proving_key<Family>& pk, const r1cs::basic_constraint_system<typename Family::fr>& cs) {
   cuda::cuda_backend_config cfg;
   cfg.lanes = 2;
   const auto compact = cuda::make_compact_r1cs(cs);
@@ -76,9 +79,30 @@ class KeyVram : public ::testing::Test {
     write(dir_ / "k.params", *pbytes);
     ASSERT_TRUE(formats::fill_bellperson_density(*bpk, r->cs).ok());
     least_params_ = backend_least(*bpk, r->cs);
+    // One random circuit's shape over each curve, as snarkjs zkeys.
+    least_bn254_ = write_random_zkey<ec::bn254::family>(seed, "bn254.zkey");
+    least_bls_same_shape_ = write_random_zkey<ec::bls12_381::family>(seed, "bls_same_shape.zkey");
+  }
+
+  // A zkey of a random circuit of 3000 constraints over Family's scalar field in dir_/name; the
+  // backend's least budget for it.
+  template <class Family>
+  static uint64_t write_random_zkey(uint64_t seed, const std::string& name) {
+    uint64_t state = seed;
+    const auto tc = groth16::testing::random_circuit<typename Family::fr>(state, 3000, 2);
+    auto pk = groth16::setup_insecure<Family>(tc.cs, groth16::h_basis::odd_coset_lagrange,
+                                              groth16::toxic_waste_from_seed_insecure<typename Family::fr>(state));
+    EXPECT_TRUE(pk.ok());
+    formats::basic_snarkjs_zkey<Family> z;
+    z.coefficients = formats::zkey_coefficients(tc.cs);
+    z.pk = std::move(*pk);
+    EXPECT_TRUE(formats::write_snarkjs_zkey_file(z, dir_ / name).ok());
+    auto implied = formats::circuit_from_zkey(z);
+    EXPECT_TRUE(implied.ok());
+    return backend_least(z.pk, *implied);
   }
   static inline std::filesystem::path dir_, r1cs_;
-  static inline uint64_t least_zkey_ = 0, least_params_ = 0;
+  static inline uint64_t least_zkey_ = 0, least_params_ = 0, least_bn254_ = 0, least_bls_same_shape_ = 0;
 };
 
 TEST_F(KeyVram, AZkeyIsResidentUnlimitedStreamedAtItsLeastRefusedBelow) {
@@ -103,6 +127,22 @@ TEST_F(KeyVram, BellpersonParametersArePlannedWithTheirCircuit) {
   EXPECT_EQ(big.placement, key_placement::resident) << big.summary;
   EXPECT_EQ(big.least_bytes, least_params_);
   EXPECT_EQ(plan_key_vram({k, 0, least_params_ - 1, 2}).placement, key_placement::refused);
+}
+
+// A BN254 key is planned as the engine's GPUs prove it, with BN254's (smaller) points: its least
+// budget is the backend's for that key, below a BLS12-381 key's of the same circuit shape.
+TEST_F(KeyVram, ABn254ZkeyIsPlannedWithBn254PointSizes) {
+  ASSERT_GT(least_bn254_, 0u);
+  EXPECT_LT(least_bn254_, least_bls_same_shape_);
+  const server::key_entry k{"bn", (dir_ / "bn254.zkey").string(), "", "", false};
+  const key_vram_plan big = plan_key_vram({k, 0, uint64_t{1} << 40, 2});
+  EXPECT_EQ(big.placement, key_placement::resident) << big.summary;
+  EXPECT_EQ(big.least_bytes, least_bn254_);
+  const key_vram_plan below = plan_key_vram({k, 0, least_bn254_ - 1, 2});
+  EXPECT_EQ(below.placement, key_placement::refused) << below.summary;
+  EXPECT_EQ(below.least_bytes, least_bn254_);
+  const server::key_entry bls{"bls", (dir_ / "bls_same_shape.zkey").string(), "", "", false};
+  EXPECT_EQ(plan_key_vram({bls, 0, uint64_t{1} << 40, 2}).least_bytes, least_bls_same_shape_);
 }
 
 TEST_F(KeyVram, UnreadableFilesAreUnknownSayingWhy) {
