@@ -18,17 +18,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/pg_instance.hpp"
-#include "formats/circom_wtns.hpp"
-#include "formats/key_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "formats/snarkjs_zkey.hpp"
-#include "groth16/setup_insecure.hpp"
-#include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
 #include "server/client.hpp"
 #include "server/daemon.hpp"
 #include "server/daemon_harness.hpp"
 #include "support/files.hpp"
+#include "support/curve_zkey_fixture.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::cluster {
@@ -39,35 +35,8 @@ using namespace std::chrono_literals;
 using bls = ec::bls12_381::family;
 using bn = ec::bn254::family;
 
-// A random circuit's insecure key as a .zkey, its verifying key and its witness as .wtns bytes.
-template <class Family>
-struct curve_key {
-  fs::path zkey;
-  groth16::basic_verifying_key<Family> vk;
-  std::string wtns;
-};
-
-template <class Family>
-curve_key<Family> make_key(const fs::path& dir, const std::string& name, uint64_t salt) {
-  using fr = typename Family::fr;
-  uint64_t state = pp::test::test_seed() ^ salt;
-  const auto tc = groth16::testing::random_circuit<fr>(state, 20, 2);
-  auto pk = groth16::setup_insecure<Family>(tc.cs, groth16::h_basis::odd_coset_lagrange,
-                                            groth16::toxic_waste_from_seed_insecure<fr>(state));
-  EXPECT_THAT(pk, IsOk());
-  curve_key<Family> k;
-  if (!pk.ok()) return k;
-  formats::basic_snarkjs_zkey<Family> z;
-  z.pk = std::move(pk).value();
-  z.coefficients = formats::zkey_coefficients(tc.cs);
-  k.zkey = dir / (name + ".zkey");
-  EXPECT_THAT(formats::write_snarkjs_zkey_file(z, k.zkey), IsOk());
-  k.vk = z.pk.vk;
-  auto bytes = formats::write_circom_wtns(std::span<const fr>(tc.w));
-  EXPECT_THAT(bytes, IsOk());
-  if (bytes.ok()) k.wtns.assign(bytes->begin(), bytes->end());
-  return k;
-}
+using pp::test::curve_zkey;
+using pp::test::make_curve_zkey;
 
 // Every partition of a succeeded answer verifies with vk, read from the JSON the daemon returns.
 template <class Family>
@@ -100,8 +69,8 @@ class ClusterCurves : public ::testing::Test {
     static std::atomic<int> n{0};
     conninfo_ = test::shared_pg()->create_database("curves_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
     dir_ = pp::test::binary_temp_dir("cluster_curves");
-    bn_ = make_key<bn>(dir_, "bn", 1);
-    bls_ = make_key<bls>(dir_, "bls", 2);
+    bn_ = make_curve_zkey<bn>(dir_ / "bn.zkey", 1);
+    bls_ = make_curve_zkey<bls>(dir_ / "bls.zkey", 2);
   }
   void TearDown() override {
     for (auto& d : daemons_) {
@@ -154,8 +123,8 @@ class ClusterCurves : public ::testing::Test {
 
   std::string conninfo_;
   fs::path dir_;
-  curve_key<bn> bn_;
-  curve_key<bls> bls_;
+  curve_zkey<bn> bn_;
+  curve_zkey<bls> bls_;
   std::vector<std::unique_ptr<server::daemon>> daemons_;
 };
 

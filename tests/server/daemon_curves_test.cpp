@@ -11,15 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "formats/circom_wtns.hpp"
-#include "formats/key_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "formats/snarkjs_zkey.hpp"
-#include "groth16/setup_insecure.hpp"
-#include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
 #include "server/daemon_harness.hpp"
 #include "support/files.hpp"
+#include "support/curve_zkey_fixture.hpp"
 #include "support/status_matchers.hpp"
 
 namespace pp::server {
@@ -30,35 +26,8 @@ using namespace std::chrono_literals;
 using bls = ec::bls12_381::family;
 using bn = ec::bn254::family;
 
-// A random circuit's insecure key as a .zkey, its verifying key and its witness as .wtns bytes.
-template <class Family>
-struct curve_key {
-  fs::path zkey;
-  groth16::basic_verifying_key<Family> vk;
-  std::string wtns;
-};
-
-template <class Family>
-curve_key<Family> make_key(const std::string& name, uint64_t salt) {
-  using fr = typename Family::fr;
-  uint64_t state = pp::test::test_seed() ^ salt;
-  const auto tc = groth16::testing::random_circuit<fr>(state, 20, 2);
-  auto pk = groth16::setup_insecure<Family>(tc.cs, groth16::h_basis::odd_coset_lagrange,
-                                            groth16::toxic_waste_from_seed_insecure<fr>(state));
-  EXPECT_THAT(pk, IsOk());
-  curve_key<Family> k;
-  if (!pk.ok()) return k;
-  formats::basic_snarkjs_zkey<Family> z;
-  z.pk = std::move(pk).value();
-  z.coefficients = formats::zkey_coefficients(tc.cs);
-  k.zkey = test::binary_temp_dir("server_curves") / (name + ".zkey");
-  EXPECT_THAT(formats::write_snarkjs_zkey_file(z, k.zkey), IsOk());
-  k.vk = z.pk.vk;
-  auto bytes = formats::write_circom_wtns(std::span<const fr>(tc.w));
-  EXPECT_THAT(bytes, IsOk());
-  if (bytes.ok()) k.wtns.assign(bytes->begin(), bytes->end());
-  return k;
-}
+using pp::test::curve_zkey;
+using pp::test::make_curve_zkey;
 
 pb::SubmitProofRequest submit(const std::string& key, const std::string& wtns) {
   pb::SubmitProofRequest req;
@@ -82,14 +51,14 @@ class DaemonCurves : public testing::daemon_fixture {
  protected:
   void SetUp() override {
     daemon_fixture::SetUp();
-    bn_ = make_key<bn>("bn", 1);
-    bls_ = make_key<bls>("bls", 2);
+    bn_ = make_curve_zkey<bn>(test::binary_temp_dir("server_curves") / "bn.zkey", 1);
+    bls_ = make_curve_zkey<bls>(test::binary_temp_dir("server_curves") / "bls.zkey", 2);
     cfg_.keys.push_back({.id = "bn", .zkey = bn_.zkey.string()});
     start_daemon();
   }
 
-  curve_key<bn> bn_;
-  curve_key<bls> bls_;
+  curve_zkey<bn> bn_;
+  curve_zkey<bls> bls_;
 };
 
 TEST_F(DaemonCurves, ServesBn254BesideBls12381WithEachCurveInStatus) {
