@@ -32,6 +32,19 @@ std::string device_list(const nlohmann::json& devices) {
   return out.empty() ? "-" : out;
 }
 
+// A node's keys with their curves, "bn (bn128), k (bls12381)"; "-" when it holds none.
+std::string key_list(const nlohmann::json& node) {
+  std::string out;
+  for (const auto& id : node.value("keys", nlohmann::json::array())) {
+    const std::string name = id.get<std::string>();
+    out += (out.empty() ? "" : ", ") + name;
+    if (const auto& curves = node.value("key_curves", nlohmann::json::object()); curves.contains(name)) {
+      out += " (" + curves[name].get<std::string>() + ")";
+    }
+  }
+  return out.empty() ? "-" : out;
+}
+
 // The "cluster" member of the status JSON as tables; invalid_argument when it is missing.
 int print_cluster(command_run& run, const std::string& engine_json) {
   const auto j = nlohmann::json::parse(engine_json, nullptr, false);
@@ -40,14 +53,14 @@ int print_cluster(command_run& run, const std::string& engine_json) {
   }
   const auto& c = j["cluster"];
   if (c.contains("error")) return run.fail("cluster status: " + c["error"].get<std::string>());
-  std::printf("%-24s %-5s %-8s %-10s %-24s %-7s %s\n", "node", "live", "draining", "heartbeat", "devices", "claims",
-              "proved");
+  std::printf("%-24s %-5s %-8s %-10s %-24s %-7s %-7s %s\n", "node", "live", "draining", "heartbeat", "devices", "claims",
+              "proved", "keys");
   for (const auto& n : c["nodes"]) {
-    std::printf("%-24s %-5s %-8s %8.1f s %-24s %-7llu %llu\n", n["name"].get<std::string>().c_str(),
+    std::printf("%-24s %-5s %-8s %8.1f s %-24s %-7llu %-7llu %s\n", n["name"].get<std::string>().c_str(),
                 n["live"].get<bool>() ? "yes" : "no", n["draining"].get<bool>() ? "yes" : "no",
                 n["heartbeat_age_s"].get<double>(), device_list(n["devices"]).c_str(),
                 static_cast<unsigned long long>(n["claims"].get<uint64_t>()),
-                static_cast<unsigned long long>(n["partitions_proved"].get<uint64_t>()));
+                static_cast<unsigned long long>(n["partitions_proved"].get<uint64_t>()), key_list(n).c_str());
   }
   const auto& q = c["queued_partitions"];
   std::printf("queued partitions: critical %llu, high %llu, normal %llu, low %llu\n",

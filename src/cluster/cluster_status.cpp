@@ -14,7 +14,7 @@ std::string cluster_status_json(pqxx::connection& c) {
            "SELECT n.name, n.heartbeat_at > now() - make_interval(secs => n.lease_s), n.draining, "
            "  extract(epoch FROM now() - n.heartbeat_at)::float8, n.devices::text, array_to_json(n.keys)::text, "
            "  (SELECT count(*) FROM pp_partitions p WHERE p.state = 'claimed' AND p.node = n.name), "
-           "  (SELECT count(*) FROM pp_results r WHERE r.node = n.name) "
+           "  (SELECT count(*) FROM pp_results r WHERE r.node = n.name), n.key_curves::text "
            "FROM pp_nodes n ORDER BY n.name")) {
     j["nodes"].push_back({{"name", r[0].as<std::string>()},
                           {"live", r[1].as<bool>()},
@@ -22,6 +22,7 @@ std::string cluster_status_json(pqxx::connection& c) {
                           {"heartbeat_age_s", r[3].as<double>()},
                           {"devices", nlohmann::json::parse(r[4].as<std::string>())},
                           {"keys", nlohmann::json::parse(r[5].as<std::string>())},
+                          {"key_curves", nlohmann::json::parse(r[8].as<std::string>())},
                           {"claims", r[6].as<uint64_t>()},
                           {"partitions_proved", r[7].as<uint64_t>()}});
   }

@@ -253,7 +253,7 @@ TEST_F(ClusterDaemons, TwoHundredJobsOnThreeNodesSurviveAKilledNode) {
     char buf[4096];
     while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
     EXPECT_EQ(::pclose(p), 0) << out;
-    for (const char* n : {"node-a", "node-b", "node-c", "queued partitions: critical", "jobs: running"}) {
+    for (const char* n : {"node-a", "node-b", "node-c", "(bls12381)", "queued partitions: critical", "jobs: running"}) {
       EXPECT_NE(out.find(n), std::string::npos) << n << " missing from:\n" << out;
     }
     pb::GetMetricsResponse m;

@@ -366,6 +366,7 @@ TEST_F(ClusterStore, StatusShowsNodesClaimsAndQueueByPriority) {
   register_node(*conn_, "n1", 30s, holding("k"));
   node_report r = holding("k");
   r.devices_json = R"([{"name":"cpu0","kind":"cpu","healthy":true}])";
+  r.key_curves["k"] = "bn128";
   heartbeat(*conn_, "n1", 30s, r);
   add_job(3, 2);
   add_job(0, 3);
@@ -377,6 +378,8 @@ TEST_F(ClusterStore, StatusShowsNodesClaimsAndQueueByPriority) {
   EXPECT_TRUE(j["nodes"][0]["live"].get<bool>());
   EXPECT_EQ(j["nodes"][0]["claims"], 1);
   EXPECT_EQ(j["nodes"][0]["devices"][0]["name"], "cpu0");
+  EXPECT_EQ(j["nodes"][0]["keys"], nlohmann::json::array({"k"}));
+  EXPECT_EQ(j["nodes"][0]["key_curves"]["k"], "bn128");
   EXPECT_EQ(j["queued_partitions"]["critical"], 1);
   EXPECT_EQ(j["queued_partitions"]["low"], 3);
   EXPECT_EQ(j["jobs"]["running"], 2);
