@@ -256,7 +256,7 @@ result<basic_partition_result<Family>> run_partition(const key_entry& k, const p
     PP_RETURN_IF_ERROR(events[ev_spmv].record(compute));
     PP_RETURN_IF_ERROR(compute_h_device(*qap, a, b, c, compute));
   } else {
-    // b, then c, in the one buffer d_b: a to the coset, then b, a = a∘b, c to the coset, h. a's
+    // b, then c, in the one buffer d_b: a to the coset, then b, a = a∘b, then c and h. a's
     // transforms run before B's SpMV so that streamed B rows are copied under them (C's under b's);
     // the SpMV step is A's SpMV, B's and C's count in the H step.
     PP_RETURN_IF_ERROR(spmv(0, a));
@@ -267,7 +267,6 @@ result<basic_partition_result<Family>> run_partition(const key_entry& k, const p
     PP_RETURN_IF_ERROR(h_to_coset(*qap, b, compute));
     PP_RETURN_IF_ERROR(h_multiply(*qap, a, b, compute));
     PP_RETURN_IF_ERROR(spmv(2, b));
-    PP_RETURN_IF_ERROR(h_to_coset(*qap, b, compute));
     PP_RETURN_IF_ERROR(h_finish(*qap, a, b, compute));
   }
   return msm_phase<Family>(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, turn, gclock, t);
@@ -329,7 +328,6 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   PP_RETURN_IF_ERROR(upload(c, req.c, "c"));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
-  PP_RETURN_IF_ERROR(h_to_coset(*qap, c, compute));
   PP_RETURN_IF_ERROR(h_finish(*qap, a, c, compute));
   const uint64_t copied = layout.bytes + req.inputs.size_bytes() + 3 * s.n * sizeof(fr);
   return msm_phase<ec::bls12_381::family>(k, pw, ln, inputs, copied, /*spmv=*/false, turn, gclock, t);

@@ -1,5 +1,5 @@
 // Device half of groth16_qap.hpp: one thread per element for the pointwise Groth16 steps (input
-// rows, c = a∘b, h = a b - c [/ Z]) around the resident NTTs. Each coset shift rides on its
+// rows, c = a∘b, h = a b - c, h = (p - c) / Z) around the resident NTTs. Each coset shift rides on its
 // inverse transform's 1/n (intt_shifted), and the chains keep every vector in one order without a
 // bit-reversal pass: intt_shifted natural -> bit-reversed (DIF), ntt bit-reversed -> natural (DIT).
 #include <string>
@@ -28,16 +28,11 @@ __global__ void hadamard_kernel(const Fr* __restrict__ a, const Fr* __restrict__
   if (i < n) store_fr(c + i, ldg_fr(a + i) * ldg_fr(b + i));
 }
 
-// out = a b - c, times z_inv when scale is set; out may be a or b (each thread reads its element
-// before writing it).
+// a = a b - c (the snarkjs basis: h on the odd coset).
 template <class Fr>
-__global__ void combine_kernel(Fr* out, const Fr* a, const Fr* b, const Fr* __restrict__ c, bool scale, Fr z_inv,
-                               uint64_t n) {
+__global__ void combine_kernel(Fr* __restrict__ a, const Fr* __restrict__ b, const Fr* __restrict__ c, uint64_t n) {
   const uint64_t i = tid();
-  if (i >= n) return;
-  Fr h = load_fr(a + i) * load_fr(b + i) - ldg_fr(c + i);
-  if (scale) h = h * z_inv;
-  store_fr(out + i, h);
+  if (i < n) store_fr(a + i, ldg_fr(a + i) * ldg_fr(b + i) - ldg_fr(c + i));
 }
 
 // a = (a - c) z_inv.
@@ -100,12 +95,14 @@ status h_multiply(const basic_device_qap<Fr>& q, Fr* d_a, const Fr* d_b, cudaStr
 }
 
 template <class Fr>
-status h_finish(const basic_device_qap<Fr>& q, Fr* d_a, const Fr* d_c, cudaStream_t stream) {
+status h_finish(const basic_device_qap<Fr>& q, Fr* d_a, Fr* d_c, cudaStream_t stream) {
   if (q.basis() != groth16::h_basis::monomial) return failed_precondition("h_finish: monomial basis only");
   const uint64_t n = q.size();
+  PP_RETURN_IF_ERROR(coset_intt(q.ntt_domain(), d_a, poly::ntt_order::nn, stream));
+  PP_RETURN_IF_ERROR(intt(q.ntt_domain(), d_c, poly::ntt_order::nn, stream));
   sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_c, q.z_coset_inv(), n);
   PP_CUDA_TRY(cudaGetLastError());
-  return coset_intt(q.ntt_domain(), d_a, poly::ntt_order::nn, stream);
+  return ok_status();
 }
 
 template <class Fr>
@@ -113,21 +110,25 @@ status compute_h_device(const basic_device_qap<Fr>& q, Fr* d_a, Fr* d_b, Fr* d_c
   const uint64_t n = q.size();
   const basic_device_ntt_domain<Fr>& dd = q.ntt_domain();
   if (d_a == nullptr || d_b == nullptr || d_c == nullptr) return invalid_argument("compute_h_device: null buffer");
-  Fr* v[3] = {d_a, d_b, d_c};
   if (q.basis() == groth16::h_basis::monomial) {
-    // poly::compute_quotient: iNTT, coset NTT, (a b - c) / Z into b, coset iNTT back into a (out of
-    // place, natural order: no bit-reversal pass).
-    for (Fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, dd.coset_shift_powers(), stream));
-    combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_b, d_a, d_b, d_c, true, q.z_coset_inv(), n);
+    // poly::compute_quotient's coefficient form: a and b to the coset, b = a∘b, its coset iNTT into
+    // a, c's iNTT into b (both out of place, natural order: no bit-reversal pass), a = (a - b) / Z.
+    PP_RETURN_IF_ERROR(to_coset(dd, d_a, dd.coset_shift_powers(), stream));
+    PP_RETURN_IF_ERROR(to_coset(dd, d_b, dd.coset_shift_powers(), stream));
+    hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_b, n);
     PP_CUDA_TRY(cudaGetLastError());
-    return ntt_into(dd, d_b, d_a, ntt_kind::coset_inverse, stream);
+    PP_RETURN_IF_ERROR(ntt_into(dd, d_b, d_a, ntt_kind::coset_inverse, stream));
+    PP_RETURN_IF_ERROR(ntt_into(dd, d_c, d_b, ntt_kind::inverse, stream));
+    sub_scale_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, q.z_coset_inv(), n);
+    PP_CUDA_TRY(cudaGetLastError());
+    return ok_status();
   }
   // snarkjs: c = a∘b; each of a, b, c: iNTT, coefficient i times omega_2n^i, NTT (all over <omega_5>).
   hadamard_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, n);
   PP_CUDA_TRY(cudaGetLastError());
   const basic_device_shift_powers<Fr> shift = q.odd_coset_shift();
-  for (Fr* x : v) PP_RETURN_IF_ERROR(to_coset(dd, x, shift, stream));
-  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_a, d_b, d_c, false, Fr::zero(), n);
+  for (Fr* x : {d_a, d_b, d_c}) PP_RETURN_IF_ERROR(to_coset(dd, x, shift, stream));
+  combine_kernel<<<blocks(n), block_threads, 0, stream>>>(d_a, d_b, d_c, n);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
 }
@@ -137,7 +138,7 @@ status compute_h_device(const basic_device_qap<Fr>& q, Fr* d_a, Fr* d_b, Fr* d_c
   template status compute_h_device(const basic_device_qap<F>&, F*, F*, F*, cudaStream_t); \
   template status h_to_coset(const basic_device_qap<F>&, F*, cudaStream_t);               \
   template status h_multiply(const basic_device_qap<F>&, F*, const F*, cudaStream_t);     \
-  template status h_finish(const basic_device_qap<F>&, F*, const F*, cudaStream_t);       \
+  template status h_finish(const basic_device_qap<F>&, F*, F*, cudaStream_t);       \
   template status gather_scalars(F*, const F*, const uint32_t*, uint64_t, cudaStream_t);
 PP_QAP_INSTANTIATE(ff::fr)
 PP_QAP_INSTANTIATE(ff::bn254::fr)

@@ -64,15 +64,16 @@ status compute_h_device(const basic_device_qap<Fr>& q, Fr* d_a, Fr* d_b, Fr* d_c
 
 // The same h for the monomial basis with two buffers instead of three, as three steps around the
 // caller's SpMVs: h_to_coset(a), h_to_coset(b), h_multiply(a, b) (a = a∘b), then c into b and
-// h_to_coset(b), then h_finish(a, b): a = (a - c) / Z, coset iNTT. Identical field elements to
-// compute_h_device (the same transforms; a b - c is exact in Fr whatever the order).
-// failed_precondition for the snarkjs basis (its c = a∘b is taken before the transforms).
+// h_finish(a, b): a's coset iNTT, c's iNTT (over the domain: C's coefficients, poly/quotient.hpp),
+// a = (a - c) / Z; c is left clobbered. Identical field elements to compute_h_device (the same
+// transforms; exact in Fr whatever the order). failed_precondition for the snarkjs basis (its
+// c = a∘b is taken before the transforms).
 template <class Fr>
 status h_to_coset(const basic_device_qap<Fr>& q, Fr* d_x, cudaStream_t stream);
 template <class Fr>
 status h_multiply(const basic_device_qap<Fr>& q, Fr* d_a, const Fr* d_b, cudaStream_t stream);
 template <class Fr>
-status h_finish(const basic_device_qap<Fr>& q, Fr* d_a, const Fr* d_c, cudaStream_t stream);
+status h_finish(const basic_device_qap<Fr>& q, Fr* d_a, Fr* d_c, cudaStream_t stream);
 
 // d_out[i] = d_in[d_idx[i]] for i < count: the scalars of a filtered (density) query.
 template <class Fr>
