@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 22, call 5, the stage call 4 tested: the 2^27 partition's steps and steady rate with the
 # six-NTT quotient (partition-h200.md's command: "gpu ntt (h)" was 271.75 ms on the H200 with seven),
-# then whole C2 proofs through the engine with 1 and 2 copies of H (call 2 on the H200: 14.77 and
+# then whole C2 proofs through the engine with 1 and 2 copies of H (PP_H_COPIES; call 2 on the H200: 14.77 and
 # 14.34 s with seven).
 set -u
 t0=$SECONDS
@@ -13,5 +13,5 @@ t0=$SECONDS
     --steady-partitions 10 27 > "$OUT/steady.log" 2>&1; echo "steady exit $? ($((SECONDS - t0)) s)"
   grep -E '^budget unl.*GPU time|gpu ntt|gpu msm|gpu spmv' "$OUT/steady.log" )
 left=$((585 - SECONDS + t0))
-PP_C2_ARGS="--proofs 2 --memory-mib 120000 --h-copies 1,2" PP_C2_LIMIT=$left bash scripts/device_run.sh device c2
+PP_C2_ARGS="--proofs 2 --memory-mib 120000 --h-copies ${PP_H_COPIES:-1,2}" PP_C2_LIMIT=$left bash scripts/device_run.sh device c2
 echo "all done ($((SECONDS - t0)) s)"
