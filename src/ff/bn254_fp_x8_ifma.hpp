@@ -2,7 +2,7 @@
 // lanes in one zmm, products by vpmadd52luq/vpmadd52huq (low/high 52 bits of 52x52-bit products,
 // accumulated). Host and x86-64 only: nothing compiled by nvcc includes it. Every function carries
 // the AVX-512 target attribute, so the build need not target AVX-512: callers check
-// cpu_has_avx512_ifma() first (msm/bn254_g1_batch_ifma.cpp).
+// cpu_has_avx512_ifma() first (msm/bn254_batch_ifma.cpp).
 //
 // Scales: a lane holds an integer v standing for the field element v / 2^s mod p. mont_field's limbs
 // are the same integers at s = 256; mul(a, b) returns a * b / 2^260 (s_a + s_b - 260), so callers
@@ -46,6 +46,7 @@ constexpr limbs52 times(const limbs52& a, uint64_t k) {
 inline constexpr limbs52 p1 = to_limbs52(fp_params::modulus);
 inline constexpr limbs52 p2 = times(p1, 2);
 inline constexpr limbs52 p4 = times(p1, 4);
+inline constexpr limbs52 p8 = times(p1, 8);
 inline constexpr uint64_t pinv52 = fp_params::inv & mask52;  // -p^-1 mod 2^52
 
 struct fp_x8 {
@@ -97,6 +98,56 @@ PP_IFMA fp_x8 mul(const fp_x8& a, const fp_x8& b) {
     t4 = _mm512_madd52hi_epu64(t4, m, p[3]);
     t5 = _mm512_madd52hi_epu64(t5, m, p[4]);
     // Divide by 2^52: drop the zero word, keeping its carry.
+    t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+    t1 = t2;
+    t2 = t3;
+    t3 = t4;
+    t4 = t5;
+  }
+  return normalize({{t0, t1, t2, t3, t4}});
+}
+
+// (a * b + c * d) / 2^260 with one reduction (31 IFMA a round against mul's 21, twice), for Fp2's
+// products: a * b + c * d < 2^260 p returns < 2p.
+PP_IFMA fp_x8 dot2(const fp_x8& a, const fp_x8& b, const fp_x8& c, const fp_x8& d) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i pinv = splat(pinv52);
+  const __m512i p[5] = {splat(p1[0]), splat(p1[1]), splat(p1[2]), splat(p1[3]), splat(p1[4])};
+  __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) {
+    const __m512i bi = b.l[i], di = d.l[i];
+    t0 = _mm512_madd52lo_epu64(t0, a.l[0], bi);
+    t1 = _mm512_madd52lo_epu64(t1, a.l[1], bi);
+    t2 = _mm512_madd52lo_epu64(t2, a.l[2], bi);
+    t3 = _mm512_madd52lo_epu64(t3, a.l[3], bi);
+    t4 = _mm512_madd52lo_epu64(t4, a.l[4], bi);
+    __m512i t5 = _mm512_madd52hi_epu64(zero, a.l[4], bi);
+    t1 = _mm512_madd52hi_epu64(t1, a.l[0], bi);
+    t2 = _mm512_madd52hi_epu64(t2, a.l[1], bi);
+    t3 = _mm512_madd52hi_epu64(t3, a.l[2], bi);
+    t4 = _mm512_madd52hi_epu64(t4, a.l[3], bi);
+    t0 = _mm512_madd52lo_epu64(t0, c.l[0], di);
+    t1 = _mm512_madd52lo_epu64(t1, c.l[1], di);
+    t2 = _mm512_madd52lo_epu64(t2, c.l[2], di);
+    t3 = _mm512_madd52lo_epu64(t3, c.l[3], di);
+    t4 = _mm512_madd52lo_epu64(t4, c.l[4], di);
+    t5 = _mm512_madd52hi_epu64(t5, c.l[4], di);
+    t1 = _mm512_madd52hi_epu64(t1, c.l[0], di);
+    t2 = _mm512_madd52hi_epu64(t2, c.l[1], di);
+    t3 = _mm512_madd52hi_epu64(t3, c.l[2], di);
+    t4 = _mm512_madd52hi_epu64(t4, c.l[3], di);
+    const __m512i m = _mm512_madd52lo_epu64(zero, t0, pinv);
+    t0 = _mm512_madd52lo_epu64(t0, m, p[0]);
+    t1 = _mm512_madd52lo_epu64(t1, m, p[1]);
+    t2 = _mm512_madd52lo_epu64(t2, m, p[2]);
+    t3 = _mm512_madd52lo_epu64(t3, m, p[3]);
+    t4 = _mm512_madd52lo_epu64(t4, m, p[4]);
+    t1 = _mm512_madd52hi_epu64(t1, m, p[0]);
+    t2 = _mm512_madd52hi_epu64(t2, m, p[1]);
+    t3 = _mm512_madd52hi_epu64(t3, m, p[2]);
+    t4 = _mm512_madd52hi_epu64(t4, m, p[3]);
+    t5 = _mm512_madd52hi_epu64(t5, m, p[4]);
     t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
     t1 = t2;
     t2 = t3;

@@ -1,5 +1,5 @@
 // BN254's eight-lane IFMA Fp (ff/bn254_fp_x8_ifma.hpp) against GMP: each lane's integer after mul,
-// add, sub, reduce_below, shl, equal and the load/store transposes, on fresh random inputs up to each
+// dot2, add, sub, reduce_below, shl, equal and the load/store transposes, on fresh random inputs up to each
 // operation's bound and on edges (0, 1, p - 1, p, bounds - 1, values at 52-bit limb boundaries).
 // Skipped where the CPU lacks AVX-512 IFMA.
 
@@ -73,12 +73,13 @@ PP_TEST_IFMA words from_x8(const fp_x8& a) {
   return w;
 }
 
-enum class op { mul, add, sub_p, sub_4p, reduce_p, reduce_2p, shl2, shl4 };
+enum class op { mul, dot2, add, sub_p, sub_4p, reduce_p, reduce_2p, shl2, shl4 };
 
 PP_TEST_IFMA words run(op o, const words& a, const words& b) {
   const fp_x8 x = to_x8(a), y = to_x8(b);
   switch (o) {
     case op::mul: return from_x8(mul(x, y));
+    case op::dot2: return from_x8(dot2(x, y, y, x));  // 2 a b, through both product rows
     case op::add: return from_x8(add(x, y));
     case op::sub_p: return from_x8(sub(x, y, p1));
     case op::sub_4p: return from_x8(sub(x, y, p4));
@@ -172,6 +173,19 @@ TEST_F(fp_x8_ifma, MulMatchesGmpWithinBounds) {
   check(op::mul, 6 * p, 2 * p, want);   // a doubling's numerator times an inverse
 }
 
+// a * b + b * a at dot2's largest bounds (each product below 2^259 p).
+TEST_F(fp_x8_ifma, Dot2MatchesGmpWithinBounds) {
+  mpz_class r_inv;
+  mpz_invert(r_inv.get_mpz_t(), two260.get_mpz_t(), p.get_mpz_t());
+  const auto want = [&](const mpz_class& a, const mpz_class& b, const mpz_class& got) {
+    ASSERT_LT(got, 2 * p);
+    ASSERT_EQ(mod(got, p), mod(2 * a * b * r_inv, p));
+  };
+  check(op::dot2, 16 * p, 2 * p, want);  // a shifted difference times a difference: the norm
+  check(op::dot2, 2 * p, 8 * p, want);   // lambda times a shifted difference
+  check(op::dot2, 6 * p, 2 * p, want);   // a doubling's numerator times an inverse
+}
+
 TEST_F(fp_x8_ifma, AddSubReduceShiftAreExact) {
   check(op::add, 2 * p, 2 * p, [](const mpz_class& a, const mpz_class& b, const mpz_class& got) {
     ASSERT_EQ(got, a + b);
@@ -237,6 +251,7 @@ TEST_F(fp_x8_ifma, ConstantsMatchGmp) {
   EXPECT_EQ(limbs_value(p1), p);
   EXPECT_EQ(limbs_value(p2), 2 * p);
   EXPECT_EQ(limbs_value(p4), 4 * p);
+  EXPECT_EQ(limbs_value(p8), 8 * p);
   EXPECT_EQ(mod(mpz_class(static_cast<unsigned long>(pinv52)) * p + 1, mpz_class(1) << 52), 0);
 }
 
