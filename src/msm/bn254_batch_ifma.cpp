@@ -13,10 +13,13 @@
 
 #include <algorithm>
 
-#include "ff/bn254_fp_x8_ifma.hpp"
 #include "ff/bn254_tower.hpp"
+#if defined(__x86_64__)
+#include "ff/bn254_fp_x8_ifma.hpp"
+#endif
 
 namespace pp::msm::detail {
+#if defined(__x86_64__)
 namespace {
 
 using fp = ff::bn254::fp;
@@ -290,5 +293,15 @@ void bn254_add_batch_ifma(ec::affine<ec::bn254::g2_curve>* bucket, const uint32_
                           std::vector<uint64_t>& scratch) {
   if (m > 0) add_batch<g2_adds>(bucket, index, q, m, infinity, scratch);
 }
+
+#else  // no AVX-512 off x86-64: never available, so never called
+
+bool bn254_ifma_available() { return false; }
+void bn254_add_batch_ifma(ec::affine<ec::bn254::g1_curve>*, const uint32_t*, const ec::affine<ec::bn254::g1_curve>*,
+                          std::size_t, uint8_t*, std::vector<uint64_t>&) {}
+void bn254_add_batch_ifma(ec::affine<ec::bn254::g2_curve>*, const uint32_t*, const ec::affine<ec::bn254::g2_curve>*,
+                          std::size_t, uint8_t*, std::vector<uint64_t>&) {}
+
+#endif
 
 }  // namespace pp::msm::detail

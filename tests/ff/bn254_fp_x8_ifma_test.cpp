@@ -1,7 +1,8 @@
 // BN254's eight-lane IFMA Fp (ff/bn254_fp_x8_ifma.hpp) against GMP: each lane's integer after mul,
 // dot2, add, sub, reduce_below, shl, equal and the load/store transposes, on fresh random inputs up to each
 // operation's bound and on edges (0, 1, p - 1, p, bounds - 1, values at 52-bit limb boundaries).
-// Skipped where the CPU lacks AVX-512 IFMA.
+// Skipped where the CPU lacks AVX-512 IFMA; compiled on x86-64 only.
+#if defined(__x86_64__)
 
 // g++ 12 flags the AVX-512 intrinsics' own _mm512_undefined operands (GCC bug 105593, fixed in 13).
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -257,3 +258,5 @@ TEST_F(fp_x8_ifma, ConstantsMatchGmp) {
 
 }  // namespace
 }  // namespace pp::ff::bn254::ifma
+
+#endif  // __x86_64__
