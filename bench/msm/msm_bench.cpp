@@ -2,7 +2,7 @@
 // so single-thread and all-thread numbers come from the same process and the same inputs; G1's
 // third: the GLV split on (1) or off (0), for BLS12-381's G1 and BN254's G1 and G2
 // (BM_PippengerBn254G1, BM_PippengerBn254G2: the latter the B_G2 MSM of a circom proof over a dense
-// witness).
+// witness); BN254's fourth: its AVX-512 IFMA batch additions on (1) or off (0).
 // Run: build/<preset>/bench/msm/msm_bench [--benchmark_filter=BM_PippengerG1]
 #include <benchmark/benchmark.h>
 
@@ -72,6 +72,21 @@ void bm_pippenger(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
 }
 
+// BN254 as bm_pippenger, plus range(3): the AVX-512 IFMA batch additions on (1, where the CPU has
+// IFMA) or off (0), so both paths run in one binary on the same inputs.
+template <class Curve>
+void bm_pippenger_bn254(benchmark::State& state) {
+  using curve = Curve;
+  const int log_n = static_cast<int>(state.range(0));
+  const auto& pts = points<curve>(log_n);
+  const auto& sc = dense_scalars<typename curve::scalar_field>(log_n);
+  const msm::msm_options opt{.max_threads = static_cast<int>(state.range(1)),
+                             .glv = state.range(2) != 0,
+                             .avx512_ifma = state.range(3) != 0};
+  for (auto _ : state) benchmark::DoNotOptimize(msm::pippenger<curve>(pts, sc, opt));
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(pts.size()));
+}
+
 // One thread at a forced width (range(1)): the widths msm/window.hpp's model picks at small n, side
 // by side (G1 with GLV, G2 whole scalars).
 template <class Curve>
@@ -112,14 +127,14 @@ void bm_batch_sum_g1(benchmark::State& state) {
 BENCHMARK(bm_pippenger<ec::g1_curve>)->Name("BM_PippengerG1")
     ->ArgsProduct({{16, 17, 18, 19, 20}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(bm_pippenger<ec::bn254::g1_curve>)->Name("BM_PippengerBn254G1")
-    ->ArgsProduct({{16, 18, 20}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
+BENCHMARK(bm_pippenger_bn254<ec::bn254::g1_curve>)->Name("BM_PippengerBn254G1")
+    ->ArgsProduct({{16, 18, 20}, {1, 0}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv", "ifma"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_pippenger<ec::g2_curve>)->Name("BM_PippengerG2")
     ->ArgsProduct({{16, 17, 18}, {1, 0}, {0}})->ArgNames({"log_n", "threads", "glv"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(bm_pippenger<ec::bn254::g2_curve>)->Name("BM_PippengerBn254G2")
-    ->ArgsProduct({{16, 17, 18}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv"})
+BENCHMARK(bm_pippenger_bn254<ec::bn254::g2_curve>)->Name("BM_PippengerBn254G2")
+    ->ArgsProduct({{16, 17, 18}, {1, 0}, {1, 0}, {1, 0}})->ArgNames({"log_n", "threads", "glv", "ifma"})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_pippenger_width<ec::g1_curve>)->Name("BM_PippengerG1Width")
     ->Args({12, 10})->Args({12, 11})->Args({14, 11})->Args({14, 12})->ArgNames({"log_n", "c"})

@@ -12,6 +12,9 @@ struct msm_options {
   // points, where the curve has the endomorphism (G1, BN254's G2); false keeps whole scalars (the
   // tests compare both).
   bool glv = true;
+  // BN254's batch additions (G1 and G2) run eight at a time on AVX-512 IFMA where the CPU has it
+  // (msm/bn254_batch_ifma.hpp); false keeps the scalar loop (the tests compare both).
+  bool avx512_ifma = true;
 };
 
 }  // namespace pp::msm

@@ -88,12 +88,12 @@ struct glv_scalars {
 
 // The MSM proper; runs inside the caller's arena and uses all of its threads.
 template <class Curve, class Terms>
-ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
+ec::jacobian<Curve> pippenger_in_arena(const Terms& in, const msm_options& options) {
   using bucket = ec::xyzz<Curve>;
   const auto n = static_cast<int64_t>(in.points.size());
   if (n == 0) return ec::jacobian<Curve>::infinity();
   const int threads = tbb::this_task_arena::max_concurrency();
-  const msm_plan plan = choose_msm_plan(n * Terms::terms_per_point, threads, forced_c, Terms::bits);
+  const msm_plan plan = choose_msm_plan(n * Terms::terms_per_point, threads, options.window_bits, Terms::bits);
   const int c = plan.window_bits, n_windows = plan.windows, k = plan.chunks;
   const int64_t chunk = (n + k - 1) / k;
   const std::size_t n_buckets = std::size_t{1} << (c - 1);
@@ -107,7 +107,7 @@ ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
     // One affine bucket set per thread, reused by every task that thread runs.
     const auto batch = static_cast<std::size_t>(affine_batch(c));
     tbb::enumerable_thread_specific<detail::affine_buckets<Curve>> tls(
-        [&] { return detail::affine_buckets<Curve>(n_buckets, batch); });
+        [&] { return detail::affine_buckets<Curve>(n_buckets, batch, options.avx512_ifma); });
     tbb::parallel_for(tbb::blocked_range<int>(0, n_windows * k, 1), [&](const tbb::blocked_range<int>& r) {
       auto& buckets = tls.local();
       for (int task = r.begin(); task < r.end(); ++task) {
@@ -168,7 +168,7 @@ ec::jacobian<Curve> pippenger_in_arena(const Terms& in, int forced_c) {
 // product per coordinate limb set: 1M on G1, 2M on G2).
 template <class Curve>
 ec::jacobian<Curve> pippenger_glv(std::span<const ec::affine<Curve>> points, std::span<const canonical_scalar> split,
-                                  int forced_c) {
+                                  const msm_options& options) {
   using field = typename Curve::field;
   std::vector<field> endo_x(points.size());
   const auto beta = fp_from_limbs(glv<Curve>::beta());  // in Fp, also for G2
@@ -176,7 +176,7 @@ ec::jacobian<Curve> pippenger_glv(std::span<const ec::affine<Curve>> points, std
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t i = r.begin(); i < r.end(); ++i) endo_x[i] = points[i].x * beta;
                     });
-  return pippenger_in_arena<Curve>(glv_scalars<Curve>{points, split, endo_x}, forced_c);
+  return pippenger_in_arena<Curve>(glv_scalars<Curve>{points, split, endo_x}, options);
 }
 
 template <class Curve>
@@ -195,16 +195,16 @@ ec::jacobian<Curve> pippenger_canonical(std::span<const ec::affine<Curve>> point
   return detail::with_thread_limit(options.max_threads, [&] {
     if constexpr (glv<Curve>::available) {
       if (!uses_glv<Curve>(scalars.size(), options)) {
-        return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
+        return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options);
       }
       std::vector<canonical_scalar> split(scalars.size());
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, scalars.size(), per_element_grain),
                         [&](const tbb::blocked_range<std::size_t>& r) {
                           for (std::size_t i = r.begin(); i < r.end(); ++i) split[i] = glv<Curve>::split(scalars[i]);
                         });
-      return pippenger_glv<Curve>(points, split, options.window_bits);
+      return pippenger_glv<Curve>(points, split, options);
     } else {
-      return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options.window_bits);
+      return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, scalars}, options);
     }
   });
 }
@@ -228,9 +228,9 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine<Curve>> points,
                         }
                       });
     if constexpr (glv<Curve>::available) {
-      if (use_glv) return pippenger_glv<Curve>(points, canon, options.window_bits);
+      if (use_glv) return pippenger_glv<Curve>(points, canon, options);
     }
-    return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, canon}, options.window_bits);
+    return pippenger_in_arena<Curve>(whole_scalars<Curve>{points, canon}, options);
   });
 }
 
