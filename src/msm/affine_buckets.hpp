@@ -5,10 +5,9 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <type_traits>
 
 #include "ec/bn254_curves.hpp"
 #include "ec/xyzz.hpp"
