@@ -66,37 +66,37 @@ PP_IFMA fp_x8 normalize(fp_x8 a) {
   return a;
 }
 
-// Montgomery product a * b / 2^260 (CIOS over 52-bit words; 50 IFMA for the product, 55 for the
-// reduction, per eight lanes). Accumulators stay unnormalized (< 2^57) until the end.
-PP_IFMA fp_x8 mul(const fp_x8& a, const fp_x8& b) {
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512i pinv = splat(pinv52);
-  const __m512i p[5] = {splat(p1[0]), splat(p1[1]), splat(p1[2]), splat(p1[3]), splat(p1[4])};
-  __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero;
-#pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) {
-    const __m512i bi = b.l[i];
-    t0 = _mm512_madd52lo_epu64(t0, a.l[0], bi);
-    t1 = _mm512_madd52lo_epu64(t1, a.l[1], bi);
-    t2 = _mm512_madd52lo_epu64(t2, a.l[2], bi);
-    t3 = _mm512_madd52lo_epu64(t3, a.l[3], bi);
-    t4 = _mm512_madd52lo_epu64(t4, a.l[4], bi);
-    __m512i t5 = _mm512_madd52hi_epu64(zero, a.l[4], bi);
-    t1 = _mm512_madd52hi_epu64(t1, a.l[0], bi);
-    t2 = _mm512_madd52hi_epu64(t2, a.l[1], bi);
-    t3 = _mm512_madd52hi_epu64(t3, a.l[2], bi);
-    t4 = _mm512_madd52hi_epu64(t4, a.l[3], bi);
-    const __m512i m = _mm512_madd52lo_epu64(zero, t0, pinv);  // t0 * -p^-1 mod 2^52
-    t0 = _mm512_madd52lo_epu64(t0, m, p[0]);                  // now 0 mod 2^52
-    t1 = _mm512_madd52lo_epu64(t1, m, p[1]);
-    t2 = _mm512_madd52lo_epu64(t2, m, p[2]);
-    t3 = _mm512_madd52lo_epu64(t3, m, p[3]);
-    t4 = _mm512_madd52lo_epu64(t4, m, p[4]);
-    t1 = _mm512_madd52hi_epu64(t1, m, p[0]);
-    t2 = _mm512_madd52hi_epu64(t2, m, p[1]);
-    t3 = _mm512_madd52hi_epu64(t3, m, p[2]);
-    t4 = _mm512_madd52hi_epu64(t4, m, p[3]);
-    t5 = _mm512_madd52hi_epu64(t5, m, p[4]);
+// One CIOS accumulator over 52-bit words: per round i, rows a * b[i] (low halves into t0..t4,
+// high halves into t1..t5) are added, then reduce() adds m p for m = t0 * -p^-1 mod 2^52 and drops
+// the zero word. Accumulators stay unnormalized (< 2^57) until result().
+struct cios_x8 {
+  __m512i t0, t1, t2, t3, t4, t5;
+
+  PP_IFMA static cios_x8 zero() {
+    const __m512i z = _mm512_setzero_si512();
+    return {z, z, z, z, z, z};
+  }
+  // The round's first row starts t5 afresh (the word above the previous round's top).
+  PP_IFMA void first_row(const fp_x8& a, __m512i bi) {
+    t5 = _mm512_madd52hi_epu64(_mm512_setzero_si512(), a.l[4], bi);
+    add_row_low_and_mid(a, bi);
+  }
+  PP_IFMA void next_row(const fp_x8& a, __m512i bi) {
+    t5 = _mm512_madd52hi_epu64(t5, a.l[4], bi);
+    add_row_low_and_mid(a, bi);
+  }
+  PP_IFMA void reduce() {
+    const __m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t0, splat(pinv52));  // t0 * -p^-1 mod 2^52
+    t0 = _mm512_madd52lo_epu64(t0, m, splat(p1[0]));                                     // now 0 mod 2^52
+    t1 = _mm512_madd52lo_epu64(t1, m, splat(p1[1]));
+    t2 = _mm512_madd52lo_epu64(t2, m, splat(p1[2]));
+    t3 = _mm512_madd52lo_epu64(t3, m, splat(p1[3]));
+    t4 = _mm512_madd52lo_epu64(t4, m, splat(p1[4]));
+    t1 = _mm512_madd52hi_epu64(t1, m, splat(p1[0]));
+    t2 = _mm512_madd52hi_epu64(t2, m, splat(p1[1]));
+    t3 = _mm512_madd52hi_epu64(t3, m, splat(p1[2]));
+    t4 = _mm512_madd52hi_epu64(t4, m, splat(p1[3]));
+    t5 = _mm512_madd52hi_epu64(t5, m, splat(p1[4]));
     // Divide by 2^52: drop the zero word, keeping its carry.
     t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
     t1 = t2;
@@ -104,57 +104,45 @@ PP_IFMA fp_x8 mul(const fp_x8& a, const fp_x8& b) {
     t3 = t4;
     t4 = t5;
   }
-  return normalize({{t0, t1, t2, t3, t4}});
-}
+  PP_IFMA fp_x8 result() const { return normalize({{t0, t1, t2, t3, t4}}); }
 
-// (a * b + c * d) / 2^260 with one reduction (31 IFMA a round against mul's 21, twice), for Fp2's
-// products: a * b + c * d < 2^260 p returns < 2p.
-PP_IFMA fp_x8 dot2(const fp_x8& a, const fp_x8& b, const fp_x8& c, const fp_x8& d) {
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512i pinv = splat(pinv52);
-  const __m512i p[5] = {splat(p1[0]), splat(p1[1]), splat(p1[2]), splat(p1[3]), splat(p1[4])};
-  __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero;
-#pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) {
-    const __m512i bi = b.l[i], di = d.l[i];
+ private:
+  PP_IFMA void add_row_low_and_mid(const fp_x8& a, __m512i bi) {
     t0 = _mm512_madd52lo_epu64(t0, a.l[0], bi);
     t1 = _mm512_madd52lo_epu64(t1, a.l[1], bi);
     t2 = _mm512_madd52lo_epu64(t2, a.l[2], bi);
     t3 = _mm512_madd52lo_epu64(t3, a.l[3], bi);
     t4 = _mm512_madd52lo_epu64(t4, a.l[4], bi);
-    __m512i t5 = _mm512_madd52hi_epu64(zero, a.l[4], bi);
     t1 = _mm512_madd52hi_epu64(t1, a.l[0], bi);
     t2 = _mm512_madd52hi_epu64(t2, a.l[1], bi);
     t3 = _mm512_madd52hi_epu64(t3, a.l[2], bi);
     t4 = _mm512_madd52hi_epu64(t4, a.l[3], bi);
-    t0 = _mm512_madd52lo_epu64(t0, c.l[0], di);
-    t1 = _mm512_madd52lo_epu64(t1, c.l[1], di);
-    t2 = _mm512_madd52lo_epu64(t2, c.l[2], di);
-    t3 = _mm512_madd52lo_epu64(t3, c.l[3], di);
-    t4 = _mm512_madd52lo_epu64(t4, c.l[4], di);
-    t5 = _mm512_madd52hi_epu64(t5, c.l[4], di);
-    t1 = _mm512_madd52hi_epu64(t1, c.l[0], di);
-    t2 = _mm512_madd52hi_epu64(t2, c.l[1], di);
-    t3 = _mm512_madd52hi_epu64(t3, c.l[2], di);
-    t4 = _mm512_madd52hi_epu64(t4, c.l[3], di);
-    const __m512i m = _mm512_madd52lo_epu64(zero, t0, pinv);
-    t0 = _mm512_madd52lo_epu64(t0, m, p[0]);
-    t1 = _mm512_madd52lo_epu64(t1, m, p[1]);
-    t2 = _mm512_madd52lo_epu64(t2, m, p[2]);
-    t3 = _mm512_madd52lo_epu64(t3, m, p[3]);
-    t4 = _mm512_madd52lo_epu64(t4, m, p[4]);
-    t1 = _mm512_madd52hi_epu64(t1, m, p[0]);
-    t2 = _mm512_madd52hi_epu64(t2, m, p[1]);
-    t3 = _mm512_madd52hi_epu64(t3, m, p[2]);
-    t4 = _mm512_madd52hi_epu64(t4, m, p[3]);
-    t5 = _mm512_madd52hi_epu64(t5, m, p[4]);
-    t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
-    t1 = t2;
-    t2 = t3;
-    t3 = t4;
-    t4 = t5;
   }
-  return normalize({{t0, t1, t2, t3, t4}});
+};
+
+// Montgomery product a * b / 2^260 (50 IFMA for the product, 55 for the reduction, per eight
+// lanes).
+PP_IFMA fp_x8 mul(const fp_x8& a, const fp_x8& b) {
+  cios_x8 t = cios_x8::zero();
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) {
+    t.first_row(a, b.l[i]);
+    t.reduce();
+  }
+  return t.result();
+}
+
+// (a * b + c * d) / 2^260 with one reduction (31 IFMA a round against mul's 21, twice), for Fp2's
+// products: a * b + c * d < 2^260 p returns < 2p.
+PP_IFMA fp_x8 dot2(const fp_x8& a, const fp_x8& b, const fp_x8& c, const fp_x8& d) {
+  cios_x8 t = cios_x8::zero();
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) {
+    t.first_row(a, b.l[i]);
+    t.next_row(c, d.l[i]);
+    t.reduce();
+  }
+  return t.result();
 }
 
 PP_IFMA fp_x8 add(const fp_x8& a, const fp_x8& b) {
