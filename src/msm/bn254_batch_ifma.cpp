@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "ff/bn254_tower.hpp"
+#include "ff/mont_field.hpp"
 #if defined(__x86_64__)
 #include "ff/bn254_fp_x8_ifma.hpp"
 #endif
@@ -213,22 +214,20 @@ struct g2_adds {
   }
 };
 
-// Inverts the eight lanes' chain products (@260, < p) in scalar code with one inversion, returning
-// their inverses @scale: the lanes read as mont_field limbs (@256) are y = 16 * product, and the
-// inverse wanted, 2^scale / product = 2^(scale - 256) * 16 / y, is read @256 as 2^(scale - 252) / y.
+// Inverts the eight lanes' chain products (@260, < p) in scalar code with one inversion
+// (ff::batch_inverse), returning their inverses @scale: the lanes read as mont_field limbs (@256) are
+// y = 16 * product, and the inverse wanted, 2^scale / product = 2^(scale - 256) * 16 / y, is read
+// @256 as 2^(scale - 252) / y.
 void invert_lanes(uint64_t* words, int scale) {
-  fp y[lanes], prefix[lanes + 1];
-  prefix[0] = fp::one();
+  fp y[lanes], scratch[lanes];
   for (std::size_t i = 0; i < lanes; ++i) {
     for (int w = 0; w < 4; ++w) y[i].l[w] = words[4 * i + w];
-    prefix[i + 1] = prefix[i] * y[i];
   }
+  ff::batch_inverse(y, scratch, lanes);
   fp k = fp::one();
   for (int i = 252; i < scale; ++i) k = k.dbl();
-  fp inv = prefix[lanes].inverse() * k;  // 2^(scale - 252) / (y_0 ... y_7)
-  for (std::size_t i = lanes; i-- > 0;) {
-    const fp yi_inv = inv * prefix[i];
-    inv *= y[i];
+  for (std::size_t i = 0; i < lanes; ++i) {
+    const fp yi_inv = y[i] * k;
     for (int w = 0; w < 4; ++w) words[4 * i + w] = yi_inv.l[w];
   }
 }
