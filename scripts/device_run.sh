@@ -28,6 +28,9 @@
 #                                         multi-gpu.json
 #   device interop / verify_interop DIR   GPU proofs of the interop test's circom circuits there,
 #                                         snarkjs verifies them here
+#   device vectors                        several scalar vectors over one streamed table (issue 34's
+#                                         partitions taken together): the streamed MSM tests and
+#                                         cuda_msm_vectors_bench (PP_VECTORS_ARGS: its flags), ~6 min
 #   device msm                            the MSM work's call (docs/perf/msm-h200.md), so that every
 #                                         ratio comes from one run: the MSM tests, cuda_backend_test's
 #                                         streamed, small and PoRep-like cases (the partitions through
@@ -49,6 +52,7 @@ tests=(cuda_device_info_test cuda_field_test cuda_curve_test cuda_ntt_device_tes
        cuda_bn254_backend_test)
 benches=(cuda_ntt_bench cuda_msm_bench cuda_h2d_bench)
 partition_bench=cuda_prover_bench
+vectors_bench=cuda_msm_vectors_bench
 # Seconds each may take there.
 declare -A limit=([cuda_device_info_test]=20 [cuda_field_test]=60 [cuda_curve_test]=90 [cuda_ntt_device_test]=90
                   [cuda_spmv_device_test]=120 [cuda_device_memory_test]=30 [cuda_msm_plan_test]=30
@@ -67,12 +71,12 @@ engine_bench=(--backend cuda --workers 2 --log-constraints 22 --partitions 10 --
 build() {
   set -e
   cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" "$partition_bench" formats_params_read_bench \
-    proofpipe -j"${PP_JOBS:-2}"
+  cmake --build "$build_dir" --target "${tests[@]}" "${benches[@]}" "$partition_bench" "$vectors_bench" \
+    formats_params_read_bench proofpipe -j"${PP_JOBS:-2}"
   rm -rf "$stage"
   mkdir -p "$stage/bin" "$stage/lib" "$stage/lib_cxx"
   for t in "${tests[@]}"; do cp "$build_dir/tests/cuda/$t" "$stage/bin/"; done
-  for b in "${benches[@]}" "$partition_bench"; do cp "$build_dir/bench/cuda/$b" "$stage/bin/"; done
+  for b in "${benches[@]}" "$partition_bench" "$vectors_bench"; do cp "$build_dir/bench/cuda/$b" "$stage/bin/"; done
   cp "$build_dir/bench/formats/formats_params_read_bench" "$build_dir/proofpipe" "$stage/bin/"
   if [ -n "${PP_REF_BENCH:-}" ]; then cp "$PP_REF_BENCH" "$stage/bin/ref_bench"; fi
   cp "$here/scripts/h200_json.py" "$stage/"
@@ -246,6 +250,13 @@ print(json.dumps({"date": sys.argv[4], "gpus": sys.argv[3], "commit": sys.argv[5
                   "trace": "multigpu-trace.json"}, indent=2))
 PY
     grep -E '^(===|wall|throughput|device|gpu time)' "$OUT/multigpu.log"; cat "$OUT/multi-gpu.json"
+  fi
+  if [ "$phase" = vectors ]; then  # k scalar vectors over one streamed table (PP_VECTORS_ARGS: its flags)
+    step tests 200 bin/cuda_msm_device_test --gtest_filter='*Streamed*:*Carry*' || failed=1
+    # shellcheck disable=SC2086
+    step vectors 380 bin/cuda_msm_vectors_bench ${PP_VECTORS_ARGS:-}
+    grep -hE '^\[  (PASSED|FAILED) |^\[  FAILED|mismatch|^\| |^device' "$OUT/tests.log" "$OUT/vectors.log"
+    cat "$OUT/summary.txt"
   fi
   if [ "$phase" = msm ]; then
     step tests 10 bin/cuda_msm_plan_test || failed=1

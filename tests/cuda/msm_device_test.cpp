@@ -12,7 +12,11 @@
 
 #include <array>
 #include <cstdio>
+#include <algorithm>
 #include <deque>
+#include <memory>
+#include <numeric>
+#include <span>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -20,6 +24,7 @@
 
 #include "cuda/msm/msm_device.hpp"
 #include "cuda/plan/msm_tuning.hpp"
+#include "cuda/spmv/witness_upload.hpp"
 #include "device_buffer.hpp"
 #include "ec/ec.hpp"
 #include "gpu_test_util.hpp"
@@ -29,6 +34,8 @@
 
 namespace pp::cuda::test {
 namespace {
+
+using ::testing::Not;
 
 template <class Curve>
 using fr_t = typename Curve::scalar_field;
@@ -276,6 +283,42 @@ TYPED_TEST(MsmDevice, SelectedSplitEdges) {
   EXPECT_EQ(bad, 0);
 }
 
+// A point stream for streamed MSMs: `slots` device slots of slot_bytes each, a copy stream beside the
+// compute stream, the slots' events.
+struct point_stream_rig {
+  std::deque<device_buffer> slot_buffers;  // deque: its elements never move
+  msm_point_stream ps;
+  cudaStream_t compute = nullptr;
+
+  point_stream_rig(int slots, uint64_t slot_bytes) {
+    ps.slots = slots;
+    ps.slot_bytes = slot_bytes;
+    for (int i = 0; i < slots; ++i) {
+      slot_buffers.emplace_back(slot_bytes);
+      EXPECT_NE(slot_buffers.back().p, nullptr);
+      ps.d_slot[i] = slot_buffers.back().p;
+      EXPECT_EQ(cudaEventCreateWithFlags(&ps.loaded[i], cudaEventDisableTiming), cudaSuccess);
+      EXPECT_EQ(cudaEventCreateWithFlags(&ps.freed[i], cudaEventDisableTiming), cudaSuccess);
+    }
+    EXPECT_EQ(cudaStreamCreateWithFlags(&ps.copy, cudaStreamNonBlocking), cudaSuccess);
+    EXPECT_EQ(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), cudaSuccess);
+  }
+  void synchronize() const {
+    EXPECT_EQ(cudaStreamSynchronize(compute), cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(ps.copy), cudaSuccess);
+  }
+  ~point_stream_rig() {
+    for (int i = 0; i < ps.slots; ++i) {
+      cudaEventDestroy(ps.loaded[i]);
+      cudaEventDestroy(ps.freed[i]);
+    }
+    cudaStreamDestroy(ps.copy);
+    cudaStreamDestroy(compute);
+  }
+  point_stream_rig(const point_stream_rig&) = delete;
+  point_stream_rig& operator=(const point_stream_rig&) = delete;
+};
+
 // Runs msm_streamed / split_msm_streamed with the points in (pageable) host memory, streamed through
 // `slots` slots of one chunk each on a copy stream, twice in a row on the same slots (the second
 // MSM's first copies wait for the first's kernels), and returns both results in affine form; the
@@ -292,49 +335,124 @@ std::array<ec::affine<Curve>, 2> gpu_msm_streamed(const std::vector<ec::affine<C
   auto bytes = p == path::plain ? msm_workspace_bytes<Curve>(n, cfg) : split_msm_workspace_bytes<Curve>(n, cfg);
   EXPECT_THAT(bytes, IsOk());
   if (!bytes.ok()) return none;
-  const uint64_t slot = std::min(n, max_chunk_points) * sizeof(ec::affine<Curve>);
   device_buffer d_scalars(n * sizeof(fr)), ws(*bytes);
   EXPECT_TRUE(d_scalars.p && ws.p);
-  std::deque<device_buffer> slot_buffers;  // deque: its elements never move
-  msm_point_stream ps;
-  ps.slots = slots;
-  for (int i = 0; i < slots; ++i) {
-    slot_buffers.emplace_back(slot);
-    EXPECT_NE(slot_buffers.back().p, nullptr);
-    ps.d_slot[i] = slot_buffers.back().p;
-  }
   EXPECT_EQ(cudaMemcpy(d_scalars.p, scalars.data(), n * sizeof(fr), cudaMemcpyHostToDevice), cudaSuccess);
-  ps.slot_bytes = slot;
-  cudaStream_t compute = nullptr;
-  EXPECT_EQ(cudaStreamCreateWithFlags(&ps.copy, cudaStreamNonBlocking), cudaSuccess);
-  EXPECT_EQ(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), cudaSuccess);
-  for (int i = 0; i < slots; ++i) {
-    EXPECT_EQ(cudaEventCreateWithFlags(&ps.loaded[i], cudaEventDisableTiming), cudaSuccess);
-    EXPECT_EQ(cudaEventCreateWithFlags(&ps.freed[i], cudaEventDisableTiming), cudaSuccess);
-  }
+  point_stream_rig rig(slots, std::min(n, max_chunk_points) * sizeof(ec::affine<Curve>));
+  msm_point_stream& ps = rig.ps;
   std::array<ec::xyzz<Curve>, 2> out{};
   const auto* sc = static_cast<const fr*>(d_scalars.p);
   for (auto& o : out) {
     const auto* h = points.data();
-    const status st = p == path::plain ? msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, compute, ps, cfg)
-                                       : split_msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, compute, ps, cfg);
+    const status st = p == path::plain ? msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, rig.compute, ps, cfg)
+                                       : split_msm_streamed<Curve>(h, sc, n, ws.p, *bytes, &o, rig.compute, ps, cfg);
     EXPECT_THAT(st, IsOk());
   }
-  EXPECT_EQ(cudaStreamSynchronize(compute), cudaSuccess);
-  EXPECT_EQ(cudaStreamSynchronize(ps.copy), cudaSuccess);
+  rig.synchronize();
   const uint64_t chunks = n == 0 ? 0 : (n + max_chunk_points - 1) / max_chunk_points;
   EXPECT_EQ(ps.h2d_bytes, 2 * n * sizeof(ec::affine<Curve>)) << "every point copied once per MSM";
   EXPECT_EQ(ps.turn, 2 * chunks);
   EXPECT_GE(ps.bucket_reductions, 2u);
   EXPECT_LE(ps.bucket_reductions, 2 * std::max<uint64_t>(chunks, 1));
   if (reductions != nullptr) *reductions = ps.bucket_reductions;
-  for (int i = 0; i < slots; ++i) {
-    cudaEventDestroy(ps.loaded[i]);
-    cudaEventDestroy(ps.freed[i]);
-  }
-  cudaStreamDestroy(ps.copy);
-  cudaStreamDestroy(compute);
   return {ec::to_affine(out[0]), ec::to_affine(out[1])};
+}
+
+// How msm_streamed_vectors gets the vectors: dense on the device, or as packed witnesses (pack_witness)
+// read from variable `first` on, or through a gather list (a permutation of a larger witness, and
+// one index past it, whose scalar is 0).
+enum class vectors_as { dense, packed, gathered };
+
+// A packed witness on the device whose table reads as `scalars` (vectors_as), and its gather list.
+struct packed_vector {
+  packed_vector(uint64_t packed_bytes, uint64_t gather_bytes) : packed(packed_bytes), gather(gather_bytes) {}
+  device_buffer packed, gather;
+  packed_scalars view;
+};
+
+template <class Fr>
+std::unique_ptr<packed_vector> pack_vector(const std::vector<Fr>& scalars, vectors_as as, std::mt19937_64& rng) {
+  const uint64_t n = scalars.size(), first = 5, extra = 37;
+  const uint64_t nv = as == vectors_as::gathered ? n + extra : first + n;
+  std::vector<Fr> w = witness_scalars<Fr>(rng, nv);  // the variables no scalar reads: any values
+  std::vector<uint32_t> gather;
+  if (as == vectors_as::gathered) {
+    gather.resize(n);
+    std::vector<uint32_t> perm(nv);
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (uint64_t t = 0; t < n; ++t) {
+      gather[t] = perm[t];
+      w[perm[t]] = scalars[t];
+    }
+    for (uint64_t t = 0; t < n; ++t) {
+      if (scalars[t].is_zero()) {
+        gather[t] = uint32_t(nv + 5);  // past the witness: reads as 0
+        break;
+      }
+    }
+  } else {
+    std::copy(scalars.begin(), scalars.end(), w.begin() + first);
+  }
+  std::vector<std::byte> staging(1024 + nv * (sizeof(Fr) + 8));
+  auto layout = pack_witness<Fr>(w, staging);
+  EXPECT_THAT(layout, IsOk());
+  auto out = std::make_unique<packed_vector>(layout.ok() ? layout->bytes : 1, 4 * std::max<uint64_t>(n, 1));
+  if (!layout.ok()) return out;
+  EXPECT_EQ(cudaMemcpy(out->packed.p, staging.data(), layout->bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  if (!gather.empty()) {
+    EXPECT_EQ(cudaMemcpy(out->gather.p, gather.data(), 4 * n, cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  out->view = {.d_packed = out->packed.p,
+               .layout = *layout,
+               .d_gather = gather.empty() ? nullptr : static_cast<const uint32_t*>(out->gather.p),
+               .first = gather.empty() ? first : 0};
+  return out;
+}
+
+// Runs msm_streamed_vectors over `vectors` scalar vectors of the same points (streamed as above, the
+// vectors given as `as` says) and returns each vector's result in affine form; checks that the table
+// was copied once and how many bucket reductions ran (*reductions when given).
+template <class Curve>
+std::vector<ec::affine<Curve>> gpu_msm_streamed_vectors(const std::vector<ec::affine<Curve>>& points,
+                                                        const std::vector<std::vector<fr_t<Curve>>>& vectors, path p,
+                                                        vectors_as as, uint64_t max_chunk_points, int window_bits,
+                                                        std::mt19937_64& rng, uint64_t* reductions = nullptr) {
+  using fr = fr_t<Curve>;
+  const uint64_t n = points.size(), count = vectors.size();
+  std::vector<ec::affine<Curve>> got(count, ec::affine<Curve>::infinity());
+  const bool split = p == path::split, packed = as != vectors_as::dense;
+  const msm_config cfg{.window_bits = window_bits, .max_chunk_points = max_chunk_points};
+  auto bytes = split ? split_msm_workspace_bytes<Curve>(n, cfg) : msm_workspace_bytes<Curve>(n, cfg);
+  auto state = msm_vector_state_bytes<Curve>(n, split, packed, cfg);
+  EXPECT_THAT(bytes, IsOk());
+  EXPECT_THAT(state, IsOk());
+  if (!bytes.ok() || !state.ok()) return got;
+  device_buffer d_scalars(packed ? 1 : count * n * sizeof(fr)), ws(*bytes), d_state(count * *state);
+  EXPECT_TRUE(d_scalars.p && ws.p && d_state.p);
+  std::vector<const fr*> sc;
+  std::vector<std::unique_ptr<packed_vector>> keep;
+  std::vector<packed_scalars> views;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (packed) {
+      keep.push_back(pack_vector(vectors[i], as, rng));
+      views.push_back(keep.back()->view);
+      continue;
+    }
+    sc.push_back(static_cast<const fr*>(d_scalars.p) + i * n);
+    EXPECT_EQ(cudaMemcpy(const_cast<fr*>(sc[i]), vectors[i].data(), n * sizeof(fr), cudaMemcpyHostToDevice),
+              cudaSuccess);
+  }
+  point_stream_rig rig(2, std::min(n, max_chunk_points) * sizeof(ec::affine<Curve>));
+  std::vector<ec::xyzz<Curve>> out(count);
+  const msm_vectors<Curve> v{
+      .d_scalars = sc, .packed = views, .h_results = out, .d_state = d_state.p, .state_bytes = *state};
+  EXPECT_THAT(msm_streamed_vectors<Curve>(points.data(), n, split, v, ws.p, *bytes, rig.compute, rig.ps, cfg), IsOk());
+  rig.synchronize();
+  EXPECT_EQ(rig.ps.h2d_bytes, n * sizeof(ec::affine<Curve>)) << "every point copied once for all the vectors";
+  if (reductions != nullptr) *reductions = rig.ps.bucket_reductions;
+  for (uint64_t i = 0; i < count; ++i) got[i] = ec::to_affine(out[i]);
+  return got;
 }
 
 // Streamed points against the host MSMs: many chunks (a divisor, a non-divisor, one point per chunk),
@@ -453,6 +571,102 @@ TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
     EXPECT_EQ(reductions, want_reductions) << C::name << " c=" << c;
   }
   EXPECT_EQ(bad, 0);
+}
+
+// One streamed table, several scalar vectors (partitions of one key taken together): every vector's
+// sum equals the host MSM's, the points copied once for all. Vectors of every kind side by side
+// (random, witness-like, all zero, all one, one equal to another, one the negation of another:
+// opposite sums), two, three and six of them, dense on the device and packed as witnesses (read in
+// place or through a gather list), both MSMs, chunks that divide n and one that does not, the
+// carried width (one reduction a vector) and the table's (split: one a chunk where the carried
+// buckets do not fit the sort pair).
+TYPED_TEST(MsmDevice, StreamedVectorsMatchHost) {
+  using C = TypeParam;
+  using fr = fr_t<C>;
+  std::mt19937_64 rng(pp::test::test_seed());
+  const uint64_t n = 12007;
+  const auto pts = edgy_points<C>(rng(), n);
+  auto random = random_scalars<fr>(rng, n), witness = witness_scalars<fr>(rng, n);
+  fix_negation_scalars(random);
+  fix_negation_scalars(witness);
+  std::vector<fr> negated(n);
+  for (uint64_t i = 0; i < n; ++i) negated[i] = fr::zero() - witness[i];
+  const std::vector<std::vector<fr>> all = {witness, random, std::vector<fr>(n, fr::zero()),
+                                            std::vector<fr>(n, fr::one()), witness, negated};
+  std::vector<ec::affine<C>> want;
+  for (const auto& sc : all) want.push_back(ec::to_affine(msm::pippenger<C>(pts, sc)));
+  int bad = 0;
+  for (vectors_as as : {vectors_as::dense, vectors_as::packed, vectors_as::gathered}) {
+    for (path p : {path::plain, path::split}) {
+      for (uint64_t limit : {uint64_t{4000}, uint64_t{3001}}) {
+        for (int c : {0, 6}) {
+          for (uint64_t count : {uint64_t{2}, uint64_t{3}, uint64_t{6}}) {
+            const uint64_t first = count == 3 ? 1 : 0;  // three: random, zero, one
+            const std::vector<std::vector<fr>> vectors(all.begin() + first, all.begin() + first + count);
+            uint64_t reductions = 0;
+            const auto got = gpu_msm_streamed_vectors<C>(pts, vectors, p, as, limit, c, rng, &reductions);
+            for (uint64_t i = 0; i < count; ++i) {
+              if (!(got[i] == want[first + i])) {
+                ++bad;
+                std::printf("mismatch: %s %s, vectors as %d, limit=%llu c=%d vector %llu of %llu\n", C::name,
+                            p == path::plain ? "plain" : "split", int(as), (unsigned long long)limit, c,
+                            (unsigned long long)i, (unsigned long long)count);
+              }
+            }
+            const uint64_t chunks = (n + limit - 1) / limit;
+            EXPECT_GE(reductions, count);
+            EXPECT_LE(reductions, count * (p == path::plain ? 1 : chunks));
+            if (c == 6) {
+              EXPECT_EQ(reductions, count) << C::name << ": carried buckets, one reduction a vector";
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// What msm_streamed_vectors refuses: no vector, dense and packed together, results of another count,
+// too small a state, a packed vector that reads past its witness.
+TEST(MsmDeviceArgs, StreamedVectorsRefuse) {
+  using C = ec::g1_curve;
+  using fr = ff::fr;
+  const uint64_t n = 64;
+  const msm_config cfg{.max_chunk_points = 32};
+  auto bytes = split_msm_workspace_bytes<C>(n, cfg);
+  auto state = msm_vector_state_bytes<C>(n, true, true, cfg);
+  ASSERT_THAT(bytes, IsOk());
+  ASSERT_THAT(state, IsOk());
+  device_buffer ws(*bytes), d_state(2 * *state), d_scalars(2 * n * sizeof(fr));
+  std::vector<ec::affine<C>> pts(n, ec::affine<C>::infinity());
+  point_stream_rig rig(2, 32 * sizeof(ec::affine<C>));
+  std::vector<ec::xyzz<C>> out(2);
+  const fr* dense[2] = {static_cast<const fr*>(d_scalars.p), static_cast<const fr*>(d_scalars.p) + n};
+  std::mt19937_64 rng(pp::test::test_seed());
+  auto pv = pack_vector(std::vector<fr>(n, fr::one()), vectors_as::packed, rng);
+  packed_scalars past = pv->view;
+  past.first = 10;  // variables 10..73 of a witness of 69
+  const packed_scalars packed[2] = {pv->view, past};
+  // Vectors: dense ones (d), packed ones (p), results (r), the state's bytes.
+  const auto run = [&](std::span<const fr* const> d, std::span<const packed_scalars> p, std::span<ec::xyzz<C>> r,
+                       uint64_t state_bytes) {
+    msm_vectors<C> v;
+    v.d_scalars = d;
+    v.packed = p;
+    v.h_results = r;
+    v.d_state = d_state.p;
+    v.state_bytes = state_bytes;
+    return msm_streamed_vectors<C>(pts.data(), n, true, v, ws.p, *bytes, rig.compute, rig.ps, cfg);
+  };
+  EXPECT_THAT(run({}, {}, out, *state), Not(IsOk()));
+  EXPECT_THAT(run(dense, packed, out, *state), Not(IsOk()));
+  EXPECT_THAT(run(dense, {}, std::span(out).first(1), *state), Not(IsOk()));
+  EXPECT_THAT(run({}, packed, out, *state - 256), Not(IsOk()));
+  const auto st = run({}, packed, out, *state);
+  EXPECT_THAT(st, Not(IsOk()));
+  EXPECT_NE(st.to_string().find("reads variables 10 to 74 of 69"), std::string::npos) << st.to_string();
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 TEST(MsmDeviceArgs, Errors) {

@@ -268,11 +268,38 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
     EXPECT_FALSE(pass.split);
     EXPECT_TRUE(msm_pass_fits(*s, pass));
     EXPECT_LE(array(pass.window_bits), plan.layout.pair_bytes);
+    // A vector of msm_streamed_vectors carries its buckets in its own state: the carried array fits.
+    const msm_vector_layout v = make_msm_vector_layout(plan, r.bucket_bytes);
+    EXPECT_LE(array(pass.window_bits), v.ones - v.buckets);
     EXPECT_GE(pass.window_bits, r.forced != 0 ? r.forced : msm_window_bits(r.most));
     EXPECT_LE(pass.window_bits, r.forced != 0 ? r.forced : msm_window_bits(r.others));
     // Every chunk's pass at that width fits too.
     for (uint64_t len : {uint64_t{0}, uint64_t{1}, r.most / 2}) {
       EXPECT_TRUE(msm_pass_fits(*s, make_msm_chunk_shape(pass, len)));
+    }
+  }
+}
+
+// A vector's state (msm_streamed_vectors): its buckets hold the plan's array (plain MSMs carry at the
+// plan's width), then the scalar-1 sum and the result, each 256-aligned: at 2^27 points in the chunks
+// a 16 GiB plan streams (2^23 points, 19-bit windows) 672 MiB for G1, 1344 MiB for G2.
+TEST(MsmPlan, VectorLayout) {
+  for (const msm_group& g : all_groups) {
+    for (bool split : {false, true}) {
+      for (uint64_t n : {uint64_t{1}, uint64_t{30007}, uint64_t{1} << 27}) {
+        const auto plan = plan_gpu_msm(n, split, {.max_chunk_points = uint64_t{1} << 23}, g);
+        ASSERT_THAT(plan, IsOk());
+        const msm_vector_layout v = make_msm_vector_layout(*plan, g.bucket_bytes);
+        const uint64_t array = g.bucket_bytes * plan->shape.windows * plan->shape.buckets_per_window;
+        EXPECT_EQ(v.buckets, 0u);
+        EXPECT_GE(v.ones, array);
+        EXPECT_GE(v.result, v.ones + g.bucket_bytes);
+        EXPECT_GE(v.total, v.result + g.bucket_bytes);
+        for (uint64_t at : {v.ones, v.result, v.total}) EXPECT_EQ(at % 256, 0u);
+        EXPECT_LE(v.total, array + 1024);
+        std::printf("%s n=%llu %s: %d-bit windows, a vector's state %.1f MiB\n", g.name, (unsigned long long)n,
+                    split ? "split" : "plain", plan->shape.window_bits, double(v.total) / (1 << 20));
+      }
     }
   }
 }

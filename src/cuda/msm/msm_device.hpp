@@ -1,7 +1,9 @@
 // GPU multi-scalar multiplication over G1 and G2 of BLS12-381 and BN254 (one instantiation .cu each)
 // with points and scalars resident on the device: Pippenger with signed (Booth) windows, and the
-// split MSM of witness-like scalars (zeros skipped, ones summed directly, Pippenger on the rest). Results equal the host msm::pippenger /
-// msm::split_msm as group elements. Plain C++ header.
+// split MSM of witness-like scalars (zeros skipped, ones summed directly, Pippenger on the rest).
+// Points may also stream from host memory, for one scalar vector or several at once (each chunk
+// copied once for all). Results equal the host msm::pippenger / msm::split_msm as group elements.
+// Plain C++ header.
 //
 // Use: msm_workspace_bytes<Curve>(n) -> caller allocates -> msm<Curve>(...) any number of times on
 // any stream. Nothing allocates; only split_msm synchronizes (once, see there); the result lands in
@@ -13,9 +15,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <span>
 
 #include "core/result.hpp"
 #include "cuda/plan/msm_plan.hpp"
+#include "cuda/plan/witness_layout.hpp"
 #include "cuda/runtime/link_pacer.hpp"
 #include "ec/affine.hpp"
 #include "ec/xyzz.hpp"
@@ -96,6 +100,44 @@ template <class Curve>
 status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::scalar_field* d_scalars,
                           uint64_t n, void* d_workspace, uint64_t workspace_bytes, ec::xyzz<Curve>* h_result,
                           cudaStream_t stream, msm_point_stream& points, const msm_config& config = {});
+
+// A table's scalars read from a witness packed on the device (witness_layout.hpp: the bitmap of its
+// 0/1 values, the ascending positions of the others and their values): scalar t is variable
+// d_gather[t] (a filtered query's points), or first + t without a list. Kept packed (PoRep's
+// witnesses are ~90% 0/1: ~1/10 of the dense vector), a chunk's scalars are expanded into the
+// vector's state right before its kernels, so that several partitions' witnesses fit beside one
+// workspace. Gather indices past the witness read as 0.
+struct packed_scalars {
+  const void* d_packed = nullptr;  // layout.bytes, 256-byte aligned, values of the curve's Fr
+  compact_witness_layout layout;
+  const uint32_t* d_gather = nullptr;  // n indices, or null
+  uint64_t first = 0;
+};
+
+// Several scalar vectors over one streamed table, as partitions of one key taken together use it
+// (docs/perf/vram-budgets.md, "Today"): every chunk of points is copied once and its kernels run for
+// each vector in turn, each vector's state (its buckets carried across the chunks, its scalar-1 sum,
+// its result: msm_vector_layout) in its own part of d_state, reduced once a vector where the
+// buckets carry. The vectors are dense on the device (d_scalars) or packed (packed; one of the two
+// is empty). h_results[i] is msm_streamed's (split: split_msm_streamed's) sum for vector i; the
+// copies are one MSM's. A dense split MSM whose selection cannot be counted up front (2^31 points or
+// more, or more chunks than the sort keys' buffer holds counts) runs split_msm_streamed once a
+// vector instead (each copies the table); packed ones are refused there. One dense vector is
+// msm_streamed / split_msm_streamed.
+template <class Curve>
+struct msm_vectors {
+  std::span<const typename Curve::scalar_field* const> d_scalars;  // n scalars each, on the device
+  std::span<const packed_scalars> packed;
+  std::span<ec::xyzz<Curve>> h_results;  // one a vector (pinned keeps the copies asynchronous)
+  void* d_state = nullptr;               // vectors x state_bytes, 256-byte aligned
+  uint64_t state_bytes = 0;              // each vector's: at least msm_vector_state_bytes
+};
+template <class Curve>
+result<uint64_t> msm_vector_state_bytes(uint64_t n, bool split, bool packed, const msm_config& config = {});
+template <class Curve>
+status msm_streamed_vectors(const ec::affine<Curve>* h_points, uint64_t n, bool split, const msm_vectors<Curve>& v,
+                            void* d_workspace, uint64_t workspace_bytes, cudaStream_t stream,
+                            msm_point_stream& points, const msm_config& config = {});
 
 // Where the device copy of the last result lives inside a workspace laid out by plan.
 template <class Curve>

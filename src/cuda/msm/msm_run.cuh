@@ -16,6 +16,7 @@
 #include "core/status_macros.hpp"
 #include "cuda/msm/msm_device.hpp"
 #include "cuda/msm/msm_kernels.cuh"
+#include "cuda/msm/msm_packed_kernels.cuh"
 #include "cuda/plan/msm_workspace.hpp"
 #include "ec/bls12_381_curves.hpp"
 #include "ec/bn254_curves.hpp"
@@ -103,15 +104,57 @@ inline msm_plan chunk_plan(const msm_plan& plan, uint64_t k) {
   return p;
 }
 
+// One scalar vector of a streamed MSM: its scalars (dense on the device, or packed with a chunk of
+// them expanded at a time into chunk_scalars) and where its running sums live: its buckets, its
+// scalar-1 sum and its result. A single MSM's are the workspace's (buckets, chunk_result, result);
+// msm_streamed_vectors gives each vector its own (msm_vector_layout).
+template <class Curve>
+struct vector_state {
+  const scalar_t<Curve>* d_scalars = nullptr;
+  xyzz_t<Curve>* buckets = nullptr;
+  xyzz_t<Curve>* ones = nullptr;
+  xyzz_t<Curve>* result = nullptr;
+  const packed_scalars* packed = nullptr;
+  scalar_t<Curve>* chunk_scalars = nullptr;
+};
+
+template <class Curve>
+vector_state<Curve> workspace_state(const msm_plan& plan, void* ws, const scalar_t<Curve>* d_scalars) {
+  const msm_layout& l = plan.layout;
+  return {d_scalars, at<xyzz_t<Curve>>(ws, l.buckets), at<xyzz_t<Curve>>(ws, l.chunk_result),
+          at<xyzz_t<Curve>>(ws, l.result)};
+}
+
+inline packed_view view_of(const packed_scalars& p) {
+  const auto* base = static_cast<const char*>(p.d_packed);
+  return {reinterpret_cast<const uint32_t*>(base), reinterpret_cast<const uint32_t*>(base + p.layout.positions_offset),
+          base + p.layout.values_offset, p.layout.num_other, p.layout.num_variables, p.d_gather, p.first};
+}
+
+// The scalars of points [off, off + len) of vector v on the device, in stream order: dense ones in
+// place, packed ones expanded into the vector's chunk of scalars.
+template <class Curve>
+result<const scalar_t<Curve>*> chunk_scalars(const vector_state<Curve>& v, uint64_t off, uint64_t len,
+                                             cudaStream_t stream) {
+  if (v.packed == nullptr) return v.d_scalars + off;
+  if (len > 0) {
+    constexpr int block = 256;
+    expand_packed_kernel<scalar_t<Curve>><<<(len + block - 1) / block, block, 0, stream>>>(view_of(*v.packed), off,
+                                                                                         len, v.chunk_scalars);
+    PP_CUDA_TRY(cudaGetLastError());
+  }
+  return static_cast<const scalar_t<Curve>*>(v.chunk_scalars);
+}
+
 // Stages 1 and 2 of Pippenger over plan.shape.n slots: the bucket sums of those points. The first
-// chunk (or a single pass) writes them to the buckets, zeroed first; a later chunk of a chunked
-// plain MSM (same width) writes its own into the sort's unused key/value pair (the layout sizes it
-// for that) and merges them into the buckets. With idx / d_count (split), slot i is point idx[i]
-// and only the first *d_count slots are live.
+// chunk (or a single pass) writes them to `buckets` (the workspace's or a vector's), zeroed first; a
+// later chunk of a chunked plain MSM (same width) writes its own into the sort's unused key/value
+// pair (the layout sizes it for that) and merges them into the buckets. With idx / d_count (split),
+// slot i is point idx[i] and only the first *d_count slots are live.
 template <class Curve>
 status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars,
-                       const uint32_t* idx, const uint32_t* d_count, void* ws, bool first, cudaStream_t stream,
-                       const msm_tuning& tuning = msm_tuning_sm90) {
+                       const uint32_t* idx, const uint32_t* d_count, void* ws, xyzz_t<Curve>* buckets, bool first,
+                       cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
@@ -120,7 +163,6 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
   const uint32_t n = uint32_t(s.n);
   const uint32_t sentinel = uint32_t(windows) << (c - 1);
   const uint64_t bucket_count = uint64_t(windows) * s.buckets_per_window;
-  bucket* buckets = at<bucket>(ws, l.buckets);
   uint32_t* counts = at<uint32_t>(ws, l.counts);
 
   PP_RETURN_IF_ERROR(check_staging(block, d_points));
@@ -183,11 +225,11 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
 }
 
 // Stages 3 and 4 of Pippenger: the buckets reduced to one sum per window (running sums per segment,
-// then the pairwise tree), the windows combined by Horner, + *extra when given, written to *out
-// (device, in the workspace).
+// then the pairwise tree, in the workspace), the windows combined by Horner, + *extra when given,
+// written to *out (device).
 template <class Curve>
-status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* extra, xyzz_t<Curve>* out,
-                      cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* buckets, const xyzz_t<Curve>* extra,
+                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const msm_layout& l = plan.layout;
@@ -197,7 +239,7 @@ status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* extra
   uint64_t threads = uint64_t(windows) * segs;
   int p = 0;
   bucket_segments_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
-      at<bucket>(ws, l.buckets), s.buckets_per_window, s.segment_len, segs, threads, at<bucket>(ws, l.seg_t[p]),
+      buckets, s.buckets_per_window, s.segment_len, segs, threads, at<bucket>(ws, l.seg_t[p]),
       at<bucket>(ws, l.seg_s[p]));
   PP_CUDA_TRY(cudaGetLastError());
   int log_len = 0;
@@ -225,8 +267,10 @@ template <class Curve>
 status run_pippenger(const msm_plan& plan, const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars,
                      const uint32_t* idx, const uint32_t* d_count, void* ws, const xyzz_t<Curve>* extra,
                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
-  PP_RETURN_IF_ERROR(add_bucket_sums<Curve>(plan, d_points, d_scalars, idx, d_count, ws, true, stream, tuning));
-  return reduce_buckets<Curve>(plan, ws, extra, out, stream, tuning);
+  auto* buckets = at<xyzz_t<Curve>>(ws, plan.layout.buckets);
+  PP_RETURN_IF_ERROR(
+      add_bucket_sums<Curve>(plan, d_points, d_scalars, idx, d_count, ws, buckets, true, stream, tuning));
+  return reduce_buckets<Curve>(plan, ws, buckets, extra, out, stream, tuning);
 }
 
 template <class Curve>
@@ -375,7 +419,9 @@ status run_merged_chunks(const msm_plan& plan, void* ws, cudaStream_t stream, co
   for (uint64_t k = 0; k < plan.shape.chunks; ++k) {
     PP_RETURN_IF_ERROR(pass(chunk_plan(plan, k), k * plan.shape.n, k == 0));
   }
-  return reduce_buckets<Curve>(plan, ws, nullptr, at<xyzz_t<Curve>>(ws, plan.layout.result), stream);
+  const msm_layout& l = plan.layout;
+  return reduce_buckets<Curve>(plan, ws, at<xyzz_t<Curve>>(ws, l.buckets), nullptr, at<xyzz_t<Curve>>(ws, l.result),
+                               stream);
 }
 
 // The plan, the argument checks, body(plan) (which leaves the MSM's sum in the plan's result slot),
@@ -476,6 +522,26 @@ result<std::vector<uint32_t>> count_streamed_others(const msm_plan& plan, const 
   return counts;
 }
 
+// count_streamed_others for a packed vector: its scalars' others counted per chunk on the device from
+// the packed witness (no expansion), read back with one host synchronization.
+template <class Curve>
+result<std::vector<uint32_t>> count_packed_others(const msm_plan& plan, const packed_scalars& p, void* ws,
+                                                  cudaStream_t stream) {
+  const msm_shape& s = plan.shape;
+  uint32_t* d_counts = at<uint32_t>(ws, plan.layout.keys);
+  PP_CUDA_TRY(cudaMemsetAsync(d_counts, 0, s.chunks * sizeof(uint32_t), stream));
+  if (s.total > 0) {
+    constexpr int block = 256;
+    count_packed_others_kernel<scalar_t<Curve>><<<(s.total + block - 1) / block, block, 0, stream>>>(
+        view_of(p), s.total, std::max<uint64_t>(s.n, 1), d_counts);
+    PP_CUDA_TRY(cudaGetLastError());
+  }
+  std::vector<uint32_t> counts(s.chunks);
+  PP_CUDA_TRY(cudaMemcpyAsync(counts.data(), d_counts, s.chunks * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+  PP_CUDA_TRY(cudaStreamSynchronize(stream));
+  return counts;
+}
+
 // One streamed chunk of the selected split MSM: len points (at most the plan's n), `others` of them
 // counted up front. Its index lists and the scalar-1 sum, then one Pippenger pass over the others
 // only, at the table's width for their number where that fits the layout (as run_split_selected's
@@ -523,8 +589,9 @@ result<std::optional<msm_plan>> carried_plan(const msm_plan& plan, const std::ve
 // writes them).
 template <class Curve>
 status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_t len, uint32_t others,
-                          const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars, void* ws, bool first,
-                          xyzz_t<Curve>* ones, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+                          const affine_t<Curve>* d_points, const scalar_t<Curve>* d_scalars, void* ws,
+                          xyzz_t<Curve>* buckets, bool first, xyzz_t<Curve>* ones, cudaStream_t stream,
+                          const msm_tuning& tuning = msm_tuning_sm90) {
   PP_ASSIGN_OR_RETURN(const xyzz_t<Curve>* ones_sum,
                       select_and_sum_ones<Curve>(plan, len, d_points, d_scalars, ws, stream, tuning));
   if (ones_sum != nullptr) {
@@ -534,19 +601,21 @@ status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_
   msm_plan pass = carried;
   pass.shape = make_msm_chunk_shape(carried.shape, others, tuning);
   return add_bucket_sums<Curve>(pass, d_points, d_scalars, at<uint32_t>(ws, plan.layout.idx_others), nullptr, ws,
-                                first, stream, tuning);
+                                buckets, first, stream, tuning);
 }
 
-// The streamed split MSM with the selection over all points: the others counted per chunk up front
-// (count_streamed_others), then each chunk as it arrives (the copies as many chunks ahead of the
-// kernels as the stream has slots). Where carried_plan fits, every chunk's bucket sums go into one
-// set of buckets, reduced once with the chunks' scalar-1 sums (summed in the chunk-result slot) as
-// the extra term: a later chunk costs a bucket merge instead of a reduction, which for G2 is most
-// of a small chunk's time (docs/perf/vram-budgets.md, "Carried buckets and point slots"). Otherwise each chunk runs
-// run_selected_chunk and the chunk sums are added on the device as run_chunks does.
+// The streamed split MSM with the selection over all points, for each vector of vs: its others counted
+// per chunk up front (count_streamed_others), then each chunk as it arrives (the copies as many
+// chunks ahead of the kernels as the stream has slots), its kernels run for every vector in turn.
+// Where carried_plan fits a vector, its chunks' bucket sums go into the vector's one set of buckets,
+// reduced once with its chunks' scalar-1 sums (summed in vs.ones) as the extra term: a later chunk
+// costs a bucket merge instead of a reduction, which for G2 is most of a small chunk's time
+// (docs/perf/vram-budgets.md, "Carried buckets and point slots"). Otherwise each chunk runs
+// run_selected_chunk and the chunk sums are added into the vector's result on the device as
+// run_chunks does (through the workspace's chunk-result slot).
 template <class Curve>
 status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
-                             const scalar_t<Curve>* d_scalars, void* ws, cudaStream_t stream) {
+                             std::span<const vector_state<Curve>> vs, void* ws, cudaStream_t stream) {
   using bucket = xyzz_t<Curve>;
   const msm_shape& s = plan.shape;
   const auto len = [&](uint64_t k) { return k + 1 < s.chunks ? s.n : s.last_n; };
@@ -555,30 +624,69 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
   for (uint64_t k = 0; k < ahead; ++k) {
     PP_ASSIGN_OR_RETURN(slot[k], stream_copy<Curve>(ps, h_points + k * s.n, len(k)));
   }
-  PP_ASSIGN_OR_RETURN(const std::vector<uint32_t> others, count_streamed_others<Curve>(plan, d_scalars, ws, stream));
-  PP_ASSIGN_OR_RETURN(const std::optional<msm_plan> carried, carried_plan<Curve>(plan, others));
-  bucket* result = at<bucket>(ws, plan.layout.result);
+  std::vector<std::vector<uint32_t>> others;
+  std::vector<std::optional<msm_plan>> carried;
+  for (const vector_state<Curve>& v : vs) {
+    PP_ASSIGN_OR_RETURN(others.emplace_back(), v.packed != nullptr
+                                                   ? count_packed_others<Curve>(plan, *v.packed, ws, stream)
+                                                   : count_streamed_others<Curve>(plan, v.d_scalars, ws, stream));
+    PP_ASSIGN_OR_RETURN(carried.emplace_back(), carried_plan<Curve>(plan, others.back()));
+    if (carried.back()) PP_CUDA_TRY(cudaMemsetAsync(v.ones, 0, sizeof(bucket), stream));
+  }
   bucket* chunk_result = at<bucket>(ws, plan.layout.chunk_result);
-  if (carried) PP_CUDA_TRY(cudaMemsetAsync(chunk_result, 0, sizeof(bucket), stream));
   for (uint64_t k = 0; k < s.chunks; ++k) {
-    PP_RETURN_IF_ERROR(stream_run<Curve>(ps, slot[k], stream, [&](const affine_t<Curve>* d_points) {
-      if (carried) {
-        return add_selected_chunk<Curve>(plan, *carried, len(k), others[k], d_points, d_scalars + k * s.n, ws,
-                                         k == 0, chunk_result, stream);
+    PP_RETURN_IF_ERROR(stream_run<Curve>(ps, slot[k], stream, [&](const affine_t<Curve>* d_points) -> status {
+      for (size_t i = 0; i < vs.size(); ++i) {
+        const vector_state<Curve>& v = vs[i];
+        PP_ASSIGN_OR_RETURN(const scalar_t<Curve>* sc, chunk_scalars<Curve>(v, k * s.n, len(k), stream));
+        if (carried[i]) {
+          PP_RETURN_IF_ERROR(add_selected_chunk<Curve>(plan, *carried[i], len(k), others[i][k], d_points, sc, ws,
+                                                       v.buckets, k == 0, v.ones, stream));
+          continue;
+        }
+        PP_RETURN_IF_ERROR(run_selected_chunk<Curve>(plan, len(k), others[i][k], d_points, sc, ws,
+                                                     k == 0 ? v.result : chunk_result, stream));
+        if (k > 0) {
+          accumulate_kernel<Curve><<<1, 32, 0, stream>>>(v.result, chunk_result);
+          PP_CUDA_TRY(cudaGetLastError());
+        }
       }
-      return run_selected_chunk<Curve>(plan, len(k), others[k], d_points, d_scalars + k * s.n, ws,
-                                       k == 0 ? result : chunk_result, stream);
+      return ok_status();
     }));
-    if (!carried && k > 0) {
-      accumulate_kernel<Curve><<<1, 32, 0, stream>>>(result, chunk_result);
-      PP_CUDA_TRY(cudaGetLastError());
-    }
     if (k + ahead < s.chunks) {
       PP_ASSIGN_OR_RETURN(slot[k + ahead], stream_copy<Curve>(ps, h_points + (k + ahead) * s.n, len(k + ahead)));
     }
   }
-  if (carried) PP_RETURN_IF_ERROR(reduce_buckets<Curve>(*carried, ws, chunk_result, result, stream));
-  ps.bucket_reductions += carried ? 1 : s.chunks;
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (carried[i]) {
+      PP_RETURN_IF_ERROR(reduce_buckets<Curve>(*carried[i], ws, vs[i].buckets, vs[i].ones, vs[i].result, stream));
+    }
+    ps.bucket_reductions += carried[i] ? 1 : s.chunks;
+  }
+  return ok_status();
+}
+
+// The plain streamed MSM for each vector of vs: every chunk copied once, its bucket sums added into
+// each vector's buckets in turn (the first chunk writes them), each vector's reduced once.
+template <class Curve>
+status run_streamed_merged(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
+                           std::span<const vector_state<Curve>> vs, void* ws, cudaStream_t stream) {
+  for (uint64_t k = 0; k < plan.shape.chunks; ++k) {
+    const msm_plan cp = chunk_plan(plan, k);
+    const uint64_t off = k * plan.shape.n;
+    const auto run = [&](const affine_t<Curve>* d_points) -> status {
+      for (const vector_state<Curve>& v : vs) {
+        PP_ASSIGN_OR_RETURN(const scalar_t<Curve>* sc, chunk_scalars<Curve>(v, off, cp.shape.n, stream));
+        PP_RETURN_IF_ERROR(add_bucket_sums<Curve>(cp, d_points, sc, nullptr, nullptr, ws, v.buckets, k == 0, stream));
+      }
+      return ok_status();
+    };
+    PP_RETURN_IF_ERROR(stream_chunk<Curve>(ps, h_points + off, cp.shape.n, stream, run));
+  }
+  for (const vector_state<Curve>& v : vs) {
+    PP_RETURN_IF_ERROR(reduce_buckets<Curve>(plan, ws, v.buckets, nullptr, v.result, stream));
+    ++ps.bucket_reductions;
+  }
   return ok_status();
 }
 
@@ -605,7 +713,8 @@ status msm(const ec::affine<Curve>* d_points, const typename Curve::scalar_field
            const msm_config& config) {
   using namespace msm_detail;
   const auto pass = [&](const msm_plan& cp, uint64_t off, bool first) {
-    return add_bucket_sums<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);
+    return add_bucket_sums<Curve>(cp, d_points + off, d_scalars + off, nullptr, nullptr, d_workspace,
+                                  at<xyzz_t<Curve>>(d_workspace, cp.layout.buckets), first, stream);
   };
   return plan_and_run<Curve>(n, false, config, d_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
                              merged_chunks<Curve>(d_workspace, stream, pass));
@@ -635,15 +744,12 @@ status msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::sca
   if (config.precomputed.groups > 1) {
     return invalid_argument("GPU MSM: precomputed bases are resident; the streamed MSM takes the points alone");
   }
-  const auto pass = [&](const msm_plan& cp, uint64_t off, bool first) {
-    return stream_chunk<Curve>(points, h_points + off, cp.shape.n, stream, [&](const affine_t<Curve>* d_points) {
-      return add_bucket_sums<Curve>(cp, d_points, d_scalars + off, nullptr, nullptr, d_workspace, first, stream);
-    });
+  const auto body = [&](const msm_plan& plan) {
+    const vector_state<Curve> v = workspace_state<Curve>(plan, d_workspace, d_scalars);
+    return run_streamed_merged<Curve>(plan, points, h_points, std::span(&v, 1), d_workspace, stream);
   };
-  PP_RETURN_IF_ERROR(plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result,
-                                         stream, merged_chunks<Curve>(d_workspace, stream, pass)));
-  ++points.bucket_reductions;
-  return ok_status();
+  return plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
+                             body);
 }
 
 template <class Curve>
@@ -658,7 +764,8 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curv
   };
   const auto body = [&](const msm_plan& plan) {
     if (streamed_select_fits(plan)) {
-      return run_streamed_selected<Curve>(plan, points, h_points, d_scalars, d_workspace, stream);
+      const vector_state<Curve> v = workspace_state<Curve>(plan, d_workspace, d_scalars);
+      return run_streamed_selected<Curve>(plan, points, h_points, std::span(&v, 1), d_workspace, stream);
     }
     PP_RETURN_IF_ERROR(run_chunks<Curve>(plan, d_workspace, stream, pass));
     points.bucket_reductions += plan.shape.chunks;
@@ -666,6 +773,91 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curv
   };
   return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
                              body);
+}
+
+template <class Curve>
+result<uint64_t> msm_vector_state_bytes(uint64_t n, bool split, bool packed, const msm_config& config) {
+  PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_msm<Curve>(n, split, config));
+  return make_msm_vector_layout(plan, sizeof(ec::xyzz<Curve>), packed ? sizeof(typename Curve::scalar_field) : 0)
+      .total;
+}
+
+template <class Curve>
+status msm_streamed_vectors(const ec::affine<Curve>* h_points, uint64_t n, bool split, const msm_vectors<Curve>& v,
+                            void* d_workspace, uint64_t workspace_bytes, cudaStream_t stream,
+                            msm_point_stream& points, const msm_config& config) {
+  using namespace msm_detail;
+  using bucket = xyzz_t<Curve>;
+  using fr = typename Curve::scalar_field;
+  const bool packed = !v.packed.empty();
+  const size_t count = packed ? v.packed.size() : v.d_scalars.size();
+  if (count == 0 || v.h_results.size() != count || (packed && !v.d_scalars.empty())) {
+    return invalid_argument("GPU MSM: " + std::to_string(v.d_scalars.size()) + " dense and " +
+                            std::to_string(v.packed.size()) + " packed scalar vectors, " +
+                            std::to_string(v.h_results.size()) + " results (expected one kind, one result each)");
+  }
+  if (config.precomputed.groups > 1) {
+    return invalid_argument("GPU MSM: precomputed bases are resident; the streamed MSM takes the points alone");
+  }
+  if (count == 1 && !packed) {
+    return split ? split_msm_streamed<Curve>(h_points, v.d_scalars[0], n, d_workspace, workspace_bytes,
+                                             &v.h_results[0], stream, points, config)
+                 : msm_streamed<Curve>(h_points, v.d_scalars[0], n, d_workspace, workspace_bytes, &v.h_results[0],
+                                       stream, points, config);
+  }
+  PP_ASSIGN_OR_RETURN(const msm_plan plan, make_plan<Curve>(n, split, config));
+  if (split && !streamed_select_fits(plan) && n > 0) {
+    if (packed) {
+      return invalid_argument("GPU MSM: packed scalar vectors need the selection counted up front (fewer than "
+                              "2^31 points and chunks than the sort keys' buffer holds), got " +
+                              std::to_string(n) + " points in " + std::to_string(plan.shape.chunks) + " chunks");
+    }
+    for (size_t i = 0; i < count; ++i) {
+      PP_RETURN_IF_ERROR(split_msm_streamed<Curve>(h_points, v.d_scalars[i], n, d_workspace, workspace_bytes,
+                                                   &v.h_results[i], stream, points, config));
+    }
+    return ok_status();
+  }
+  const msm_vector_layout vl = make_msm_vector_layout(plan, sizeof(bucket), packed ? sizeof(fr) : 0);
+  if (v.d_state == nullptr || v.state_bytes < vl.total || v.state_bytes % 256 != 0 ||
+      reinterpret_cast<uintptr_t>(v.d_state) % 256 != 0) {
+    return invalid_argument("GPU MSM: expected vector states of " + std::to_string(vl.total) +
+                            " bytes (a multiple of 256, 256-byte aligned), got " + std::to_string(v.state_bytes));
+  }
+  std::vector<vector_state<Curve>> states(count);
+  for (size_t i = 0; i < count; ++i) {
+    void* base = static_cast<char*>(v.d_state) + i * v.state_bytes;
+    vector_state<Curve>& st = states[i];
+    st.buckets = at<bucket>(base, vl.buckets);
+    st.ones = at<bucket>(base, vl.ones);
+    st.result = at<bucket>(base, vl.result);
+    if (packed) {
+      const packed_scalars& p = v.packed[i];
+      const bool in_witness = p.d_gather != nullptr || p.first + n <= p.layout.num_variables;
+      if (n > 0 && (p.d_packed == nullptr || reinterpret_cast<uintptr_t>(p.d_packed) % 256 != 0 || !in_witness)) {
+        return invalid_argument("GPU MSM: packed vector " + std::to_string(i) +
+                                (in_witness ? " not on the device, 256-byte aligned"
+                                            : " reads variables " + std::to_string(p.first) + " to " +
+                                                  std::to_string(p.first + n) + " of " +
+                                                  std::to_string(p.layout.num_variables)));
+      }
+      st.packed = &p;
+      st.chunk_scalars = at<fr>(base, vl.scalars);
+    } else {
+      st.d_scalars = v.d_scalars[i];
+    }
+    PP_RETURN_IF_ERROR(check_args<Curve>(plan, h_points, packed ? static_cast<const void*>(st.chunk_scalars)
+                                                                 : static_cast<const void*>(st.d_scalars),
+                                         d_workspace, workspace_bytes, &v.h_results[i]));
+  }
+  const std::span<const vector_state<Curve>> vs(states);
+  PP_RETURN_IF_ERROR(split ? run_streamed_selected<Curve>(plan, points, h_points, vs, d_workspace, stream)
+                           : run_streamed_merged<Curve>(plan, points, h_points, vs, d_workspace, stream));
+  for (size_t i = 0; i < count; ++i) {
+    PP_CUDA_TRY(cudaMemcpyAsync(&v.h_results[i], states[i].result, sizeof(ec::xyzz<Curve>), cudaMemcpyDeviceToHost,
+                                stream));
+  }
+  return ok_status();
 }
 
 }  // namespace pp::cuda
@@ -683,4 +875,8 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curv
                                       const msm_config&);                                                       \
   template status split_msm_streamed<Curve>(const ec::affine<Curve>*, const Curve::scalar_field*, uint64_t,      \
                                             void*, uint64_t, ec::xyzz<Curve>*, cudaStream_t, msm_point_stream&, \
-                                            const msm_config&);
+                                            const msm_config&);                                                 \
+  template result<uint64_t> msm_vector_state_bytes<Curve>(uint64_t, bool, bool, const msm_config&);             \
+  template status msm_streamed_vectors<Curve>(const ec::affine<Curve>*, uint64_t, bool,                         \
+                                              const msm_vectors<Curve>&, void*, uint64_t, cudaStream_t,         \
+                                              msm_point_stream&, const msm_config&);

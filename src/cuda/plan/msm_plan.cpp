@@ -213,6 +213,18 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
   return best;
 }
 
+msm_vector_layout make_msm_vector_layout(const msm_plan& plan, uint64_t bucket_bytes, uint64_t scalar_bytes) {
+  const msm_shape& s = plan.shape;
+  msm_vector_layout v;
+  bump b;
+  v.buckets = b.take(bucket_bytes * s.windows * s.buckets_per_window);
+  v.ones = b.take(bucket_bytes);
+  v.result = b.take(bucket_bytes);
+  v.scalars = b.take(scalar_bytes * s.n);
+  v.total = b.at;
+  return v;
+}
+
 msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
                        uint64_t select_temp_bytes) {
   msm_plan p;

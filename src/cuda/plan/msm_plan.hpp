@@ -140,6 +140,15 @@ bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
                                 const msm_tuning& tuning = msm_tuning_sm90);
 
+// What one scalar vector of a streamed MSM over several vectors keeps between the chunks
+// (msm_device.hpp, msm_streamed_vectors): its buckets (a carried pass's array is at most the plan's:
+// msm_pass_fits), the sum of its scalar-1 points, its result and, for a packed vector, one chunk of
+// its scalars (scalar_bytes each; 0: none), 256-aligned at these offsets.
+struct msm_vector_layout {
+  uint64_t buckets = 0, ones = 0, result = 0, scalars = 0, total = 0;
+};
+msm_vector_layout make_msm_vector_layout(const msm_plan& plan, uint64_t bucket_bytes, uint64_t scalar_bytes = 0);
+
 // Lays out the workspace for a shape (sized for one chunk of n points), given the curve's bucket
 // (XYZZ) size and CUB's temp sizes (the larger of the full and the last chunk's).
 msm_plan make_msm_plan(const msm_shape& shape, uint64_t bucket_bytes, uint64_t sort_temp_bytes,
