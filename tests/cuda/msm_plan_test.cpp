@@ -268,9 +268,15 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
     EXPECT_FALSE(pass.split);
     EXPECT_TRUE(msm_pass_fits(*s, pass));
     EXPECT_LE(array(pass.window_bits), plan.layout.pair_bytes);
-    // A vector of msm_streamed_vectors carries its buckets in its own state: the carried array fits.
+    // A vector of msm_streamed_vectors carries its buckets in its own state: the carried array fits
+    // the state's full size; given less, the pass fits that or there is none.
     const msm_vector_layout v = make_msm_vector_layout(plan, r.bucket_bytes);
-    EXPECT_LE(array(pass.window_bits), v.ones - v.buckets);
+    EXPECT_LE(array(pass.window_bits), v.total - v.buckets);
+    const uint64_t capacity = array(pass.window_bits) - 1;
+    const msm_shape capped = make_msm_carried_pass(plan, r.bucket_bytes, r.others, r.most, msm_tuning_sm90, capacity);
+    if (capped.window_bits != 0) {
+      EXPECT_LE(array(capped.window_bits), capacity);
+    }
     EXPECT_GE(pass.window_bits, r.forced != 0 ? r.forced : msm_window_bits(r.most));
     EXPECT_LE(pass.window_bits, r.forced != 0 ? r.forced : msm_window_bits(r.others));
     // Every chunk's pass at that width fits too.
@@ -280,9 +286,10 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
   }
 }
 
-// A vector's state (msm_streamed_vectors): its buckets hold the plan's array (plain MSMs carry at the
-// plan's width), then the scalar-1 sum and the result, each 256-aligned: at 2^27 points in the chunks
-// a 16 GiB plan streams (2^23 points, 19-bit windows) 672 MiB for G1, 1344 MiB for G2.
+// A vector's state (msm_streamed_vectors): a packed vector's chunk of scalars, the scalar-1 sum, the
+// result, then the buckets, the plan's array (plain MSMs carry at the plan's width), each 256-aligned:
+// at 2^27 points in the chunks a 16 GiB plan streams (2^23 points, 19-bit windows) 672 MiB for G1,
+// 1344 MiB for G2, 256 MiB more for a packed vector's scalars.
 TEST(MsmPlan, VectorLayout) {
   for (const msm_group& g : all_groups) {
     for (bool split : {false, true}) {
@@ -291,12 +298,16 @@ TEST(MsmPlan, VectorLayout) {
         ASSERT_THAT(plan, IsOk());
         const msm_vector_layout v = make_msm_vector_layout(*plan, g.bucket_bytes);
         const uint64_t array = g.bucket_bytes * plan->shape.windows * plan->shape.buckets_per_window;
-        EXPECT_EQ(v.buckets, 0u);
-        EXPECT_GE(v.ones, array);
+        EXPECT_EQ(v.scalars, 0u);
+        EXPECT_EQ(v.ones, 0u);
         EXPECT_GE(v.result, v.ones + g.bucket_bytes);
-        EXPECT_GE(v.total, v.result + g.bucket_bytes);
-        for (uint64_t at : {v.ones, v.result, v.total}) EXPECT_EQ(at % 256, 0u);
+        EXPECT_GE(v.buckets, v.result + g.bucket_bytes);
+        EXPECT_GE(v.total, v.buckets + array);
+        for (uint64_t at : {v.result, v.buckets, v.total}) EXPECT_EQ(at % 256, 0u);
         EXPECT_LE(v.total, array + 1024);
+        const msm_vector_layout packed = make_msm_vector_layout(*plan, g.bucket_bytes, 32);
+        EXPECT_GE(packed.ones, 32 * plan->shape.n);
+        EXPECT_EQ(packed.total - packed.ones, v.total);
         std::printf("%s n=%llu %s: %d-bit windows, a vector's state %.1f MiB\n", g.name, (unsigned long long)n,
                     split ? "split" : "plain", plan->shape.window_bits, double(v.total) / (1 << 20));
       }

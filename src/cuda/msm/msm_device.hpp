@@ -130,7 +130,10 @@ struct msm_vectors {
   std::span<const packed_scalars> packed;
   std::span<ec::xyzz<Curve>> h_results;  // one a vector (pinned keeps the copies asynchronous)
   void* d_state = nullptr;               // vectors x state_bytes, 256-byte aligned
-  uint64_t state_bytes = 0;              // each vector's: at least msm_vector_state_bytes
+  // Each vector's: msm_vector_state_bytes. A split MSM takes less, down to its buckets' offset
+  // (msm_vector_layout): its chunks then carry their buckets at a width whose array fits what is
+  // left, or each chunk reduces its own.
+  uint64_t state_bytes = 0;
 };
 template <class Curve>
 result<uint64_t> msm_vector_state_bytes(uint64_t n, bool split, bool packed, const msm_config& config = {});

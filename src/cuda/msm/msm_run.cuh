@@ -116,6 +116,7 @@ struct vector_state {
   xyzz_t<Curve>* result = nullptr;
   const packed_scalars* packed = nullptr;
   scalar_t<Curve>* chunk_scalars = nullptr;
+  uint64_t bucket_capacity = UINT64_MAX;  // bytes at buckets (a vector's state may hold less than the plan's)
 };
 
 template <class Curve>
@@ -567,14 +568,15 @@ status run_selected_chunk(const msm_plan& plan, uint64_t len, uint32_t others, c
 // per-chunk counts of other points (make_msm_carried_pass), with CUB's temp sizes checked for every
 // chunk's pass; nullopt when the chunks cannot carry (each then reduces its own).
 template <class Curve>
-result<std::optional<msm_plan>> carried_plan(const msm_plan& plan, const std::vector<uint32_t>& others) {
+result<std::optional<msm_plan>> carried_plan(const msm_plan& plan, const std::vector<uint32_t>& others,
+                                             uint64_t bucket_capacity) {
   uint64_t total = 0, most = 0;
   for (const uint32_t o : others) {
     total += o;
     most = std::max<uint64_t>(most, o);
   }
   msm_plan carried = plan;
-  carried.shape = make_msm_carried_pass(plan, sizeof(xyzz_t<Curve>), total, most);
+  carried.shape = make_msm_carried_pass(plan, sizeof(xyzz_t<Curve>), total, most, msm_tuning_sm90, bucket_capacity);
   if (carried.shape.window_bits == 0) return std::optional<msm_plan>{};
   for (const uint32_t o : others) {
     PP_ASSIGN_OR_RETURN(const cub_temp_bytes temp, query_cub_temp<Curve>(make_msm_chunk_shape(carried.shape, o)));
@@ -630,7 +632,7 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
     PP_ASSIGN_OR_RETURN(others.emplace_back(), v.packed != nullptr
                                                    ? count_packed_others<Curve>(plan, *v.packed, ws, stream)
                                                    : count_streamed_others<Curve>(plan, v.d_scalars, ws, stream));
-    PP_ASSIGN_OR_RETURN(carried.emplace_back(), carried_plan<Curve>(plan, others.back()));
+    PP_ASSIGN_OR_RETURN(carried.emplace_back(), carried_plan<Curve>(plan, others.back(), v.bucket_capacity));
     if (carried.back()) PP_CUDA_TRY(cudaMemsetAsync(v.ones, 0, sizeof(bucket), stream));
   }
   bucket* chunk_result = at<bucket>(ws, plan.layout.chunk_result);
@@ -819,9 +821,10 @@ status msm_streamed_vectors(const ec::affine<Curve>* h_points, uint64_t n, bool 
     return ok_status();
   }
   const msm_vector_layout vl = make_msm_vector_layout(plan, sizeof(bucket), packed ? sizeof(fr) : 0);
-  if (v.d_state == nullptr || v.state_bytes < vl.total || v.state_bytes % 256 != 0 ||
+  const uint64_t least = split ? vl.buckets : vl.total;
+  if (v.d_state == nullptr || v.state_bytes < least || v.state_bytes % 256 != 0 ||
       reinterpret_cast<uintptr_t>(v.d_state) % 256 != 0) {
-    return invalid_argument("GPU MSM: expected vector states of " + std::to_string(vl.total) +
+    return invalid_argument("GPU MSM: expected vector states of at least " + std::to_string(least) +
                             " bytes (a multiple of 256, 256-byte aligned), got " + std::to_string(v.state_bytes));
   }
   std::vector<vector_state<Curve>> states(count);
@@ -831,6 +834,7 @@ status msm_streamed_vectors(const ec::affine<Curve>* h_points, uint64_t n, bool 
     st.buckets = at<bucket>(base, vl.buckets);
     st.ones = at<bucket>(base, vl.ones);
     st.result = at<bucket>(base, vl.result);
+    st.bucket_capacity = v.state_bytes - vl.buckets;
     if (packed) {
       const packed_scalars& p = v.packed[i];
       const bool in_witness = p.d_gather != nullptr || p.first + n <= p.layout.num_variables;

@@ -191,7 +191,7 @@ msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tun
 }
 
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
-                                const msm_tuning& tuning) {
+                                const msm_tuning& tuning, uint64_t bucket_capacity) {
   const msm_shape& s = plan.shape;
   const uint64_t n = max_len < s.n ? max_len : s.n;
   const int widest = s.forced_width ? s.window_bits : msm_window_bits(total_len > n ? total_len : n);
@@ -202,7 +202,8 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
   for (int c = narrowest; c <= widest; ++c) {
     const msm_shape pass = pass_shape(n, c, false, tuning);
     const uint64_t buckets = uint64_t(pass.windows) * pass.buckets_per_window;
-    if (!msm_pass_fits(s, pass) || bucket_bytes * buckets > plan.layout.pair_bytes) continue;
+    const uint64_t array = bucket_bytes * buckets;
+    if (!msm_pass_fits(s, pass) || array > plan.layout.pair_bytes || array > bucket_capacity) continue;
     const double cost = double(total_len) * pass.windows +
                         double(buckets) * (merges * tuning.bucket_merge_madds + tuning.bucket_reduce_madds);
     if (best.window_bits == 0 || cost < best_cost) {
@@ -217,10 +218,10 @@ msm_vector_layout make_msm_vector_layout(const msm_plan& plan, uint64_t bucket_b
   const msm_shape& s = plan.shape;
   msm_vector_layout v;
   bump b;
-  v.buckets = b.take(bucket_bytes * s.windows * s.buckets_per_window);
+  v.scalars = b.take(scalar_bytes * s.n);
   v.ones = b.take(bucket_bytes);
   v.result = b.take(bucket_bytes);
-  v.scalars = b.take(scalar_bytes * s.n);
+  v.buckets = b.take(bucket_bytes * s.windows * s.buckets_per_window);
   v.total = b.at;
   return v;
 }

@@ -136,16 +136,18 @@ bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 // array (bucket_bytes a bucket) fits the sort pair a later chunk sums into (layout.pair_bytes), the
 // cheapest by the cost model: total_len x W additions, a merge of every bucket per later chunk and
 // one reduction (tuning.bucket_merge_madds, bucket_reduce_madds a bucket). window_bits 0 when none
-// fits. CUB's temp sizes are the caller's to check.
+// fits; bucket_capacity bounds the array too (a vector's state, msm_vector_layout). CUB's temp sizes
+// are the caller's to check.
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
-                                const msm_tuning& tuning = msm_tuning_sm90);
+                                const msm_tuning& tuning = msm_tuning_sm90, uint64_t bucket_capacity = UINT64_MAX);
 
 // What one scalar vector of a streamed MSM over several vectors keeps between the chunks
-// (msm_device.hpp, msm_streamed_vectors): its buckets (a carried pass's array is at most the plan's:
-// msm_pass_fits), the sum of its scalar-1 points, its result and, for a packed vector, one chunk of
-// its scalars (scalar_bytes each; 0: none), 256-aligned at these offsets.
+// (msm_device.hpp, msm_streamed_vectors): for a packed vector one chunk of its scalars (scalar_bytes
+// each; 0: none), the sum of its scalar-1 points, its result, then its buckets (the plan's array in
+// `total`: a carried pass's array is at most that, msm_pass_fits; a split MSM may be given less,
+// from `buckets` on), 256-aligned at these offsets.
 struct msm_vector_layout {
-  uint64_t buckets = 0, ones = 0, result = 0, scalars = 0, total = 0;
+  uint64_t scalars = 0, ones = 0, result = 0, buckets = 0, total = 0;
 };
 msm_vector_layout make_msm_vector_layout(const msm_plan& plan, uint64_t bucket_bytes, uint64_t scalar_bytes = 0);
 
