@@ -580,6 +580,74 @@ TEST(CudaBackend, StreamedMatricesUnderTheLeastBudgetMatchCpu) {
   }
 }
 
+// Partitions of one key taken together (start_together) on the least budget's plan, every table and
+// the matrices streamed: three partitions with different witnesses (the circuit's, and two with aux
+// values changed: they satisfy nothing, so their proofs are compared, not verified) prove together
+// what start() proves one by one with the same (r, s), both H bases, the satisfied one verifying;
+// the bytes copied a partition fall (L, A, B_G1 and B_G2 once for three). The unlimited plan (tables
+// resident) is refused with failed_precondition and stays healthy; requests of two keys are refused.
+TEST(CudaBackend, PartitionsTogetherMatchOneByOne) {
+  const uint64_t seed0 = pp::test::test_seed();
+  for (const h_basis basis : {h_basis::monomial, h_basis::odd_coset_lagrange}) {
+    SCOPED_TRACE(basis == h_basis::monomial ? "monomial" : "snarkjs");
+    const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 17), basis, seed0 + 6);
+    ASSERT_NE(inst, nullptr);
+    const instance& in = *inst;
+    const cuda_backend_config cfg = streamed_matrices_config(in);
+    ASSERT_GT(cfg.max_vram_bytes, 0u);
+    auto be = cuda_backend::create(cfg);
+    ASSERT_THAT(be, IsOk());
+    std::vector<std::vector<fr>> witnesses(3, in.circuit.w);
+    uint64_t state = seed0 + 11;
+    const uint64_t first_aux = in.circuit.cs.num_public() + 1;
+    for (uint64_t v = 1; v < 3; ++v) {
+      for (uint64_t i = first_aux + v; i < witnesses[v].size(); i += 3) {
+        const uint64_t pick = (i / 3 + v) % 10;
+        witnesses[v][i] = pick == 0 ? r1cs::random_fr(state) : pick < 5 ? fr::one() : fr::zero();
+      }
+    }
+    std::vector<groth16::prove_request> reqs;
+    for (uint64_t v = 0; v < 3; ++v) {
+      groth16::prove_request req = request_for(in, seed0 + 20 + v);
+      req.witness = witnesses[v];
+      req.options.self_verify = v == 0;
+      reqs.push_back(req);
+    }
+    std::vector<groth16::proof> want;
+    const uint64_t h2d0 = (*be)->h2d_bytes();
+    for (const auto& req : reqs) {
+      auto r = groth16::prove(**be, req);
+      ASSERT_THAT(r, IsOk());
+      want.push_back(r->pi);
+    }
+    const uint64_t one_by_one = (*be)->h2d_bytes() - h2d0;
+    auto pending = (*be)->start_together(reqs);
+    ASSERT_THAT(pending, IsOk());
+    const uint64_t together = (*be)->h2d_bytes() - h2d0 - one_by_one;
+    ASSERT_EQ(pending->size(), 3u);
+    for (size_t v = 0; v < 3; ++v) {
+      auto out = (*be)->finish(std::move((*pending)[v]));
+      ASSERT_THAT(out, IsOk());
+      EXPECT_TRUE(out->pi == want[v]) << "partition " << v << " together differs from its proof alone";
+    }
+    std::printf("h2d for three partitions: %llu bytes one by one, %llu together\n", (unsigned long long)one_by_one,
+                (unsigned long long)together);
+    EXPECT_LT(together, one_by_one);
+    const auto inputs = std::span<const fr>(in.circuit.w).subspan(1, in.circuit.cs.num_public());
+    EXPECT_THAT(groth16::verify(in.pk.vk, inputs, want[0]), IsOk());
+    EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
+    // Two keys in one call.
+    const auto other = make_instance(64, 1, 100, basis, seed0 + 9);
+    std::vector<groth16::prove_request> mixed = {reqs[0], request_for(*other, seed0)};
+    EXPECT_THAT((*be)->start_together(mixed), StatusIs(status_code::invalid_argument));
+  }
+  // Every table resident: nothing to share.
+  const auto small = make_instance(300, 2, 500, h_basis::monomial, seed0 + 31);
+  const std::vector<groth16::prove_request> two = {request_for(*small, 1), request_for(*small, 2)};
+  EXPECT_THAT(gpu().start_together(two), StatusIs(status_code::failed_precondition));
+  EXPECT_TRUE(gpu().healthy()) << gpu().last_error();
+}
+
 // The same streamed key and matrices with the partitions' copies held to 4 GiB/s (link_pacer.hpp, the
 // measurement aid for slower links): the witness upload, every matrix row chunk and every point
 // chunk go through the pacer's kernels on the copy streams, two threads at once; the proofs are the

@@ -148,25 +148,30 @@ struct cuda_backend::impl {
     return r;
   }
 
-  // start() of either curve: the circuit's partition on a lane, its sums in the pending.
+  // A checked request's pending, before its partition runs (the satisfaction check when asked).
   template <class Family>
-  result<pending_ptr> start(const groth16::basic_prove_request<Family>& req) {
+  static result<std::unique_ptr<cuda_pending<Family>>> make_pending(const groth16::basic_prove_request<Family>& req) {
     PP_RETURN_IF_ERROR(groth16::check_prove_request(req));
-    const auto& pk = *req.pk;
-    const auto& cs = *req.cs;
-
     auto p = std::make_unique<cuda_pending<Family>>();
-    p->pk = &pk;
-    p->cs = &cs;
+    p->pk = req.pk;
+    p->cs = req.cs;
     p->witness = req.witness;
     p->rs = req.rs ? *req.rs : groth16::random_blinding<Family>();
     p->options = req.options;
     if (req.options.check_satisfied) {
       const auto t0 = clock::now();
-      PP_RETURN_IF_ERROR(r1cs::check_satisfied(cs, req.witness));
+      PP_RETURN_IF_ERROR(r1cs::check_satisfied(*req.cs, req.witness));
       p->timings.add("satisfaction check", clock::now() - t0);
     }
-    basic_circuit_key_loader<Family> src(pk, cs, nullptr, upload_target());
+    return p;
+  }
+
+  // start() of either curve: the circuit's partition on a lane, its sums in the pending.
+  template <class Family>
+  result<pending_ptr> start(const groth16::basic_prove_request<Family>& req) {
+    PP_ASSIGN_OR_RETURN(std::unique_ptr<cuda_pending<Family>> p, make_pending(req));
+    const auto& cs = *req.cs;
+    basic_circuit_key_loader<Family> src(*req.pk, cs, nullptr, upload_target());
     PP_ASSIGN_OR_RETURN(const basic_partition_result<Family> r,
                         on_lane(src, req.witness, p->timings,
                                 [&](const key_entry& k, const partition_workspace& pw, lane& ln,
@@ -175,6 +180,51 @@ struct cuda_backend::impl {
                                 }));
     p->sums = r.sums;
     return pending_ptr(std::move(p));
+  }
+
+  // start_together() of either curve: the partitions of one key on one lane, packed together, a
+  // workspace, the kernels' turn once, run_partitions_together; as on_lane, the lane is held until
+  // its last event has completed or its streams are drained.
+  template <class Family>
+  result<std::vector<pending_ptr>> start_together(std::span<const groth16::basic_prove_request<Family>> reqs) {
+    if (reqs.empty() || reqs.size() > max_partitions_together) {
+      return invalid_argument("cuda_backend::start_together: " + std::to_string(reqs.size()) +
+                              " requests, expected 1 to " + std::to_string(max_partitions_together));
+    }
+    std::vector<std::unique_ptr<cuda_pending<Family>>> ps;
+    std::vector<groth16::prove_timings*> t;
+    std::vector<std::span<const typename Family::fr>> values;
+    for (const auto& req : reqs) {
+      if (req.pk != reqs[0].pk || req.cs != reqs[0].cs) {
+        return invalid_argument("cuda_backend::start_together: every request must name the first one's key and "
+                                "circuit");
+      }
+      PP_ASSIGN_OR_RETURN(ps.emplace_back(), make_pending(req));
+      t.push_back(&ps.back()->timings);
+      values.push_back(req.witness);
+    }
+    const auto& cs = *reqs[0].cs;
+    basic_circuit_key_loader<Family> src(*reqs[0].pk, cs, nullptr, upload_target());
+    lane_hold held(*free_lanes);
+    PP_CUDA_TRY(cudaSetDevice(cfg.device));  // per host thread
+    PP_ASSIGN_OR_RETURN(key_entry* const k, keys->key_for(src, &held, t[0]));
+    lane& ln = lanes[held.id()];
+    PP_ASSIGN_OR_RETURN(const std::vector<packed_partition> packed,
+                        pack_partitions<typename Family::fr>(values, ln, t));
+    lane_hold ws(keys->workspaces());
+    compute_turn turn(turns, ln.turn_end, ln.compute);
+    auto r = run_partitions_together<Family>(*k, k->ws[ws.id()], ln, cs, packed, turn, gclock, t);
+    if (!r.ok()) {
+      if (r.error().code() == status_code::failed_precondition) return r.error();  // nothing was enqueued
+      return fail_partition(ln, r.error());
+    }
+    std::vector<pending_ptr> out;
+    for (size_t i = 0; i < ps.size(); ++i) {
+      account((*r)[i]);
+      ps[i]->sums = (*r)[i].sums;
+      out.emplace_back(std::move(ps[i]));
+    }
+    return out;
   }
 
   // finish() of either curve: only this backend's pendings of that curve.
@@ -315,6 +365,14 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
     return impl_->start(req);
   } catch (const std::exception& e) {
     return internal_error(std::string("cuda_backend::start: ") + e.what());
+  }
+}
+
+result<std::vector<pending_ptr>> cuda_backend::start_together(std::span<const prove_request> reqs) {
+  try {
+    return impl_->start_together<ec::bls12_381::family>(reqs);
+  } catch (const std::exception& e) {
+    return internal_error(std::string("cuda_backend::start_together: ") + e.what());
   }
 }
 

@@ -26,8 +26,10 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 #include "cuda/plan/backend_config.hpp"
@@ -102,6 +104,16 @@ class cuda_backend final : public groth16::backend {
   // A CUDA error fails the partition with status internal (the CUDA error text) and marks the
   // backend unhealthy: later calls fail with unavailable.
   result<groth16::pending_ptr> start(const groth16::prove_request& req) override;
+  // Several partitions of one key (every request names the same pk and cs; 1 to 8) at once on one
+  // lane, sharing the streamed copies of L, A, B_G1 and B_G2 (docs/perf/vram-budgets.md, "One copy of
+  // a chunk for several partitions"): each partition's front and H's MSM in turn, then those four
+  // MSMs once for all, each chunk of points copied once; their witnesses packed in the lane's staging
+  // together (gpu staging must hold them). Returns a pending each, in order, as start() would give:
+  // the same proofs. failed_precondition (the backend healthy) when the key's plan keeps one of those
+  // four tables resident or when the packed witnesses and the MSMs' states do not fit the lane's
+  // witness and scalar buffers; resource_exhausted when the staging does not hold the packed
+  // witnesses. BLS12-381's circuits.
+  result<std::vector<groth16::pending_ptr>> start_together(std::span<const groth16::prove_request> reqs);
   // BN254 (circom's bn128) the same way on the same region and lanes, its key placed beside
   // BLS12-381's as any key is: the kernels over BN254's fields, the sums assembled by finish_bn254.
   // cuda_bn254_backend.hpp is this backend's groth16::basic_backend face for BN254.

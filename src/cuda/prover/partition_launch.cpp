@@ -91,6 +91,27 @@ struct msm_runner {
                  : msm_streamed<Curve>(pts, d_scalars, n, ws, wsb, out, s, ps, cfg);
   }
 
+  // Table `table` (streamed) for several partitions' packed witnesses at once: each chunk copied once
+  // (msm_streamed_vectors), the vector states in d_state.
+  template <class Curve>
+  status run_vectors(int table, std::span<const packed_scalars> vectors, std::span<ec::xyzz<Curve>> out,
+                     void* d_state, uint64_t state_bytes) {
+    if (k.resident(table)) {
+      return internal_error(std::string("partitions together: table ") + key_table_names[table] + " is resident");
+    }
+    msm_config cfg;
+    cfg.max_chunk_points =
+        std::is_same_v<Curve, typename Curve::family::g2_curve> ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
+    PP_RETURN_IF_ERROR(begin_stream());
+    msm_vectors<Curve> v;
+    v.packed = vectors;
+    v.h_results = out;
+    v.d_state = d_state;
+    v.state_bytes = state_bytes;
+    return msm_streamed_vectors<Curve>(static_cast<const ec::affine<Curve>*>(k.points[table]), k.shape.points[table],
+                                       true, v, pw.d_msm_ws, k.plan.msm.workspace_bytes, ln.compute, ps, cfg);
+  }
+
   status end_stream() { return started ? ln.stream_end.record(ln.copy) : ok_status(); }
 };
 
@@ -101,6 +122,41 @@ uint64_t sums_staging_bytes() {
 }
 
 namespace {
+
+template <class D>
+clock::time_point host_at(const gpu_clock& gclock, D ms) {
+  return gclock.host_origin +
+         std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
+}
+
+// The timings and spans of a partition's steps from its completed events, ev_start to `last` (the
+// MSM steps after it are not timed here), and the key stream's when the lane streamed; returns the
+// compute stream's interval (ms since the origin): its begin and `last`.
+result<std::pair<float, float>> read_timings(lane& ln, const gpu_clock& gclock, groth16::prove_timings& t, int last,
+                                             bool spmv, bool streamed) {
+  auto& events = ln.events;
+  std::array<float, ev_count> at{};  // ms since the origin event
+  for (int e = 0; e <= last; ++e) {
+    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
+  }
+  t.add(ev_names[ev_uploaded], from_ms(at[ev_uploaded] - at[ev_start]));
+  t.spans.push_back({"upload", ln.copy_track, host_at(gclock, at[ev_start]), host_at(gclock, at[ev_uploaded])});
+  for (int e = ev_spmv; e <= last; ++e) {
+    if (e == ev_spmv && !spmv) continue;  // from evaluations: no SpMV
+    const int prev = e == ev_spmv ? ev_compute_begin : e - 1;
+    t.add(ev_names[e], from_ms(at[e] - at[prev]));
+    t.spans.push_back({std::string(ev_names[e] + 4), ln.compute_track, host_at(gclock, at[prev]),
+                       host_at(gclock, at[e])});
+  }
+  if (streamed) {
+    PP_RETURN_IF_ERROR(ln.stream_end.synchronize());  // its copies are done; the record itself may trail
+    PP_ASSIGN_OR_RETURN(const float b, cuda_event::elapsed_ms(*gclock.origin, ln.stream_begin));
+    PP_ASSIGN_OR_RETURN(const float e, cuda_event::elapsed_ms(*gclock.origin, ln.stream_end));
+    t.add("key stream h2d (copy stream, overlaps the MSMs)", from_ms(e - b));
+    t.spans.push_back({"key stream h2d", ln.copy_track, host_at(gclock, b), host_at(gclock, e)});
+  }
+  return std::pair{at[ev_compute_begin], at[last]};
+}
 
 // The MSM phase of a partition whose h is in pw.d_scalars once the compute stream reaches its
 // current end (ev_h is recorded here), and the partition's timings from its events. The witness is in
@@ -159,33 +215,9 @@ result<basic_partition_result<Family>> msm_phase(const key_entry& k, const parti
   out.sums.b1 = ec::to_jacobian(sums->b1);
   out.sums.b2 = ec::to_jacobian(sums->b2);
   out.h2d_bytes = h2d + r.ps.h2d_bytes;
-
-  // Timings and spans from the completed events.
-  std::array<float, ev_count> at{};  // ms since the origin event
-  for (int e = 0; e < ev_count; ++e) {
-    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
-  }
-  auto host_at = [&](float ms) {
-    return gclock.host_origin +
-           std::chrono::duration_cast<clock::duration>(std::chrono::duration<double, std::milli>(ms));
-  };
-  t.add(ev_names[ev_uploaded], from_ms(at[ev_uploaded] - at[ev_start]));
-  t.spans.push_back({"upload", ln.copy_track, host_at(at[ev_start]), host_at(at[ev_uploaded])});
-  for (int e = ev_spmv; e < ev_count; ++e) {
-    if (e == ev_spmv && !spmv) continue;  // from evaluations: no SpMV
-    const int prev = e == ev_spmv ? ev_compute_begin : e - 1;
-    t.add(ev_names[e], from_ms(at[e] - at[prev]));
-    t.spans.push_back({std::string(ev_names[e] + 4), ln.compute_track, host_at(at[prev]), host_at(at[e])});
-  }
-  if (r.started) {
-    PP_RETURN_IF_ERROR(ln.stream_end.synchronize());  // its copies are done; the record itself may trail
-    PP_ASSIGN_OR_RETURN(const float b, cuda_event::elapsed_ms(*gclock.origin, ln.stream_begin));
-    PP_ASSIGN_OR_RETURN(const float e, cuda_event::elapsed_ms(*gclock.origin, ln.stream_end));
-    t.add("key stream h2d (copy stream, overlaps the MSMs)", from_ms(e - b));
-    t.spans.push_back({"key stream h2d", ln.copy_track, host_at(b), host_at(e)});
-  }
-  out.compute_begin_ms = at[ev_compute_begin];
-  out.compute_end_ms = at[ev_msm_b2];
+  PP_ASSIGN_OR_RETURN(const auto span, read_timings(ln, gclock, t, ev_msm_b2, spmv, r.started));
+  out.compute_begin_ms = span.first;
+  out.compute_end_ms = span.second;
   return out;
 }
 
@@ -199,11 +231,17 @@ result<compact_witness_layout> pack_partition(std::span<const Fr> values, lane& 
   return layout;
 }
 
+namespace {
+
+// The front of a circuit's partition: its witness, packed at h_packed (pinned), uploaded and expanded
+// into pw.d_w (copy stream), then, behind the upload, the SpMV and the H steps (compute stream; the
+// kernels' turn taken first when take_turn), h left in pw.d_scalars. Returns the bytes copied (the
+// packed witness, streamed matrix rows).
 template <class Family>
-result<basic_partition_result<Family>> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
-                                                     const r1cs::basic_constraint_system<typename Family::fr>& cs,
-                                                     const compact_witness_layout& layout, compute_turn& turn,
-                                                     const gpu_clock& gclock, groth16::prove_timings& t) {
+result<uint64_t> compute_h(const key_entry& k, const partition_workspace& pw, lane& ln,
+                           const r1cs::basic_constraint_system<typename Family::fr>& cs,
+                           const compact_witness_layout& layout, const std::byte* h_packed, compute_turn& turn,
+                           bool take_turn) {
   using Fr = typename Family::fr;
   const auto* qap = std::get_if<basic_device_qap<Fr>>(&k.qap);
   if (qap == nullptr) return internal_error("run_partition: the placed key's QAP tables are the other curve's");
@@ -217,10 +255,10 @@ result<basic_partition_result<Family>> run_partition(const key_entry& k, const p
   // stream takes its turn, then waits for the upload through an event.
   PP_RETURN_IF_ERROR(events[ev_start].record(copy));
   PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, layout.bytes, copy));
-  PP_RETURN_IF_ERROR(upload_witness(layout, ln.staging.data(), pw.d_witness_ws, w, copy));
+  PP_RETURN_IF_ERROR(upload_witness(layout, h_packed, pw.d_witness_ws, w, copy));
   PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
   PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
-  PP_RETURN_IF_ERROR(turn.begin());
+  if (take_turn) PP_RETURN_IF_ERROR(turn.begin());
   PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
 
@@ -269,7 +307,202 @@ result<basic_partition_result<Family>> run_partition(const key_entry& k, const p
     PP_RETURN_IF_ERROR(spmv(2, b));
     PP_RETURN_IF_ERROR(h_finish(*qap, a, b, compute));
   }
-  return msm_phase<Family>(k, pw, ln, inputs, layout.bytes + rows.h2d_bytes, /*spmv=*/true, turn, gclock, t);
+  return layout.bytes + rows.h2d_bytes;
+}
+
+}  // namespace
+
+template <class Family>
+result<basic_partition_result<Family>> run_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
+                                                     const r1cs::basic_constraint_system<typename Family::fr>& cs,
+                                                     const compact_witness_layout& layout, compute_turn& turn,
+                                                     const gpu_clock& gclock, groth16::prove_timings& t) {
+  PP_ASSIGN_OR_RETURN(const uint64_t h2d, compute_h<Family>(k, pw, ln, cs, layout, ln.staging.data(), turn, true));
+  return msm_phase<Family>(k, pw, ln, cs.num_public() + 1, h2d, /*spmv=*/true, turn, gclock, t);
+}
+
+namespace {
+
+// The MSM sums of partitions taken together, in pinned staging (the copies stay asynchronous).
+template <class Family>
+struct together_sums {
+  ec::xyzz<typename Family::g1_curve> h[max_partitions_together], l[max_partitions_together],
+      a[max_partitions_together], b1[max_partitions_together];
+  ec::xyzz<typename Family::g2_curve> b2[max_partitions_together];
+};
+
+uint64_t together_sums_bytes() {
+  return pad256(std::max(sizeof(together_sums<ec::bls12_381::family>), sizeof(together_sums<ec::bn254::family>)));
+}
+
+// The vector state every table of the shared MSMs can run in: the largest least state of L, A, B_G1
+// (G1) and B_G2 (G2) with packed vectors (msm_vector_layout's buckets offset; more room lets their
+// chunks carry their buckets).
+template <class Family>
+result<uint64_t> least_vector_state(const key_entry& k) {
+  uint64_t least = 0;
+  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+    msm_config cfg;
+    const bool g2 = t == table_b_g2;
+    cfg.max_chunk_points = g2 ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
+    using g1 = typename Family::g1_curve;
+    using g2c = typename Family::g2_curve;
+    PP_ASSIGN_OR_RETURN(const msm_plan plan, g2 ? plan_msm<g2c>(k.shape.points[t], true, cfg)
+                                               : plan_msm<g1>(k.shape.points[t], true, cfg));
+    const uint64_t bucket = g2 ? sizeof(ec::xyzz<g2c>) : sizeof(ec::xyzz<g1>);
+    least = std::max(least, make_msm_vector_layout(plan, bucket, sizeof(typename Family::fr)).buckets);
+  }
+  return least;
+}
+
+}  // namespace
+
+template <class Fr>
+result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
+                                                      std::span<groth16::prove_timings* const> t) {
+  if (values.empty() || values.size() > max_partitions_together || t.size() != values.size()) {
+    return invalid_argument("partitions together: " + std::to_string(values.size()) + " partitions (1 to " +
+                            std::to_string(max_partitions_together) + "), " + std::to_string(t.size()) +
+                            " timings");
+  }
+  const uint64_t end = ln.staging.size() - together_sums_bytes();
+  std::vector<packed_partition> out;
+  uint64_t at = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto t0 = clock::now();
+    auto layout = pack_witness(values[i], ln.staging.subspan(at, end > at ? end - at : 0));
+    if (!layout.ok()) {
+      return resource_exhausted("partitions together: the lane's staging of " + std::to_string(ln.staging.size()) +
+                                " bytes holds the packed witnesses of " + std::to_string(i) + " of " +
+                                std::to_string(values.size()) + " partitions (" + layout.error().message() + ")");
+    }
+    t[i]->add("pack witness (host)", clock::now() - t0);
+    out.push_back({*layout, at});
+    at += pad256(layout->bytes);
+  }
+  return out;
+}
+
+template <class Family>
+result<std::vector<basic_partition_result<Family>>> run_partitions_together(
+    const key_entry& k, const partition_workspace& pw, lane& ln,
+    const r1cs::basic_constraint_system<typename Family::fr>& cs, std::span<const packed_partition> packed,
+    compute_turn& turn, const gpu_clock& gclock, std::span<groth16::prove_timings* const> t) {
+  using Fr = typename Family::fr;
+  using g1 = typename Family::g1_curve;
+  using g2 = typename Family::g2_curve;
+  const size_t count = packed.size();
+  if (count == 0 || count > max_partitions_together || t.size() != count) {
+    return invalid_argument("partitions together: " + std::to_string(count) + " partitions, " +
+                            std::to_string(t.size()) + " timings");
+  }
+  for (const int table : {table_l, table_a, table_b_g1, table_b_g2}) {
+    if (k.resident(table)) {
+      return failed_precondition(std::string("partitions together share the streamed copies of L, A, B_G1 and "
+                                             "B_G2; this plan keeps ") +
+                                 key_table_names[table] + " resident");
+    }
+  }
+  // The shared MSMs' memory: the witness and scalar buffers (dead once every H is done) hold the packed
+  // witnesses, then one vector state a partition.
+  auto* area = static_cast<std::byte*>(pw.d_w);
+  const uint64_t area_bytes = k.plan.lane.phase;
+  uint64_t states_at = 0;
+  for (const packed_partition& p : packed) states_at += pad256(p.layout.bytes);
+  PP_ASSIGN_OR_RETURN(const uint64_t least_state, least_vector_state<Family>(k));
+  const uint64_t state_bytes = states_at < area_bytes ? (area_bytes - states_at) / count / 256 * 256 : 0;
+  if (state_bytes < least_state) {
+    return failed_precondition("partitions together: " + std::to_string(count) + " packed witnesses (" +
+                               std::to_string(states_at) + " bytes) and their MSM states (" +
+                               std::to_string(least_state) + " bytes each at least) do not fit the lane's " +
+                               std::to_string(area_bytes) + " bytes of witness and scalars");
+  }
+  auto& events = ln.events;
+  const cudaStream_t copy = ln.copy, compute = ln.compute;
+  auto* sums = reinterpret_cast<together_sums<Family>*>(ln.staging.data() + ln.staging.size() - together_sums_bytes());
+  const uint64_t inputs = cs.num_public() + 1;
+  std::vector<basic_partition_result<Family>> out(count);
+
+  // Each partition's front and H's MSM (its own copy of a streamed H), as run_partition's; the host
+  // waits for each, whose events the next reuses.
+  for (size_t i = 0; i < count; ++i) {
+    PP_ASSIGN_OR_RETURN(const uint64_t front,
+                        compute_h<Family>(k, pw, ln, cs, packed[i].layout, ln.staging.data() + packed[i].offset,
+                                          turn, i == 0));
+    PP_RETURN_IF_ERROR(events[ev_h].record(compute));
+    msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
+    PP_RETURN_IF_ERROR(r.run<g1>(table_h, static_cast<const Fr*>(pw.d_scalars), false, &sums->h[i]));
+    PP_RETURN_IF_ERROR(r.end_stream());
+    PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
+    PP_RETURN_IF_ERROR(events[ev_msm_h].synchronize());
+    PP_ASSIGN_OR_RETURN(const auto span, read_timings(ln, gclock, *t[i], ev_h, /*spmv=*/true, r.started));
+    PP_ASSIGN_OR_RETURN(const float h_end, cuda_event::elapsed_ms(*gclock.origin, events[ev_msm_h]));
+    t[i]->add(ev_names[ev_msm_h], from_ms(h_end - span.second));
+    t[i]->spans.push_back({"msm H", ln.compute_track, host_at(gclock, span.second), host_at(gclock, h_end)});
+    out[i].h2d_bytes = front + r.ps.h2d_bytes;
+    out[i].compute_begin_ms = span.first;
+  }
+
+  // The packed witnesses again, into the area (every kernel that read it is done: the host waited),
+  // then L, A, B_G1 and B_G2 once for all: each chunk copied once.
+  PP_RETURN_IF_ERROR(events[ev_start].record(copy));
+  for (size_t i = 0, off = 0; i < count; off += pad256(packed[i].layout.bytes), ++i) {
+    const uint64_t bytes = packed[i].layout.bytes;
+    PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, bytes, copy));
+    PP_CUDA_TRY(cudaMemcpyAsync(area + off, ln.staging.data() + packed[i].offset, bytes, cudaMemcpyHostToDevice, copy));
+    PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
+    out[i].h2d_bytes += bytes;
+  }
+  PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
+  PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
+  PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
+  // L reads the aux values; A and B the witness through their gather lists (none: the witness itself).
+  std::vector<packed_scalars> own(count), gathered_a(count), gathered_b(count);
+  for (size_t i = 0, off = 0; i < count; off += pad256(packed[i].layout.bytes), ++i) {
+    own[i] = {area + off, packed[i].layout, nullptr, inputs};
+    gathered_a[i] = {area + off, packed[i].layout, k.d_a_idx, 0};
+    gathered_b[i] = {area + off, packed[i].layout, k.d_b_idx, 0};
+  }
+  void* const states = area + states_at;
+  msm_runner r(k, pw, ln, nullptr);
+  PP_RETURN_IF_ERROR(r.run_vectors<g1>(table_l, own, std::span(sums->l, count), states, state_bytes));
+  PP_RETURN_IF_ERROR(events[ev_msm_l].record(compute));
+  PP_RETURN_IF_ERROR(r.run_vectors<g1>(table_a, gathered_a, std::span(sums->a, count), states, state_bytes));
+  PP_RETURN_IF_ERROR(events[ev_msm_a].record(compute));
+  PP_RETURN_IF_ERROR(r.run_vectors<g1>(table_b_g1, gathered_b, std::span(sums->b1, count), states, state_bytes));
+  PP_RETURN_IF_ERROR(events[ev_msm_b1].record(compute));
+  PP_RETURN_IF_ERROR(r.run_vectors<g2>(table_b_g2, gathered_b, std::span(sums->b2, count), states, state_bytes));
+  PP_RETURN_IF_ERROR(r.end_stream());
+  PP_RETURN_IF_ERROR(events[ev_msm_b2].record(compute));
+  PP_RETURN_IF_ERROR(turn.end());
+  PP_RETURN_IF_ERROR(events[ev_msm_b2].synchronize());
+  PP_RETURN_IF_ERROR(ln.stream_end.synchronize());
+
+  // Each partition's share of the shared steps: the time and copies of the four MSMs over count.
+  std::array<float, ev_count> at{};
+  for (const int e : {ev_start, ev_uploaded, ev_compute_begin, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2}) {
+    PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
+  }
+  const std::pair<int, int> steps[] = {{ev_compute_begin, ev_msm_l}, {ev_msm_l, ev_msm_a}, {ev_msm_a, ev_msm_b1},
+                                       {ev_msm_b1, ev_msm_b2}};
+  const std::string shared = " (" + std::to_string(count) + " partitions together, a share)";
+  for (size_t i = 0; i < count; ++i) {
+    t[i]->add("gpu witness upload again (packed, for the shared MSMs)", from_ms(at[ev_uploaded] - at[ev_start]));
+    const int names[] = {ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2};
+    for (int s = 0; s < 4; ++s) {
+      t[i]->add(ev_names[names[s]] + shared, from_ms((at[steps[s].second] - at[steps[s].first]) / float(count)));
+    }
+    t[i]->spans.push_back({"msm L, A, B together", ln.compute_track, host_at(gclock, at[ev_compute_begin]),
+                           host_at(gclock, at[ev_msm_b2])});
+    out[i].h2d_bytes += r.ps.h2d_bytes / count;
+    out[i].compute_end_ms = at[ev_msm_b2];
+    out[i].sums.h = ec::to_jacobian(sums->h[i]);
+    out[i].sums.l = ec::to_jacobian(sums->l[i]);
+    out[i].sums.a = ec::to_jacobian(sums->a[i]);
+    out[i].sums.b1 = ec::to_jacobian(sums->b1[i]);
+    out[i].sums.b2 = ec::to_jacobian(sums->b2[i]);
+  }
+  return out;
 }
 
 result<partition_result> run_evaluation_partition(const key_entry& k, const partition_workspace& pw, lane& ln,
@@ -338,6 +571,15 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   template result<basic_partition_result<Family>> run_partition(                                                       \
       const key_entry&, const partition_workspace&, lane&, const r1cs::basic_constraint_system<Family::fr>&,           \
       const compact_witness_layout&, compute_turn&, const gpu_clock&, groth16::prove_timings&);
+#define PP_TOGETHER_INSTANTIATE(Family)                                                                              \
+  template result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Family::fr>>, lane&, \
+                                                                 std::span<groth16::prove_timings* const>);           \
+  template result<std::vector<basic_partition_result<Family>>> run_partitions_together(                               \
+      const key_entry&, const partition_workspace&, lane&, const r1cs::basic_constraint_system<Family::fr>&,          \
+      std::span<const packed_partition>, compute_turn&, const gpu_clock&, std::span<groth16::prove_timings* const>);
+PP_TOGETHER_INSTANTIATE(ec::bls12_381::family)
+PP_TOGETHER_INSTANTIATE(ec::bn254::family)
+#undef PP_TOGETHER_INSTANTIATE
 PP_PARTITION_INSTANTIATE(ec::bls12_381::family)
 PP_PARTITION_INSTANTIATE(ec::bn254::family)
 #undef PP_PARTITION_INSTANTIATE

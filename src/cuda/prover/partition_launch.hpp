@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/result.hpp"
 #include "cuda/key/key_residency.hpp"
@@ -61,5 +62,37 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
 
 // Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
 uint64_t sums_staging_bytes();
+
+// Partitions of one key taken together on one lane (docs/perf/vram-budgets.md, "One copy of a chunk
+// for several partitions"): at most this many at once.
+inline constexpr size_t max_partitions_together = 8;
+
+// A partition's witness packed in the lane's staging, `offset` bytes in.
+struct packed_partition {
+  compact_witness_layout layout;
+  uint64_t offset = 0;
+};
+
+// Packs each partition's values one after the other into the lane's staging (the sums of
+// partitions together at its tail); resource_exhausted when they do not all fit, naming how many
+// did. Timed into t[i] as "pack witness (host)".
+template <class Fr>
+result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
+                                                      std::span<groth16::prove_timings* const> t);
+
+// Runs the partitions (their witnesses packed by pack_partitions) of key k together on lane ln and
+// workspace pw, and returns when the lane's device work has completed: each partition's front and
+// H's MSM as run_partition's (the host waits for each), then L, A, B_G1 and B_G2 once for all of
+// them (msm_streamed_vectors: every streamed chunk copied once, each partition's witness read packed
+// from the workspace's witness and scalar buffers, uploaded again), so a partition copies H, its
+// witness twice and its matrix rows, and 1/count of the other four tables. failed_precondition (the
+// device untouched) when the plan keeps one of those four tables resident or when the packed
+// witnesses and the least vector states do not fit the lane's witness and scalar buffers.
+// Timings: each partition's own steps, and a share (1/count) of the shared ones.
+template <class Family>
+result<std::vector<basic_partition_result<Family>>> run_partitions_together(
+    const key_entry& k, const partition_workspace& pw, lane& ln,
+    const r1cs::basic_constraint_system<typename Family::fr>& cs, std::span<const packed_partition> packed,
+    compute_turn& turn, const gpu_clock& gclock, std::span<groth16::prove_timings* const> t);
 
 }  // namespace pp::cuda
