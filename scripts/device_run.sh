@@ -183,15 +183,19 @@ device() {
 import json, sys
 runs = []
 for line in open(sys.argv[1]):
-    if not line.startswith("budget_run "):
+    if not line.startswith(("budget_run ", "budget_together ")):
         continue
     kv = dict(f.split("=", 1) for f in line.split()[1:])
     def num(k):
         return float(kv[k]) if k in kv else None
     r = {"log_n": int(kv["log_n"]), "budget_gib": None if kv["budget_gib"] == "null" else int(kv["budget_gib"]),
          "h2d_cap_gib_s": None if kv.get("h2d_cap_gib_s", "null") == "null" else float(kv["h2d_cap_gib_s"]),
-         "partitions_together": 1}
-    if kv.get("refused") == "1":
+         "partitions_together": int(kv.get("partitions_together", "1"))}
+    if line.startswith("budget_together "):  # the steady phase again, k partitions a start_together
+        r.update({k: num(k) for k in ("partition_s", "partitions_per_hour", "steady_partitions_per_hour",
+                                      "h2d_gib_per_partition", "peak_vram_gib", "gpu_busy", "lanes_partitions")})
+        r["identical"] = kv["identical"] == "true"
+    elif kv.get("refused") == "1":
         r["refused"] = True
     else:
         r.update({"partition_s": num("partition_s"), "partitions_per_hour": num("partitions_per_hour"),
@@ -213,7 +217,7 @@ for line in open(sys.argv[1]):
 print(json.dumps({"runs": runs, **extra, "date": sys.argv[3], "gpu": sys.argv[2], "commit": sys.argv[4],
                   "command": "scripts/device_run.sh device budgets (cuda_prover_bench " + sys.argv[5] + ")"}, indent=2))
 PY
-    grep -E '^budget|^== |^result matrices|IDENTICAL|DIFFERS|REFUSED|^two|^pageable|^pinning|^  2\^' "$OUT/budgets.log"
+    grep -E '^budget|^== |^result matrices|IDENTICAL|DIFFER|REFUSED|^two|^pageable|^pinning|^  2\^' "$OUT/budgets.log"
   fi
   if [ "$phase" = c2 ]; then  # whole PoRep C2 proofs through the engine (PP_C2_ARGS: more flags)
     # shellcheck disable=SC2086

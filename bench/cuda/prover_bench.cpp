@@ -22,11 +22,13 @@
 // backend's cuda_backend_config::h_copies (precomputed copies of H's points where memory is left;
 // 1, none, by default). --h2d-gib-s R,...: each budget once per cap on the partitions' host-to-device
 // copies (cuda_backend_config::h2d_cap_bytes_per_s, 0: none; ratios against the unlimited budget at the
-// same cap). Usage:
+// same cap). --together K: each steady budget (below unlimited) runs its lanes phase again with K
+// partitions a cuda_backend::start_together (the streamed copies of L, A, B_G1 and B_G2 shared by
+// the K; "budget_together" lines). Usage:
 //   cuda_prover_bench [--snarkjs] [--lanes L] [--runs R] [--random-key] [--cpu-check-max-log K] [--h-copies N]
 //                     [--vram-budgets-gib B,... [--lanes-per-thread P] [--steady-gib B,...]
 //                     [--steady-partitions N] [--two-keys-gib B] [--small-log L] [--pageable-gib B]
-//                     [--h2d-gib-s R,...]] log_n...
+//                     [--h2d-gib-s R,...] [--together K]] log_n...
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -78,6 +80,7 @@ struct options {
   double pageable_gib = -1;         // --pageable-gib: this budget once more with pinning off
   uint32_t h_copies = 1;            // --h-copies: cuda_backend_config::h_copies
   std::vector<double> h2d_caps{0};  // --h2d-gib-s R,...: each budget once per host-to-device cap (0: none)
+  int together = 1;                 // --together K: the steady budgets again, K partitions a start_together
 };
 
 // Per-run milliseconds of each prover step, the steps in the order first seen.
@@ -339,6 +342,62 @@ lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_requ
   return out;
 }
 
+// The lanes phase with partitions taken together: `threads` threads prove `total` partitions, k at a
+// time through start_together (the same witness each: the bench's one; cuda_backend_test checks
+// different ones), each compared with want. As run_lanes, plus the host-to-device bytes a partition.
+struct together_result {
+  lanes_result lanes;
+  double h2d_per_partition = 0;
+};
+together_result run_together(pp::cuda::cuda_backend& be, const pp::groth16::prove_request& req, uint32_t threads,
+                             int total, int k, const pp::groth16::proof& want) {
+  using namespace pp;
+  be.reset_activity();
+  const uint64_t h2d0 = be.h2d_bytes();
+  std::atomic<int> next{0}, failures{0}, differ{0};
+  std::vector<double> ends(size_t(total), 0);
+  const auto w0 = clock_type::now();
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      for (int j; (j = next.fetch_add(k)) < total;) {
+        const int count = std::min(k, total - j);
+        const std::vector<groth16::prove_request> reqs(size_t(count), req);
+        auto started = be.start_together(reqs);
+        if (!started.ok()) {
+          std::fprintf(stderr, "start_together: %s\n", started.error().to_string().c_str());
+          failures.fetch_add(count);
+          continue;
+        }
+        for (auto& p : *started) {
+          auto r = be.finish(std::move(p));
+          if (!r.ok()) {
+            failures.fetch_add(1);
+          } else if (!(r->pi == want)) {
+            differ.fetch_add(1);
+          }
+        }
+        for (int i = 0; i < count; ++i) ends[size_t(j + i)] = secs(w0);
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  together_result out;
+  lanes_result& l = out.lanes;
+  l.wall_s = secs(w0);
+  l.per_hour = 3600.0 * total / l.wall_s;
+  std::sort(ends.begin(), ends.end());
+  const size_t first = std::min<size_t>(size_t(threads) * size_t(k), ends.size()) - 1;
+  if (ends.size() > first + 1 && ends.back() > ends[first]) {
+    l.steady_per_hour = 3600.0 * double(ends.size() - 1 - first) / (ends.back() - ends[first]);
+  }
+  l.busy = be.gpu_activity().busy_fraction();
+  l.failed = failures.load();
+  l.differ = differ.load();
+  out.h2d_per_partition = double(be.h2d_bytes() - h2d0) / total;
+  return out;
+}
+
 // Median GPU time (the "gpu " steps) of a prove_output's timings, in seconds.
 double gpu_seconds(const pp::groth16::prove_timings& t) {
   double ms = 0;
@@ -351,7 +410,8 @@ double gpu_seconds(const pp::groth16::prove_timings& t) {
 pp::cuda::cuda_backend_config budget_config(const options& o, double budget_gib, double h2d_cap_gib_s = 0) {
   pp::cuda::cuda_backend_config cfg;
   cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
-  cfg.staging_bytes = uint64_t{1} << 30;
+  // K packed 2^27 witnesses (~0.45 GiB each) beside the sums when partitions go together.
+  cfg.staging_bytes = o.together > 1 ? (uint64_t(o.together) * 512 + 256) << 20 : uint64_t{1} << 30;
   cfg.lanes = o.lanes;
   cfg.h_copies = o.h_copies;
   cfg.max_vram_bytes = budget_gib > 0 ? uint64_t(budget_gib * gib) : 0;
@@ -614,6 +674,23 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
                 h2d_per / gib,
                 peak / gib, same ? "true" : "false", threads, fp.lanes, be->used_bytes() / gib, lr.busy, total,
                 lr.steady_per_hour, ov);
+    if (steady && o.together > 1 && b > 0) {
+      // The same partitions again, k a start_together: what sharing the streamed copies buys.
+      const together_result tr = run_together(*be, req, threads, total, o.together, *reference);
+      const lanes_result& tl = tr.lanes;
+      const bool tsame = tl.failed == 0 && tl.differ == 0;
+      const uint64_t tpeak = device_used_bytes() - before + held;
+      std::printf("budget %s at 2^%d, %d partitions together: %d partitions: %.3f s per partition, %.0f "
+                  "partitions/hour (steady %.0f), GPU busy %.1f%%, h2d %.2f GiB per partition, %d failed; proofs %s "
+                  "the unlimited budget's\n",
+                  label.c_str(), log_n, o.together, total, tl.wall_s / total, tl.per_hour, tl.steady_per_hour,
+                  100 * tl.busy, tr.h2d_per_partition / gib, tl.failed, tsame ? "IDENTICAL to" : "DIFFER FROM");
+      std::printf("budget_together log_n=%d budget_gib=%d h2d_cap_gib_s=%s partitions_together=%d partition_s=%.4f "
+                  "partitions_per_hour=%.0f steady_partitions_per_hour=%.0f h2d_gib_per_partition=%.3f "
+                  "peak_vram_gib=%.3f identical=%s gpu_busy=%.4f lanes_partitions=%d\n",
+                  log_n, int(b), cap_json.c_str(), o.together, tl.wall_s / total, tl.per_hour, tl.steady_per_hour,
+                  tr.h2d_per_partition / gib, tpeak / gib, tsame ? "true" : "false", tl.busy, total);
+    }
   }
   if (o.two_keys_gib > 0 && reference) bench_two_keys(log_n, o, pk, c, *reference, points);
   if (o.pageable_gib > 0 && reference) {
@@ -669,6 +746,8 @@ int main(int argc, char** argv) {
       o.pageable_gib = std::atof(argv[++i]);
     } else if (!std::strcmp(argv[i], "--h-copies") && i + 1 < argc) {
       o.h_copies = uint32_t(std::max(1, std::atoi(argv[++i])));
+    } else if (!std::strcmp(argv[i], "--together") && i + 1 < argc) {
+      o.together = std::clamp(std::atoi(argv[++i]), 1, 8);
     } else if (!std::strcmp(argv[i], "--random-key")) {
       o.random_key = true;
     } else {
