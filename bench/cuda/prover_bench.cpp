@@ -299,31 +299,46 @@ double copy_overlap(const pp::groth16::prove_timings& t) {
   return under / std::chrono::duration<double>(copy->end - copy->begin);
 }
 
-// Lanes phase: `threads` threads prove `total` partitions between them. Wall time, partitions per
-// hour over the whole run and in steady state (from the end of the first `threads` partitions to
-// the last: the ramp left out), the GPU busy fraction, failures and proofs that differ from want.
+// Lanes phase: `threads` threads prove `total` partitions between them, one at a time (k = 1:
+// groth16::prove) or k at a time through start_together (the same witness each: the bench's one;
+// cuda_backend_test checks different ones), each proof compared with want. Wall time, partitions per
+// hour over the whole run and in steady state (from the end of the first threads x k partitions to
+// the last: the ramp left out), the GPU busy fraction, the host-to-device bytes a partition,
+// failures and proofs that differ from want.
 struct lanes_result {
-  double wall_s = 0, per_hour = 0, steady_per_hour = 0, busy = 0;
+  double wall_s = 0, per_hour = 0, steady_per_hour = 0, busy = 0, h2d_per_partition = 0;
   int failed = 0, differ = 0;
 };
 lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_request& req, uint32_t threads, int total,
-                       const pp::groth16::proof& want) {
+                       const pp::groth16::proof& want, int k = 1) {
   using namespace pp;
   be.reset_activity();
+  const uint64_t h2d0 = be.h2d_bytes();
   std::atomic<int> next{0}, failures{0}, differ{0};
   std::vector<double> ends(size_t(total), 0);
   const auto w0 = clock_type::now();
+  const auto check = [&](const result<groth16::prove_output>& r) {
+    if (!r.ok()) {
+      failures.fetch_add(1);
+    } else if (!(r->pi == want)) {
+      differ.fetch_add(1);
+    }
+  };
   std::vector<std::thread> pool;
   for (uint32_t t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
-      for (int j; (j = next.fetch_add(1)) < total;) {
-        auto r = groth16::prove(be, req);
-        if (!r.ok()) {
-          failures.fetch_add(1);
-        } else if (!(r->pi == want)) {
-          differ.fetch_add(1);
+      for (int j; (j = next.fetch_add(k)) < total;) {
+        const int count = std::min(k, total - j);
+        if (k == 1) {
+          check(groth16::prove(be, req));
+        } else if (auto started = be.start_together(std::vector<groth16::prove_request>(size_t(count), req));
+                   !started.ok()) {
+          std::fprintf(stderr, "start_together: %s\n", started.error().to_string().c_str());
+          failures.fetch_add(count);
+        } else {
+          for (auto& p : *started) check(be.finish(std::move(p)));
         }
-        ends[size_t(j)] = secs(w0);
+        for (int i = 0; i < count; ++i) ends[size_t(j + i)] = secs(w0);
       }
     });
   }
@@ -332,69 +347,14 @@ lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_requ
   out.wall_s = secs(w0);
   out.per_hour = 3600.0 * total / out.wall_s;
   std::sort(ends.begin(), ends.end());
-  const size_t first = std::min<size_t>(threads, ends.size()) - 1;
+  const size_t first = std::min<size_t>(size_t(threads) * size_t(k), ends.size()) - 1;
   if (ends.size() > first + 1 && ends.back() > ends[first]) {
     out.steady_per_hour = 3600.0 * double(ends.size() - 1 - first) / (ends.back() - ends[first]);
   }
   out.busy = be.gpu_activity().busy_fraction();
+  out.h2d_per_partition = double(be.h2d_bytes() - h2d0) / total;
   out.failed = failures.load();
   out.differ = differ.load();
-  return out;
-}
-
-// The lanes phase with partitions taken together: `threads` threads prove `total` partitions, k at a
-// time through start_together (the same witness each: the bench's one; cuda_backend_test checks
-// different ones), each compared with want. As run_lanes, plus the host-to-device bytes a partition.
-struct together_result {
-  lanes_result lanes;
-  double h2d_per_partition = 0;
-};
-together_result run_together(pp::cuda::cuda_backend& be, const pp::groth16::prove_request& req, uint32_t threads,
-                             int total, int k, const pp::groth16::proof& want) {
-  using namespace pp;
-  be.reset_activity();
-  const uint64_t h2d0 = be.h2d_bytes();
-  std::atomic<int> next{0}, failures{0}, differ{0};
-  std::vector<double> ends(size_t(total), 0);
-  const auto w0 = clock_type::now();
-  std::vector<std::thread> pool;
-  for (uint32_t t = 0; t < threads; ++t) {
-    pool.emplace_back([&] {
-      for (int j; (j = next.fetch_add(k)) < total;) {
-        const int count = std::min(k, total - j);
-        const std::vector<groth16::prove_request> reqs(size_t(count), req);
-        auto started = be.start_together(reqs);
-        if (!started.ok()) {
-          std::fprintf(stderr, "start_together: %s\n", started.error().to_string().c_str());
-          failures.fetch_add(count);
-          continue;
-        }
-        for (auto& p : *started) {
-          auto r = be.finish(std::move(p));
-          if (!r.ok()) {
-            failures.fetch_add(1);
-          } else if (!(r->pi == want)) {
-            differ.fetch_add(1);
-          }
-        }
-        for (int i = 0; i < count; ++i) ends[size_t(j + i)] = secs(w0);
-      }
-    });
-  }
-  for (auto& th : pool) th.join();
-  together_result out;
-  lanes_result& l = out.lanes;
-  l.wall_s = secs(w0);
-  l.per_hour = 3600.0 * total / l.wall_s;
-  std::sort(ends.begin(), ends.end());
-  const size_t first = std::min<size_t>(size_t(threads) * size_t(k), ends.size()) - 1;
-  if (ends.size() > first + 1 && ends.back() > ends[first]) {
-    l.steady_per_hour = 3600.0 * double(ends.size() - 1 - first) / (ends.back() - ends[first]);
-  }
-  l.busy = be.gpu_activity().busy_fraction();
-  l.failed = failures.load();
-  l.differ = differ.load();
-  out.h2d_per_partition = double(be.h2d_bytes() - h2d0) / total;
   return out;
 }
 
@@ -676,20 +636,19 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
                 lr.steady_per_hour, ov);
     if (steady && o.together > 1 && b > 0) {
       // The same partitions again, k a start_together: what sharing the streamed copies buys.
-      const together_result tr = run_together(*be, req, threads, total, o.together, *reference);
-      const lanes_result& tl = tr.lanes;
+      const lanes_result tl = run_lanes(*be, req, threads, total, *reference, o.together);
       const bool tsame = tl.failed == 0 && tl.differ == 0;
       const uint64_t tpeak = device_used_bytes() - before + held;
       std::printf("budget %s at 2^%d, %d partitions together: %d partitions: %.3f s per partition, %.0f "
                   "partitions/hour (steady %.0f), GPU busy %.1f%%, h2d %.2f GiB per partition, %d failed; proofs %s "
                   "the unlimited budget's\n",
                   label.c_str(), log_n, o.together, total, tl.wall_s / total, tl.per_hour, tl.steady_per_hour,
-                  100 * tl.busy, tr.h2d_per_partition / gib, tl.failed, tsame ? "IDENTICAL to" : "DIFFER FROM");
+                  100 * tl.busy, tl.h2d_per_partition / gib, tl.failed, tsame ? "IDENTICAL to" : "DIFFER FROM");
       std::printf("budget_together log_n=%d budget_gib=%d h2d_cap_gib_s=%s partitions_together=%d partition_s=%.4f "
                   "partitions_per_hour=%.0f steady_partitions_per_hour=%.0f h2d_gib_per_partition=%.3f "
                   "peak_vram_gib=%.3f identical=%s gpu_busy=%.4f lanes_partitions=%d\n",
                   log_n, int(b), cap_json.c_str(), o.together, tl.wall_s / total, tl.per_hour, tl.steady_per_hour,
-                  tr.h2d_per_partition / gib, tpeak / gib, tsame ? "true" : "false", tl.busy, total);
+                  tl.h2d_per_partition / gib, tpeak / gib, tsame ? "true" : "false", tl.busy, total);
     }
   }
   if (o.two_keys_gib > 0 && reference) bench_two_keys(log_n, o, pk, c, *reference, points);
