@@ -141,7 +141,8 @@ void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::b
               p.slot_bytes != 0 ? p.lane.slots : 0);
   std::printf("lanes: %u, %llu bytes each (%s)\n", p.lanes, (unsigned long long)p.lane.bytes,
               gib_text(p.lane.bytes).c_str());
-  // One streamed copy serves one partition in the backend as it is.
+  // The engine starts one partition at a time; cuda_backend::start_together takes k partitions of a
+  // key per copy of L, A, B_G1 and B_G2 only when its caller asks (docs/perf/vram-budgets.md, "Today").
   std::printf("partitions per streamed copy (k): 1\n");
   std::printf("resident: %llu bytes (%s)\n", (unsigned long long)p.resident_bytes, gib_text(p.resident_bytes).c_str());
   std::printf("device total: %llu bytes (%s)\n", (unsigned long long)p.total_bytes(), gib_text(p.total_bytes()).c_str());
