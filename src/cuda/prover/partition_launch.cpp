@@ -365,6 +365,11 @@ result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<
                             std::to_string(max_partitions_together) + "), " + std::to_string(t.size()) +
                             " timings");
   }
+  if (ln.staging.size() < together_sums_bytes()) {
+    return resource_exhausted("partitions together: the lane's staging of " + std::to_string(ln.staging.size()) +
+                              " bytes does not hold their sums (" + std::to_string(together_sums_bytes()) +
+                              " bytes)");
+  }
   const uint64_t end = ln.staging.size() - together_sums_bytes();
   std::vector<packed_partition> out;
   uint64_t at = 0;
