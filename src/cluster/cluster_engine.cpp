@@ -435,8 +435,9 @@ void cluster_engine::heartbeat_loop() {
   const milliseconds period = std::chrono::duration_cast<milliseconds>(config_.lease) / 3;
   while (true) {
     std::vector<std::string> expired;
-    std::vector<uint64_t> unserved;
+    std::vector<uint64_t> unserved, ended_with_files;
     const bool stopping = !claiming_.load();
+    const std::vector<uint64_t> stored = stopping ? std::vector<uint64_t>{} : witnesses_.stored_jobs();
     pp::status s = db.run("heartbeat", [&](pqxx::connection& c) {
       {
         pp::mutex_lock publishing(publish_mu_);
@@ -445,6 +446,9 @@ void cluster_engine::heartbeat_loop() {
       if (!stopping) {
         expired = reclaim_expired(c);
         unserved = fail_unserved_jobs(c, config_.unserved_job);
+        // Files of a job that ended while its remover died (or the remove raced a client reading
+        // the end): the job's end is committed first, so these are never files still needed.
+        ended_with_files = ended_jobs(c, stored);
       }
     });
     if (!s.ok()) log->warn("{}", s.to_string());
@@ -453,6 +457,7 @@ void cluster_engine::heartbeat_loop() {
       log->warn("job {} failed: its key is held by no node taking work (cluster.unserved_job_s)", job);
       remove_witnesses(db, job);
     }
+    for (const uint64_t job : ended_with_files) remove_witnesses(db, job);
     counters_.reclaimed.fetch_add(expired.size());
     pp::mutex_lock lock(stop_mu_);
     if (lock.wait_for(stop_cv_, period, [this]() PP_REQUIRES(stop_mu_) { return stopped_; })) return;

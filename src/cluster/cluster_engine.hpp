@@ -4,7 +4,8 @@
 // so any node answers for any job. Claimer threads take ready partitions, prove each as a one-
 // partition job on this node's own engine while renewing the lease, and write the result; the node
 // writing a job's last result assembles and verifies it. A heartbeat thread keeps the node's row
-// fresh and puts other nodes' expired leases back in the queue. Keys, devices, traces stay local.
+// fresh, puts other nodes' expired leases back in the queue and deletes shared-directory witnesses
+// of ended jobs that their remover left (killed in between). Keys, devices, traces stay local.
 // Keys of either curve: a job's rows name its curve and proofs are stored in it (stored_proof.hpp).
 #pragma once
 #include <atomic>

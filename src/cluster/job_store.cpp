@@ -4,6 +4,8 @@
 // from before a database was restored names no other job.
 #include "cluster/job_store.hpp"
 
+#include <limits>
+
 #include "core/status_macros.hpp"
 #include "engine/job_ids.hpp"
 
@@ -107,6 +109,23 @@ std::vector<std::string> witness_paths(pqxx::connection& c, uint64_t id) {
   for (const pqxx::row& r : t.exec_params(
            "SELECT witness_path FROM pp_partitions WHERE job_id = $1 AND witness_path IS NOT NULL ORDER BY part", id)) {
     out.push_back(r[0].as<std::string>());
+  }
+  return out;
+}
+
+std::vector<uint64_t> ended_jobs(pqxx::connection& c, const std::vector<uint64_t>& ids) {
+  std::vector<uint64_t> out;
+  if (ids.empty()) return out;
+  std::string array = "{";
+  for (const uint64_t id : ids) {
+    if (id > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) continue;  // no bigint names it
+    array += (array.size() > 1 ? "," : "") + std::to_string(id);
+  }
+  array += "}";
+  pqxx::read_transaction t(c);
+  for (const pqxx::row& r :
+       t.exec_params("SELECT id FROM pp_jobs WHERE id = ANY($1::bigint[]) AND state <> 'running' ORDER BY id", array)) {
+    out.push_back(r[0].as<uint64_t>());
   }
   return out;
 }

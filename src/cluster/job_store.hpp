@@ -65,6 +65,10 @@ struct result_row {
 // The witness files a job's partitions recorded (shared-directory witnesses), in partition order.
 [[nodiscard]] std::vector<std::string> witness_paths(pqxx::connection& c, uint64_t id);
 
+// Those of `ids` whose job has ended (succeeded, failed or cancelled); a job not in the database
+// (not yet committed, or deleted) is not among them.
+[[nodiscard]] std::vector<uint64_t> ended_jobs(pqxx::connection& c, const std::vector<uint64_t>& ids);
+
 // Deletes a terminal job (results, partitions and all); false when unknown or still running.
 [[nodiscard]] bool delete_job(pqxx::connection& c, uint64_t id);
 

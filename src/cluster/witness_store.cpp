@@ -3,6 +3,8 @@
 // engine::witness_file.
 #include "cluster/witness_store.hpp"
 
+#include <charconv>
+
 #include <openssl/evp.h>
 
 #include "core/file_type.hpp"
@@ -75,6 +77,20 @@ void witness_store::remove_job(uint64_t job, const std::vector<std::string>& rec
     std::filesystem::remove(path.parent_path(), ec);  // only when empty: it fails otherwise
   }
   if (!dir_.empty()) std::filesystem::remove_all(dir_ / std::to_string(job), ec);
+}
+
+std::vector<uint64_t> witness_store::stored_jobs() const {
+  std::vector<uint64_t> jobs;
+  if (dir_.empty()) return jobs;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir_, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    uint64_t job = 0;
+    const auto [end, err] = std::from_chars(name.data(), name.data() + name.size(), job);
+    if (err == std::errc() && end == name.data() + name.size() && it->is_directory(ec)) jobs.push_back(job);
+  }
+  return jobs;
 }
 
 status witness_store::check_writable(const std::string& node) const {

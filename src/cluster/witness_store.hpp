@@ -45,6 +45,9 @@ class witness_store {
   // cannot name any other file) and their folders once empty, and this node's <shared_dir>/<job>.
   // Missing files are fine.
   void remove_job(uint64_t job, const std::vector<std::string>& recorded_paths) const;
+  // The jobs with a folder <shared_dir>/<job> here (none without a shared directory), so that files
+  // a node could not remove (killed between ending a job and removing them) are found later.
+  [[nodiscard]] std::vector<uint64_t> stored_jobs() const;
   // Checks at start-up that the shared directory (when set) is a directory this node can write:
   // failed_precondition naming the knob and the reason otherwise.
   [[nodiscard]] status check_writable(const std::string& node) const;

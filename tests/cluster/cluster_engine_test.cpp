@@ -308,6 +308,33 @@ TEST_F(ClusterEngine, AJobWhoseKeyNoNodeServesFails) {
   EXPECT_THAT(node_->submit(std::move(req)), StatusIs(status_code::not_found, HasSubstr("no live node")));
 }
 
+// Witness files of a job that ended while their remover was gone (a node killed after ending the
+// job, before deleting them) are deleted by a later heartbeat; a running job's and a folder that is
+// not a job's stay.
+TEST_F(ClusterEngine, WitnessFilesOfAnEndedJobLeftBehindAreDeletedByTheHeartbeat) {
+  auto ended = insert_path_job(dir_ / "shared" / "0" / "0.wtns", "elsewhere-key");
+  auto running = insert_path_job(dir_ / "shared" / "1" / "0.wtns", "elsewhere-key");
+  ASSERT_THAT(ended, IsOk());
+  ASSERT_THAT(running, IsOk());
+  for (const uint64_t job : {*ended, *running}) {
+    fs::create_directories(dir_ / "shared" / std::to_string(job));
+    std::ofstream(dir_ / "shared" / std::to_string(job) / "0.wtns") << "w";
+  }
+  fs::create_directories(dir_ / "shared" / "not-a-job");
+  {
+    pqxx::connection db(conninfo_);
+    ASSERT_EQ(cancel_job(db, *ended, "ended while no node removed its files"), "cancelled");
+  }
+  cluster_config c = config("n1");
+  node_ = start(c);
+  ASSERT_TRUE(node_);
+  const fs::path gone = dir_ / "shared" / std::to_string(*ended);
+  for (int i = 0; i < 300 && fs::exists(gone); ++i) std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(fs::exists(gone)) << "an ended job's witness folder outlived " << 300 * 20 << " ms of heartbeats";
+  EXPECT_TRUE(fs::exists(dir_ / "shared" / std::to_string(*running) / "0.wtns"));
+  EXPECT_TRUE(fs::exists(dir_ / "shared" / "not-a-job"));
+}
+
 // The node's row lost with the database (a restore from a backup, a truncated table) comes back
 // with its keys at the next heartbeat, so other nodes send it work again.
 TEST_F(ClusterEngine, ANodeRowLostFromTheDatabaseComesBackWithItsKeys) {

@@ -4,6 +4,7 @@
 // witness store and node-labelled metrics. Each test gets a fresh database.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <set>
@@ -362,6 +363,21 @@ TEST_F(ClusterStore, IdempotencyKeysMapToOneJob) {
   EXPECT_EQ(scalar("SELECT count(*) FROM pp_jobs"), 1);
 }
 
+TEST_F(ClusterStore, EndedJobsAreThoseNoLongerRunning) {
+  const uint64_t running = add_job(1, 1), cancelled = add_job(1, 1), proved = add_job(1, 1);
+  ASSERT_EQ(cancel_job(*conn_, cancelled, "test"), "cancelled");
+  // The two claimable partitions (the cancelled job's is not), in whichever order their ids give.
+  std::optional<claim> c = take("n1");
+  if (c && c->job != proved) c = take("n1");
+  ASSERT_TRUE(c && c->job == proved);
+  EXPECT_TRUE(complete_partition(*conn_, "n1", *c, output(1), accept).assembled);
+  const uint64_t unknown = running ^ 1, past_bigint = ~uint64_t{0};
+  std::vector<uint64_t> want = {cancelled, proved};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(ended_jobs(*conn_, {running, cancelled, proved, unknown, past_bigint}), want);
+  EXPECT_TRUE(ended_jobs(*conn_, {}).empty());
+}
+
 TEST_F(ClusterStore, StatusShowsNodesClaimsAndQueueByPriority) {
   register_node(*conn_, "n1", 30s, holding("k"));
   node_report r = holding("k");
@@ -467,6 +483,19 @@ TEST(WitnessStore, RemovesTheRecordedFilesOnlyWhenShapedAsTheJobsWitnesses) {
   EXPECT_FALSE(std::filesystem::exists(theirs / "9" / "0.wtns"));
   EXPECT_TRUE(std::filesystem::exists(theirs / "9" / "notes.txt"));
   EXPECT_TRUE(std::filesystem::exists(root / "victim"));
+  std::filesystem::remove_all(root);
+}
+
+// The jobs with files are the folders named by a number; anything else in the directory is not one.
+TEST(WitnessStore, StoredJobsAreTheNumberedFolders) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("pp_ws_jobs_" + std::to_string(::getpid()));
+  for (const char* d : {"7", "12", "3x", "notes", "-4"}) std::filesystem::create_directories(root / d);
+  std::ofstream(root / "5") << "a file";
+  std::vector<uint64_t> jobs = witness_store(root, 16).stored_jobs();
+  std::sort(jobs.begin(), jobs.end());
+  EXPECT_EQ(jobs, (std::vector<uint64_t>{7, 12}));
+  EXPECT_TRUE(witness_store("", 16).stored_jobs().empty());
+  EXPECT_TRUE(witness_store(root / "missing", 16).stored_jobs().empty());
   std::filesystem::remove_all(root);
 }
 
