@@ -3,6 +3,7 @@
 // each section 256-byte aligned. Plain C++: the VRAM plan sizes the upload workspace with it.
 #pragma once
 #include <cstdint>
+#include <span>
 
 #include "ff/fr.hpp"
 
@@ -29,5 +30,16 @@ struct compact_witness_layout {
   }
   [[nodiscard]] uint64_t plain_bytes() const { return num_variables * sizeof(ff::fr); }
 };
+
+// Number of values of w that are neither 0 nor 1 (parallel): what its packed layout holds besides
+// the bitmap. Instantiated for both curves' Fr (witness_layout.cpp).
+template <class Fr>
+uint64_t count_other_values(std::span<const Fr> w);
+
+// The packed layout of w.
+template <class Fr>
+compact_witness_layout packed_layout_of(std::span<const Fr> w) {
+  return compact_witness_layout::make(w.size(), count_other_values(w));
+}
 
 }  // namespace pp::cuda

@@ -323,37 +323,16 @@ result<basic_partition_result<Family>> run_partition(const key_entry& k, const p
 
 namespace {
 
-// The MSM sums of partitions taken together, in pinned staging (the copies stay asynchronous).
+// The MSM sums of partitions taken together, in pinned staging (the copies stay asynchronous) at
+// its tail: together_plan.hpp sizes that tail.
 template <class Family>
 struct together_sums {
   ec::xyzz<typename Family::g1_curve> h[max_partitions_together], l[max_partitions_together],
       a[max_partitions_together], b1[max_partitions_together];
   ec::xyzz<typename Family::g2_curve> b2[max_partitions_together];
 };
-
-uint64_t together_sums_bytes() {
-  return pad256(std::max(sizeof(together_sums<ec::bls12_381::family>), sizeof(together_sums<ec::bn254::family>)));
-}
-
-// The vector state every table of the shared MSMs can run in: the largest least state of L, A, B_G1
-// (G1) and B_G2 (G2) with packed vectors (msm_vector_layout's buckets offset; more room lets their
-// chunks carry their buckets).
-template <class Family>
-result<uint64_t> least_vector_state(const key_entry& k) {
-  uint64_t least = 0;
-  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
-    msm_config cfg;
-    const bool g2 = t == table_b_g2;
-    cfg.max_chunk_points = g2 ? k.plan.msm.g2_chunk : k.plan.msm.g1_chunk;
-    using g1 = typename Family::g1_curve;
-    using g2c = typename Family::g2_curve;
-    PP_ASSIGN_OR_RETURN(const msm_plan plan, g2 ? plan_msm<g2c>(k.shape.points[t], true, cfg)
-                                               : plan_msm<g1>(k.shape.points[t], true, cfg));
-    const uint64_t bucket = g2 ? sizeof(ec::xyzz<g2c>) : sizeof(ec::xyzz<g1>);
-    least = std::max(least, make_msm_vector_layout(plan, bucket, sizeof(typename Family::fr)).buckets);
-  }
-  return least;
-}
+static_assert(sizeof(together_sums<ec::bls12_381::family>) <= together_sums_bytes &&
+              sizeof(together_sums<ec::bn254::family>) <= together_sums_bytes);
 
 }  // namespace
 
@@ -365,12 +344,12 @@ result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<
                             std::to_string(max_partitions_together) + "), " + std::to_string(t.size()) +
                             " timings");
   }
-  if (ln.staging.size() < together_sums_bytes()) {
+  if (ln.staging.size() < together_sums_bytes) {
     return resource_exhausted("partitions together: the lane's staging of " + std::to_string(ln.staging.size()) +
-                              " bytes does not hold their sums (" + std::to_string(together_sums_bytes()) +
+                              " bytes does not hold their sums (" + std::to_string(together_sums_bytes) +
                               " bytes)");
   }
-  const uint64_t end = ln.staging.size() - together_sums_bytes();
+  const uint64_t end = ln.staging.size() - together_sums_bytes;
   std::vector<packed_partition> out;
   uint64_t at = 0;
   for (size_t i = 0; i < values.size(); ++i) {
@@ -411,11 +390,11 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
   // The shared MSMs' memory: the witness and scalar buffers (dead once every H is done) hold the packed
   // witnesses, then one vector state a partition.
   auto* area = static_cast<std::byte*>(pw.d_w);
-  const uint64_t area_bytes = k.plan.lane.phase;
+  const uint64_t area_bytes = k.plan.lane.phase - k.plan.lane.w;
   uint64_t states_at = 0;
   for (const packed_partition& p : packed) states_at += pad256(p.layout.bytes);
-  PP_ASSIGN_OR_RETURN(const uint64_t least_state, least_vector_state<Family>(k));
-  const uint64_t state_bytes = states_at < area_bytes ? (area_bytes - states_at) / count / 256 * 256 : 0;
+  PP_ASSIGN_OR_RETURN(const uint64_t least_state, least_vector_state(k.shape, k.plan));
+  const uint64_t state_bytes = together_state_bytes(k.plan, states_at, count);
   if (state_bytes < least_state) {
     return failed_precondition("partitions together: " + std::to_string(count) + " packed witnesses (" +
                                std::to_string(states_at) + " bytes) and their MSM states (" +
@@ -424,7 +403,7 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
   }
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
-  auto* sums = reinterpret_cast<together_sums<Family>*>(ln.staging.data() + ln.staging.size() - together_sums_bytes());
+  auto* sums = reinterpret_cast<together_sums<Family>*>(ln.staging.data() + ln.staging.size() - together_sums_bytes);
   const uint64_t inputs = cs.num_public() + 1;
   std::vector<basic_partition_result<Family>> out(count);
 

@@ -15,6 +15,7 @@
 
 #include "core/result.hpp"
 #include "cuda/key/key_residency.hpp"
+#include "cuda/plan/together_plan.hpp"
 #include "cuda/prover/lane.hpp"
 #include "cuda/runtime/compute_turn.hpp"
 #include "cuda/spmv/witness_upload.hpp"
@@ -62,10 +63,6 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
 
 // Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
 uint64_t sums_staging_bytes();
-
-// Partitions of one key taken together on one lane (docs/perf/vram-budgets.md, "One copy of a chunk
-// for several partitions"): at most this many at once.
-inline constexpr size_t max_partitions_together = 8;
 
 // A partition's witness packed in the lane's staging, `offset` bytes in.
 struct packed_partition {

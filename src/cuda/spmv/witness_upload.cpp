@@ -1,7 +1,6 @@
-// Host half of the compact witness upload (witness_upload.hpp): counting and packing with oneTBB.
-#include <tbb/blocked_range.h>
+// Host half of the compact witness upload (witness_upload.hpp): packing with oneTBB (the count of
+// values other than 0/1 per block of variables, then each block written at its prefix sum).
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <cstring>
 #include <string>
@@ -20,18 +19,6 @@ bool is_bit(const Fr& v, const Fr& one) {
 }
 
 }  // namespace
-
-template <class Fr>
-uint64_t count_other_values(std::span<const Fr> w) {
-  const Fr one = Fr::one();
-  return tbb::parallel_reduce(
-      tbb::blocked_range<uint64_t>(0, w.size(), chunk), uint64_t{0},
-      [&](const tbb::blocked_range<uint64_t>& r, uint64_t acc) {
-        for (uint64_t i = r.begin(); i < r.end(); ++i) acc += is_bit(w[i], one) ? 0 : 1;
-        return acc;
-      },
-      [](uint64_t a, uint64_t b) { return a + b; });
-}
 
 template <class Fr>
 result<compact_witness_layout> pack_witness(std::span<const Fr> w, std::span<std::byte> h_staging) {
@@ -77,8 +64,6 @@ result<compact_witness_layout> pack_witness(std::span<const Fr> w, std::span<std
   return l;
 }
 
-template uint64_t count_other_values(std::span<const ff::fr>);
-template uint64_t count_other_values(std::span<const ff::bn254::fr>);
 template result<compact_witness_layout> pack_witness(std::span<const ff::fr>, std::span<std::byte>);
 template result<compact_witness_layout> pack_witness(std::span<const ff::bn254::fr>, std::span<std::byte>);
 

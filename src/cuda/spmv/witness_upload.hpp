@@ -19,10 +19,6 @@
 
 namespace pp::cuda {
 
-// Number of values of w that are neither 0 nor 1 (parallel).
-template <class Fr>
-uint64_t count_other_values(std::span<const Fr> w);
-
 // Packs w into h_staging (parallel); resource_exhausted when it needs more than h_staging.size()
 // bytes (the message says how many). Positions come out ascending.
 template <class Fr>

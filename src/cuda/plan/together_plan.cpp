@@ -1,0 +1,59 @@
+#include "cuda/plan/together_plan.hpp"
+
+#include <algorithm>
+
+#include "core/status_macros.hpp"
+#include "cuda/plan/msm_workspace.hpp"
+
+namespace pp::cuda {
+
+result<uint64_t> least_vector_state(const key_shape& s, const key_plan& p) {
+  uint64_t least = 0;
+  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+    const bool g2 = t == table_b_g2;
+    const msm_group group = g2 ? s.g2 : s.g1;
+    msm_config cfg;
+    cfg.max_chunk_points = g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
+    PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_gpu_msm(s.points[t], true, cfg, group));
+    least = std::max(least, make_msm_vector_layout(plan, group.bucket_bytes, key_shape::fr_bytes).buckets);
+  }
+  return least;
+}
+
+uint64_t together_state_bytes(const key_plan& p, uint64_t packed_bytes, size_t count) {
+  const uint64_t area = p.lane.phase - p.lane.w;
+  if (count == 0 || packed_bytes >= area) return 0;
+  return (area - packed_bytes) / count / layout_alignment * layout_alignment;
+}
+
+result<together_fit> partitions_together(const key_shape& s, const key_plan& p, uint64_t staging_bytes,
+                                         uint64_t packed_witness_bytes) {
+  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+    if (p.resident[t]) return together_fit{1, std::string(key_table_names[t]) + " is resident: no copy to share"};
+  }
+  PP_ASSIGN_OR_RETURN(const uint64_t least, least_vector_state(s, p));
+  const uint64_t packed = pad256(packed_witness_bytes);
+  const uint64_t staged = staging_bytes > together_sums_bytes ? staging_bytes - together_sums_bytes : 0;
+  together_fit fit;
+  for (uint32_t k = 2;; ++k) {
+    if (k > max_partitions_together) {
+      fit.limit = "at most " + std::to_string(max_partitions_together) + " together";
+      break;
+    }
+    if ((k - 1) * packed + packed_witness_bytes > staged) {  // each at a 256-byte offset (pack_partitions)
+      fit.limit = std::to_string(k) + " packed witnesses and their sums overflow the lane's staging (" +
+                  std::to_string(staging_bytes) + " bytes)";
+      break;
+    }
+    if (together_state_bytes(p, k * packed, k) < least) {
+      fit.limit = std::to_string(k) + " packed witnesses and a vector state of " + std::to_string(least) +
+                  " bytes each overflow the lane's witness and scalar buffers (" +
+                  std::to_string(p.lane.phase - p.lane.w) + " bytes)";
+      break;
+    }
+    fit.partitions = k;
+  }
+  return fit;
+}
+
+}  // namespace pp::cuda
