@@ -4,11 +4,16 @@
 // with their circuit (--params-format bellperson --r1cs), or
 // the PoRep-shaped synthetic circuit of 2^K constraints that cuda_prover_bench proves (--porep-log K:
 // r1cs::synthetic_params::porep, seed 42, the key the insecure setup would make for it). A budget
-// below the least the key needs is refused, naming that least. Lines "name: value ..." give exact
-// byte counts first (tests/cli/plan_command_test.cpp reads them).
+// below the least the key needs is refused, naming that least. k, the partitions a lane takes per
+// streamed copy (cuda/plan/together_plan.hpp), depends on the packed witness's size: the PoRep-shaped
+// circuit's own witness, a .wtns given with --wtns, else the largest a witness of the key can pack to
+// (every value neither 0 nor 1). Lines "name: value ..." give exact byte counts first
+// (tests/cli/plan_command_test.cpp reads them).
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <variant>
 
@@ -18,6 +23,9 @@
 #include "cuda/plan/budget_plan.hpp"
 #include "cuda/plan/key_sizing.hpp"
 #include "cuda/plan/spmv_matrix.hpp"
+#include "cuda/plan/together_plan.hpp"
+#include "cuda/plan/witness_layout.hpp"
+#include "formats/circom_wtns.hpp"
 #include "formats/key_circuit.hpp"
 #include "formats/snarkjs_zkey.hpp"
 #include "r1cs/synthetic.hpp"
@@ -31,6 +39,7 @@ struct plan_args {
   std::string key;
   std::string params_format = "snarkjs";
   std::string r1cs;
+  std::string wtns;
   int porep_log = 0;
   std::string porep_basis = "bellperson";
   double budget_gib = -1;
@@ -47,6 +56,8 @@ struct planned_input {
   cuda::key_sizes key;
   std::variant<r1cs::constraint_system, r1cs::bn254::constraint_system> cs;
   std::string what;
+  std::optional<uint64_t> packed_witness;  // bytes of the witness's packed layout, when one is known
+  std::string witness_what;                // which witness
 };
 
 std::string gib_text(uint64_t b) {
@@ -67,6 +78,8 @@ result<planned_input> porep_input(const plan_args& a, command_run& run) {
   if (!c.ok()) return c.error();
   planned_input in;
   PP_ASSIGN_OR_RETURN(in.key, cuda::key_sizes::of_setup(c->cs, basis));
+  in.packed_witness = cuda::packed_layout_of(std::span<const ff::fr>(c->w)).bytes;
+  in.witness_what = "the PoRep-shaped circuit's witness";
   in.cs = std::move(c->cs);
   in.what = "PoRep-shaped 2^" + std::to_string(a.porep_log) + " (" + a.porep_basis + " key)";
   return in;
@@ -104,8 +117,27 @@ result<planned_input> file_input(const plan_args& a, command_run& run) {
   return in;
 }
 
+// The --wtns witness's packed size, read as the key's curve's values.
+status read_witness(const plan_args& a, planned_input& in) {
+  if (a.wtns.empty()) return ok_status();
+  return std::visit(
+      [&]<class Cs>(const Cs& cs) -> status {
+        using Fr = typename Cs::field;
+        PP_ASSIGN_OR_RETURN(const std::vector<Fr> w, formats::read_circom_wtns_file<Fr>(a.wtns));
+        if (w.size() != cs.num_variables()) {
+          return invalid_argument("--wtns " + a.wtns + ": " + std::to_string(w.size()) + " values, the circuit has " +
+                                  std::to_string(cs.num_variables()) + " variables");
+        }
+        in.packed_witness = cuda::packed_layout_of(std::span<const Fr>(w)).bytes;
+        in.witness_what = a.wtns;
+        return ok_status();
+      },
+      in.cs);
+}
+
 void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::budget_plan& b,
-                const cuda::cuda_backend_config& cfg, double link_gib_s) {
+                const cuda::cuda_backend_config& cfg, const cuda::together_fit& together, uint64_t packed_witness,
+                double link_gib_s) {
   using namespace cuda;
   const key_plan& p = b.plan;
   std::printf("plan of %s: domain %llu, %llu variables, %s basis\n", in.what.c_str(), (unsigned long long)s.n,
@@ -141,9 +173,10 @@ void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::b
               p.slot_bytes != 0 ? p.lane.slots : 0);
   std::printf("lanes: %u, %llu bytes each (%s)\n", p.lanes, (unsigned long long)p.lane.bytes,
               gib_text(p.lane.bytes).c_str());
-  // The engine starts one partition at a time; cuda_backend::start_together takes k partitions of a
-  // key per copy of L, A, B_G1 and B_G2 only when its caller asks (docs/perf/vram-budgets.md, "Today").
-  std::printf("partitions per streamed copy (k): 1\n");
+  std::printf("partitions per streamed copy (k): %u, packed witnesses of %llu bytes (%s); %s\n", together.partitions,
+              (unsigned long long)packed_witness,
+              in.packed_witness ? in.witness_what.c_str() : "the most a witness of this key packs to",
+              together.limit.c_str());
   std::printf("resident: %llu bytes (%s)\n", (unsigned long long)p.resident_bytes, gib_text(p.resident_bytes).c_str());
   std::printf("device total: %llu bytes (%s)\n", (unsigned long long)p.total_bytes(), gib_text(p.total_bytes()).c_str());
   const uint64_t copied = p.streamed_bytes(s);
@@ -165,8 +198,10 @@ int run_plan(const plan_args& a, bool quiet) {
   if (a.lanes == 0 || a.lanes > cuda::max_lanes) {
     return run.fail("--lanes must lie in [1, " + std::to_string(cuda::max_lanes) + "]");
   }
+  if (a.porep_log != 0 && !a.wtns.empty()) return run.fail("--wtns: the PoRep-shaped circuit brings its own witness");
   auto in = a.porep_log != 0 ? porep_input(a, run) : file_input(a, run);
   if (!in.ok()) return run.fail(in.error());
+  if (status s = read_witness(a, *in); !s.ok()) return run.fail(s);
   cuda::cuda_backend_config cfg;
   cfg.max_vram_bytes = uint64_t(std::llround(a.budget_gib * gib));
   cfg.lanes = a.lanes;
@@ -185,7 +220,10 @@ int run_plan(const plan_args& a, bool quiet) {
   if (!shape.ok()) return run.fail(shape.error());
   auto plan = run.step("plan", "planning", [&] { return cuda::plan_for_budget(*shape, cfg, a.driver_mib << 20); });
   if (!plan.ok()) return run.fail(plan.error());
-  print_plan(*in, *shape, *plan, cfg, a.link_gib_s);
+  const uint64_t packed = in->packed_witness.value_or(cuda::compact_witness_layout::make(shape->nv, shape->nv).bytes);
+  auto together = cuda::partitions_together(*shape, plan->plan, cfg.staging_bytes, packed);
+  if (!together.ok()) return run.fail(together.error());
+  print_plan(*in, *shape, *plan, cfg, *together, packed, a.link_gib_s);
   return 0;
 }
 
@@ -200,6 +238,8 @@ void add_plan_command(CLI::App& app, cli_state& state) {
       ->check(CLI::IsMember({"snarkjs", "bellperson"}))
       ->capture_default_str();
   cmd->add_option("--r1cs", args->r1cs, "the circuit's .r1cs: required for bellperson parameters");
+  cmd->add_option("--wtns", args->wtns, "a witness (.wtns) of the circuit: its packed size sets k, the partitions a "
+                                       "lane takes per streamed copy (default: the largest any witness packs to)");
   cmd->add_option("--porep-log", args->porep_log,
                   "instead of a key: the PoRep-shaped synthetic circuit of 2^K constraints (27: a PoRep partition; "
                   "needs host memory for the circuit, ~40 GiB at 27)");

@@ -1,9 +1,10 @@
 // `proofpipe plan` (src/cli/plan_command.cpp) against the planning library it prints
-// (src/cuda/plan/budget_plan.hpp, the CUDA backend's) for the same inputs: the PoRep-shaped 2^20 circuit
-// unlimited, in a budget that streams part of it and at exactly its least; a small zkey and
-// bellperson parameters made by `proofpipe setup` from circom's mul circuit. Every number printed
-// equals the library's; a budget one byte below the least is refused with exit 1, the least named on
-// the last line of stderr. No GPU needed.
+// (src/cuda/plan/budget_plan.hpp and together_plan.hpp, the CUDA backend's) for the same inputs: the
+// PoRep-shaped 2^20 circuit unlimited, in a budget that streams part of it and at exactly its least
+// (k for its own witness, at two staging sizes); a small zkey (k for the most a witness packs to, and
+// for circom's mul.wtns) and bellperson parameters made by `proofpipe setup` from circom's mul
+// circuit. Every number printed equals the library's; a budget one byte below the least is refused
+// with exit 1, the least named on the last line of stderr. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -20,6 +21,9 @@
 #include "cuda/plan/budget_plan.hpp"
 #include "cuda/plan/key_sizing.hpp"
 #include "cuda/plan/spmv_matrix.hpp"
+#include "cuda/plan/together_plan.hpp"
+#include "cuda/plan/witness_layout.hpp"
+#include "formats/circom_wtns.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/circom_r1cs.hpp"
 #include "formats/key_circuit.hpp"
@@ -68,13 +72,16 @@ uint64_t number(const std::map<std::string, std::string>& m, const std::string& 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 // What the library plans for (key, cs) under a budget of `budget` bytes (0: none) with the command's
-// defaults, and the same printed by `proofpipe plan key_args --budget-gib ...`.
+// defaults (but staging_mib), and the same printed by `proofpipe plan key_args --budget-gib ...`; k
+// for packed witnesses of `packed_witness` bytes.
 template <class Fr>
 void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
-                      const std::vector<std::string>& key_args, uint64_t budget) {
-  SCOPED_TRACE("budget " + std::to_string(budget));
+                      const std::vector<std::string>& key_args, uint64_t budget, uint64_t packed_witness,
+                      uint64_t staging_mib = cuda::cuda_backend_config{}.staging_bytes >> 20) {
+  SCOPED_TRACE("budget " + std::to_string(budget) + ", staging " + std::to_string(staging_mib) + " MiB");
   cuda::cuda_backend_config cfg;
   cfg.max_vram_bytes = budget;
+  cfg.staging_bytes = staging_mib << 20;
   const auto compact = cuda::make_compact_r1cs(cs);
   ASSERT_THAT(compact, IsOk());
   const auto s = cuda::shape_key(key, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), cfg.h_copies);
@@ -85,7 +92,8 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
 
   std::vector<std::string> args = {"plan"};
   args.insert(args.end(), key_args.begin(), key_args.end());
-  args.insert(args.end(), {"--budget-gib", gib_arg(budget), "--link-gib-s", "25"});
+  args.insert(args.end(),
+              {"--budget-gib", gib_arg(budget), "--link-gib-s", "25", "--staging-mib", std::to_string(staging_mib)});
   const outcome r = run(args, 300s);
   ASSERT_TRUE(r.exited && r.code == 0) << describe(r);
   const auto m = lines_of(r.out);
@@ -107,7 +115,12 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
   EXPECT_TRUE(contains(m.at("point slots"), std::to_string(p.slot_bytes != 0 ? p.lane.slots : 0) + " per lane"));
   EXPECT_EQ(number(m, "lanes"), p.lanes);
   EXPECT_TRUE(contains(m.at("lanes"), std::to_string(p.lane.bytes) + " bytes each"));
-  EXPECT_EQ(number(m, "partitions per streamed copy (k)"), 1u);
+  const auto together = cuda::partitions_together(*s, p, cfg.staging_bytes, packed_witness);
+  ASSERT_THAT(together, IsOk());
+  EXPECT_EQ(number(m, "partitions per streamed copy (k)"), together->partitions);
+  EXPECT_TRUE(contains(m.at("partitions per streamed copy (k)"), "packed witnesses of " + std::to_string(packed_witness) +
+                                                                   " bytes"));
+  EXPECT_TRUE(contains(m.at("partitions per streamed copy (k)"), together->limit));
   EXPECT_EQ(number(m, "resident"), p.resident_bytes);
   EXPECT_EQ(number(m, "device total"), p.total_bytes());
   EXPECT_EQ(number(m, "copied per partition"), p.streamed_bytes(*s));
@@ -124,7 +137,7 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
   // One byte below the least: refused, naming it.
   args = {"plan"};
   args.insert(args.end(), key_args.begin(), key_args.end());
-  args.insert(args.end(), {"--budget-gib", gib_arg(b->least_budget - 1)});
+  args.insert(args.end(), {"--budget-gib", gib_arg(b->least_budget - 1), "--staging-mib", std::to_string(staging_mib)});
   const outcome below = run(args, 300s);
   EXPECT_TRUE(below.exited && below.code == 1) << describe(below);
   EXPECT_TRUE(contains(last_line(below.err), "at least " + std::to_string(b->least_budget) + " bytes"))
@@ -137,7 +150,8 @@ TEST(PlanCommand, PorepShapedKeyUnlimitedStreamedAndAtItsLeast) {
   const auto key = cuda::key_sizes::of_setup(c->cs, groth16::h_basis::monomial);
   ASSERT_THAT(key, IsOk());
   const std::vector<std::string> args = {"--porep-log", "20"};
-  expect_same_plan(*key, c->cs, args, 0);
+  const uint64_t packed = cuda::packed_layout_of(std::span<const ff::fr>(c->w)).bytes;
+  expect_same_plan(*key, c->cs, args, 0, packed);
   // The least, and a budget between it and the unlimited plan: part of the key streamed.
   cuda::cuda_backend_config cfg;
   const auto compact = cuda::make_compact_r1cs(c->cs);
@@ -146,13 +160,21 @@ TEST(PlanCommand, PorepShapedKeyUnlimitedStreamedAndAtItsLeast) {
   ASSERT_THAT(s, IsOk());
   const auto all = cuda::plan_for_budget(*s, cfg, 0);
   ASSERT_THAT(all, IsOk());
-  expect_same_plan(*key, c->cs, args, all->least_budget);
+  expect_same_plan(*key, c->cs, args, all->least_budget, packed);
   const uint64_t mid = all->least_budget + all->plan.total_bytes() / 2;
   cfg.max_vram_bytes = mid;
   const auto streamed = cuda::plan_for_budget(*s, cfg, 0);
   ASSERT_THAT(streamed, IsOk());
   EXPECT_TRUE(streamed->plan.streams()) << "the middle budget should stream part of the key";
-  expect_same_plan(*key, c->cs, args, mid);
+  expect_same_plan(*key, c->cs, args, mid, packed);
+  // At the least every table streams: k is more than one in the default staging.
+  cfg.max_vram_bytes = all->least_budget;
+  const auto least = cuda::plan_for_budget(*s, cfg, 0);
+  ASSERT_THAT(least, IsOk());
+  const auto least_k = cuda::partitions_together(*s, least->plan, cfg.staging_bytes, packed);
+  ASSERT_THAT(least_k, IsOk());
+  EXPECT_GT(least_k->partitions, 1u) << least_k->limit;
+  expect_same_plan(*key, c->cs, args, all->least_budget, packed, 2);
 }
 
 class PlanCommandFiles : public ::testing::Test {
@@ -178,8 +200,15 @@ TEST_F(PlanCommandFiles, SmallZkey) {
   const auto cs = formats::circuit_from_zkey(*z);
   ASSERT_THAT(cs, IsOk());
   const cuda::key_sizes key = cuda::key_sizes::of(z->pk);
-  expect_same_plan(key, *cs, {zkey.string()}, 0);
-  expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30);
+  const uint64_t most = cuda::compact_witness_layout::make(cs->num_variables(), cs->num_variables()).bytes;
+  expect_same_plan(key, *cs, {zkey.string()}, 0, most);
+  expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30, most);
+  // circom's own witness of the circuit.
+  const fs::path wtns = test::source_dir() / "tests/fixtures/circom/mul.wtns";
+  const auto w = formats::read_circom_wtns_file<ff::fr>(wtns);
+  ASSERT_THAT(w, IsOk());
+  expect_same_plan(key, *cs, {zkey.string(), "--wtns", wtns.string()}, uint64_t{1} << 30,
+                   cuda::packed_layout_of(std::span<const ff::fr>(*w)).bytes);
 }
 
 // A BN254 (bn128) zkey: planned with BN254's point sizes (64 and 128 bytes), as the backend plans it.
@@ -194,8 +223,9 @@ TEST_F(PlanCommandFiles, Bn254Zkey) {
   const cuda::key_sizes key = cuda::key_sizes::of(z->pk);
   EXPECT_EQ(key.g1.point_bytes, 64u);
   EXPECT_EQ(key.g2.point_bytes, 128u);
-  expect_same_plan(key, *cs, {zkey.string()}, 0);
-  expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30);
+  const uint64_t most = cuda::compact_witness_layout::make(cs->num_variables(), cs->num_variables()).bytes;
+  expect_same_plan(key, *cs, {zkey.string()}, 0, most);
+  expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30, most);
 }
 
 TEST_F(PlanCommandFiles, BellpersonParametersWithTheirCircuit) {
@@ -208,7 +238,8 @@ TEST_F(PlanCommandFiles, BellpersonParametersWithTheirCircuit) {
   ASSERT_THAT(r, IsOk());
   ASSERT_THAT(formats::fill_bellperson_density(*pk, r->cs), IsOk());
   expect_same_plan(cuda::key_sizes::of(*pk), r->cs,
-                   {params.string(), "--params-format", "bellperson", "--r1cs", r1cs_.string()}, 0);
+                   {params.string(), "--params-format", "bellperson", "--r1cs", r1cs_.string()}, 0,
+                   cuda::compact_witness_layout::make(r->cs.num_variables(), r->cs.num_variables()).bytes);
 }
 
 TEST(PlanCommand, RefusesWhatItCannotPlan) {
