@@ -13,16 +13,30 @@ curve_mask curves_of(devices::device& d) {
   return m;
 }
 
+// The most partitions a worker takes together: the request, capped by what the device's backends
+// start together.
+uint32_t together_on(devices::device& d, uint32_t requested) {
+  size_t most = 1;
+  for (const ec::curve_id c : all_curves) {
+    ec::visit_curve(c, [&]<class Family>() {
+      if (const auto* b = devices::backend_for<Family>(d)) most = std::max(most, b->partitions_together());
+    });
+  }
+  return static_cast<uint32_t>(std::clamp<size_t>(requested, 1, most));
+}
+
 }  // namespace
 
-device_slot::device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock)
+device_slot::device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock,
+                         uint32_t partitions_together)
     : device_(std::move(dev)),
       name_(device_->name()),
       workers_(workers),
+      together_(together_on(*device_, partitions_together)),
       curves_(curves_of(*device_)),
-      queue_depth_(queue_depth),
+      queue_depth_(queue_depth + size_t{workers} * (together_ - 1)),
       // The dispatcher keeps load <= workers + depth, so push never waits; CRITICAL may exceed it.
-      inbox_(workers + queue_depth),
+      inbox_(workers + queue_depth_),
       meter_(std::move(clock)) {}
 
 device_view device_slot::view(std::vector<std::string>& keys_out) const {

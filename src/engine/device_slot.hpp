@@ -1,6 +1,7 @@
 // device_slot: the engine's book-keeping for one device: its inbox (a priority job_queue), health,
 // load (queued + running) for the scheduler, recently used keys (affinity), counters, the busy
-// meter, and the failure-injection test hook. Thread-safe; the device itself is owned here.
+// meter, how many partitions a worker takes together, and the failure-injection test hook.
+// Thread-safe; the device itself is owned here.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -20,7 +21,11 @@ namespace pp::engine {
 
 class device_slot {
  public:
-  device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock);
+  // partitions_together: what engine_config asks for; a worker takes at most as many as the device's
+  // backends start together (groth16::basic_backend::partitions_together), so the inbox holds that
+  // many per worker beyond queue_depth.
+  device_slot(devices::device_ptr dev, uint32_t workers, size_t queue_depth, busy_meter::clock_fn clock,
+              uint32_t partitions_together = 1);
   device_slot(const device_slot&) = delete;
   device_slot& operator=(const device_slot&) = delete;
 
@@ -28,6 +33,8 @@ class device_slot {
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] std::string kind() const { return std::string(device_->kind()); }
   [[nodiscard]] uint32_t workers() const { return workers_; }
+  // The most partitions of one key a worker starts together on this device (1: one at a time).
+  [[nodiscard]] uint32_t partitions_together() const { return together_; }
   [[nodiscard]] curve_mask curves() const { return curves_; }  // what the device proves
   [[nodiscard]] job_queue& inbox() { return inbox_; }
   [[nodiscard]] busy_meter& meter() { return meter_; }
@@ -63,6 +70,7 @@ class device_slot {
   const devices::device_ptr device_;
   const std::string name_;
   const uint32_t workers_;
+  const uint32_t together_;
   const curve_mask curves_;
   const size_t queue_depth_;
   job_queue inbox_;

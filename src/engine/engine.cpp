@@ -35,6 +35,7 @@ namespace pp::engine {
 status validate(const engine_config& c) {
   if (!c.make_devices && c.cpu_devices == 0) return invalid_argument("engine config: cpu_devices is 0 and no make_devices");
   if (c.workers_per_device == 0) return invalid_argument("engine config: workers_per_device must be >= 1");
+  if (c.partitions_together == 0) return invalid_argument("engine config: partitions_together must be >= 1");
   if (c.witness_threads == 0) return invalid_argument("engine config: witness_threads must be >= 1");
   if (c.finish_threads == 0) return invalid_argument("engine config: finish_threads must be >= 1");
   if (c.intake_capacity == 0) return invalid_argument("engine config: intake_capacity must be >= 1");
@@ -302,7 +303,8 @@ class engine_impl final : public engine {
   static std::vector<std::unique_ptr<device_slot>> make_slots(std::vector<device_ptr> devs, const engine_config& c) {
     std::vector<std::unique_ptr<device_slot>> out;
     for (auto& d : devs) {
-      out.push_back(std::make_unique<device_slot>(std::move(d), c.workers_per_device, c.device_queue_depth, now_ns));
+      out.push_back(std::make_unique<device_slot>(std::move(d), c.workers_per_device, c.device_queue_depth, now_ns,
+                                                  c.partitions_together));
     }
     return out;
   }

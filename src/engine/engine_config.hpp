@@ -23,6 +23,10 @@ struct engine_config {
   uint32_t cpu_devices = 1;
   std::function<result<std::vector<device_ptr>>()> make_devices;
   uint32_t workers_per_device = 1;  // concurrent start() calls per device (GPUs: 2+)
+  // Partitions of one key a worker starts together where its device's backend shares work between
+  // them (the CUDA backend: one streamed copy of the key's chunks for all; `proofpipe plan` prints
+  // how many fit): those queued next on the device, never waited for. 1: one at a time.
+  uint32_t partitions_together = 1;
   // With GPUs (choose_devices), one CPU device beside them that proves BN254 keys only (the GPUs
   // prove both curves; BLS12-381 partitions stay theirs): for hosts that want BN254's small circuits
   // off the GPUs.

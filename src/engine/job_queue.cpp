@@ -56,6 +56,19 @@ std::optional<partition_task> job_queue::try_pop() {
   return pop_locked();
 }
 
+std::vector<partition_task> job_queue::pop_same_key(const std::string& key_id, size_t max) {
+  mutex_lock lock(mu_);
+  std::vector<partition_task> out;
+  while (out.size() < max) {
+    const auto next = std::find_if(lanes_.rbegin(), lanes_.rend(), [](const auto& lane) { return !lane.empty(); });
+    if (next == lanes_.rend() || next->front().key_id != key_id) break;
+    out.push_back(std::move(next->front()));
+    next->pop_front();
+    not_full_.notify_one();
+  }
+  return out;
+}
+
 std::vector<partition_task> job_queue::peek(size_t max) const {
   mutex_lock lock(mu_);
   std::vector<partition_task> out;

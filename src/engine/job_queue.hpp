@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,9 @@ class job_queue {
   // Waits for a task. deadline_exceeded when none came; unavailable once closed and drained.
   result<partition_task> pop(deadline d) PP_EXCLUDES(mu_);
   std::optional<partition_task> try_pop() PP_EXCLUDES(mu_);
+  // Pops up to `max` tasks without waiting while the next one in pop order is of key `key_id`: the
+  // partitions a device worker takes together with one it popped, exactly those it would pop next.
+  std::vector<partition_task> pop_same_key(const std::string& key_id, size_t max) PP_EXCLUDES(mu_);
 
   // Up to `max` tasks in pop order, copied, for a scheduler_policy to choose from; take() then
   // removes the chosen one (nullopt if it was popped or cancelled meanwhile).

@@ -96,6 +96,19 @@ class basic_backend {
   // Validates the request and runs SpMV, NTTs and MSMs. Errors: invalid_argument (witness size,
   // key/circuit mismatch, unsatisfied constraint when options.check_satisfied).
   virtual result<pending_ptr> start(const request& req) = 0;
+  // The most partitions this backend starts in one start_together() call (1: it does not take
+  // partitions together).
+  [[nodiscard]] virtual size_t partitions_together() const { return 1; }
+  // Several partitions of one key and circuit (every request names the first one's pk and cs; 1 to
+  // partitions_together()) started together where the backend shares work between them
+  // (cuda_backend: one streamed copy of the key's chunks for all): a pending each, in order, as
+  // start() gives them. An error ends them all; with invalid_argument, failed_precondition or
+  // resource_exhausted none was started and the device is as it was (the caller may start each
+  // alone: start() then says which request, if any, is bad). The default takes none together.
+  virtual result<std::vector<pending_ptr>> start_together(std::span<const request> reqs) {
+    return failed_precondition(std::string(name()) + " does not take partitions together (" +
+                               std::to_string(reqs.size()) + " given)");
+  }
   // Assembles the proof (and self-verifies it when asked). Only accepts this backend's pendings.
   virtual result<output> finish(pending_ptr p) = 0;
   // Host memory one partition of a circuit holds from start() until finish() returns, witness

@@ -218,6 +218,7 @@ void visit_engine(C& c, V& v) {
   v.mebibytes("gpu_staging_mb", c.gpu.staging_bytes, 1, 1 << 20);
   v.integer("gpu_h_copies", c.gpu.h_copies, 1, 24);
   v.integer("workers_per_device", c.workers_per_device, 0, 64);
+  v.integer("partitions_together", e.partitions_together, 1, 64);
   v.integer("witness_threads", e.witness_threads, 1, 1024);
   v.integer("finish_threads", e.finish_threads, 1, 1024);
   v.integer("intake_capacity", e.intake_capacity, 1, 1 << 24);

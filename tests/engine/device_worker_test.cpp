@@ -2,12 +2,16 @@
 // finish queue with its pending proof; a device fault takes the device out of rotation and sends
 // the partition back to the ready queue, until max_attempts fails it; a request error fails it and
 // leaves the device in rotation; a device that left rotation or a cancelled job never reaches the
-// backend; exceptions from start() are device faults; loop() ends when the inbox closes.
+// backend; exceptions from start() are device faults; loop() ends when the inbox closes. Partitions
+// taken together: those of the key queued right behind, up to what slot and backend take, in one
+// start_together(); refused, each alone (and the key alone from then on, unless a request was
+// bad); a device fault of the batch is every partition's.
 #include "engine/device_worker.hpp"
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -25,15 +29,16 @@ using testing::stub_backend;
 // as the placement would queue it: its state parked, the task in the device's inbox, the load counted.
 struct worker_rig : stage_rig {
   explicit worker_rig(uint32_t max_attempts = 3,
-                      std::unique_ptr<devices::device> dev = std::make_unique<testing::fake_device>("fake0"))
-      : stage_rig(std::move(dev), 4),
+                      std::unique_ptr<devices::device> dev = std::make_unique<testing::fake_device>("fake0"),
+                      uint32_t partitions_together = 1)
+      : stage_rig(std::move(dev), 4, partitions_together),
         worker(*slot, *router, trace, *metrics,
                device_worker::options{.self_verify = false, .max_attempts = max_attempts}, record_failures()) {}
 
-  partition_task queue(job_id job, uint32_t attempts_so_far = 0) {
+  partition_task queue(job_id job, uint32_t attempts_so_far = 0, const std::string& key_id = "k") {
     partition_task t;
     t.job = job;
-    t.key_id = "k";
+    t.key_id = key_id;
     t.seq = job;
     auto w = std::make_unique<partition_work>();
     w->key = &key;
@@ -205,6 +210,124 @@ TEST(DeviceWorker, LoopRunsTheInboxUntilItCloses) {
   t.join();
   EXPECT_EQ(rig.backend->starts.load(), 2);
   EXPECT_EQ(rig.router->finish().size(), 2u);
+}
+
+// A fake device whose backend starts up to `most` partitions together, for a slot asking for `asked`.
+worker_rig together_rig(size_t most, uint32_t asked) {
+  auto dev = std::make_unique<testing::fake_device>("fake0");
+  dev->impl().together_most = most;
+  return worker_rig(3, std::move(dev), asked);
+}
+
+// The jobs of the partitions in the finish queue.
+std::multiset<job_id> finished(worker_rig& rig) {
+  std::multiset<job_id> out;
+  while (auto t = rig.router->finish().try_pop()) {
+    auto w = rig.router->claim(*t);
+    EXPECT_NE(w, nullptr);
+    if (w) {
+      EXPECT_NE(w->pending, nullptr);
+      EXPECT_EQ(w->attempts, 1u);
+    }
+    out.insert(t->job);
+  }
+  return out;
+}
+
+TEST(DeviceWorker, PartitionsOfTheKeyQueuedNextStartTogether) {
+  worker_rig rig = together_rig(8, 3);
+  EXPECT_EQ(rig.slot->partitions_together(), 3u);
+  for (job_id j = 1; j <= 4; ++j) rig.queue(j);
+  rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes(), std::vector<size_t>{3});
+  EXPECT_EQ(rig.backend->starts.load(), 0);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 2, 3}));
+  EXPECT_EQ(rig.slot->inbox().size(), 1u);
+  const auto snap = rig.slot->read();
+  EXPECT_EQ(snap.done, 3u);
+  EXPECT_EQ(snap.running, 0u);
+  EXPECT_EQ(snap.queued, 1u);
+  // One left: started alone.
+  rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes().size(), 1u);
+  EXPECT_EQ(rig.backend->starts.load(), 1);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{4}));
+  const auto events = rig.trace.events();
+  ASSERT_EQ(events.size(), 2u) << "one device span for the three together, one for the last";
+  EXPECT_TRUE(rig.failed.empty());
+}
+
+TEST(DeviceWorker, OnlyTheSameKeyQueuedRightBehindIsTaken) {
+  worker_rig rig = together_rig(8, 4);
+  rig.queue(1);
+  rig.queue(2, 0, "other");
+  rig.queue(3);
+  rig.run_next();
+  EXPECT_TRUE(rig.backend->together_sizes().empty());
+  EXPECT_EQ(rig.backend->starts.load(), 1);
+  EXPECT_EQ(rig.slot->inbox().size(), 2u);
+}
+
+TEST(DeviceWorker, TheBackendCapsThePartitionsTaken) {
+  EXPECT_EQ(together_rig(1, 4).slot->partitions_together(), 1u) << "a backend that takes none together";
+  worker_rig rig = together_rig(2, 4);
+  EXPECT_EQ(rig.slot->partitions_together(), 2u);
+  for (job_id j = 1; j <= 3; ++j) rig.queue(j);
+  rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes(), std::vector<size_t>{2});
+}
+
+// Refused (nothing started): each alone at once; a refusal of the batch (not of a request) keeps
+// the key alone from then on.
+TEST(DeviceWorker, PartitionsNotTakenTogetherStartAlone) {
+  worker_rig rig = together_rig(8, 3);
+  rig.backend->fail_together_with(invalid_argument("witness 2 has the wrong size"));
+  for (job_id j = 1; j <= 6; ++j) rig.queue(j);
+  rig.run_next();
+  EXPECT_EQ(rig.backend->starts.load(), 3);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 2, 3}));
+  rig.backend->fail_together_with(failed_precondition("the packed witnesses do not fit"));
+  rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes(), (std::vector<size_t>{3, 3})) << "a bad request is not remembered";
+  EXPECT_EQ(rig.backend->starts.load(), 6);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{4, 5, 6}));
+  EXPECT_TRUE(rig.slot->healthy());
+  for (job_id j = 7; j <= 8; ++j) rig.queue(j);
+  rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes().size(), 2u) << "the key is started alone from now on";
+  EXPECT_EQ(rig.backend->starts.load(), 7);
+  EXPECT_EQ(rig.slot->inbox().size(), 1u);
+  EXPECT_TRUE(rig.failed.empty());
+}
+
+TEST(DeviceWorker, ADeviceFaultOfPartitionsTogetherRetriesEach) {
+  worker_rig rig = together_rig(8, 3);
+  rig.backend->fail_together_with(internal_error("kernel died"));
+  for (job_id j = 1; j <= 3; ++j) rig.queue(j);
+  rig.run_next();
+  EXPECT_EQ(rig.backend->starts.load(), 0);
+  EXPECT_FALSE(rig.slot->healthy());
+  EXPECT_EQ(rig.slot->read().failures, 3u);
+  ASSERT_EQ(rig.router->ready().size(), 3u);
+  while (auto t = rig.router->ready().try_pop()) {
+    auto w = rig.router->claim(*t);
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(w->attempts, 1u);
+  }
+  EXPECT_TRUE(rig.failed.empty());
+}
+
+// A cancelled partition among those taken is dropped; the rest start together.
+TEST(DeviceWorker, ACancelledPartitionIsLeftOutOfTheBatch) {
+  worker_rig rig = together_rig(8, 3);
+  rig.queue(1);
+  const partition_task t = rig.queue(2);
+  rig.queue(3);
+  t.cancel.cancel();
+  rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes(), std::vector<size_t>{2});
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 3}));
+  EXPECT_EQ(rig.slot->read().queued, 0u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The engine end to end on tiny synthetic circuits (insecure setup) with CPU devices and gated fake
 // devices: proofs verify, no job is lost or duplicated, memory stays in budget, device faults are
-// retried elsewhere, CRITICAL overtakes NORMAL, shutdown drains or reports. Orderings, never timings.
+// retried elsewhere, CRITICAL overtakes NORMAL, queued partitions of a key start together, shutdown
+// drains or reports. Orderings, never timings.
 #include "engine/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "core/status_macros.hpp"
 #include "engine/key_catalog.hpp"
 #include "eventually.hpp"
 #include "fake_device.hpp"
@@ -66,12 +68,15 @@ std::unique_ptr<engine> make_engine(engine_config c) {
 }
 
 // A CPU device whose start() records the order of the witnesses it is given and blocks until the
-// gate opens.
+// gate opens; it takes up to `together` partitions together (each started in turn), recording how
+// many each start_together() call got.
 struct gate {
   std::mutex mu;
   std::condition_variable cv;
   bool open = false;
+  size_t together = 1;
   std::vector<const ff::fr*> order;
+  std::vector<size_t> batches;
   void release() {
     std::lock_guard lock(mu);
     open = true;
@@ -93,6 +98,19 @@ class gated_backend final : public groth16::backend {
     gate_.cv.wait(lock, [&] { return gate_.open; });
     lock.unlock();
     return inner_.start(req);
+  }
+  [[nodiscard]] size_t partitions_together() const override { return gate_.together; }
+  result<std::vector<groth16::pending_ptr>> start_together(std::span<const groth16::prove_request> reqs) override {
+    {
+      std::unique_lock lock(gate_.mu);
+      gate_.batches.push_back(reqs.size());
+      gate_.cv.wait(lock, [&] { return gate_.open; });
+    }
+    std::vector<groth16::pending_ptr> out;
+    for (const auto& req : reqs) {
+      PP_ASSIGN_OR_RETURN(out.emplace_back(), inner_.start(req));
+    }
+    return out;
   }
   result<groth16::prove_output> finish(groth16::pending_ptr p) override { return inner_.finish(std::move(p)); }
   [[nodiscard]] uint64_t host_bytes_per_partition(uint64_t num_variables, uint64_t domain_size) const override {
@@ -303,6 +321,45 @@ TEST(Engine, CriticalJobStartsAtTheNextPartitionBoundary) {
   std::lock_guard lock(g.mu);
   ASSERT_EQ(g.order.size(), 13u);
   EXPECT_EQ(g.order[1], crit_witness);  // right after the partition that was running
+}
+
+// With partitions_together, the partitions of a key queued behind the one on the device start
+// together: a one-partition job holds the device (started alone: nothing else was queued) while
+// three of a nine-partition job fill its inbox (depth 1 + one worker x 2 more), which the worker then
+// takes in one call; every proof verifies.
+TEST(Engine, QueuedPartitionsOfAKeyStartTogether) {
+  gate g;
+  g.together = 3;
+  engine_config c = gated_config(g);
+  c.partitions_together = 3;
+  c.ready_capacity = 8;
+  auto e = make_engine(c);
+  const struct opener {
+    gate& g;
+    ~opener() { g.release(); }  // before the engine's end, should an assertion return early
+  } open_at_exit{g};
+  auto first = e->submit(tiny_job(1));
+  ASSERT_THAT(first, IsOk());
+  ASSERT_TRUE(eventually([&] { return g.entered() == 1; }));
+  auto id = e->submit(tiny_job(9));
+  ASSERT_THAT(id, IsOk());
+  ASSERT_TRUE(eventually([&] { return e->status().devices[0].queued == 3; }));
+  g.release();
+  for (const job_id j : {*first, *id}) {
+    auto r = e->await(j, deadline_in(std::chrono::seconds(60)));
+    ASSERT_THAT(r, IsOk());
+    expect_verifies(*r);
+  }
+  std::lock_guard lock(g.mu);
+  ASSERT_FALSE(g.batches.empty());
+  EXPECT_EQ(g.batches.front(), 3u) << "the full inbox, taken at once";
+  size_t started = g.order.size();
+  for (const size_t b : g.batches) {
+    EXPECT_GE(b, 2u);
+    EXPECT_LE(b, 3u);
+    started += b;
+  }
+  EXPECT_EQ(started, 10u);
 }
 
 TEST(Engine, ShutdownWithDrainFinishesEverything) {

@@ -1,6 +1,7 @@
 // Fakes for the engine's component tests: stub_backend (every call refused) for a test backend to
-// override from; fake_backend, whose start() and finish() return what the test set (a fake pending
-// or an error; a prove_output or an error), count their calls and never touch the request; and
+// override from; fake_backend, whose start(), start_together() and finish() return what the test
+// set (fake pendings or an error; a prove_output or an error), count their calls (and the sizes of
+// the batches) and never touch the request; and
 // device_of<Backend>, a device around either. A clock that stands still for the device slots, and
 // the record of a partition a component failed.
 #pragma once
@@ -9,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/mutex.hpp"
 #include "core/thread_annotations.hpp"
@@ -36,6 +38,15 @@ class fake_backend final : public stub_backend {
     if (!next_.ok()) return next_;
     return groth16::pending_ptr(std::make_unique<fake_pending>());
   }
+  [[nodiscard]] size_t partitions_together() const override { return together_most.load(); }
+  result<std::vector<groth16::pending_ptr>> start_together(std::span<const groth16::prove_request> reqs) override {
+    mutex_lock lock(mu_);
+    together_sizes_.push_back(reqs.size());
+    if (!together_next_.ok()) return together_next_;
+    std::vector<groth16::pending_ptr> out;
+    for (size_t i = 0; i < reqs.size(); ++i) out.push_back(std::make_unique<fake_pending>());
+    return out;
+  }
   result<groth16::prove_output> finish(groth16::pending_ptr) override {
     ++finishes;
     mutex_lock lock(mu_);
@@ -47,6 +58,16 @@ class fake_backend final : public stub_backend {
     mutex_lock lock(mu_);
     next_ = std::move(s);
   }
+  // What every later start_together() returns: ok (a fake pending each) or this error.
+  void fail_together_with(status s) {
+    mutex_lock lock(mu_);
+    together_next_ = std::move(s);
+  }
+  // The size of each start_together() call so far.
+  std::vector<size_t> together_sizes() {
+    mutex_lock lock(mu_);
+    return together_sizes_;
+  }
   // What every later finish() returns: by default an empty proof with no timings.
   void finish_with(result<groth16::prove_output> r) {
     mutex_lock lock(mu_);
@@ -55,10 +76,13 @@ class fake_backend final : public stub_backend {
 
   std::atomic<int> starts{0};
   std::atomic<int> finishes{0};
+  std::atomic<size_t> together_most{1};  // partitions_together(): set before the device is in a slot
 
  private:
   mutex mu_;
   status next_ PP_GUARDED_BY(mu_);
+  status together_next_ PP_GUARDED_BY(mu_);
+  std::vector<size_t> together_sizes_ PP_GUARDED_BY(mu_);
   result<groth16::prove_output> finish_next_ PP_GUARDED_BY(mu_) = groth16::prove_output{};
 };
 

@@ -39,6 +39,42 @@ TEST(JobQueue, HighestPriorityFirstFifoWithin) {
   EXPECT_EQ(order, want);
 }
 
+// A worker's batch mates: the tasks it would pop next, while they are of its key; never one
+// behind a task of another key, never more than asked.
+TEST(JobQueue, PopSameKeyTakesTheHeadWhileItIsOfTheKey) {
+  job_queue q(16);
+  auto keyed = [](job_id job, uint32_t part, priority p, const char* key) {
+    partition_task t = task(job, part, p);
+    t.key_id = key;
+    return t;
+  };
+  ASSERT_THAT(q.push(keyed(1, 0, priority::normal, "k"), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(keyed(1, 1, priority::normal, "k"), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(keyed(2, 0, priority::normal, "other"), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(keyed(1, 2, priority::normal, "k"), no_deadline()), IsOk());
+  ASSERT_THAT(q.push(keyed(3, 0, priority::high, "k"), no_deadline()), IsOk());
+  auto ids = [](const std::vector<partition_task>& ts) {
+    std::vector<std::pair<job_id, uint32_t>> out;
+    for (const auto& t : ts) out.emplace_back(t.job, t.partition);
+    return out;
+  };
+  EXPECT_TRUE(q.pop_same_key("other", 4).empty()) << "the head (job 3, HIGH) is of key k";
+  EXPECT_EQ(ids(q.pop_same_key("k", 2)), (std::vector<std::pair<job_id, uint32_t>>{{3, 0}, {1, 0}}));
+  EXPECT_EQ(ids(q.pop_same_key("k", 5)), (std::vector<std::pair<job_id, uint32_t>>{{1, 1}}));
+  EXPECT_TRUE(q.pop_same_key("k", 0).empty());
+  EXPECT_EQ(ids(q.pop_same_key("other", 5)), (std::vector<std::pair<job_id, uint32_t>>{{2, 0}}));
+  EXPECT_EQ(ids(q.pop_same_key("k", 5)), (std::vector<std::pair<job_id, uint32_t>>{{1, 2}}));
+  EXPECT_TRUE(q.pop_same_key("k", 5).empty());
+  EXPECT_EQ(q.size(), 0u);
+  // What it pops frees room for a blocked pusher.
+  job_queue full(1);
+  ASSERT_THAT(full.push(keyed(4, 0, priority::normal, "k"), no_deadline()), IsOk());
+  std::thread pusher([&] { EXPECT_THAT(full.push(keyed(4, 1, priority::normal, "k"), no_deadline()), IsOk()); });
+  EXPECT_EQ(full.pop_same_key("k", 1).size(), 1u);
+  pusher.join();
+  EXPECT_EQ(full.size(), 1u);
+}
+
 TEST(JobQueue, FullQueueBlocksPushUntilPop) {
   job_queue q(2);
   ASSERT_THAT(q.push(task(1, 0, priority::normal), no_deadline()), IsOk());

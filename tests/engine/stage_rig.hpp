@@ -21,10 +21,11 @@
 namespace pp::engine::testing {
 
 struct stage_rig {
+  // partitions_together: what the slot is asked for (the device's backend caps it).
   explicit stage_rig(std::unique_ptr<devices::device> dev = std::make_unique<fake_device>("fake0"),
-                     uint32_t inbox_depth = 1) {
+                     uint32_t inbox_depth = 1, uint32_t partitions_together = 1) {
     if (auto* f = dynamic_cast<fake_device*>(dev.get())) backend = &f->impl();
-    slot = std::make_unique<device_slot>(std::move(dev), 1, inbox_depth, zero_clock);
+    slot = std::make_unique<device_slot>(std::move(dev), 1, inbox_depth, zero_clock, partitions_together);
     router = std::make_unique<partition_router>(partition_router::capacities{8, 8, 8}, std::vector{slot.get()},
                                                 partition_router::hooks{.fail = {}, .cancel_job = {}});
     auto m = engine_metrics::create();

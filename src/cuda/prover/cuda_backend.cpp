@@ -368,6 +368,8 @@ result<pending_ptr> cuda_backend::start(const prove_request& req) {
   }
 }
 
+size_t cuda_backend::partitions_together() const { return max_partitions_together; }
+
 result<std::vector<pending_ptr>> cuda_backend::start_together(std::span<const prove_request> reqs) {
   try {
     return impl_->start_together<ec::bls12_381::family>(reqs);

@@ -112,8 +112,10 @@ class cuda_backend final : public groth16::backend {
   // the same proofs. failed_precondition (the backend healthy) when the key's plan keeps one of those
   // four tables resident or when the packed witnesses and the MSMs' states do not fit the lane's
   // witness and scalar buffers; resource_exhausted when the staging does not hold the packed
-  // witnesses. BLS12-381's circuits.
-  result<std::vector<groth16::pending_ptr>> start_together(std::span<const groth16::prove_request> reqs);
+  // witnesses. BLS12-381's circuits (the engine takes them together: engine_config::partitions_together).
+  result<std::vector<groth16::pending_ptr>> start_together(std::span<const groth16::prove_request> reqs) override;
+  // max_partitions_together (cuda/plan/together_plan.hpp).
+  [[nodiscard]] size_t partitions_together() const override;
   // BN254 (circom's bn128) the same way on the same region and lanes, its key placed beside
   // BLS12-381's as any key is: the kernels over BN254's fields, the sums assembled by finish_bn254.
   // cuda_bn254_backend.hpp is this backend's groth16::basic_backend face for BN254.
