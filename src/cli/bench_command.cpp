@@ -2,7 +2,8 @@
 //   proofpipe bench --log-constraints 10 --partitions 2 --proofs 8 --cpu-devices 1 --trace out.json
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
 //   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
-//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4]   (whole C2 proofs: porep_bench.cpp)
+//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4] [--together 1,3]
+//     (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
 // partitions/s, per-stage medians, each device's busy fraction, and writes the Chrome trace. Flags
@@ -51,6 +52,7 @@ struct bench_args {
   std::vector<double> vram_gib;
   std::vector<double> h2d_gib_s;
   std::vector<uint32_t> h_copies;
+  std::vector<uint32_t> together;
 };
 
 double median_ms(std::vector<double> v) {
@@ -262,6 +264,12 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->delimiter(',')
       ->check(knob_range_check("engine.gpu_h_copies"))
       ->needs(porep);
+  cmd->add_option("--together", args->together,
+                  "--porep: partitions of one key a GPU worker starts together (engine.partitions_together), one run "
+                  "per value, e.g. 1,3; each lane's staging holds k x 512 MiB + 256 MiB of packed witnesses")
+      ->delimiter(',')
+      ->check(knob_range_check("engine.partitions_together"))
+      ->needs(porep);
   for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--trace", "--gpu-vram-share",
                            "--cpu-devices"}) {
     cmd->get_option(name)->excludes(porep);
@@ -280,6 +288,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
     if (given("--vram-gib")) p.vram_gib = args->vram_gib;
     if (given("--h2d-gib-s")) p.h2d_gib_s = args->h2d_gib_s;
     if (given("--h-copies")) p.h_copies = args->h_copies;
+    if (given("--together")) p.together = args->together;
     p.workers = args->workers;
     p.gpus = args->gpus;
     p.witness_threads = args->witness_threads;

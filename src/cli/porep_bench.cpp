@@ -1,7 +1,8 @@
 // `proofpipe bench --porep`: whole PoRep C2 proofs (10 partitions of the PoRep-shaped circuit,
 // INSECURE key in bellperson's layout with its points made on the GPU, every proof self-verified)
 // through the engine, the
-// daemon's path. Per configuration (each VRAM budget x host-to-device cap x H copies, a fresh engine over
+// daemon's path. Per configuration (each VRAM budget x host-to-device cap x H copies x partitions
+// taken together, a fresh engine over
 // the same key): the key's load (host preload, then one untimed proof of one partition per worker:
 // the device upload and the kernels' first launches), then `proofs` proofs submitted at once:
 // seconds per C2 proof from the first witness in to the last verified proof out, partitions per
@@ -10,6 +11,7 @@
 //   proofpipe bench --porep                                     # 2^27, 3 proofs, every GPU
 //   proofpipe bench --porep --vram-gib 0,24,16 --h2d-gib-s 0,25  # what a 24 / 16 GiB PCIe 4.0 card gets
 //   proofpipe bench --porep --h-copies 1,4                      # precomputed copies of H where memory is left
+//   proofpipe bench --porep --vram-gib 16 --h2d-gib-s 25 --together 1,3  # one streamed copy for 3 partitions
 //   proofpipe bench --porep --log-constraints 12 --backend cpu   # the same run at CI's size
 #include "cli/porep_bench.hpp"
 
@@ -42,6 +44,7 @@ double seconds_since(clock_type::time_point t0) {
 struct porep_row {
   double vram_gib = 0, h2d_gib_s = 0;  // 0: unlimited, uncapped
   uint32_t h_copies = 1;               // asked for: the plan keeps fewer where memory is short
+  uint32_t together = 1;               // engine.partitions_together
   double key_load_s = 0;
   proof_batch_figures batch;
   double gpu_busy = -1;        // -1: no GPU
@@ -75,17 +78,22 @@ struct device_watch {
 };
 
 result<porep_row> run_configuration(command_run& run, const porep_bench_args& a, const bench_workload& w,
-                                    double vram_gib, double h2d_gib_s, uint32_t h_copies) {
+                                    double vram_gib, double h2d_gib_s, uint32_t h_copies, uint32_t together) {
   engine::engine_config cfg;
   devices::gpu_device_options g;
   g.ordinals = a.gpus;
   g.max_vram_bytes = uint64_t(vram_gib * gib);
   g.h2d_cap_bytes_per_s = h2d_gib_s * gib;
   g.h_copies = h_copies;
+  // Partitions together need their packed witnesses in a lane's staging: a 2^27 PoRep witness packs
+  // to ~0.45 GiB (docs/perf/vram-budgets.md, "Today").
+  if (together > 1) g.staging_bytes = (uint64_t{together} * 512 + 256) << 20;
+  cfg.partitions_together = together;
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
-  if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1)) {
-    return invalid_argument("--vram-gib, --h2d-gib-s and --h-copies need GPUs (--backend cuda or auto on a GPU host)");
+  if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1 || together > 1)) {
+    return invalid_argument("--vram-gib, --h2d-gib-s, --h-copies and --together need GPUs (--backend cuda or auto on a GPU "
+                            "host)");
   }
   auto watch = std::make_shared<device_watch>();
   if (cfg.make_devices) {
@@ -107,6 +115,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   row.vram_gib = vram_gib;
   row.h2d_gib_s = h2d_gib_s;
   row.h_copies = h_copies;
+  row.together = together;
 
   const auto submit = [&](uint32_t partitions) -> result<engine::job_id> {
     engine::submit_request req;
@@ -136,7 +145,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   run.progress("proving " + std::to_string(a.proofs) + " C2 proofs of " + std::to_string(a.partitions) +
                " partitions (VRAM " + (vram_gib > 0 ? std::to_string(vram_gib) + " GiB" : "unlimited") +
                ", host-to-device " + (h2d_gib_s > 0 ? std::to_string(h2d_gib_s) + " GiB/s" : "uncapped") +
-               ", H copies " + std::to_string(h_copies) + ")");
+               ", H copies " + std::to_string(h_copies) + ", " + std::to_string(together) + " together)");
   const auto t0 = clock_type::now();
   std::vector<engine::job_id> ids;
   for (uint32_t i = 0; i < a.proofs; ++i) {
@@ -167,11 +176,11 @@ std::string gib_label(double v) {
 void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, const std::string& label) {
   std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration\n", label.c_str(),
               a.partitions, a.proofs);
-  std::printf("%-8s %-8s %-8s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
-              "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
+  std::printf("%-8s %-8s %-8s %-8s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
+              "together", "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
   for (const porep_row& r : rows) {
-    std::printf("%-8s %-8s %-8u %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.vram_gib).c_str(),
-                gib_label(r.h2d_gib_s).c_str(), r.h_copies, r.key_load_s, r.batch.seconds_per_proof,
+    std::printf("%-8s %-8s %-8u %-8u %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.vram_gib).c_str(),
+                gib_label(r.h2d_gib_s).c_str(), r.h_copies, r.together, r.key_load_s, r.batch.seconds_per_proof,
                 r.batch.steady_seconds_per_proof, r.batch.first_proof_s, r.batch.partitions_per_hour,
                 r.gpu_busy < 0 ? "-" : (std::to_string(int(100 * r.gpu_busy + 0.5)) + "%").c_str(),
                 r.h2d_gib_per_partition < 0 ? "-" : std::to_string(r.h2d_gib_per_partition).substr(0, 6).c_str(),
@@ -185,10 +194,12 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
   if (f.gpu_busy >= 0) std::printf("result porep_c2_gpu_busy %.4f\n", f.gpu_busy);
   std::printf("result porep_c2_key_load_s %.3f\n", f.key_load_s);
   for (const porep_row& r : rows) {
-    std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g h_copies=%u proofs=%u partitions=%u key_load_s=%.3f "
+    std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u proofs=%u partitions=%u "
+                "key_load_s=%.3f "
                 "c2_proof_s=%.4f steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f "
                 "h2d_gib_per_partition=%.4f region_gib=%.4f\n",
-                a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, a.proofs, a.partitions, r.key_load_s,
+                a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, a.proofs, a.partitions,
+                r.key_load_s,
                 r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
                 r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
   }
@@ -198,8 +209,8 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
 
 int run_porep_bench(const porep_bench_args& a, bool quiet) {
   command_run run("bench", quiet);
-  if (a.vram_gib.empty() || a.h2d_gib_s.empty() || a.h_copies.empty()) {
-    return run.fail("--vram-gib, --h2d-gib-s and --h-copies need at least one value");
+  if (a.vram_gib.empty() || a.h2d_gib_s.empty() || a.h_copies.empty() || a.together.empty()) {
+    return run.fail("--vram-gib, --h2d-gib-s, --h-copies and --together need at least one value");
   }
   // The GPU that makes the key's points: the first one used, when GPUs serve.
   int points_gpu = -1;
@@ -215,9 +226,11 @@ int run_porep_bench(const porep_bench_args& a, bool quiet) {
   for (const double vram : a.vram_gib) {
     for (const double cap : a.h2d_gib_s) {
       for (const uint32_t copies : a.h_copies) {
-        auto row = run_configuration(run, a, *w, vram, cap, copies);
-        if (!row.ok()) return run.fail(row.error());
-        rows.push_back(*row);
+        for (const uint32_t k : a.together) {
+          auto row = run_configuration(run, a, *w, vram, cap, copies, k);
+          if (!row.ok()) return run.fail(row.error());
+          rows.push_back(*row);
+        }
       }
     }
   }

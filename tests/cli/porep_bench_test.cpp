@@ -25,7 +25,7 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
   ASSERT_TRUE(r.exited && r.code == 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "synthetic 2^12, C2 proofs of 10 partitions, 2 proofs per configuration")) << r.out;
   // One configuration (unlimited, uncapped): its row and its figures, positive.
-  const std::regex run_line("porep_run log=12 vram_gib=0 h2d_gib_s=0 h_copies=1 proofs=2 partitions=10 key_load_s=[0-9.]+ "
+  const std::regex run_line("porep_run log=12 vram_gib=0 h2d_gib_s=0 h_copies=1 together=1 proofs=2 partitions=10 key_load_s=[0-9.]+ "
                             "c2_proof_s=([0-9.]+) steady_s=[0-9.]+ first_s=[0-9.]+ partitions_per_hour=([0-9.]+) "
                             "gpu_busy=-1.0000 h2d_gib_per_partition=-1.0000 region_gib=-1.0000");
   std::smatch m;
@@ -37,16 +37,20 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
 }
 
 TEST(PorepBench, GpuOptionsOnTheCpuAreRefusedNamingThem) {
-  for (const auto& option : {std::vector<std::string>{"--vram-gib", "16"}, std::vector<std::string>{"--h-copies", "1,2"}}) {
+  for (const auto& option : {std::vector<std::string>{"--vram-gib", "16"}, std::vector<std::string>{"--h-copies", "1,2"},
+                             std::vector<std::string>{"--together", "1,3"}}) {
     std::vector<std::string> args{"bench", "--porep", "--log-constraints", "4", "--proofs", "1", "--backend", "cpu"};
     args.insert(args.end(), option.begin(), option.end());
     const outcome r = run(args);
     ASSERT_TRUE(r.exited && r.code == 1) << option.front() << ": " << describe(r);
-    EXPECT_TRUE(contains(last_line(r.err), "--vram-gib, --h2d-gib-s and --h-copies need GPUs")) << r.err;
+    EXPECT_TRUE(contains(last_line(r.err), "--vram-gib, --h2d-gib-s, --h-copies and --together need GPUs")) << r.err;
   }
   const outcome r = run({"bench", "--porep", "--h-copies", "25"});
   EXPECT_TRUE(r.exited && r.code >= 100) << describe(r);
   EXPECT_TRUE(contains(last_line(r.err), "--h-copies")) << r.err;
+  const outcome k = run({"bench", "--porep", "--together", "0"});
+  EXPECT_TRUE(k.exited && k.code >= 100) << describe(k);
+  EXPECT_TRUE(contains(last_line(k.err), "--together")) << k.err;
 }
 
 TEST(PorepBench, OptionsOfTheOtherModeAreRefused) {
