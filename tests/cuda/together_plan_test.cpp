@@ -102,6 +102,17 @@ TEST(TogetherPlan, KIsTheMostThatFits) {
         EXPECT_FALSE(fits(pr.s, p, staging, packed, fit->partitions + 1));
         const bool staged = fit->partitions * pad256(packed) + packed + together_sums_bytes <= staging;
         EXPECT_NE(fit->limit.find(staged ? "witness and scalar buffers" : "staging"), std::string::npos) << fit->limit;
+        // Where the staging binds and the buffers hold more, the staging it names takes them, one
+        // byte less does not.
+        if (fit->staging_for_more != 0) {
+          EXPECT_FALSE(staged);
+          auto more = partitions_together(pr.s, p, fit->staging_for_more, packed);
+          ASSERT_THAT(more, IsOk());
+          EXPECT_GT(more->partitions, fit->partitions);
+          EXPECT_EQ(more->staging_for_more, 0u);
+          EXPECT_NE(fit->limit.find("takes " + std::to_string(more->partitions)), std::string::npos) << fit->limit;
+          EXPECT_LT(partitions_together(pr.s, p, fit->staging_for_more - 1, packed)->partitions, more->partitions);
+        }
       }
     }
   }
@@ -111,6 +122,8 @@ TEST(TogetherPlan, KIsTheMostThatFits) {
   EXPECT_EQ(partitions_together(s, p, uint64_t{8} << 30, 4096)->partitions, max_partitions_together);
   EXPECT_EQ(partitions_together(s, p, uint64_t{512} << 20, uint64_t{450} << 20)->partitions, 1u);
   EXPECT_EQ(partitions_together(s, p, (uint64_t{3} * 512 + 256) << 20, uint64_t{450} << 20)->partitions, 3u);
+  EXPECT_NE(partitions_together(s, p, uint64_t{512} << 20, uint64_t{450} << 20)->staging_for_more, 0u)
+      << "the default staging binds a 2^27 lane under 16 GiB";
 }
 
 TEST(TogetherPlan, AResidentWitnessTableLeavesNothingToShare) {

@@ -33,25 +33,29 @@ result<together_fit> partitions_together(const key_shape& s, const key_plan& p, 
   }
   PP_ASSIGN_OR_RETURN(const uint64_t least, least_vector_state(s, p));
   const uint64_t packed = pad256(packed_witness_bytes);
-  const uint64_t staged = staging_bytes > together_sums_bytes ? staging_bytes - together_sums_bytes : 0;
+  // Each witness at a 256-byte offset (pack_partitions), the sums at the staging's tail.
+  const auto staging_for = [&](uint32_t k) { return (k - 1) * packed + packed_witness_bytes + together_sums_bytes; };
+  const auto buffers_hold = [&](uint32_t k) { return together_state_bytes(p, k * packed, k) >= least; };
+  uint32_t by_buffers = 1, by_staging = 1;
+  while (by_buffers < max_partitions_together && buffers_hold(by_buffers + 1)) ++by_buffers;
+  while (by_staging < max_partitions_together && staging_for(by_staging + 1) <= staging_bytes) ++by_staging;
   together_fit fit;
-  for (uint32_t k = 2;; ++k) {
-    if (k > max_partitions_together) {
-      fit.limit = "at most " + std::to_string(max_partitions_together) + " together";
-      break;
+  fit.partitions = std::min(by_buffers, by_staging);
+  if (fit.partitions == max_partitions_together) {
+    fit.limit = "at most " + std::to_string(max_partitions_together) + " together";
+  } else if (by_staging == fit.partitions) {
+    fit.limit = std::to_string(fit.partitions + 1) + " packed witnesses and their sums overflow the lane's staging (" +
+                std::to_string(staging_bytes) + " bytes)";
+    if (by_buffers > by_staging) {
+      fit.staging_for_more = staging_for(by_buffers);
+      fit.limit += "; a staging of " + std::to_string(fit.staging_for_more) + " bytes (gpu_staging_mb " +
+                   std::to_string((fit.staging_for_more + (uint64_t{1} << 20) - 1) >> 20) + ") takes " +
+                   std::to_string(by_buffers);
     }
-    if ((k - 1) * packed + packed_witness_bytes > staged) {  // each at a 256-byte offset (pack_partitions)
-      fit.limit = std::to_string(k) + " packed witnesses and their sums overflow the lane's staging (" +
-                  std::to_string(staging_bytes) + " bytes)";
-      break;
-    }
-    if (together_state_bytes(p, k * packed, k) < least) {
-      fit.limit = std::to_string(k) + " packed witnesses and a vector state of " + std::to_string(least) +
-                  " bytes each overflow the lane's witness and scalar buffers (" +
-                  std::to_string(p.lane.phase - p.lane.w) + " bytes)";
-      break;
-    }
-    fit.partitions = k;
+  } else {
+    fit.limit = std::to_string(fit.partitions + 1) + " packed witnesses and a vector state of " + std::to_string(least) +
+                " bytes each overflow the lane's witness and scalar buffers (" +
+                std::to_string(p.lane.phase - p.lane.w) + " bytes)";
   }
   return fit;
 }

@@ -34,8 +34,9 @@ inline constexpr uint64_t together_sums_bytes =
 [[nodiscard]] uint64_t together_state_bytes(const key_plan& p, uint64_t packed_bytes, size_t count);
 
 struct together_fit {
-  uint32_t partitions = 1;  // k: 1 is one partition at a time (today's path)
-  std::string limit;        // what keeps k from being one more
+  uint32_t partitions = 1;        // k: 1 is one partition at a time (today's path)
+  std::string limit;              // what keeps k from being one more
+  uint64_t staging_for_more = 0;  // when the staging binds: the staging that takes what the buffers allow
 };
 
 // The most partitions (1 to max_partitions_together) of packed witnesses of `packed_witness_bytes`
