@@ -242,6 +242,31 @@ TEST_F(PlanCommandFiles, BellpersonParametersWithTheirCircuit) {
                    cuda::compact_witness_layout::make(r->cs.num_variables(), r->cs.num_variables()).bytes);
 }
 
+// A --wtns of another curve or another circuit is refused naming the problem; the PoRep-shaped
+// circuit brings its own witness.
+TEST_F(PlanCommandFiles, AWitnessOfAnotherCurveOrCircuitIsRefused) {
+  const fs::path mul_wtns = test::source_dir() / "tests/fixtures/circom/mul.wtns";  // BLS12-381, mul.r1cs's
+  const outcome bn = run({"demo", "--curve", "bn254", "--constraints", "100", "--out", (dir_ / "bn").string()});
+  ASSERT_TRUE(bn.exited && bn.code == 0) << describe(bn);
+  const outcome wrong_curve =
+      run({"plan", (dir_ / "bn" / "circuit.zkey").string(), "--wtns", mul_wtns.string(), "--budget-gib", "1"});
+  EXPECT_TRUE(wrong_curve.exited && wrong_curve.code == 1) << describe(wrong_curve);
+  EXPECT_TRUE(contains(last_line(wrong_curve.err), "BLS12-381")) << describe(wrong_curve);
+  const outcome bls = run({"demo", "--constraints", "100", "--out", (dir_ / "bls").string()});
+  ASSERT_TRUE(bls.exited && bls.code == 0) << describe(bls);
+  const outcome wrong_circuit =
+      run({"plan", (dir_ / "bls" / "circuit.zkey").string(), "--wtns", mul_wtns.string(), "--budget-gib", "1"});
+  EXPECT_TRUE(wrong_circuit.exited && wrong_circuit.code == 1) << describe(wrong_circuit);
+  EXPECT_TRUE(contains(last_line(wrong_circuit.err), "values, the circuit has")) << describe(wrong_circuit);
+  const outcome porep = run({"plan", "--porep-log", "4", "--wtns", mul_wtns.string(), "--budget-gib", "1"});
+  EXPECT_TRUE(porep.exited && porep.code == 1) << describe(porep);
+  EXPECT_TRUE(contains(last_line(porep.err), "brings its own witness")) << describe(porep);
+  const outcome missing = run({"plan", (dir_ / "bls" / "circuit.zkey").string(), "--wtns", (dir_ / "none.wtns").string(),
+                               "--budget-gib", "1"});
+  EXPECT_TRUE(missing.exited && missing.code == 1) << describe(missing);
+  EXPECT_TRUE(contains(last_line(missing.err), "none.wtns")) << describe(missing);
+}
+
 TEST(PlanCommand, RefusesWhatItCannotPlan) {
   const outcome none = run({"plan", "--budget-gib", "16"});
   EXPECT_TRUE(none.exited && none.code == 1) << describe(none);
