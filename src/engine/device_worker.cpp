@@ -1,5 +1,6 @@
 #include "engine/device_worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -80,11 +81,10 @@ void device_worker::loop(const std::string& track) {
 
 size_t device_worker::together_for(const partition_task& t) {
   if (slot_.partitions_together() <= 1) return 1;
-  {
-    mutex_lock lock(mu_);
-    if (alone_keys_.contains(t.key_id)) return 1;
-  }
-  return std::min<size_t>(slot_.partitions_together(), backend_together(slot_.dev(), t.curve));
+  size_t most = std::min<size_t>(slot_.partitions_together(), backend_together(slot_.dev(), t.curve));
+  mutex_lock lock(mu_);
+  if (const auto cap = key_caps_.find(t.key_id); cap != key_caps_.end()) most = std::min(most, cap->second);
+  return most;
 }
 
 void device_worker::run(partition_task first, const std::string& track) {
@@ -150,12 +150,13 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
       for (size_t i = 0; i < group.size(); ++i) out.push_back(r.error());
       return out;
     }
-    // Not taken together: each alone, now and, unless one request was bad, from now on for this key.
+    // Not taken together: each alone now and, unless one request was bad, one fewer together for
+    // this key from now on (a plan that takes none comes down to one at a time).
     if (r.error().code() != status_code::invalid_argument) {
-      pp::log::get("engine")->info("{}: partitions of key '{}' start one at a time: {}", where,
-                                   group[0].task.key_id, r.error().to_string());
+      pp::log::get("engine")->info("{}: partitions of key '{}' at most {} together from now on: {}", where,
+                                   group[0].task.key_id, group.size() - 1, r.error().to_string());
       mutex_lock lock(mu_);
-      alone_keys_.insert(group[0].task.key_id);
+      key_caps_[group[0].task.key_id] = group.size() - 1;
     }
   }
   for (const started_partition& g : group) {

@@ -6,13 +6,13 @@
 // fault it takes the device out of rotation and sends the partition back to the ready queue for
 // another device, up to max_attempts; a request error (invalid_argument, failed_precondition) or
 // the last attempt fails the partition. Partitions the backend will not take together are started
-// one by one, and their key is started one at a time from then on (unless a request was bad).
+// one by one, and their key is taken one fewer together from then on (unless a request was bad).
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,8 +56,8 @@ class device_worker {
     std::unique_ptr<partition_work> work;
     std::chrono::nanoseconds queued{};
   };
-  // How many partitions to take with t: 1 unless the slot and t's curve's backend take more, and
-  // t's key was not refused together before.
+  // How many partitions to take with t: what the slot and t's curve's backend take, less for a key
+  // refused together before.
   size_t together_for(const partition_task& t) PP_EXCLUDES(mu_);
   // Each partition's start() outcome, in order.
   std::vector<result<groth16::pending_ptr>> start(const std::vector<started_partition>& group) PP_EXCLUDES(mu_);
@@ -70,8 +70,9 @@ class device_worker {
   engine_metrics& metrics_;
   const options opts_;
   const fail_fn fail_;
-  mutex mu_;  // the worker threads share alone_keys_
-  std::set<std::string> alone_keys_ PP_GUARDED_BY(mu_);  // keys the backend would not take together
+  mutex mu_;  // the worker threads share key_caps_
+  // The most partitions of a key taken together since the backend refused more.
+  std::map<std::string, size_t> key_caps_ PP_GUARDED_BY(mu_);
 };
 
 }  // namespace pp::engine

@@ -4,8 +4,8 @@
 // leaves the device in rotation; a device that left rotation or a cancelled job never reaches the
 // backend; exceptions from start() are device faults; loop() ends when the inbox closes. Partitions
 // taken together: those of the key queued right behind, up to what slot and backend take, in one
-// start_together(); refused, each alone (and the key alone from then on, unless a request was
-// bad); a device fault of the batch is every partition's.
+// start_together(); refused, each alone (and one fewer of the key together from then on, unless a
+// request was bad); a device fault of the batch is every partition's.
 #include "engine/device_worker.hpp"
 
 #include <gtest/gtest.h>
@@ -277,25 +277,33 @@ TEST(DeviceWorker, TheBackendCapsThePartitionsTaken) {
   EXPECT_EQ(rig.backend->together_sizes(), std::vector<size_t>{2});
 }
 
-// Refused (nothing started): each alone at once; a refusal of the batch (not of a request) keeps
-// the key alone from then on.
-TEST(DeviceWorker, PartitionsNotTakenTogetherStartAlone) {
-  worker_rig rig = together_rig(8, 3);
+// Refused (nothing started): each alone at once; a refusal of the batch (not of a request) takes
+// one fewer of the key together from then on, down to what fits.
+TEST(DeviceWorker, PartitionsNotTakenTogetherStartAloneThenFewerTogether) {
+  worker_rig rig = together_rig(8, 4);
   rig.backend->fail_together_with(invalid_argument("witness 2 has the wrong size"));
-  for (job_id j = 1; j <= 6; ++j) rig.queue(j);
+  for (job_id j = 1; j <= 4; ++j) rig.queue(j);
   rig.run_next();
-  EXPECT_EQ(rig.backend->starts.load(), 3);
-  EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 2, 3}));
-  rig.backend->fail_together_with(failed_precondition("the packed witnesses do not fit"));
+  EXPECT_EQ(rig.backend->starts.load(), 4);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 2, 3, 4}));
+  rig.backend->fail_together_with(ok_status());
+  rig.backend->fit_together(2);
+  for (job_id j = 5; j <= 8; ++j) rig.queue(j);
   rig.run_next();
-  EXPECT_EQ(rig.backend->together_sizes(), (std::vector<size_t>{3, 3})) << "a bad request is not remembered";
-  EXPECT_EQ(rig.backend->starts.load(), 6);
-  EXPECT_EQ(finished(rig), (std::multiset<job_id>{4, 5, 6}));
+  EXPECT_EQ(rig.backend->together_sizes(), (std::vector<size_t>{4, 4})) << "a bad request is not remembered";
+  EXPECT_EQ(rig.backend->starts.load(), 8);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{5, 6, 7, 8}));
   EXPECT_TRUE(rig.slot->healthy());
-  for (job_id j = 7; j <= 8; ++j) rig.queue(j);
+  for (job_id j = 9; j <= 12; ++j) rig.queue(j);
+  rig.run_next();  // three refused: each alone, two from now on
+  EXPECT_EQ(rig.backend->together_sizes(), (std::vector<size_t>{4, 4, 3}));
+  EXPECT_EQ(rig.backend->starts.load(), 11);
+  rig.run_next();  // job 12 alone (nothing behind it)
+  for (job_id j = 13; j <= 15; ++j) rig.queue(j);
   rig.run_next();
-  EXPECT_EQ(rig.backend->together_sizes().size(), 2u) << "the key is started alone from now on";
-  EXPECT_EQ(rig.backend->starts.load(), 7);
+  EXPECT_EQ(rig.backend->together_sizes(), (std::vector<size_t>{4, 4, 3, 2}));
+  EXPECT_EQ(rig.backend->starts.load(), 12);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{9, 10, 11, 12, 13, 14}));
   EXPECT_EQ(rig.slot->inbox().size(), 1u);
   EXPECT_TRUE(rig.failed.empty());
 }

@@ -43,6 +43,9 @@ class fake_backend final : public stub_backend {
     mutex_lock lock(mu_);
     together_sizes_.push_back(reqs.size());
     if (!together_next_.ok()) return together_next_;
+    if (reqs.size() > together_fits_) {
+      return failed_precondition(std::to_string(reqs.size()) + " partitions together do not fit");
+    }
     std::vector<groth16::pending_ptr> out;
     for (size_t i = 0; i < reqs.size(); ++i) out.push_back(std::make_unique<fake_pending>());
     return out;
@@ -62,6 +65,11 @@ class fake_backend final : public stub_backend {
   void fail_together_with(status s) {
     mutex_lock lock(mu_);
     together_next_ = std::move(s);
+  }
+  // Later start_together() calls of more than n are refused (failed_precondition).
+  void fit_together(size_t n) {
+    mutex_lock lock(mu_);
+    together_fits_ = n;
   }
   // The size of each start_together() call so far.
   std::vector<size_t> together_sizes() {
@@ -83,6 +91,7 @@ class fake_backend final : public stub_backend {
   status next_ PP_GUARDED_BY(mu_);
   status together_next_ PP_GUARDED_BY(mu_);
   std::vector<size_t> together_sizes_ PP_GUARDED_BY(mu_);
+  size_t together_fits_ PP_GUARDED_BY(mu_) = SIZE_MAX;
   result<groth16::prove_output> finish_next_ PP_GUARDED_BY(mu_) = groth16::prove_output{};
 };
 
