@@ -142,6 +142,10 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
     std::vector<const partition_work*> ws;
     for (const started_partition& g : group) ws.push_back(g.work.get());
     auto r = contain_exceptions(where, [&] { return start_together_on(slot_.dev(), ws, opts_.self_verify); });
+    if (r.ok() && r->size() != group.size()) {
+      r = internal_error(where + ": start_together gave " + std::to_string(r->size()) + " pendings for " +
+                         std::to_string(group.size()) + " partitions");
+    }
     if (r.ok()) {
       for (auto& p : *r) out.push_back(std::move(p));
       return out;
