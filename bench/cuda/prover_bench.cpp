@@ -37,6 +37,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +46,8 @@
 #include "bench_list_arg.hpp"
 #include "core/mutex.hpp"
 #include "cuda/plan/spmv_matrix.hpp"
+#include "cuda/plan/together_plan.hpp"
+#include "cuda/plan/witness_layout.hpp"
 #include "cuda/prover/cuda_backend.hpp"
 #include "cuda/runtime/pinned_host.hpp"
 #include "cuda/setup/fixed_base_device.hpp"
@@ -308,6 +311,7 @@ double copy_overlap(const pp::groth16::prove_timings& t) {
 struct lanes_result {
   double wall_s = 0, per_hour = 0, steady_per_hour = 0, busy = 0, h2d_per_partition = 0;
   int failed = 0, differ = 0;
+  step_times steps;  // every proved partition's steps (shared ones as a partition's share)
 };
 lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_request& req, uint32_t threads, int total,
                        const pp::groth16::proof& want, int k = 1) {
@@ -316,13 +320,19 @@ lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_requ
   const uint64_t h2d0 = be.h2d_bytes();
   std::atomic<int> next{0}, failures{0}, differ{0};
   std::vector<double> ends(size_t(total), 0);
+  struct {
+    pp::mutex mu;
+    step_times steps PP_GUARDED_BY(mu);
+  } proved;  // the lanes' threads add to it
   const auto w0 = clock_type::now();
   const auto check = [&](const result<groth16::prove_output>& r) {
     if (!r.ok()) {
       failures.fetch_add(1);
-    } else if (!(r->pi == want)) {
-      differ.fetch_add(1);
+      return;
     }
+    if (!(r->pi == want)) differ.fetch_add(1);
+    pp::mutex_lock lock(proved.mu);
+    proved.steps.add_steps(r->timings);
   };
   std::vector<std::thread> pool;
   for (uint32_t t = 0; t < threads; ++t) {
@@ -355,6 +365,8 @@ lanes_result run_lanes(pp::cuda::cuda_backend& be, const pp::groth16::prove_requ
   out.h2d_per_partition = double(be.h2d_bytes() - h2d0) / total;
   out.failed = failures.load();
   out.differ = differ.load();
+  pp::mutex_lock lock(proved.mu);
+  out.steps = std::move(proved.steps);
   return out;
 }
 
@@ -370,8 +382,7 @@ double gpu_seconds(const pp::groth16::prove_timings& t) {
 pp::cuda::cuda_backend_config budget_config(const options& o, double budget_gib, double h2d_cap_gib_s = 0) {
   pp::cuda::cuda_backend_config cfg;
   cfg.vram_share = 0.85;  // the fixed-base multiplier's buffers live beside the region
-  // K packed 2^27 witnesses (~0.45 GiB each) beside the sums when partitions go together.
-  cfg.staging_bytes = o.together > 1 ? (uint64_t(o.together) * 512 + 256) << 20 : uint64_t{1} << 30;
+  cfg.staging_bytes = uint64_t{1} << 30;
   cfg.lanes = o.lanes;
   cfg.h_copies = o.h_copies;
   cfg.max_vram_bytes = budget_gib > 0 ? uint64_t(budget_gib * gib) : 0;
@@ -554,6 +565,11 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   std::printf("result matrices_2_%d_gib %.3f\n", log_n, compact.device_bytes() / gib);
 
   const groth16::prove_request req = b.request(real);
+  // --together K: K packed witnesses beside the batch's sums in each lane's staging.
+  const uint64_t together_staging =
+      o.together > 1
+          ? cuda::together_staging_bytes(uint32_t(o.together), cuda::packed_layout_of(std::span<const ff::fr>(c.w)).bytes)
+          : 0;
   std::optional<groth16::proof> reference;  // the unlimited budget's proof
   std::map<double, double> unlimited_s;  // cap -> the unlimited budget's GPU time per partition
   std::map<double, double> part_s_of;    // budget -> GPU time per partition (uncapped)
@@ -564,7 +580,9 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
   }
   for (const auto& [b, cap] : runs) {
     const uint64_t before = device_used_bytes();
-    auto be = take(cuda::cuda_backend::create(budget_config(o, b, cap)), "cuda_backend::create");
+    cuda::cuda_backend_config cfg = budget_config(o, b, cap);
+    cfg.staging_bytes = std::max(cfg.staging_bytes, together_staging);
+    auto be = take(cuda::cuda_backend::create(cfg), "cuda_backend::create");
     // The process's memory for this budget: what this backend takes, plus the kernels' memory when an
     // earlier backend took it (this one's budget holds it all the same: cuda_backend.hpp).
     const uint64_t held = kernels_held ? be->driver_bytes() : 0;
@@ -638,6 +656,9 @@ void bench_budgets(int log_n, const options& o, pp::cuda::fixed_base_device& poi
       // The same partitions again, k a start_together: what sharing the streamed copies buys.
       const lanes_result tl = run_lanes(*be, req, threads, total, *reference, o.together);
       const bool tsame = tl.failed == 0 && tl.differ == 0;
+      for (const auto& step : tl.steps.order) {
+        std::printf("  together: %-58s %10.2f ms (median)\n", step.c_str(), median(tl.steps.ms.at(step)));
+      }
       const uint64_t tpeak = device_used_bytes() - before + held;
       std::printf("budget %s at 2^%d, %d partitions together: %d partitions: %.3f s per partition, %.0f "
                   "partitions/hour (steady %.0f), GPU busy %.1f%%, h2d %.2f GiB per partition, %d failed; proofs %s "

@@ -19,13 +19,17 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli/bench_workload.hpp"
 #include "cli/command_run.hpp"
 #include "cli/proof_batch_figures.hpp"
 #include "core/status_macros.hpp"
+#include "cuda/plan/together_plan.hpp"
+#include "cuda/plan/witness_layout.hpp"
 #include "devices/gpu_devices.hpp"
 #include "engine/device_choice.hpp"
 #include "engine/engine.hpp"
@@ -85,9 +89,13 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   g.max_vram_bytes = uint64_t(vram_gib * gib);
   g.h2d_cap_bytes_per_s = h2d_gib_s * gib;
   g.h_copies = h_copies;
-  // Partitions together need their packed witnesses in a lane's staging: a 2^27 PoRep witness packs
-  // to ~0.45 GiB (docs/perf/vram-budgets.md, "Today").
-  if (together > 1) g.staging_bytes = (uint64_t{together} * 512 + 256) << 20;
+  // Partitions together need their packed witnesses in a lane's staging (a 2^27 PoRep witness packs
+  // to ~0.45 GiB).
+  const auto* witness = std::get_if<engine::witness_ptr<ec::bls12_381::family>>(&w.witness.value);
+  if (together > 1 && witness != nullptr) {
+    const uint64_t packed = cuda::packed_layout_of(std::span<const ff::fr>(**witness)).bytes;
+    g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(together, packed));
+  }
   cfg.partitions_together = together;
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
@@ -173,6 +181,19 @@ std::string gib_label(double v) {
   return v > 0 ? buf : "-";
 }
 
+// One configuration's figures as one line, printed as it ends: a run cut short keeps the rows done.
+void print_run_line(const porep_row& r, const porep_bench_args& a) {
+  std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u proofs=%u partitions=%u "
+              "key_load_s=%.3f "
+              "c2_proof_s=%.4f steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f "
+              "h2d_gib_per_partition=%.4f region_gib=%.4f\n",
+              a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, a.proofs, a.partitions,
+              r.key_load_s,
+              r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
+              r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
+  std::fflush(stdout);
+}
+
 void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, const std::string& label) {
   std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration\n", label.c_str(),
               a.partitions, a.proofs);
@@ -186,23 +207,13 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
                 r.h2d_gib_per_partition < 0 ? "-" : std::to_string(r.h2d_gib_per_partition).substr(0, 6).c_str(),
                 r.region_gib < 0 ? "-" : std::to_string(r.region_gib).substr(0, 6).c_str());
   }
-  // The first configuration's figures, for scripts/h200_json.py; every row as one JSON-ish line.
+  // The first configuration's figures, for scripts/h200_json.py.
   const porep_row& f = rows.front();
   std::printf("result porep_c2_proof_s %.4f\n", f.batch.seconds_per_proof);
   std::printf("result porep_c2_steady_proof_s %.4f\n", f.batch.steady_seconds_per_proof);
   std::printf("result porep_c2_partitions_per_hour %.1f\n", f.batch.partitions_per_hour);
   if (f.gpu_busy >= 0) std::printf("result porep_c2_gpu_busy %.4f\n", f.gpu_busy);
   std::printf("result porep_c2_key_load_s %.3f\n", f.key_load_s);
-  for (const porep_row& r : rows) {
-    std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u proofs=%u partitions=%u "
-                "key_load_s=%.3f "
-                "c2_proof_s=%.4f steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f "
-                "h2d_gib_per_partition=%.4f region_gib=%.4f\n",
-                a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, a.proofs, a.partitions,
-                r.key_load_s,
-                r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
-                r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
-  }
 }
 
 }  // namespace
@@ -229,6 +240,7 @@ int run_porep_bench(const porep_bench_args& a, bool quiet) {
         for (const uint32_t k : a.together) {
           auto row = run_configuration(run, a, *w, vram, cap, copies, k);
           if (!row.ok()) return run.fail(row.error());
+          print_run_line(*row, a);
           rows.push_back(*row);
         }
       }

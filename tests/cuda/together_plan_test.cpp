@@ -126,15 +126,33 @@ TEST(TogetherPlan, KIsTheMostThatFits) {
       << "the default staging binds a 2^27 lane under 16 GiB";
 }
 
+// The staging for k: k witnesses at 256-byte offsets and the sums; it takes k, one byte less k - 1.
+TEST(TogetherPlan, TogetherStagingHoldsTheWitnessesAndTheSums) {
+  EXPECT_EQ(together_staging_bytes(1, 1000), 1000 + together_sums_bytes);
+  EXPECT_EQ(together_staging_bytes(3, 1000), 2 * 1024 + 1000 + together_sums_bytes);
+  EXPECT_EQ(together_staging_bytes(2, 4096), 2 * 4096 + together_sums_bytes);
+  const key_shape s = porep27();
+  const key_plan p = plan_in(s, 16 * gib);
+  const uint64_t packed = (uint64_t{450} << 20) + 100;
+  for (const uint32_t k : {2u, 3u}) {
+    SCOPED_TRACE("k " + std::to_string(k));
+    EXPECT_EQ(partitions_together(s, p, together_staging_bytes(k, packed), packed)->partitions, k);
+    EXPECT_EQ(partitions_together(s, p, together_staging_bytes(k, packed) - 1, packed)->partitions, k - 1);
+  }
+}
+
 TEST(TogetherPlan, AResidentWitnessTableLeavesNothingToShare) {
+  EXPECT_EQ(resident_shared_table(plan_in(porep27(), 16 * gib)), -1) << "every table streamed at 16 GiB";
   const key_shape s = porep_scaled(24);
   key_plan p = plan_in(s, 80 * gib);
   ASSERT_TRUE(p.resident[table_l]);
+  EXPECT_EQ(resident_shared_table(p), table_l);
   auto fit = partitions_together(s, p, uint64_t{8} << 30, 4096);
   ASSERT_THAT(fit, IsOk());
   EXPECT_EQ(fit->partitions, 1u);
   EXPECT_NE(fit->limit.find("L is resident"), std::string::npos) << fit->limit;
-  p.resident = {false, false, false, false, true};
+  p.resident = {true, false, false, false, true};  // H resident shares nothing: B_G2 is the one named
+  EXPECT_EQ(resident_shared_table(p), table_b_g2);
   fit = partitions_together(s, p, uint64_t{8} << 30, 4096);
   EXPECT_EQ(fit->partitions, 1u);
   EXPECT_NE(fit->limit.find("B_G2 is resident"), std::string::npos) << fit->limit;

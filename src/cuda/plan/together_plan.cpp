@@ -7,6 +7,17 @@
 
 namespace pp::cuda {
 
+int resident_shared_table(const key_plan& p) {
+  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+    if (p.resident[t]) return t;
+  }
+  return -1;
+}
+
+uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes) {
+  return (uint64_t{k} - 1) * pad256(packed_witness_bytes) + packed_witness_bytes + together_sums_bytes;
+}
+
 result<uint64_t> least_vector_state(const key_shape& s, const key_plan& p) {
   uint64_t least = 0;
   for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
@@ -28,13 +39,12 @@ uint64_t together_state_bytes(const key_plan& p, uint64_t packed_bytes, size_t c
 
 result<together_fit> partitions_together(const key_shape& s, const key_plan& p, uint64_t staging_bytes,
                                          uint64_t packed_witness_bytes) {
-  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
-    if (p.resident[t]) return together_fit{1, std::string(key_table_names[t]) + " is resident: no copy to share"};
+  if (const int t = resident_shared_table(p); t >= 0) {
+    return together_fit{1, std::string(key_table_names[t]) + " is resident: no copy to share"};
   }
   PP_ASSIGN_OR_RETURN(const uint64_t least, least_vector_state(s, p));
   const uint64_t packed = pad256(packed_witness_bytes);
-  // Each witness at a 256-byte offset (pack_partitions), the sums at the staging's tail.
-  const auto staging_for = [&](uint32_t k) { return (k - 1) * packed + packed_witness_bytes + together_sums_bytes; };
+  const auto staging_for = [&](uint32_t k) { return together_staging_bytes(k, packed_witness_bytes); };
   const auto buffers_hold = [&](uint32_t k) { return together_state_bytes(p, k * packed, k) >= least; };
   uint32_t by_buffers = 1, by_staging = 1;
   while (by_buffers < max_partitions_together && buffers_hold(by_buffers + 1)) ++by_buffers;

@@ -23,6 +23,15 @@ inline constexpr size_t max_partitions_together = 8;
 inline constexpr uint64_t together_sums_bytes =
     pad256(max_partitions_together * (4 * msm_g1.bucket_bytes + msm_g2.bucket_bytes));
 
+// The first of L, A, B_G1 and B_G2 that plan p keeps resident (then nothing is copied to share:
+// one partition at a time), or -1 when all four are streamed.
+[[nodiscard]] int resident_shared_table(const key_plan& p);
+
+// The pinned staging a lane needs to take k partitions of packed witnesses of packed_witness_bytes
+// each together: the witnesses at 256-byte offsets, the batch's sums at the tail. It holds one
+// partition at a time too (its sums take less than the batch's).
+[[nodiscard]] uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes);
+
 // The vector state every one of L, A, B_G1 and B_G2 can run in with packed vectors: the largest of
 // their least states (msm_vector_layout's buckets offset; more room lets their chunks carry their
 // buckets). plan_gpu_msm's errors.

@@ -209,6 +209,7 @@ struct cuda_backend::impl {
     PP_CUDA_TRY(cudaSetDevice(cfg.device));  // per host thread
     PP_ASSIGN_OR_RETURN(key_entry* const k, keys->key_for(src, &held, t[0]));
     lane& ln = lanes[held.id()];
+    PP_RETURN_IF_ERROR(check_shared_tables_streamed(*k));  // before the packing a refusal would waste
     PP_ASSIGN_OR_RETURN(const std::vector<packed_partition> packed,
                         pack_partitions<typename Family::fr>(values, ln, t));
     lane_hold ws(keys->workspaces());

@@ -336,6 +336,15 @@ static_assert(sizeof(together_sums<ec::bls12_381::family>) <= together_sums_byte
 
 }  // namespace
 
+status check_shared_tables_streamed(const key_entry& k) {
+  if (const int table = resident_shared_table(k.plan); table >= 0) {
+    return failed_precondition(std::string("partitions together share the streamed copies of L, A, B_G1 and "
+                                           "B_G2; this plan keeps ") +
+                               key_table_names[table] + " resident");
+  }
+  return ok_status();
+}
+
 template <class Fr>
 result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
                                                       std::span<groth16::prove_timings* const> t) {
@@ -380,13 +389,7 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
     return invalid_argument("partitions together: " + std::to_string(count) + " partitions, " +
                             std::to_string(t.size()) + " timings");
   }
-  for (const int table : {table_l, table_a, table_b_g1, table_b_g2}) {
-    if (k.resident(table)) {
-      return failed_precondition(std::string("partitions together share the streamed copies of L, A, B_G1 and "
-                                             "B_G2; this plan keeps ") +
-                                 key_table_names[table] + " resident");
-    }
-  }
+  PP_RETURN_IF_ERROR(check_shared_tables_streamed(k));
   // The shared MSMs' memory: the witness and scalar buffers (dead once every H is done) hold the packed
   // witnesses, then one vector state a partition.
   auto* area = static_cast<std::byte*>(pw.d_w);

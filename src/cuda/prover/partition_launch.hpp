@@ -64,6 +64,10 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
 // Bytes of a lane's staging tail that hold the MSM sums (the rest takes the packed witness).
 uint64_t sums_staging_bytes();
 
+// failed_precondition when key k's plan keeps one of L, A, B_G1 and B_G2 resident: no streamed copy
+// to share, its partitions go one at a time.
+status check_shared_tables_streamed(const key_entry& k);
+
 // A partition's witness packed in the lane's staging, `offset` bytes in.
 struct packed_partition {
   compact_witness_layout layout;
