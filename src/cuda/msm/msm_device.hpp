@@ -115,7 +115,7 @@ struct packed_scalars {
 };
 
 // Several scalar vectors over one streamed table, as partitions of one key taken together use it
-// (docs/perf/vram-budgets.md, "Today"): every chunk of points is copied once and its kernels run for
+// (docs/perf/vram-budgets.md, "Partitions taken together through the backend"): every chunk of points is copied once and its kernels run for
 // each vector in turn, each vector's state (its buckets carried across the chunks, its scalar-1 sum,
 // its result: msm_vector_layout) in its own part of d_state, reduced once a vector where the
 // buckets carry. The vectors are dense on the device (d_scalars) or packed (packed; one of the two
