@@ -19,6 +19,7 @@
 
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
+#include "core/host_memory.hpp"
 #include "core/status_macros.hpp"
 #include "cuda/plan/budget_plan.hpp"
 #include "cuda/plan/key_sizing.hpp"
@@ -73,6 +74,12 @@ result<planned_input> porep_input(const plan_args& a, command_run& run) {
   const groth16::h_basis basis =
       a.porep_basis == "snarkjs" ? groth16::h_basis::odd_coset_lagrange : groth16::h_basis::monomial;
   const uint64_t constraints = r1cs::synthetic_params::porep_constraints(a.porep_log);
+  // The command's peak host memory a constraint (the circuit, its witness, the compact matrices):
+  // ~265 bytes at 2^22 and 2^24; a 2^27 plan needs ~34 GiB, more than a small host holds.
+  constexpr uint64_t host_bytes_per_constraint = 280;
+  PP_RETURN_IF_ERROR(check_host_memory(constraints * host_bytes_per_constraint,
+                                       "--porep-log " + std::to_string(a.porep_log) + ": the PoRep-shaped circuit of " +
+                                           std::to_string(constraints) + " constraints"));
   auto c = run.step("circuit", "making the PoRep-shaped circuit of " + std::to_string(constraints) + " constraints",
                     [&] { return r1cs::make_synthetic(r1cs::synthetic_params::porep(constraints, 42)); });
   if (!c.ok()) return c.error();
@@ -185,6 +192,16 @@ void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::b
               (unsigned long long)copied, gib_text(copied).c_str(), (unsigned long long)s.witness_ws_bytes);
   if (link_gib_s > 0) {
     std::printf("copy time per partition: %.3f s at %.2f GiB/s\n", double(copied) / (link_gib_s * gib), link_gib_s);
+  }
+  if (together.partitions > 1) {
+    const uint64_t shared = together_streamed_bytes(s, p, together.partitions);
+    std::printf("copied per partition, k together: %llu bytes (%s) of streamed tables and matrices, besides the "
+                "packed witness twice\n",
+                (unsigned long long)shared, gib_text(shared).c_str());
+    if (link_gib_s > 0) {
+      std::printf("copy time per partition, k together: %.3f s at %.2f GiB/s\n",
+                  double(shared + 2 * packed_witness) / (link_gib_s * gib), link_gib_s);
+    }
   }
   std::printf("plan: %s\n", p.to_string(s).c_str());
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/cli_process.hpp"
+#include "core/host_memory.hpp"
 #include "cuda/plan/budget_plan.hpp"
 #include "cuda/plan/key_sizing.hpp"
 #include "cuda/plan/spmv_matrix.hpp"
@@ -127,6 +128,17 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.3f s", double(p.streamed_bytes(*s)) / (25.0 * double(uint64_t{1} << 30)));
   EXPECT_TRUE(contains(m.at("copy time per partition"), secs)) << m.at("copy time per partition");
+  // With k > 1 the shared tables' bytes over k, and their time with the witness's two uploads.
+  if (together->partitions > 1) {
+    const uint64_t shared = cuda::together_streamed_bytes(*s, p, together->partitions);
+    EXPECT_EQ(number(m, "copied per partition, k together"), shared);
+    std::snprintf(secs, sizeof secs, "%.3f s",
+                  double(shared + 2 * packed_witness) / (25.0 * double(uint64_t{1} << 30)));
+    EXPECT_TRUE(contains(m.at("copy time per partition, k together"), secs))
+        << m.at("copy time per partition, k together");
+  } else {
+    EXPECT_EQ(m.count("copied per partition, k together"), 0u) << "k = 1 copies as above";
+  }
   EXPECT_EQ(m.at("plan"), p.to_string(*s));
   const std::string curve = std::is_same_v<Fr, ff::bn254::fr> ? "BN254" : "BLS12-381";
   EXPECT_EQ(m.at("curve"), curve);
@@ -277,6 +289,19 @@ TEST(PlanCommand, RefusesWhatItCannotPlan) {
   const outcome params = run({"plan", "x.params", "--params-format", "bellperson", "--budget-gib", "16"});
   EXPECT_TRUE(params.exited && params.code == 1) << describe(params);
   EXPECT_TRUE(contains(last_line(params.err), "--r1cs")) << describe(params);
+}
+
+// A PoRep-shaped circuit larger than the host's available memory is refused before it is made,
+// naming both (a 2^27 plan takes ~34 GiB: refused on a host with less, made on one with more).
+TEST(PlanCommand, RefusesACircuitTheHostCannotHold) {
+  const auto available = available_host_memory_bytes();
+  ASSERT_TRUE(available.ok()) << available.error().to_string();
+  if (*available >= uint64_t{40} << 30) GTEST_SKIP() << "this host holds a 2^27 plan";
+  const outcome r = run({"plan", "--porep-log", "27", "--budget-gib", "16"});
+  EXPECT_TRUE(r.exited && r.code == 1) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "--porep-log 27: the PoRep-shaped circuit of 130300000 constraints needs "
+                                         "about")) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "GiB is available")) << describe(r);
 }
 
 }  // namespace

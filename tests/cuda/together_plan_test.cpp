@@ -141,6 +141,26 @@ TEST(TogetherPlan, TogetherStagingHoldsTheWitnessesAndTheSums) {
   }
 }
 
+// k together: H and the matrices a partition's own, the four shared tables a k-th, rounded up.
+TEST(TogetherPlan, TogetherStreamedBytesShareTheFourTables) {
+  const key_shape s = porep27();
+  const key_plan p = plan_in(s, 16 * gib);
+  ASSERT_FALSE(p.matrices_resident);
+  const uint64_t shared = s.table_bytes(table_l) + s.table_bytes(table_a) + s.table_bytes(table_b_g1) +
+                          s.table_bytes(table_b_g2);
+  const uint64_t own = s.table_bytes(table_h) + s.matrix_image_bytes;
+  EXPECT_EQ(p.streamed_bytes(s), own + shared);
+  EXPECT_EQ(together_streamed_bytes(s, p, 1), p.streamed_bytes(s));
+  EXPECT_EQ(together_streamed_bytes(s, p, 0), p.streamed_bytes(s)) << "0 reads as one at a time";
+  for (const uint32_t k : {2u, 3u, 8u}) {
+    EXPECT_EQ(together_streamed_bytes(s, p, k), own + (shared + k - 1) / k) << k;
+  }
+  // A resident table is copied by none: only the streamed ones are shared.
+  key_plan q = p;
+  q.resident[table_l] = true;
+  EXPECT_EQ(together_streamed_bytes(s, q, 3), own + (shared - s.table_bytes(table_l) + 2) / 3);
+}
+
 TEST(TogetherPlan, AResidentWitnessTableLeavesNothingToShare) {
   EXPECT_EQ(resident_shared_table(plan_in(porep27(), 16 * gib)), -1) << "every table streamed at 16 GiB";
   const key_shape s = porep_scaled(24);

@@ -18,6 +18,15 @@ uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes) {
   return (uint64_t{k} - 1) * pad256(packed_witness_bytes) + packed_witness_bytes + together_sums_bytes;
 }
 
+uint64_t together_streamed_bytes(const key_shape& s, const key_plan& p, uint32_t k) {
+  uint64_t shared = 0;
+  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+    if (!p.resident[t]) shared += s.table_bytes(t);
+  }
+  k = std::max<uint32_t>(k, 1);
+  return p.streamed_bytes(s) - shared + (shared + k - 1) / k;
+}
+
 result<uint64_t> least_vector_state(const key_shape& s, const key_plan& p) {
   uint64_t least = 0;
   for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {

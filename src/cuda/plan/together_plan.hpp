@@ -32,6 +32,11 @@ inline constexpr uint64_t together_sums_bytes =
 // partition at a time too (its sums take less than the batch's).
 [[nodiscard]] uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes);
 
+// What a partition copies of the key (streamed tables and matrices) when k partitions go together:
+// H and the matrix rows its own, L, A, B_G1 and B_G2 a k-th (one copy serves the k), rounded up;
+// besides its packed witness, uploaded twice when k > 1. k = 1 is key_plan::streamed_bytes.
+[[nodiscard]] uint64_t together_streamed_bytes(const key_shape& s, const key_plan& p, uint32_t k);
+
 // The vector state every one of L, A, B_G1 and B_G2 can run in with packed vectors: the largest of
 // their least states (msm_vector_layout's buckets offset; more room lets their chunks carry their
 // buckets). plan_gpu_msm's errors.
