@@ -1,5 +1,6 @@
 #include "core/host_memory.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>

@@ -129,6 +129,7 @@ TEST(TogetherPlan, KIsTheMostThatFits) {
 // The staging for k: k witnesses at 256-byte offsets and the sums; it takes k, one byte less k - 1.
 TEST(TogetherPlan, TogetherStagingHoldsTheWitnessesAndTheSums) {
   EXPECT_EQ(together_staging_bytes(1, 1000), 1000 + together_sums_bytes);
+  EXPECT_EQ(together_staging_bytes(0, 1000), 1000 + together_sums_bytes) << "0 reads as one";
   EXPECT_EQ(together_staging_bytes(3, 1000), 2 * 1024 + 1000 + together_sums_bytes);
   EXPECT_EQ(together_staging_bytes(2, 4096), 2 * 4096 + together_sums_bytes);
   const key_shape s = porep27();

@@ -115,15 +115,15 @@ struct packed_scalars {
 };
 
 // Several scalar vectors over one streamed table, as partitions of one key taken together use it
-// (docs/perf/vram-budgets.md, "Partitions taken together through the backend"): every chunk of points is copied once and its kernels run for
-// each vector in turn, each vector's state (its buckets carried across the chunks, its scalar-1 sum,
-// its result: msm_vector_layout) in its own part of d_state, reduced once a vector where the
-// buckets carry. The vectors are dense on the device (d_scalars) or packed (packed; one of the two
-// is empty). h_results[i] is msm_streamed's (split: split_msm_streamed's) sum for vector i; the
-// copies are one MSM's. A dense split MSM whose selection cannot be counted up front (2^31 points or
-// more, or more chunks than the sort keys' buffer holds counts) runs split_msm_streamed once a
-// vector instead (each copies the table); packed ones are refused there. One dense vector is
-// msm_streamed / split_msm_streamed.
+// (docs/perf/vram-budgets.md, "Partitions taken together through the backend"): every chunk of
+// points is copied once and its kernels run for each vector in turn, each vector's state (its
+// buckets carried across the chunks, its scalar-1 sum, its result: msm_vector_layout) in its own
+// part of d_state, reduced once a vector where the buckets carry. The vectors are dense on the
+// device (d_scalars) or packed (packed; one of the two is empty). h_results[i] is msm_streamed's
+// (split: split_msm_streamed's) sum for vector i; the copies are one MSM's. A dense split MSM whose
+// selection cannot be counted up front (2^31 points or more, or more chunks than the sort keys'
+// buffer holds counts) runs split_msm_streamed once a vector instead (each copies the table);
+// packed ones are refused there. One dense vector is msm_streamed / split_msm_streamed.
 template <class Curve>
 struct msm_vectors {
   std::span<const typename Curve::scalar_field* const> d_scalars;  // n scalars each, on the device

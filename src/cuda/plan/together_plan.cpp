@@ -15,6 +15,7 @@ int resident_shared_table(const key_plan& p) {
 }
 
 uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes) {
+  k = std::max<uint32_t>(k, 1);
   return (uint64_t{k} - 1) * pad256(packed_witness_bytes) + packed_witness_bytes + together_sums_bytes;
 }
 

@@ -29,7 +29,7 @@ inline constexpr uint64_t together_sums_bytes =
 
 // The pinned staging a lane needs to take k partitions of packed witnesses of packed_witness_bytes
 // each together: the witnesses at 256-byte offsets, the batch's sums at the tail. It holds one
-// partition at a time too (its sums take less than the batch's).
+// partition at a time too (its sums take less than the batch's). k = 0 reads as 1.
 [[nodiscard]] uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes);
 
 // What a partition copies of the key (streamed tables and matrices) when k partitions go together:
