@@ -266,7 +266,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->needs(porep);
   cmd->add_option("--together", args->together,
                   "--porep: partitions of one key a GPU worker starts together (engine.partitions_together), one run "
-                  "per value, e.g. 1,3; each lane's staging holds k x 512 MiB + 256 MiB of packed witnesses")
+                  "per value, e.g. 1,3; each lane's staging is sized for k of the witness's packed values")
       ->delimiter(',')
       ->check(knob_range_check("engine.partitions_together"))
       ->needs(porep);
