@@ -147,6 +147,7 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
                          std::to_string(group.size()) + " partitions");
     }
     if (r.ok()) {
+      metrics_.device_started(group.size());
       for (auto& p : *r) out.push_back(std::move(p));
       return out;
     }
@@ -165,6 +166,7 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
   }
   for (const started_partition& g : group) {
     out.push_back(contain_exceptions(where, [&] { return start_on(slot_.dev(), *g.work, opts_.self_verify); }));
+    if (out.back().ok()) metrics_.device_started(1);
   }
   return out;
 }

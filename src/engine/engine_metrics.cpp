@@ -27,6 +27,10 @@ result<std::unique_ptr<engine_metrics>> engine_metrics::create() {
                       r.counter_family("pp_partitions_total", "Partitions that left the pipeline, by outcome", {"result"}));
   PP_ASSIGN_OR_RETURN(m->retries_,
                       r.counter_family("pp_partition_retries_total", "Partitions retried after a device fault"));
+  PP_ASSIGN_OR_RETURN(m->starts_, r.counter_family("pp_device_starts_total",
+                                                    "Backend calls that started partitions on a device, by how many "
+                                                    "partitions each took together",
+                                                    {"partitions"}));
   PP_ASSIGN_OR_RETURN(m->queue_depth_, r.gauge_family("pp_queue_depth", "Partitions waiting in a stage queue", {"stage"}));
   PP_ASSIGN_OR_RETURN(m->queue_capacity_,
                       r.gauge_family("pp_queue_capacity", "Capacity of a stage queue", {"stage"}));
@@ -40,6 +44,7 @@ result<std::unique_ptr<engine_metrics>> engine_metrics::create() {
   for (job_state s : {job_state::succeeded, job_state::failed, job_state::cancelled}) m->jobs_->with({state_label(s)});
   for (const char* outcome : {"ok", "failed", "device_fault", "cancelled"}) m->partitions_->with({outcome});
   m->retries_->with();
+  m->starts_->with({"1"});
   return m;
 }
 
@@ -52,6 +57,8 @@ void engine_metrics::job_ended(job_state s) { jobs_->with({state_label(s)}).inc(
 void engine_metrics::partition_ended(std::string_view outcome) { partitions_->with({std::string(outcome)}).inc(); }
 
 void engine_metrics::retried() { retries_->with().inc(); }
+
+void engine_metrics::device_started(size_t partitions) { starts_->with({std::to_string(partitions)}).inc(); }
 
 std::string engine_metrics::render(const engine_status& s) const {
   for (const queue_status& q : s.queues) {

@@ -2,6 +2,7 @@
 // job and partition outcomes, retries) are recorded as they happen; the point-in-time gauges
 // (queue depths, busy fraction, memory, health) are refreshed from an engine_status at render.
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +21,8 @@ class engine_metrics {
   void job_ended(job_state s);
   void partition_ended(std::string_view outcome);  // "ok", "failed", "device_fault", "cancelled"
   void retried();
+  // One backend call on a device started `partitions` partitions (more than one: taken together).
+  void device_started(size_t partitions);
 
   // Sets the gauges from `s` and renders the whole registry.
   [[nodiscard]] std::string render(const engine_status& s) const;
@@ -31,6 +34,7 @@ class engine_metrics {
   metric_family<counter>* jobs_ = nullptr;
   metric_family<counter>* partitions_ = nullptr;
   metric_family<counter>* retries_ = nullptr;
+  metric_family<counter>* starts_ = nullptr;
   metric_family<gauge>* queue_depth_ = nullptr;
   metric_family<gauge>* queue_capacity_ = nullptr;
   metric_family<gauge>* busy_ = nullptr;

@@ -252,6 +252,9 @@ TEST(DeviceWorker, PartitionsOfTheKeyQueuedNextStartTogether) {
   EXPECT_EQ(rig.backend->together_sizes().size(), 1u);
   EXPECT_EQ(rig.backend->starts.load(), 1);
   EXPECT_EQ(finished(rig), (std::multiset<job_id>{4}));
+  const std::string m = rig.metrics_text();
+  EXPECT_NE(m.find("pp_device_starts_total{partitions=\"3\"} 1\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("pp_device_starts_total{partitions=\"1\"} 1\n"), std::string::npos) << m;
   const auto events = rig.trace.events();
   ASSERT_EQ(events.size(), 2u) << "one device span for the three together, one for the last";
   EXPECT_TRUE(rig.failed.empty());
@@ -286,6 +289,9 @@ TEST(DeviceWorker, PartitionsNotTakenTogetherStartAloneThenFewerTogether) {
   rig.run_next();
   EXPECT_EQ(rig.backend->starts.load(), 4);
   EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 2, 3, 4}));
+  const std::string m = rig.metrics_text();
+  EXPECT_NE(m.find("pp_device_starts_total{partitions=\"1\"} 4\n"), std::string::npos) << "refused: four starts alone\n" << m;
+  EXPECT_EQ(m.find("pp_device_starts_total{partitions=\"4\"}"), std::string::npos) << m;
   rig.backend->fail_together_with(ok_status());
   rig.backend->fit_together(2);
   for (job_id j = 5; j <= 8; ++j) rig.queue(j);

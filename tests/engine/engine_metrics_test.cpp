@@ -26,7 +26,8 @@ TEST(EngineMetrics, EveryCounterSeriesStartsAtZero) {
        {"pp_jobs_total{state=\"succeeded\"} 0", "pp_jobs_total{state=\"failed\"} 0",
         "pp_jobs_total{state=\"cancelled\"} 0", "pp_partitions_total{result=\"ok\"} 0",
         "pp_partitions_total{result=\"failed\"} 0", "pp_partitions_total{result=\"device_fault\"} 0",
-        "pp_partitions_total{result=\"cancelled\"} 0", "pp_partition_retries_total 0", "pp_jobs_in_flight 0"}) {
+        "pp_partitions_total{result=\"cancelled\"} 0", "pp_partition_retries_total 0", "pp_jobs_in_flight 0",
+        "pp_device_starts_total{partitions=\"1\"} 0"}) {
     EXPECT_TRUE(has(text, line)) << line << "\n" << text;
   }
 }
@@ -38,11 +39,15 @@ TEST(EngineMetrics, EventsCountUnderTheirLabels) {
   m->job_ended(job_state::cancelled);
   m->partition_ended("device_fault");
   m->retried();
+  m->device_started(3);
+  m->device_started(1);
+  m->device_started(3);
   m->observe_stage("device", 0.002);
   m->observe_stage("device", 7);
   const std::string text = m->render({});
   for (const char* line : {"pp_jobs_total{state=\"succeeded\"} 2", "pp_jobs_total{state=\"cancelled\"} 1",
                            "pp_partitions_total{result=\"device_fault\"} 1", "pp_partition_retries_total 1",
+                           "pp_device_starts_total{partitions=\"3\"} 2", "pp_device_starts_total{partitions=\"1\"} 1",
                            "pp_stage_seconds_count{stage=\"device\"} 2",
                            "pp_stage_seconds_bucket{stage=\"device\",le=\"0.005\"} 1",
                            "pp_stage_seconds_bucket{stage=\"device\",le=\"10\"} 2"}) {
