@@ -81,8 +81,16 @@ struct device_watch {
   }
 };
 
+// The bytes the workload's witness packs to (a lane's staging holds k of them together); 0 for a
+// witness read from a file.
+uint64_t packed_witness_bytes_of(const bench_workload& w) {
+  const auto* witness = std::get_if<engine::witness_ptr<ec::bls12_381::family>>(&w.witness.value);
+  return witness != nullptr ? cuda::packed_layout_of(std::span<const ff::fr>(**witness)).bytes : 0;
+}
+
 result<porep_row> run_configuration(command_run& run, const porep_bench_args& a, const bench_workload& w,
-                                    double vram_gib, double h2d_gib_s, uint32_t h_copies, uint32_t together) {
+                                    uint64_t packed_witness_bytes, double vram_gib, double h2d_gib_s,
+                                    uint32_t h_copies, uint32_t together) {
   engine::engine_config cfg;
   devices::gpu_device_options g;
   g.ordinals = a.gpus;
@@ -91,10 +99,8 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   g.h_copies = h_copies;
   // Partitions together need their packed witnesses in a lane's staging (a 2^27 PoRep witness packs
   // to ~0.45 GiB).
-  const auto* witness = std::get_if<engine::witness_ptr<ec::bls12_381::family>>(&w.witness.value);
-  if (together > 1 && witness != nullptr) {
-    const uint64_t packed = cuda::packed_layout_of(std::span<const ff::fr>(**witness)).bytes;
-    g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(together, packed));
+  if (together > 1 && packed_witness_bytes != 0) {
+    g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(together, packed_witness_bytes));
   }
   cfg.partitions_together = together;
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
@@ -233,12 +239,14 @@ int run_porep_bench(const porep_bench_args& a, bool quiet) {
   // bellperson's layout: what a C2 proof's key is (bench_workload.hpp).
   auto w = make_synthetic_workload(run, a.log_constraints, groth16::h_basis::monomial, points_gpu);
   if (!w.ok()) return run.fail(w.error());
+  const bool any_together = std::any_of(a.together.begin(), a.together.end(), [](uint32_t k) { return k > 1; });
+  const uint64_t packed_witness_bytes = any_together ? packed_witness_bytes_of(*w) : 0;  // once, not per row
   std::vector<porep_row> rows;
   for (const double vram : a.vram_gib) {
     for (const double cap : a.h2d_gib_s) {
       for (const uint32_t copies : a.h_copies) {
         for (const uint32_t k : a.together) {
-          auto row = run_configuration(run, a, *w, vram, cap, copies, k);
+          auto row = run_configuration(run, a, *w, packed_witness_bytes, vram, cap, copies, k);
           if (!row.ok()) return run.fail(row.error());
           print_run_line(*row, a);
           rows.push_back(*row);

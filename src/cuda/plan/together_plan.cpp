@@ -6,9 +6,15 @@
 #include "cuda/plan/msm_workspace.hpp"
 
 namespace pp::cuda {
+namespace {
+
+// The tables one streamed copy serves for all the partitions together (H is each one's own).
+constexpr int shared_tables[] = {table_l, table_a, table_b_g1, table_b_g2};
+
+}  // namespace
 
 int resident_shared_table(const key_plan& p) {
-  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+  for (const int t : shared_tables) {
     if (p.resident[t]) return t;
   }
   return -1;
@@ -21,7 +27,7 @@ uint64_t together_staging_bytes(uint32_t k, uint64_t packed_witness_bytes) {
 
 uint64_t together_streamed_bytes(const key_shape& s, const key_plan& p, uint32_t k) {
   uint64_t shared = 0;
-  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+  for (const int t : shared_tables) {
     if (!p.resident[t]) shared += s.table_bytes(t);
   }
   k = std::max<uint32_t>(k, 1);
@@ -30,7 +36,7 @@ uint64_t together_streamed_bytes(const key_shape& s, const key_plan& p, uint32_t
 
 result<uint64_t> least_vector_state(const key_shape& s, const key_plan& p) {
   uint64_t least = 0;
-  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+  for (const int t : shared_tables) {
     const bool g2 = t == table_b_g2;
     const msm_group group = g2 ? s.g2 : s.g1;
     msm_config cfg;
