@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <utility>
 
@@ -16,6 +17,7 @@
 #include "ec/ec.hpp"
 #include "msm/booth.hpp"
 #include "support/status_matchers.hpp"
+#include "support/test_seed.hpp"
 
 namespace pp::cuda::test {
 namespace {
@@ -290,6 +292,59 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
 // result, then the buckets, the plan's array (plain MSMs carry at the plan's width), each 256-aligned:
 // at 2^27 points in the chunks a 16 GiB plan streams (2^23 points, 19-bit windows) 672 MiB for G1,
 // 1344 MiB for G2, 256 MiB more for a packed vector's scalars.
+// The accumulation's threads fill whole waves where there is more than one: fewer threads than the
+// layout's slots hold, each with less than twice the tuning's entries, covering every entry.
+TEST(MsmPlan, AccumulationFillsWholeWaves) {
+  const uint64_t base = msm_tuning_sm90.accumulate_chunk;
+  // An H100's G1 accumulation: 132 SMs x 3 blocks of 128. A 2^23-point streamed chunk's 838,861
+  // selected points at 16 windows: 410 blocks of 256 entries a thread, one wave and 14 blocks.
+  const uint64_t h100 = 132 * 3 * 128, chunk_entries = uint64_t{838861} * 16;
+  const uint32_t c = accumulate_chunk_for(chunk_entries, h100);
+  EXPECT_EQ(c, 265u);
+  EXPECT_LE((chunk_entries + c - 1) / c, h100);
+  // Unknown device, less than a wave, whole waves already: the tuning's.
+  EXPECT_EQ(accumulate_chunk_for(chunk_entries, 0), base);
+  EXPECT_EQ(accumulate_chunk_for(h100 * base - 1, h100), base);
+  EXPECT_EQ(accumulate_chunk_for(3 * h100 * base, h100), base);
+  EXPECT_EQ(accumulate_chunk_for(0, h100), base);
+  std::mt19937_64 rng = pp::test::seeded_rng();
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t wave = 1 + rng() % 100000, entries = rng() % (uint64_t{1} << (20 + rng() % 12));
+    const uint64_t chunk = accumulate_chunk_for(entries, wave);
+    const uint64_t threads = (entries + chunk - 1) / chunk, plain = (entries + base - 1) / base;
+    ASSERT_GE(chunk, base);
+    ASSERT_LT(chunk, 2 * base) << entries << " entries, wave " << wave;
+    ASSERT_LE(threads, plain) << entries << " entries, wave " << wave;
+    ASSERT_GE(threads * chunk, entries);
+    // No partial wave past the plain threads' whole ones, and no more time in waves x work a thread.
+    const uint64_t waves = (threads + wave - 1) / wave, plain_waves = (plain + wave - 1) / wave;
+    if (chunk != base) {
+      ASSERT_LE(waves, plain / wave) << entries << " entries, wave " << wave;
+    }
+    ASSERT_LE(waves * chunk, plain_waves * base) << entries << " entries, wave " << wave;
+  }
+}
+
+// The scalar-1 sum's threads: whole waves for half the points, within the layout's partial sums.
+TEST(MsmPlan, OnesSumThreads) {
+  const uint64_t ones = msm_tuning_sm90.ones_chunk, wave = 132 * 3 * 128;
+  EXPECT_EQ(ones_threads_for(uint64_t{1} << 23, 0), (uint64_t{1} << 23) / ones);
+  EXPECT_EQ(ones_threads_for(uint64_t{1} << 23, wave), wave);
+  EXPECT_EQ(ones_threads_for(uint64_t{1} << 27, wave), 21 * wave);
+  EXPECT_EQ(ones_threads_for(0, wave), 1u);
+  EXPECT_EQ(ones_threads_for(1000, wave), (1000 + ones - 1) / ones);
+  std::mt19937_64 rng = pp::test::seeded_rng();
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t w = 1 + rng() % 100000, n = rng() % (uint64_t{1} << (10 + rng() % 22));
+    const uint64_t upper = n > 0 ? (n + ones - 1) / ones : 1, t = ones_threads_for(n, w);
+    ASSERT_GE(t, 1u);
+    ASSERT_LE(t, upper) << n << " points, wave " << w;
+    if (t != upper) {
+      ASSERT_EQ(t % w, 0u) << n << " points, wave " << w;
+    }
+  }
+}
+
 TEST(MsmPlan, VectorLayout) {
   for (const msm_group& g : all_groups) {
     for (bool split : {false, true}) {

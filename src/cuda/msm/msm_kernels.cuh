@@ -312,15 +312,16 @@ __global__ void accumulate_kernel(xyzz_t<Curve>* acc, const xyzz_t<Curve>* x) {
   *acc = ec::add(*acc, *x);
 }
 
-// Split MSM, scalar-1 points: thread t sums points idx[t*chunk ..) (mixed additions) into out[t],
-// fetched one ahead as the accumulation's are (src: a point_source over idx, whose sign bits are 0).
+// Split MSM, scalar-1 points: the *d_count of them (counted on the device) shared evenly by the
+// threads, thread t summing points idx[t*chunk ..) (mixed additions) into out[t], fetched one ahead
+// as the accumulation's are (src: a point_source over idx, whose sign bits are 0).
 template <class Curve, class Source>
 __global__ void __launch_bounds__(128) gather_sum_kernel(Source src, const uint32_t* __restrict__ d_count,
-                                                         uint32_t chunk, uint64_t threads,
-                                                         xyzz_t<Curve>* __restrict__ out) {
+                                                         uint64_t threads, xyzz_t<Curve>* __restrict__ out) {
   const uint64_t t = global_thread();
   if (t >= threads) return;
   const uint64_t count = *d_count;
+  const uint64_t chunk = (count + threads - 1) / threads;
   const uint64_t lo = t * chunk;
   const uint64_t hi = lo + chunk < count ? lo + chunk : count;
   xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();

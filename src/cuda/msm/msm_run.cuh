@@ -7,6 +7,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -25,6 +26,30 @@ namespace pp::cuda {
 namespace msm_detail {
 
 inline uint64_t blocks_for(uint64_t threads, int block) { return (threads + block - 1) / block; }
+
+// Threads of Kernel (blocks of `block`) the current device runs at once: its SMs x the blocks an SM
+// keeps resident (registers, shared memory), asked once per kernel and device; 0 when CUDA cannot
+// say (the tuning's work a thread is kept then: accumulate_chunk_for, ones_threads_for).
+template <auto Kernel>
+uint64_t wave_threads(int block) {
+  constexpr int max_devices = 64;
+  static std::atomic<uint64_t> known[max_devices];
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= max_devices) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (const uint64_t w = known[dev].load(std::memory_order_relaxed); w != 0) return w;
+  int sms = 0, blocks = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block, 0) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  const uint64_t w = uint64_t(sms) * uint64_t(blocks) * uint64_t(block);
+  known[dev].store(w, std::memory_order_relaxed);
+  return w;
+}
 
 // point_source (msm_kernels.cuh) stages points in 16-byte pieces (cp.async), laid out for
 // msm_tuning_sm90's blocks.
@@ -195,11 +220,13 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
   bucket* slot_vals = at<bucket>(ws, l.slot_vals);
   size_t sel_bytes = plan.select_temp_bytes;
   void* sel_temp = at<void>(ws, l.select_temp);
-  uint64_t threads = s.accumulate_threads;
   using source = point_source<Curve, msm_tuning_sm90.block_threads>;
+  const uint32_t chunk =
+      accumulate_chunk_for(s.entries, wave_threads<segmented_sum_kernel<Curve, source>>(block), tuning);
+  uint64_t threads = (s.entries + chunk - 1) / chunk;  // at most s.accumulate_threads: the slots hold them
   segmented_sum_kernel<Curve, source><<<blocks_for(threads, block), block, 0, stream>>>(
-      kb.Current(), source{d_points, vb.Current()}, s.entries, nullptr, sentinel,
-      tuning.accumulate_chunk, threads, sums, slot_keys, slot_flags, slot_vals);
+      kb.Current(), source{d_points, vb.Current()}, s.entries, nullptr, sentinel, chunk, threads, sums, slot_keys,
+      slot_flags, slot_vals);
   PP_CUDA_TRY(cudaGetLastError());
   uint64_t bound = 2 * threads;  // live carries, an upper bound known on the host
   int cur = 0;
@@ -311,11 +338,12 @@ result<const xyzz_t<Curve>*> select_and_sum_ones(const msm_plan& plan, uint64_t 
   PP_CUDA_TRY(cub::DeviceSelect::If(sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0),
                                     at<uint32_t>(ws, l.idx_others), counts + 3, int(n),
                                     scalar_is_other<scalar_t<Curve>>{d_scalars}, stream));
-  uint64_t parts = (n + tuning.ones_chunk - 1) / tuning.ones_chunk;
-  int p = 0;
   using source = point_source<Curve, msm_tuning_sm90.block_threads>;
+  // At most the layout's partial sums.
+  uint64_t parts = ones_threads_for(n, wave_threads<gather_sum_kernel<Curve, source>>(block), tuning);
+  int p = 0;
   gather_sum_kernel<Curve, source><<<blocks_for(parts, block), block, 0, stream>>>(
-      source{d_points, idx_ones}, counts + 2, tuning.ones_chunk, parts, at<bucket>(ws, l.ones_partials[p]));
+      source{d_points, idx_ones}, counts + 2, parts, at<bucket>(ws, l.ones_partials[p]));
   PP_CUDA_TRY(cudaGetLastError());
   while (parts > 1) {
     const uint64_t half = (parts + 1) / 2;

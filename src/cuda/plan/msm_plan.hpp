@@ -141,6 +141,23 @@ bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
                                 const msm_tuning& tuning = msm_tuning_sm90, uint64_t bucket_capacity = UINT64_MAX);
 
+// Entries each thread of a pass's accumulation (segmented_sum_kernel) folds, on a device that runs
+// wave_threads of its threads at once (its SMs x resident blocks; 0: unknown). Every thread folds
+// the same number, so a last wave of a few blocks costs nearly a whole wave while most SMs idle: a
+// streamed split chunk's 410 blocks against 396 resident on an H100 ran 0.77x as fast per entry as
+// a pass of seven waves (docs/perf/msm-h200.md, "Whole waves"). tuning.accumulate_chunk, or more
+// (less than twice it) where the threads then fill whole waves in less time (waves x entries a
+// thread): never more threads than ceil(entries / accumulate_chunk), which the layout's carry slots
+// (msm_shape::slots) are sized for.
+uint32_t accumulate_chunk_for(uint64_t entries, uint64_t wave_threads, const msm_tuning& tuning = msm_tuning_sm90);
+
+// Threads of a split MSM's scalar-1 sum (gather_sum_kernel) over at most n points, of which the
+// device counts the scalar-1 ones and gives each thread an even share: whole waves of wave_threads
+// (0: unknown) for about half of n (a witness's share of ones) at tuning.ones_chunk points a
+// thread, at least one wave, never more than the layout's partial sums (msm_shape::ones_partials,
+// ceil(n / ones_chunk)).
+uint64_t ones_threads_for(uint64_t n, uint64_t wave_threads, const msm_tuning& tuning = msm_tuning_sm90);
+
 // What one scalar vector of a streamed MSM over several vectors keeps between the chunks
 // (msm_device.hpp, msm_streamed_vectors): for a packed vector one chunk of its scalars (scalar_bytes
 // each; 0: none), the sum of its scalar-1 points, its result, then its buckets (the plan's array in
