@@ -217,12 +217,10 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
 uint32_t accumulate_chunk_for(uint64_t entries, uint64_t wave_threads, const msm_tuning& tuning) {
   const uint64_t base = tuning.accumulate_chunk;
   const uint64_t threads = ceil_div(entries, base);
-  if (wave_threads == 0 || threads <= wave_threads || threads % wave_threads == 0) return uint32_t(base);
-  // The whole waves below the plain threads, each thread's share rounded up, where that takes less
-  // time (waves x entries a thread) than the plain threads' waves, the last a partial one.
-  const uint64_t waves = threads / wave_threads;
-  const uint64_t chunk = ceil_div(entries, waves * wave_threads);
-  return chunk * waves < base * (waves + 1) ? uint32_t(chunk) : uint32_t(base);
+  const uint64_t tail = wave_threads > 0 ? threads % wave_threads : 0;
+  if (threads <= wave_threads || tail == 0 || tail > wave_threads / 4) return uint32_t(base);
+  // The whole waves below the plain threads, each thread's share rounded up.
+  return uint32_t(ceil_div(entries, threads / wave_threads * wave_threads));
 }
 
 uint64_t ones_threads_for(uint64_t n, uint64_t wave_threads, const msm_tuning& tuning) {

@@ -143,12 +143,13 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
 
 // Entries each thread of a pass's accumulation (segmented_sum_kernel) folds, on a device that runs
 // wave_threads of its threads at once (its SMs x resident blocks; 0: unknown). Every thread folds
-// the same number, so a last wave of a few blocks costs nearly a whole wave while most SMs idle: a
-// streamed split chunk's 410 blocks against 396 resident on an H100 ran 0.77x as fast per entry as
-// a pass of seven waves (docs/perf/msm-h200.md, "Whole waves"). tuning.accumulate_chunk, or more
-// (less than twice it) where the threads then fill whole waves in less time (waves x entries a
-// thread): never more threads than ceil(entries / accumulate_chunk), which the layout's carry slots
-// (msm_shape::slots) are sized for.
+// about the same number, so a last wave of a few blocks costs a good part of a wave while most SMs
+// idle: a streamed split chunk's 410 blocks where an H100 holds 396 ran 0.77x as fast per entry as a
+// pass of seven waves. tuning.accumulate_chunk, or, where the last wave is at most a quarter full,
+// more (less than twice it) so that the threads fill the whole waves before it; a fuller last wave
+// costs about its share (G1 2^26 random, 33.6 waves, ran 1.5% slower in 33), so it is kept
+// (docs/perf/msm-h200.md, "Whole waves"). Never more threads than ceil(entries / accumulate_chunk),
+// which the layout's carry slots (msm_shape::slots) are sized for.
 uint32_t accumulate_chunk_for(uint64_t entries, uint64_t wave_threads, const msm_tuning& tuning = msm_tuning_sm90);
 
 // Threads of a split MSM's scalar-1 sum (gather_sum_kernel) over at most n points, of which the
