@@ -3,6 +3,8 @@
 #include <memory>
 #include <utility>
 
+#include "core/host_memory.hpp"
+#include "core/status_macros.hpp"
 #include "devices/gpu_devices.hpp"
 #include "groth16/setup_insecure.hpp"
 #include "r1cs/synthetic.hpp"
@@ -14,15 +16,19 @@ result<bench_workload> make_synthetic_workload(command_run& run, uint32_t log_co
   if (log_constraints < 2 || log_constraints > max_bench_log_constraints) {
     return invalid_argument("--log-constraints must lie in [2, " + std::to_string(max_bench_log_constraints) + "]");
   }
+  // PoRep's shape and fill of the domain (130.3M constraints in 2^27), leaving room for the input rows.
+  const uint64_t constraints = r1cs::synthetic_params::porep_constraints(int(log_constraints));
+  PP_RETURN_IF_ERROR(check_host_memory(constraints * (synthetic_circuit_host_bytes + synthetic_key_host_bytes),
+                                       "--log-constraints " + std::to_string(log_constraints) +
+                                           ": the PoRep-shaped circuit of " + std::to_string(constraints) +
+                                           " constraints and its key"));
   std::unique_ptr<groth16::fixed_base_multiplier> points;
   if (gpu_points >= 0) {
     auto m = devices::make_gpu_fixed_base_multiplier(gpu_points);
     if (!m.ok()) return m.error();
     points = std::move(m).value();
   }
-  // PoRep's shape and fill of the domain (130.3M constraints in 2^27), leaving room for the input rows.
-  const r1cs::synthetic_params p =
-      r1cs::synthetic_params::porep(r1cs::synthetic_params::porep_constraints(int(log_constraints)), 1);
+  const r1cs::synthetic_params p = r1cs::synthetic_params::porep(constraints, 1);
   auto sc = run.step("synthesize", "synthesizing a PoRep-shaped circuit of 2^" + std::to_string(log_constraints) +
                                        " constraints", [&] { return r1cs::make_synthetic(p); });
   if (!sc.ok()) return sc.error();

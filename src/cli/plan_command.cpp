@@ -17,6 +17,7 @@
 #include <string>
 #include <variant>
 
+#include "cli/bench_workload.hpp"
 #include "cli/command_run.hpp"
 #include "cli/commands.hpp"
 #include "core/host_memory.hpp"
@@ -74,10 +75,9 @@ result<planned_input> porep_input(const plan_args& a, command_run& run) {
   const groth16::h_basis basis =
       a.porep_basis == "snarkjs" ? groth16::h_basis::odd_coset_lagrange : groth16::h_basis::monomial;
   const uint64_t constraints = r1cs::synthetic_params::porep_constraints(a.porep_log);
-  // The command's peak host memory a constraint (the circuit, its witness, the compact matrices):
-  // ~265 bytes at 2^22 and 2^24; a 2^27 plan needs ~34 GiB, more than a small host holds.
-  constexpr uint64_t host_bytes_per_constraint = 280;
-  PP_RETURN_IF_ERROR(check_host_memory(constraints * host_bytes_per_constraint,
+  // The command holds the circuit, its witness and the compact matrices: a 2^27 plan needs ~34 GiB,
+  // more than a small host holds.
+  PP_RETURN_IF_ERROR(check_host_memory(constraints * synthetic_circuit_host_bytes,
                                        "--porep-log " + std::to_string(a.porep_log) + ": the PoRep-shaped circuit of " +
                                            std::to_string(constraints) + " constraints"));
   auto c = run.step("circuit", "making the PoRep-shaped circuit of " + std::to_string(constraints) + " constraints",

@@ -4,10 +4,12 @@
 // CPU, options of the other mode refused beside --porep.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <regex>
 #include <string>
 
 #include "cli/cli_process.hpp"
+#include "core/host_memory.hpp"
 
 namespace pp {
 namespace {
@@ -65,6 +67,19 @@ TEST(PorepBench, OptionsOfTheOtherModeAreRefused) {
   const outcome r = run({"bench", "--vram-gib", "24"});
   EXPECT_TRUE(r.exited && r.code >= 100) << describe(r);
   EXPECT_TRUE(contains(last_line(r.err), "requires --porep")) << r.err;
+}
+
+// A 2^27 circuit and its key need ~78 GiB of host memory: refused before anything is made, naming
+// both figures, where the host has less (this test's CI machine); skipped where a 2^27 bench fits.
+TEST(PorepBench, RefusesACircuitTheHostCannotHold) {
+  const auto available = available_host_memory_bytes();
+  ASSERT_TRUE(available.ok()) << available.error().to_string();
+  if (*available >= uint64_t{80} << 30) GTEST_SKIP() << "this host holds a 2^27 bench";
+  const outcome r = run({"bench", "--porep", "--log-constraints", "27", "--backend", "cpu"}, 60s);
+  EXPECT_TRUE(r.exited && r.code == 1) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "--log-constraints 27: the PoRep-shaped circuit of 130300000 constraints "
+                                         "and its key needs about")) << describe(r);
+  EXPECT_TRUE(contains(last_line(r.err), "GiB is available")) << describe(r);
 }
 
 TEST(PorepBench, SizesBeyondAFullPartitionAreRefused) {
