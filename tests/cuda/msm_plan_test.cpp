@@ -2,7 +2,7 @@
 // hold a chunked plain MSM's later buckets, the groups' sizes (BLS12-381's and BN254's G1 and G2
 // against the host's point types), the workspace of the PoRep sizes (2^27, 2^28 points) for every
 // group under the default chunk limits, the passes of the split MSM that selects over all points,
-// and input checks. Host only: the shape, CUB's temp sizes (msm_workspace.hpp) and the layout
+// the accumulation's and the scalar-1 sums' threads in whole waves, and input checks. Host only: the shape, CUB's temp sizes (msm_workspace.hpp) and the layout
 // need no device.
 #include <gtest/gtest.h>
 
@@ -288,10 +288,6 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
   }
 }
 
-// A vector's state (msm_streamed_vectors): a packed vector's chunk of scalars, the scalar-1 sum, the
-// result, then the buckets, the plan's array (plain MSMs carry at the plan's width), each 256-aligned:
-// at 2^27 points in the chunks a 16 GiB plan streams (2^23 points, 19-bit windows) 672 MiB for G1,
-// 1344 MiB for G2, 256 MiB more for a packed vector's scalars.
 // The accumulation's threads fill whole waves where there is more than one: fewer threads than the
 // layout's slots hold, each with less than twice the tuning's entries, covering every entry.
 TEST(MsmPlan, AccumulationFillsWholeWaves) {
@@ -350,6 +346,10 @@ TEST(MsmPlan, OnesSumThreads) {
   }
 }
 
+// A vector's state (msm_streamed_vectors): a packed vector's chunk of scalars, the scalar-1 sum, the
+// result, then the buckets, the plan's array (plain MSMs carry at the plan's width), each 256-aligned:
+// at 2^27 points in the chunks a 16 GiB plan streams (2^23 points, 19-bit windows) 672 MiB for G1,
+// 1344 MiB for G2, 256 MiB more for a packed vector's scalars.
 TEST(MsmPlan, VectorLayout) {
   for (const msm_group& g : all_groups) {
     for (bool split : {false, true}) {

@@ -27,9 +27,10 @@ namespace msm_detail {
 
 inline uint64_t blocks_for(uint64_t threads, int block) { return (threads + block - 1) / block; }
 
-// Threads of Kernel (blocks of `block`) the current device runs at once: its SMs x the blocks an SM
-// keeps resident (registers, shared memory), asked once per kernel and device; 0 when CUDA cannot
-// say (the tuning's work a thread is kept then: accumulate_chunk_for, ones_threads_for).
+// Threads of Kernel (blocks of `block`, the same at every call) the current device runs at once:
+// its SMs x the blocks an SM keeps resident (registers, shared memory), asked once per kernel and
+// device; 0 when CUDA cannot say (the tuning's work a thread is kept then: accumulate_chunk_for,
+// ones_threads_for).
 template <auto Kernel>
 uint64_t wave_threads(int block) {
   constexpr int max_devices = 64;
