@@ -7,14 +7,17 @@
 namespace pp::cuda {
 
 struct msm_tuning {
-  // Sorted (bucket, point) entries one thread folds into XYZZ sums (mixed additions). Every thread
-  // does the same number of additions whatever the bucket sizes; runs cut by a chunk border go to
-  // a carry list reduced in further passes of carry_chunk entries (full additions).
+  // Sorted (bucket, point) entries one thread folds into XYZZ sums (mixed additions), or a little
+  // more where that fills whole waves (accumulate_chunk_for, msm_plan.hpp). Every thread does the
+  // same number of additions whatever the bucket sizes; runs cut by a chunk border go to a carry
+  // list reduced in further passes of carry_chunk entries (full additions).
   uint32_t accumulate_chunk;
   uint32_t carry_chunk;
   // log2 of the buckets one thread reduces by running sums before the pairwise combine tree.
   int reduce_segment_log;
-  // Points whose scalar is 1 that one thread sums before the pairwise tree (split MSM).
+  // Points whose scalar is 1 that one thread sums before the pairwise tree (split MSM), counting
+  // half the points as ones: the threads come in whole waves (ones_threads_for, msm_plan.hpp) and
+  // share the ones the device counts.
   uint32_t ones_chunk;
   int block_threads;
   // Most points one Pippenger pass takes; longer MSMs run as consecutive chunks of this many points
