@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/key_sizing.hpp"
 #include "cuda/plan/msm_plan.hpp"
 #include "key_shapes.hpp"
 #include "support/status_matchers.hpp"
@@ -263,6 +264,41 @@ TEST(KeyLayout, Porep27AtTheH200sBudgets) {
                 double(p->total_bytes()) / gib);
     check_plan(s, *p, b * gib - driver - reserve);
   }
+}
+
+// The H100's 24 GiB (its kernels hold 62 MiB; the pinning reserve 128 MiB), chunkings as the backend
+// makes them (chunking_options): a streamed split MSM's index lists cover one chunk
+// (msm_config::streamed), so the 2^24-point chunks' workspace is L's and A's, not B_G1's selection
+// over all its points, and the matrices stay resident beside those chunks. Sized as if the streamed
+// B_G1 selected over all its points (before), they would stream.
+TEST(KeyLayout, Porep27AtTheH100sTwentyFourGiBKeepsTheMatrices) {
+  const key_shape s = porep27();
+  const auto opts = chunking_options(s, 0);
+  ASSERT_THAT(opts, IsOk());
+  const uint64_t region = (24 * gib - (uint64_t{190} << 20)) / (uint64_t{2} << 20) * (uint64_t{2} << 20);
+  const auto p = plan_key(s, *opts, region, 2);
+  ASSERT_THAT(p, IsOk());
+  std::printf("24 GiB: %s, total %.2f GiB\n", p->to_string(s).c_str(), double(p->total_bytes()) / gib);
+  check_plan(s, *p, region);
+  EXPECT_TRUE(p->matrices_resident);
+  EXPECT_EQ(p->msm.g1_chunk, uint64_t{1} << 24);
+  EXPECT_TRUE(p->lane.slots_clear_of_h);
+  const msm_chunking& m = (*opts)[1];
+  ASSERT_EQ(m.g1_chunk, uint64_t{1} << 24);
+  EXPECT_GT(m.resident_workspace[table_b_g1], m.workspace_bytes);  // two chunks: selected at once
+  EXPECT_EQ(m.resident_workspace[table_l], 0u);                     // eight: chunk by chunk either way
+  EXPECT_EQ(m.resident_workspace[table_h], 0u);                     // plain
+  EXPECT_EQ(p->msm.workspace_bytes, m.workspace_bytes);
+  std::array<bool, key_table_count> b_g1{};
+  b_g1[table_b_g1] = true;
+  EXPECT_EQ(workspace_for(m, b_g1), m.resident_workspace[table_b_g1]);
+
+  std::vector<msm_chunking> before = *opts;
+  for (msm_chunking& o : before) o.workspace_bytes = workspace_for(o, {true, true, true, true, true});
+  const auto q = plan_key(s, before, region, 2);
+  ASSERT_THAT(q, IsOk());
+  EXPECT_FALSE(q->matrices_resident);
+  EXPECT_GT(q->streamed_bytes(s), p->streamed_bytes(s) + s.matrix_image_bytes / 2);
 }
 
 // The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices

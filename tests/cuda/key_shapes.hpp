@@ -63,13 +63,14 @@ inline std::vector<msm_chunking> options_for(uint64_t g1_top = uint64_t{1} << 25
 }
 
 // The H200's chunkings as chunking_options makes them, sized by the MSM's own layout (msm_plan.hpp):
-// G1 2^25 / G2 2^24 halving, the largest workspace of H's MSM and the split ones. CUB's temp storage
-// is left out for G1 (the device's 2^27 lanes are within 0.02 GiB of these); for G2 it is taken as 6
-// bytes per sorted entry, what the G2 workspaces msm_tuning.hpp records (8.9 / 15.3 GiB at 2^24 /
+// G1 2^25 / G2 2^24 halving, the largest workspace of H's MSM and the split ones streamed, and a
+// resident split table's larger one (its selection over all its points). CUB's temp storage is left
+// out for G1 (the device's 2^27 lanes are within 0.02 GiB of these); for G2 it is taken as 6 bytes
+// per sorted entry, what the G2 workspaces msm_tuning.hpp records (8.9 / 15.3 GiB at 2^24 /
 // 2^25-point chunks) have beyond this layout.
 inline std::vector<msm_chunking> h200_options(const key_shape& s) {
-  const auto ws = [](uint64_t n, bool split, uint64_t chunk, uint64_t bucket) {
-    const auto shape = make_msm_shape(n, 0, split, chunk);
+  const auto ws = [](uint64_t n, bool split, uint64_t chunk, uint64_t bucket, bool streamed) {
+    const auto shape = make_msm_shape(n, 0, split, chunk, {}, msm_tuning_sm90, streamed);
     EXPECT_THAT(shape, IsOk());
     if (!shape.ok()) return uint64_t{0};
     const uint64_t temp = bucket == 384 ? 6 * shape->entries : 0;
@@ -80,9 +81,15 @@ inline std::vector<msm_chunking> h200_options(const key_shape& s) {
     msm_chunking m;
     m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
     m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
-    uint64_t w = ws(s.points[table_h], false, m.g1_chunk, 192);
-    for (int t : {table_l, table_a, table_b_g1}) w = std::max(w, ws(s.points[t], true, m.g1_chunk, 192));
-    w = std::max(w, ws(s.points[table_b_g2], true, m.g2_chunk, 384));
+    uint64_t w = 0;
+    for (int t = 0; t < key_table_count; ++t) {
+      const bool g2 = t == table_b_g2;
+      const uint64_t chunk = g2 ? m.g2_chunk : m.g1_chunk, bucket = g2 ? 384 : 192;
+      const uint64_t streamed = ws(s.points[t], t != table_h, chunk, bucket, true);
+      const uint64_t resident = ws(s.points[t], t != table_h, chunk, bucket, false);
+      w = std::max(w, streamed);
+      m.resident_workspace[t] = resident > streamed ? pad256(resident) : 0;
+    }
     m.workspace_bytes = pad256(w);
     o.push_back(m);
   }

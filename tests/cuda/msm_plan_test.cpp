@@ -197,6 +197,45 @@ TEST(MsmPlan, SplitSelectsOverAllPointsBelow2e31) {
   EXPECT_FALSE(past->select_all);
 }
 
+// A streamed split MSM's chunks select their own points (msm_config::streamed): one chunk's lists
+// even where the resident MSM selects over all its points, and a workspace smaller by the rest of
+// them (B_G1 of a 2^27 PoRep key: 32.6M points in two 2^24-point chunks), the counts otherwise the
+// same; a random size and chunk each run.
+TEST(MsmPlan, StreamedSplitSelectsChunkByChunk) {
+  std::mt19937_64 rng(pp::test::test_seed());
+  const uint64_t chunk = uint64_t{1} << (12 + rng() % 4);
+  const uint64_t n = chunk + 1 + rng() % ((msm_tuning_sm90.split_select_all_max_chunks - 1) * chunk);
+  SCOPED_TRACE("n " + std::to_string(n) + ", chunks of " + std::to_string(chunk));
+  for (const auto& [points, limit] : {std::pair{uint64_t{32'600'000}, uint64_t{1} << 24}, std::pair{n, chunk}}) {
+    const auto resident = make_msm_shape(points, 0, true, limit);
+    const auto streamed = make_msm_shape(points, 0, true, limit, {}, msm_tuning_sm90, true);
+    ASSERT_THAT(resident, IsOk());
+    ASSERT_THAT(streamed, IsOk());
+    EXPECT_TRUE(resident->select_all);
+    EXPECT_FALSE(streamed->select_all);
+    EXPECT_EQ(streamed->select_n, streamed->n);
+    EXPECT_EQ(streamed->n, resident->n);
+    EXPECT_EQ(streamed->chunks, resident->chunks);
+    EXPECT_EQ(streamed->window_bits, resident->window_bits);
+    EXPECT_EQ(streamed->entries, resident->entries);
+    msm_config c{0, limit};
+    const auto whole = gpu_msm_workspace_bytes(points, true, c, msm_g1);
+    c.streamed = true;
+    const auto own = gpu_msm_workspace_bytes(points, true, c, msm_g1);
+    ASSERT_THAT(whole, IsOk());
+    ASSERT_THAT(own, IsOk());
+    EXPECT_GE(*whole, *own + 8 * (points - streamed->n));
+  }
+  // Plain MSMs select nothing: the same plan either way.
+  msm_config c{0, uint64_t{1} << 24};
+  const auto plain = gpu_msm_workspace_bytes(32'600'000, false, c, msm_g1);
+  c.streamed = true;
+  const auto plain_streamed = gpu_msm_workspace_bytes(32'600'000, false, c, msm_g1);
+  ASSERT_THAT(plain, IsOk());
+  ASSERT_THAT(plain_streamed, IsOk());
+  EXPECT_EQ(*plain_streamed, *plain);
+}
+
 // A pass of the selected split MSM over len points takes the table's width for len whenever it fits
 // the layout (a forced width always stays), and every pass fits the layout.
 TEST(MsmPlan, SelectedPassesFitTheLayout) {

@@ -83,7 +83,8 @@ struct msm_point_stream {
 };
 
 // msm / split_msm with the points in host memory (h_points), streamed through `points`' slots in
-// chunks of the config's chunk limit (the workspace is sized by the same config). msm_streamed does
+// chunks of the config's chunk limit (the workspace is sized by the same config; a split one's
+// needs only msm_config::streamed's, index lists for one chunk). msm_streamed does
 // not wait. split_msm_streamed selects over all its points as split_msm does, with the scalars that
 // are on the device: it counts each chunk's points whose scalar is neither 0 nor 1 up front and
 // waits for `stream` once to read those counts (the first chunks' copies, one a slot, queued

@@ -474,6 +474,13 @@ auto merged_chunks(void* ws, cudaStream_t stream, const Pass& pass) {
   return [=](const msm_plan& plan) { return run_merged_chunks<Curve>(plan, ws, stream, pass); };
 }
 
+// The config of a streamed MSM: its split chunks select their own points (msm_config::streamed), so
+// its plan and workspace hold index lists for one chunk.
+inline msm_config streamed_config(msm_config config) {
+  config.streamed = true;
+  return config;
+}
+
 // Streamed points: copies len points into the stream's next slot on ps.copy, after the kernels that
 // last read that slot (its freed event); returns the slot.
 template <class Curve>
@@ -779,8 +786,8 @@ status msm_streamed(const ec::affine<Curve>* h_points, const typename Curve::sca
     const vector_state<Curve> v = workspace_state<Curve>(plan, d_workspace, d_scalars);
     return run_streamed_merged<Curve>(plan, points, h_points, std::span(&v, 1), d_workspace, stream);
   };
-  return plan_and_run<Curve>(n, false, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             body);
+  return plan_and_run<Curve>(n, false, streamed_config(config), h_points, d_scalars, d_workspace, workspace_bytes,
+                             h_result, stream, body);
 }
 
 template <class Curve>
@@ -802,13 +809,13 @@ status split_msm_streamed(const ec::affine<Curve>* h_points, const typename Curv
     points.bucket_reductions += plan.shape.chunks;
     return ok_status();
   };
-  return plan_and_run<Curve>(n, true, config, h_points, d_scalars, d_workspace, workspace_bytes, h_result, stream,
-                             body);
+  return plan_and_run<Curve>(n, true, streamed_config(config), h_points, d_scalars, d_workspace, workspace_bytes,
+                             h_result, stream, body);
 }
 
 template <class Curve>
 result<uint64_t> msm_vector_state_bytes(uint64_t n, bool split, bool packed, const msm_config& config) {
-  PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_msm<Curve>(n, split, config));
+  PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_msm<Curve>(n, split, msm_detail::streamed_config(config)));
   return make_msm_vector_layout(plan, sizeof(ec::xyzz<Curve>), packed ? sizeof(typename Curve::scalar_field) : 0)
       .total;
 }
@@ -836,7 +843,7 @@ status msm_streamed_vectors(const ec::affine<Curve>* h_points, uint64_t n, bool 
                  : msm_streamed<Curve>(h_points, v.d_scalars[0], n, d_workspace, workspace_bytes, &v.h_results[0],
                                        stream, points, config);
   }
-  PP_ASSIGN_OR_RETURN(const msm_plan plan, make_plan<Curve>(n, split, config));
+  PP_ASSIGN_OR_RETURN(const msm_plan plan, make_plan<Curve>(n, split, streamed_config(config)));
   if (split && !streamed_select_fits(plan) && n > 0) {
     if (packed) {
       return invalid_argument("GPU MSM: packed scalar vectors need the selection counted up front (fewer than "

@@ -42,10 +42,11 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
   p.resident = resident;
   p.matrices_resident = matrices_resident;
   p.msm = m;
+  p.msm.workspace_bytes = workspace_for(m, resident);
   p.slot_bytes = slot_bytes_for(s, m, resident);
   p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
   p.h_in_turns = h_in_turns;
-  p.lane = make_lane_layout(s, m, p.slot_bytes, h_in_turns, p.matrix_slot_bytes, slots);
+  p.lane = make_lane_layout(s, p.msm, p.slot_bytes, h_in_turns, p.matrix_slot_bytes, slots);
   place_resident(s, p);
   return p;
 }
@@ -93,6 +94,14 @@ void add_h_copies(const key_shape& s, key_plan& p, uint64_t budget) {
 }
 
 }  // namespace
+
+uint64_t workspace_for(const msm_chunking& m, const std::array<bool, key_table_count>& resident) {
+  uint64_t ws = m.workspace_bytes;
+  for (int t = 0; t < key_table_count; ++t) {
+    if (resident[t]) ws = std::max(ws, m.resident_workspace[t]);
+  }
+  return ws;
+}
 
 uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::array<bool, key_table_count>& resident) {
   uint64_t slot = 0;

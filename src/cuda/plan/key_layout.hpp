@@ -33,11 +33,19 @@ inline constexpr uint64_t layout_alignment = 256;
 constexpr uint64_t pad256(uint64_t b) { return (b + layout_alignment - 1) / layout_alignment * layout_alignment; }
 
 // One MSM chunking the backend can run: the points per pass and the largest workspace of the five MSMs
-// (msm_workspace.hpp) with it. Options are tried largest chunks first.
+// (msm_workspace.hpp) with it, streamed. Options are tried largest chunks first.
 struct msm_chunking {
   uint64_t g1_chunk = 0, g2_chunk = 0;
+  // With every table streamed; in a plan (key_plan::msm) the plan's, workspace_for its residency.
   uint64_t workspace_bytes = 0;
+  // A table whose MSM needs more when its points are resident (a split MSM of few enough chunks
+  // selects over all its points at once: msm_shape::select_all): that workspace, else 0.
+  std::array<uint64_t, key_table_count> resident_workspace{};
 };
+
+// The MSM workspace of a plan with these tables resident: the streamed one, or a resident table's
+// larger one.
+uint64_t workspace_for(const msm_chunking& m, const std::array<bool, key_table_count>& resident);
 
 // What the plan needs to know of a (key, circuit), in bytes unless a count.
 struct key_shape {

@@ -135,18 +135,18 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
     m.g1_chunk = msm_tuning_sm90.max_chunk_points_g1 >> shift;
     m.g2_chunk = msm_tuning_sm90.max_chunk_points_g2 >> shift;
     if (max_g1_chunk != 0 && m.g1_chunk > max_g1_chunk) continue;
-    const msm_config g1{0, m.g1_chunk}, g2{0, m.g2_chunk};
-    PP_ASSIGN_OR_RETURN(uint64_t ws, gpu_msm_workspace_bytes(s.points[table_h], false, g1, s.g1));
-    for (int t : {table_l, table_a, table_b_g1}) {
-      if (s.points[t] == 0) continue;
-      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[t], true, g1, s.g1));
-      ws = std::max(ws, w);
+    uint64_t streamed = 0;
+    for (int t = 0; t < key_table_count; ++t) {
+      if (s.points[t] == 0 && t != table_h) continue;
+      const bool g2 = t == table_b_g2, split = t != table_h;
+      msm_config c{0, g2 ? m.g2_chunk : m.g1_chunk};
+      PP_ASSIGN_OR_RETURN(const uint64_t resident, gpu_msm_workspace_bytes(s.points[t], split, c, g2 ? s.g2 : s.g1));
+      c.streamed = true;
+      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[t], split, c, g2 ? s.g2 : s.g1));
+      streamed = std::max(streamed, w);
+      m.resident_workspace[t] = resident > w ? pad256(resident) : 0;
     }
-    if (s.points[table_b_g2] != 0) {
-      PP_ASSIGN_OR_RETURN(const uint64_t w, gpu_msm_workspace_bytes(s.points[table_b_g2], true, g2, s.g2));
-      ws = std::max(ws, w);
-    }
-    m.workspace_bytes = pad256(ws);
+    m.workspace_bytes = pad256(streamed);
     out.push_back(m);
   }
   if (out.empty()) return invalid_argument("chunking_options: a G1 chunk cap of " + std::to_string(max_g1_chunk));

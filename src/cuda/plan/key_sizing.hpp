@@ -48,7 +48,7 @@ result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, u
 
 // The MSM chunkings the plan may pick, largest first: the tuning's (2^25 G1 / 2^24 G2 points), then
 // halving down to 2^10 / 2^9, none above max_g1_chunk (0: no cap), with the largest workspace of the
-// five MSMs of s at each.
+// five MSMs of s at each, streamed, and the larger ones of tables resident (msm_chunking).
 result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t max_g1_chunk);
 
 }  // namespace pp::cuda

@@ -119,7 +119,7 @@ result<msm_precomputation> make_msm_precomputation(uint64_t n, uint32_t groups, 
 }
 
 result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64_t max_chunk_points,
-                                 const msm_precomputation& pre, const msm_tuning& tuning) {
+                                 const msm_precomputation& pre, const msm_tuning& tuning, bool streamed) {
   if (n >= (uint64_t{1} << 32)) {
     return invalid_argument("GPU MSM: expected n < 2^32 points, got " + std::to_string(n));
   }
@@ -158,7 +158,7 @@ result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64
   s.chunks = per > 0 ? ceil_div(n, per) : 1;
   s.last_n = n - (s.chunks - 1) * per;
   s.forced_width = window_bits > 0;
-  if (split && n < (uint64_t{1} << 31) && s.chunks <= tuning.split_select_all_max_chunks) {
+  if (split && !streamed && n < (uint64_t{1} << 31) && s.chunks <= tuning.split_select_all_max_chunks) {
     s.select_all = true;
     s.select_n = n;
     s.ones_partials = n > 0 ? ceil_div(n, tuning.ones_chunk) : 1;

@@ -35,6 +35,10 @@ struct msm_config {
   // precompute_msm_bases for this precomputation; its width is the MSM's. msm only: the split and
   // streamed MSMs refuse them.
   msm_precomputation precomputed{};
+  // The points stream from host memory (msm_streamed, split_msm_streamed, msm_streamed_vectors set
+  // it): a split MSM's chunks then select their own points, so its index lists cover one chunk and
+  // never all its points (no select_all), and its workspace is that much smaller.
+  bool streamed = false;
 };
 
 // OK when pre has at least 2 copies that cover every digit of its width and n points (stride >= n)
@@ -76,7 +80,7 @@ struct msm_shape {
   // Split with total < 2^31 (CUB's int item count) in at most tuning.split_select_all_max_chunks
   // chunks: the index lists cover all total points at once and Pippenger runs only over the points
   // whose scalar is neither 0 nor 1, in passes of at most n (msm_run.cuh, run_split_selected);
-  // otherwise (and in streamed MSMs) each chunk selects its own.
+  // otherwise, and in streamed MSMs (msm_config::streamed), each chunk selects its own.
   bool select_all = false;
   uint64_t select_n = 0;              // split: points the index lists cover (total or n)
   bool forced_width = false;          // window_bits came from the caller, not the table
@@ -112,9 +116,11 @@ struct msm_plan {
 // chunks to keep W * (points per chunk) < 2^31 (32-bit sort keys). Fails on n >= 2^32, a chunk
 // limit of 0, c outside [1, msm_max_window_bits] or, with the table's width, W * chunk >= 2^31.
 // With precomputed copies (pre.groups > 1) the width is pre's (window_bits must be 0 or equal),
-// the split MSM is refused, and pre must pass check_msm_precomputation for n.
+// the split MSM is refused, and pre must pass check_msm_precomputation for n. streamed: the chunks
+// select their own points (msm_config::streamed), never select_all.
 result<msm_shape> make_msm_shape(uint64_t n, int window_bits, bool split, uint64_t max_chunk_points,
-                                 const msm_precomputation& pre = {}, const msm_tuning& tuning = msm_tuning_sm90);
+                                 const msm_precomputation& pre = {}, const msm_tuning& tuning = msm_tuning_sm90,
+                                 bool streamed = false);
 
 // The shape of one pass over len <= s.n points with s's window width (the last, shorter chunk);
 // every count fits the layout made for s.

@@ -39,7 +39,8 @@ cub_temp_bytes msm_cub_temp_bound(const msm_shape& s, msm_group g) {
 
 result<msm_plan> plan_gpu_msm(uint64_t n, bool split, const msm_config& config, msm_group g) {
   PP_ASSIGN_OR_RETURN(const msm_shape s,
-                      make_msm_shape(n, config.window_bits, split, msm_chunk_limit(config, g), config.precomputed));
+                      make_msm_shape(n, config.window_bits, split, msm_chunk_limit(config, g), config.precomputed,
+                                     msm_tuning_sm90, config.streamed));
   cub_temp_bytes temp = msm_cub_temp_bound(s, g);
   if (s.last_n != s.n) {
     const cub_temp_bytes last = msm_cub_temp_bound(make_msm_chunk_shape(s, s.last_n), g);
