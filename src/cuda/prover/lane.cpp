@@ -29,6 +29,8 @@ result<lane> lane::create(uint32_t id, std::span<std::byte> staging, const link_
   }
   PP_ASSIGN_OR_RETURN(l.stream_begin, cuda_event::create(/*timing=*/true));
   PP_ASSIGN_OR_RETURN(l.stream_end, cuda_event::create(/*timing=*/true));
+  PP_ASSIGN_OR_RETURN(l.again_begin, cuda_event::create(/*timing=*/true));
+  PP_ASSIGN_OR_RETURN(l.again_end, cuda_event::create(/*timing=*/true));
   PP_ASSIGN_OR_RETURN(l.turn_end, cuda_event::create());
   for (size_t s = 0; s < l.slot_loaded.size(); ++s) {
     PP_ASSIGN_OR_RETURN(l.slot_loaded[s], cuda_event::create());

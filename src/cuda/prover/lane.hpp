@@ -32,6 +32,9 @@ struct lane {
   std::array<cuda_event, ev_count> events;
   // The streamed chunks' copies on the copy stream: first and last (timing), and the slot events.
   cuda_event stream_begin, stream_end;
+  // Partitions taken together: their packed witnesses' second upload, for the shared MSMs, on the copy
+  // stream under the last partition's H MSM (partition_launch.cpp; timing).
+  cuda_event again_begin, again_end;
   std::array<cuda_event, msm_max_point_slots> slot_loaded, slot_freed;  // point slots; [0], [1] matrix rows too
   cuda_event turn_end;  // behind the lane's last kernel of its latest turn (compute_turn.hpp)
   link_pace pace;       // the copy stream's share of a paced link (unpaced by default)

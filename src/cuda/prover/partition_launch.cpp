@@ -410,8 +410,26 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
   const uint64_t inputs = cs.num_public() + 1;
   std::vector<basic_partition_result<Family>> out(count);
 
+  // The packed witnesses again, into the area, on the copy stream once nothing reads what they
+  // overwrite: the witness (read up to each H step) or, where they reach past it, h (H's MSM too).
+  const bool again_under_h = states_at <= k.plan.lane.scalars - k.plan.lane.w;
+  const auto upload_again = [&]() -> status {
+    PP_RETURN_IF_ERROR(events[again_under_h ? ev_h : ev_msm_h].wait_on(copy));
+    PP_RETURN_IF_ERROR(ln.again_begin.record(copy));
+    for (size_t i = 0, off = 0; i < count; off += pad256(packed[i].layout.bytes), ++i) {
+      const uint64_t bytes = packed[i].layout.bytes;
+      PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, bytes, copy));
+      PP_CUDA_TRY(
+          cudaMemcpyAsync(area + off, ln.staging.data() + packed[i].offset, bytes, cudaMemcpyHostToDevice, copy));
+      PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
+      out[i].h2d_bytes += bytes;
+    }
+    return ln.again_end.record(copy);
+  };
+
   // Each partition's front and H's MSM (its own copy of a streamed H), as run_partition's; the host
-  // waits for each, whose events the next reuses.
+  // waits for each, whose events the next reuses. Behind the last H's copies the witnesses' second
+  // upload, which the link carries while the last chunks' kernels run.
   for (size_t i = 0; i < count; ++i) {
     PP_ASSIGN_OR_RETURN(const uint64_t front,
                         compute_h<Family>(k, pw, ln, cs, packed[i].layout, ln.staging.data() + packed[i].offset,
@@ -421,27 +439,18 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
     PP_RETURN_IF_ERROR(r.run<g1>(table_h, static_cast<const Fr*>(pw.d_scalars), false, &sums->h[i]));
     PP_RETURN_IF_ERROR(r.end_stream());
     PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
+    if (i + 1 == count) PP_RETURN_IF_ERROR(upload_again());
     PP_RETURN_IF_ERROR(events[ev_msm_h].synchronize());
     PP_ASSIGN_OR_RETURN(const auto span, read_timings(ln, gclock, *t[i], ev_h, /*spmv=*/true, r.started));
     PP_ASSIGN_OR_RETURN(const float h_end, cuda_event::elapsed_ms(*gclock.origin, events[ev_msm_h]));
     t[i]->add(ev_names[ev_msm_h], from_ms(h_end - span.second));
     t[i]->spans.push_back({"msm H", ln.compute_track, host_at(gclock, span.second), host_at(gclock, h_end)});
-    out[i].h2d_bytes = front + r.ps.h2d_bytes;
+    out[i].h2d_bytes += front + r.ps.h2d_bytes;
     out[i].compute_begin_ms = span.first;
   }
 
-  // The packed witnesses again, into the area (every kernel that read it is done: the host waited),
-  // then L, A, B_G1 and B_G2 once for all: each chunk copied once.
-  PP_RETURN_IF_ERROR(events[ev_start].record(copy));
-  for (size_t i = 0, off = 0; i < count; off += pad256(packed[i].layout.bytes), ++i) {
-    const uint64_t bytes = packed[i].layout.bytes;
-    PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, bytes, copy));
-    PP_CUDA_TRY(cudaMemcpyAsync(area + off, ln.staging.data() + packed[i].offset, bytes, cudaMemcpyHostToDevice, copy));
-    PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
-    out[i].h2d_bytes += bytes;
-  }
-  PP_RETURN_IF_ERROR(events[ev_uploaded].record(copy));
-  PP_RETURN_IF_ERROR(events[ev_uploaded].wait_on(compute));
+  // L, A, B_G1 and B_G2 once for all, behind the second upload: each chunk copied once.
+  PP_RETURN_IF_ERROR(ln.again_end.wait_on(compute));
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
   // L reads the aux values; A and B the witness through their gather lists (none: the witness itself).
   std::vector<packed_scalars> own(count), gathered_a(count), gathered_b(count);
@@ -467,14 +476,16 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
 
   // Each partition's share of the shared steps: the time and copies of the four MSMs over count.
   std::array<float, ev_count> at{};
-  for (const int e : {ev_start, ev_uploaded, ev_compute_begin, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2}) {
+  for (const int e : {ev_compute_begin, ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2}) {
     PP_ASSIGN_OR_RETURN(at[e], cuda_event::elapsed_ms(*gclock.origin, events[e]));
   }
+  PP_ASSIGN_OR_RETURN(const float again_ms, cuda_event::elapsed_ms(ln.again_begin, ln.again_end));
   const std::pair<int, int> steps[] = {{ev_compute_begin, ev_msm_l}, {ev_msm_l, ev_msm_a}, {ev_msm_a, ev_msm_b1},
                                        {ev_msm_b1, ev_msm_b2}};
   const std::string shared = " (" + std::to_string(count) + " partitions together, a share)";
   for (size_t i = 0; i < count; ++i) {
-    t[i]->add("gpu witness upload again (packed, for the shared MSMs)", from_ms(at[ev_uploaded] - at[ev_start]));
+    t[i]->add("gpu witness upload again (packed, for the shared MSMs; copy stream, under the last H MSM)",
+              from_ms(again_ms));
     const int names[] = {ev_msm_l, ev_msm_a, ev_msm_b1, ev_msm_b2};
     for (int s = 0; s < 4; ++s) {
       t[i]->add(ev_names[names[s]] + shared, from_ms((at[steps[s].second] - at[steps[s].first]) / float(count)));
