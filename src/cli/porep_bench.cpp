@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -54,6 +55,7 @@ struct porep_row {
   double gpu_busy = -1;        // -1: no GPU
   double h2d_gib_per_partition = -1;
   double region_gib = -1;      // the GPUs' device regions, summed
+  std::vector<step_median> steps;  // the backend's steps over the timed partitions
 };
 
 // The devices an engine made, kept as they were handed to it (the engine owns them and outlives
@@ -137,9 +139,16 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
     req.witnesses.assign(partitions, w.witness);
     return eng->submit(std::move(req));
   };
-  const auto await_ok = [&](engine::job_id id) -> status {
+  std::map<std::string, std::vector<double>> step_ms;  // the timed partitions' backend steps
+  const auto await_ok = [&](engine::job_id id, bool timed) -> status {
     PP_ASSIGN_OR_RETURN(const engine::job_result r, eng->await(id));
     if (r.state != engine::job_state::succeeded) return r.error.with_context("job " + std::to_string(id));
+    if (!timed) return ok_status();
+    for (const auto& p : r.partitions) {
+      for (const auto& st : p.backend_steps) {
+        step_ms[st.stage].push_back(std::chrono::duration<double, std::milli>(st.elapsed).count());
+      }
+    }
     return ok_status();
   };
 
@@ -150,7 +159,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   {
     const auto workers = uint32_t(std::max<size_t>(watch->list.size(), 1)) * cfg.workers_per_device;
     PP_ASSIGN_OR_RETURN(const engine::job_id id, submit(workers));
-    PP_RETURN_IF_ERROR(await_ok(id));
+    PP_RETURN_IF_ERROR(await_ok(id, false));
   }
   row.key_load_s = seconds_since(t_load);
 
@@ -168,10 +177,11 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   }
   std::vector<double> done;
   for (const engine::job_id id : ids) {
-    PP_RETURN_IF_ERROR(await_ok(id));
+    PP_RETURN_IF_ERROR(await_ok(id, true));
     done.push_back(seconds_since(t0));
   }
   PP_ASSIGN_OR_RETURN(row.batch, figures_of_batch(done, a.partitions));
+  row.steps = step_medians(step_ms);
   if (const auto after = watch->sum(); after && before) {
     row.gpu_busy = after->busy_fraction;
     row.h2d_gib_per_partition = double(after->h2d_bytes - before->h2d_bytes) / gib / (double(a.proofs) * a.partitions);
@@ -197,6 +207,11 @@ void print_run_line(const porep_row& r, const porep_bench_args& a) {
               r.key_load_s,
               r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
               r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
+  // Where a partition's time goes under this configuration (the name last: it has spaces).
+  for (const step_median& st : r.steps) {
+    std::printf("porep_step vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u partitions=%zu median_ms=%.3f step=%s\n",
+                r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, st.partitions, st.median_ms, st.step.c_str());
+  }
   std::fflush(stdout);
 }
 

@@ -3,7 +3,10 @@
 // arithmetic (tests/cli/proof_batch_figures_test.cpp).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -20,5 +23,16 @@ struct proof_batch_figures {
 // done_s: each proof's end in seconds from the first submission, in any order.
 // invalid_argument for no proofs, no partitions, or a time that is negative or not finite.
 result<proof_batch_figures> figures_of_batch(std::span<const double> done_s, uint32_t partitions_per_proof);
+
+// One step of the prover (a backend step, e.g. "gpu msm H") over a batch's partitions: where a
+// partition's time goes under one configuration, so that two configurations compare step by step.
+struct step_median {
+  std::string step;
+  double median_ms = 0;  // the upper middle of an even count
+  size_t partitions = 0;  // how many partitions took the step
+};
+
+// The steps' medians in name order, from each step's times in ms; a step with no times is left out.
+std::vector<step_median> step_medians(const std::map<std::string, std::vector<double>>& ms_by_step);
 
 }  // namespace pp::cli

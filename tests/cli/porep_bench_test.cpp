@@ -35,6 +35,10 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
   EXPECT_GT(std::stod(m[1]), 0);
   EXPECT_GT(std::stod(m[2]), 0);
   EXPECT_TRUE(std::regex_search(r.out, std::regex("result porep_c2_proof_s [0-9.]+\n"))) << r.out;
+  // Where the partitions' time went: the CPU backend's steps, each over the 20 timed partitions.
+  const std::regex step_line("porep_step vram_gib=0 h2d_gib_s=0 h_copies=1 together=1 partitions=20 "
+                             "median_ms=[0-9.]+ step=[^\n]+\n");
+  EXPECT_TRUE(std::regex_search(r.out, step_line)) << r.out;
   EXPECT_FALSE(contains(r.out, "result porep_c2_gpu_busy")) << "no GPU served";
 }
 
