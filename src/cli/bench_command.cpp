@@ -2,7 +2,7 @@
 //   proofpipe bench --log-constraints 10 --partitions 2 --proofs 8 --cpu-devices 1 --trace out.json
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
 //   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
-//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4] [--together 1,3]
+//   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4] [--together 1,3] [--trace c2.json]
 //     (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
@@ -242,7 +242,8 @@ void add_bench_command(CLI::App& app, cli_state& state) {
                   "host memory budget in MiB (default 0: the cgroup limit, else MemTotal, minus the engine's margin)")
       ->check(knob_range_check("engine.host_memory_mb"));
   cmd->add_flag("--no-verify", args->no_verify, "skip the per-proof self-verification");
-  cmd->add_option("--trace", args->trace, "write the Chrome trace (Perfetto) of every stage here");
+  cmd->add_option("--trace", args->trace,
+                  "write the Chrome trace (Perfetto) of every stage here (--porep: one a configuration, named by it)");
   auto* porep = cmd->add_flag("--porep", args->porep,
                               "whole PoRep C2 proofs: 10 partitions of the 2^27 PoRep-shaped circuit (--log-constraints "
                               "and --partitions change them), 3 proofs at once (--proofs), per configuration of "
@@ -270,7 +271,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->delimiter(',')
       ->check(knob_range_check("engine.partitions_together"))
       ->needs(porep);
-  for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--trace", "--gpu-vram-share",
+  for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--gpu-vram-share",
                            "--cpu-devices"}) {
     cmd->get_option(name)->excludes(porep);
   }
@@ -294,6 +295,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
     p.witness_threads = args->witness_threads;
     p.finish_threads = args->finish_threads;
     p.memory_mib = args->memory_mib;
+    p.trace = args->trace;
     state.exit_code = run_porep_bench(p, state.quiet);
   });
 }

@@ -13,6 +13,9 @@
 //   proofpipe bench --porep --h-copies 1,4                      # precomputed copies of H where memory is left
 //   proofpipe bench --porep --vram-gib 16 --h2d-gib-s 25 --together 1,3  # one streamed copy for 3 partitions
 //   proofpipe bench --porep --log-constraints 12 --backend cpu   # the same run at CI's size
+//   proofpipe bench --porep --vram-gib 0,24 --trace c2.json     # c2-vram0-h2d0-copies1-k1.json, ...
+// Each configuration also prints its backend steps' medians (porep_step lines): where a partition's
+// time goes, to compare two configurations step by step.
 #include "cli/porep_bench.hpp"
 
 #include <algorithm>
@@ -182,6 +185,11 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   }
   PP_ASSIGN_OR_RETURN(row.batch, figures_of_batch(done, a.partitions));
   row.steps = step_medians(step_ms);
+  if (!a.trace.empty()) {
+    const std::string path = trace_path_for(a.trace, vram_gib, h2d_gib_s, h_copies, together);
+    PP_RETURN_IF_ERROR(eng->write_trace(path));
+    run.progress("trace written to " + path + " (open in https://ui.perfetto.dev)");
+  }
   if (const auto after = watch->sum(); after && before) {
     row.gpu_busy = after->busy_fraction;
     row.h2d_gib_per_partition = double(after->h2d_bytes - before->h2d_bytes) / gib / (double(a.proofs) * a.partitions);
@@ -238,6 +246,16 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
 }
 
 }  // namespace
+
+std::string trace_path_for(const std::string& trace, double vram_gib, double h2d_gib_s, uint32_t h_copies,
+                           uint32_t together) {
+  char suffix[96];
+  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u", vram_gib, h2d_gib_s, h_copies, together);
+  const size_t dot = trace.rfind('.');
+  const size_t slash = trace.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return trace + suffix;
+  return trace.substr(0, dot) + suffix + trace.substr(dot);
+}
 
 int run_porep_bench(const porep_bench_args& a, bool quiet) {
   command_run run("bench", quiet);

@@ -1,6 +1,6 @@
 // `proofpipe bench --porep` (src/cli/porep_bench.cpp) at CI's size: whole C2-shaped proofs of 10
 // partitions through the engine on the CPU, every one self-verified (a proof that failed its check
-// fails the run), the table and the machine-readable lines printed; GPU-only options refused on the
+// fails the run), the table, the machine-readable lines and the per-configuration trace written; GPU-only options refused on the
 // CPU, options of the other mode refused beside --porep.
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 
 #include "cli/cli_process.hpp"
 #include "core/host_memory.hpp"
+#include "support/files.hpp"
 
 namespace pp {
 namespace {
@@ -23,7 +24,10 @@ using namespace std::chrono_literals;
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
-  const outcome r = run({"bench", "--porep", "--log-constraints", "12", "--proofs", "2", "--backend", "cpu"}, 300s);
+  const auto trace = test::binary_temp_dir("porep_bench") / "c2.json";
+  const outcome r = run({"bench", "--porep", "--log-constraints", "12", "--proofs", "2", "--backend", "cpu", "--trace",
+                         trace.string()},
+                        300s);
   ASSERT_TRUE(r.exited && r.code == 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "synthetic 2^12, C2 proofs of 10 partitions, 2 proofs per configuration")) << r.out;
   // One configuration (unlimited, uncapped): its row and its figures, positive.
@@ -39,6 +43,10 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
   const std::regex step_line("porep_step vram_gib=0 h2d_gib_s=0 h_copies=1 together=1 partitions=20 "
                              "median_ms=[0-9.]+ step=[^\n]+\n");
   EXPECT_TRUE(std::regex_search(r.out, step_line)) << r.out;
+  // The configuration's trace, named by it: the engine's Chrome trace with the partitions' stages.
+  const std::string json = test::read_file(trace.parent_path() / "c2-vram0-h2d0-copies1-k1.json");
+  EXPECT_TRUE(contains(json, "\"traceEvents\"")) << json.substr(0, 200);
+  EXPECT_TRUE(contains(json, "\"witness\"")) << json.substr(0, 200);
   EXPECT_FALSE(contains(r.out, "result porep_c2_gpu_busy")) << "no GPU served";
 }
 
@@ -60,7 +68,7 @@ TEST(PorepBench, GpuOptionsOnTheCpuAreRefusedNamingThem) {
 }
 
 TEST(PorepBench, OptionsOfTheOtherModeAreRefused) {
-  for (const auto& extra : {std::vector<std::string>{"--zkey", "k.zkey"}, std::vector<std::string>{"--trace", "t.json"},
+  for (const auto& extra : {std::vector<std::string>{"--zkey", "k.zkey"}, std::vector<std::string>{"--warmup", "2"},
                             std::vector<std::string>{"--no-verify"}}) {
     std::vector<std::string> args{"bench", "--porep"};
     args.insert(args.end(), extra.begin(), extra.end());
