@@ -3,6 +3,7 @@
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
 //   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
 //   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4] [--together 1,3] [--trace c2.json]
+//     [--matrix-chunk-mib 512]
 //     (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
@@ -53,6 +54,7 @@ struct bench_args {
   std::vector<double> h2d_gib_s;
   std::vector<uint32_t> h_copies;
   std::vector<uint32_t> together;
+  uint32_t matrix_chunk_mib = 0;
 };
 
 double median_ms(std::vector<double> v) {
@@ -271,6 +273,11 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->delimiter(',')
       ->check(knob_range_check("engine.partitions_together"))
       ->needs(porep);
+  cmd->add_option("--matrix-chunk-mib", args->matrix_chunk_mib,
+                  "--porep: row chunks of streamed matrices in MiB, every configuration (default 0: the tuning's "
+                  "256); a measurement aid")
+      ->check(CLI::Range(0, 4096))
+      ->needs(porep);
   for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--gpu-vram-share",
                            "--cpu-devices"}) {
     cmd->get_option(name)->excludes(porep);
@@ -290,6 +297,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
     if (given("--h2d-gib-s")) p.h2d_gib_s = args->h2d_gib_s;
     if (given("--h-copies")) p.h_copies = args->h_copies;
     if (given("--together")) p.together = args->together;
+    p.matrix_chunk_mib = args->matrix_chunk_mib;
     p.workers = args->workers;
     p.gpus = args->gpus;
     p.witness_threads = args->witness_threads;

@@ -14,6 +14,7 @@
 //   proofpipe bench --porep --vram-gib 16 --h2d-gib-s 25 --together 1,3  # one streamed copy for 3 partitions
 //   proofpipe bench --porep --log-constraints 12 --backend cpu   # the same run at CI's size
 //   proofpipe bench --porep --vram-gib 0,24 --trace c2.json     # c2-vram0-h2d0-copies1-k1.json, ...
+//   proofpipe bench --porep --vram-gib 16 --matrix-chunk-mib 512  # a row chunk size against the tuning's
 // Each configuration also prints its backend steps' medians (porep_step lines): where a partition's
 // time goes, to compare two configurations step by step.
 #include "cli/porep_bench.hpp"
@@ -102,6 +103,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   g.max_vram_bytes = uint64_t(vram_gib * gib);
   g.h2d_cap_bytes_per_s = h2d_gib_s * gib;
   g.h_copies = h_copies;
+  g.max_matrix_chunk_bytes = uint64_t{a.matrix_chunk_mib} << 20;
   // Partitions together need their packed witnesses in a lane's staging (a 2^27 PoRep witness packs
   // to ~0.45 GiB).
   if (together > 1 && packed_witness_bytes != 0) {
@@ -110,9 +112,9 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   cfg.partitions_together = together;
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
-  if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1 || together > 1)) {
-    return invalid_argument("--vram-gib, --h2d-gib-s, --h-copies and --together need GPUs (--backend cuda or auto on a GPU "
-                            "host)");
+  if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1 || together > 1 || a.matrix_chunk_mib > 0)) {
+    return invalid_argument("--vram-gib, --h2d-gib-s, --h-copies, --together and --matrix-chunk-mib need GPUs (--backend "
+                            "cuda or auto on a GPU host)");
   }
   auto watch = std::make_shared<device_watch>();
   if (cfg.make_devices) {
@@ -224,8 +226,11 @@ void print_run_line(const porep_row& r, const porep_bench_args& a) {
 }
 
 void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, const std::string& label) {
-  std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration\n", label.c_str(),
-              a.partitions, a.proofs);
+  std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration%s\n", label.c_str(),
+              a.partitions, a.proofs,
+              a.matrix_chunk_mib > 0
+                  ? (", streamed matrices in row chunks of " + std::to_string(a.matrix_chunk_mib) + " MiB").c_str()
+                  : "");
   std::printf("%-8s %-8s %-8s %-8s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
               "together", "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
   for (const porep_row& r : rows) {

@@ -73,6 +73,7 @@ result<std::vector<device_ptr>> make_gpu_devices(const gpu_device_options& optio
     cfg.staging_bytes = options.staging_bytes;
     cfg.h_copies = options.h_copies;
     cfg.h2d_cap_bytes_per_s = options.h2d_cap_bytes_per_s;
+    cfg.max_matrix_chunk_bytes = options.max_matrix_chunk_bytes;
     auto be = cuda::cuda_backend::create(cfg);
     if (!be.ok()) return be.error().with_context("GPU " + std::to_string(ord));
     out.push_back(std::make_unique<gpu_device>("gpu" + std::to_string(ord), std::move(be).value()));

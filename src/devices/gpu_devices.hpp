@@ -21,6 +21,7 @@ struct gpu_device_options {
   uint64_t staging_bytes = uint64_t{512} << 20;  // pinned host staging per lane (packed witness)
   uint32_t h_copies = 1;           // copies of H's points a lone resident key may keep (cuda_backend_config)
   double h2d_cap_bytes_per_s = 0;  // partitions' host-to-device copies held to this rate (a measurement aid; 0: none)
+  uint64_t max_matrix_chunk_bytes = 0;  // streamed matrices' row chunks (0: the tuning's; cuda_backend_config)
   std::vector<int> ordinals;       // GPUs to use; empty: all
 };
 

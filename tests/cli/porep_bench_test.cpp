@@ -52,12 +52,14 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
 
 TEST(PorepBench, GpuOptionsOnTheCpuAreRefusedNamingThem) {
   for (const auto& option : {std::vector<std::string>{"--vram-gib", "16"}, std::vector<std::string>{"--h-copies", "1,2"},
-                             std::vector<std::string>{"--together", "1,3"}}) {
+                             std::vector<std::string>{"--together", "1,3"},
+                             std::vector<std::string>{"--matrix-chunk-mib", "512"}}) {
     std::vector<std::string> args{"bench", "--porep", "--log-constraints", "4", "--proofs", "1", "--backend", "cpu"};
     args.insert(args.end(), option.begin(), option.end());
     const outcome r = run(args);
     ASSERT_TRUE(r.exited && r.code == 1) << option.front() << ": " << describe(r);
-    EXPECT_TRUE(contains(last_line(r.err), "--vram-gib, --h2d-gib-s, --h-copies and --together need GPUs")) << r.err;
+    EXPECT_TRUE(contains(last_line(r.err), "--vram-gib, --h2d-gib-s, --h-copies, --together and --matrix-chunk-mib need GPUs"))
+        << r.err;
   }
   const outcome r = run({"bench", "--porep", "--h-copies", "25"});
   EXPECT_TRUE(r.exited && r.code >= 100) << describe(r);
