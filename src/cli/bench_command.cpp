@@ -274,8 +274,8 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->check(knob_range_check("engine.partitions_together"))
       ->needs(porep);
   cmd->add_option("--matrix-chunk-mib", args->matrix_chunk_mib,
-                  "--porep: row chunks of streamed matrices in MiB, every configuration (default 0: the tuning's "
-                  "256); a measurement aid")
+                  "--porep: row chunks of streamed matrices in MiB, every configuration (default 0: spmv_tuning's); "
+                  "a measurement aid")
       ->check(CLI::Range(0, 4096))
       ->needs(porep);
   for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--gpu-vram-share",
