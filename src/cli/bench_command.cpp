@@ -22,6 +22,7 @@
 #include "cli/commands.hpp"
 #include "cli/knob_range_check.hpp"
 #include "cli/porep_bench.hpp"
+#include "cli/proof_batch_figures.hpp"
 #include "core/status_macros.hpp"
 #include "devices/gpu_devices.hpp"
 #include "engine/device_choice.hpp"
@@ -56,12 +57,6 @@ struct bench_args {
   std::vector<uint32_t> together;
   uint32_t matrix_chunk_mib = 0;
 };
-
-double median_ms(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 double ms(std::chrono::nanoseconds d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
@@ -127,7 +122,7 @@ void print_report(const bench_args& a, const std::string& label, const std::stri
                   double secs, const bench_tally& t, const engine::engine_status& st) {
   const auto median_of = [](const std::map<std::string, std::vector<double>>& by_stage, const char* stage) {
     const auto it = by_stage.find(stage);
-    return it == by_stage.end() ? 0.0 : median_ms(it->second);
+    return it == by_stage.end() ? 0.0 : upper_median(it->second);
   };
   const uint32_t ok = a.proofs - t.failed;
   std::printf("workload      %s, %u proofs x %u partitions, %s x %u worker(s)\n", label.c_str(), a.proofs, a.partitions,
@@ -140,7 +135,7 @@ void print_report(const bench_args& a, const std::string& label, const std::stri
   }
   if (!t.gpu_ms.empty()) {
     std::printf("gpu time      %.2f ms per partition (median of the summed GPU steps, CUDA events)\n",
-                median_ms(t.gpu_ms));
+                upper_median(t.gpu_ms));
   }
   for (const auto& d : st.devices) {
     std::printf("device %-6s %s busy %.1f%%, %llu partitions, %llu failures%s%s\n", d.name.c_str(),

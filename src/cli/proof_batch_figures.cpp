@@ -24,14 +24,17 @@ result<proof_batch_figures> figures_of_batch(std::span<const double> done_s, uin
   return f;
 }
 
+double upper_median(std::vector<double> times) {
+  if (times.empty()) return 0;
+  const auto mid = times.begin() + std::ptrdiff_t(times.size() / 2);
+  std::nth_element(times.begin(), mid, times.end());
+  return *mid;
+}
+
 std::vector<step_median> step_medians(const std::map<std::string, std::vector<double>>& ms_by_step) {
   std::vector<step_median> out;
   for (const auto& [step, times] : ms_by_step) {
-    if (times.empty()) continue;
-    std::vector<double> t = times;
-    const auto mid = t.begin() + std::ptrdiff_t(t.size() / 2);
-    std::nth_element(t.begin(), mid, t.end());
-    out.push_back({step, *mid, t.size()});
+    if (!times.empty()) out.push_back({step, upper_median(times), times.size()});
   }
   return out;
 }

@@ -24,11 +24,15 @@ struct proof_batch_figures {
 // invalid_argument for no proofs, no partitions, or a time that is negative or not finite.
 result<proof_batch_figures> figures_of_batch(std::span<const double> done_s, uint32_t partitions_per_proof);
 
+// The upper middle of times (the middle of an odd count, the upper of the two of an even one); 0
+// for none. Both benches' medians.
+double upper_median(std::vector<double> times);
+
 // One step of the prover (a backend step, e.g. "gpu msm H") over a batch's partitions: where a
 // partition's time goes under one configuration, so that two configurations compare step by step.
 struct step_median {
   std::string step;
-  double median_ms = 0;  // the upper middle of an even count
+  double median_ms = 0;  // upper_median of its times
   size_t partitions = 0;  // how many partitions took the step
 };
 

@@ -47,6 +47,12 @@ TEST(ProofBatchFigures, RefusesWhatIsNotABatch) {
   EXPECT_EQ(figures_of_batch(nan, 10).error().code(), status_code::invalid_argument);
 }
 
+TEST(UpperMedian, MiddleOrUpperMiddleAndZeroForNone) {
+  EXPECT_DOUBLE_EQ(upper_median({5.0, 1.0, 3.0}), 3.0);
+  EXPECT_DOUBLE_EQ(upper_median({4.0, 1.0, 3.0, 2.0}), 3.0);
+  EXPECT_DOUBLE_EQ(upper_median({}), 0.0);
+}
+
 TEST(StepMedians, EachStepsMiddleTimeInNameOrder) {
   // Odd count: the middle one; even count: the upper middle (4 times 1..4 -> 3); no times: left out.
   const std::map<std::string, std::vector<double>> by_step{
