@@ -94,6 +94,18 @@ uint64_t packed_witness_bytes_of(const bench_workload& w) {
   return witness != nullptr ? cuda::packed_layout_of(std::span<const ff::fr>(**witness)).bytes : 0;
 }
 
+// The trace file of one configuration: "c2.json" -> "c2-vram24-h2d25-copies1-k3.json" (0: unlimited,
+// uncapped; no extension: the suffix is appended).
+std::string trace_path_for(const std::string& trace, double vram_gib, double h2d_gib_s, uint32_t h_copies,
+                           uint32_t together) {
+  char suffix[96];
+  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u", vram_gib, h2d_gib_s, h_copies, together);
+  const size_t dot = trace.rfind('.');
+  const size_t slash = trace.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return trace + suffix;
+  return trace.substr(0, dot) + suffix + trace.substr(dot);
+}
+
 result<porep_row> run_configuration(command_run& run, const porep_bench_args& a, const bench_workload& w,
                                     uint64_t packed_witness_bytes, double vram_gib, double h2d_gib_s,
                                     uint32_t h_copies, uint32_t together) {
@@ -226,11 +238,10 @@ void print_run_line(const porep_row& r, const porep_bench_args& a) {
 }
 
 void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, const std::string& label) {
+  const std::string chunks =
+      a.matrix_chunk_mib > 0 ? ", streamed matrices in row chunks of " + std::to_string(a.matrix_chunk_mib) + " MiB" : "";
   std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration%s\n", label.c_str(),
-              a.partitions, a.proofs,
-              a.matrix_chunk_mib > 0
-                  ? (", streamed matrices in row chunks of " + std::to_string(a.matrix_chunk_mib) + " MiB").c_str()
-                  : "");
+              a.partitions, a.proofs, chunks.c_str());
   std::printf("%-8s %-8s %-8s %-8s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
               "together", "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
   for (const porep_row& r : rows) {
@@ -251,16 +262,6 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
 }
 
 }  // namespace
-
-std::string trace_path_for(const std::string& trace, double vram_gib, double h2d_gib_s, uint32_t h_copies,
-                           uint32_t together) {
-  char suffix[96];
-  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u", vram_gib, h2d_gib_s, h_copies, together);
-  const size_t dot = trace.rfind('.');
-  const size_t slash = trace.rfind('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return trace + suffix;
-  return trace.substr(0, dot) + suffix + trace.substr(dot);
-}
 
 int run_porep_bench(const porep_bench_args& a, bool quiet) {
   command_run run("bench", quiet);

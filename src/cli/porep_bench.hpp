@@ -26,14 +26,9 @@ struct porep_bench_args {
   uint32_t finish_threads = engine::engine_config{}.finish_threads;
   uint64_t memory_mib = 0;        // host budget (0: the cgroup limit or MemTotal, less the margin)
   // Where each configuration's Chrome trace goes: this path with its configuration before the
-  // extension (trace_path_for); empty: none.
+  // extension ("c2.json" -> "c2-vram24-h2d25-copies1-k3.json"); empty: none.
   std::string trace;
 };
-
-// The trace file of one configuration: "c2.json" -> "c2-vram24-h2d25-copies1-k3.json" (0: unlimited,
-// uncapped; no extension: the suffix is appended).
-std::string trace_path_for(const std::string& trace, double vram_gib, double h2d_gib_s, uint32_t h_copies,
-                           uint32_t together);
 
 // Exit code: 0 when every proof of every configuration was made and verified.
 int run_porep_bench(const porep_bench_args& a, bool quiet);

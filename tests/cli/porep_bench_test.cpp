@@ -1,7 +1,7 @@
 // `proofpipe bench --porep` (src/cli/porep_bench.cpp) at CI's size: whole C2-shaped proofs of 10
 // partitions through the engine on the CPU, every one self-verified (a proof that failed its check
-// fails the run), the table, the machine-readable lines and the per-configuration trace written; GPU-only options refused on the
-// CPU, options of the other mode refused beside --porep.
+// fails the run), the table, the machine-readable lines and the per-configuration trace written;
+// GPU-only options refused on the CPU, options of the other mode refused beside --porep.
 #include <gtest/gtest.h>
 
 #include <cstdint>
