@@ -412,13 +412,14 @@ std::unique_ptr<packed_vector> pack_vector(const std::vector<Fr>& scalars, vecto
 
 // Runs msm_streamed_vectors over `vectors` scalar vectors of the same points (streamed as above, the
 // vectors given as `as` says) and returns each vector's result in affine form; checks that the table
-// was copied once and how many bucket reductions ran (*reductions when given).
+// was copied once and how many bucket reductions ran (*reductions when given; *together: how many
+// sets of them ran together).
 template <class Curve>
 std::vector<ec::affine<Curve>> gpu_msm_streamed_vectors(const std::vector<ec::affine<Curve>>& points,
                                                         const std::vector<std::vector<fr_t<Curve>>>& vectors, path p,
                                                         vectors_as as, uint64_t max_chunk_points, int window_bits,
                                                         std::mt19937_64& rng, uint64_t* reductions = nullptr,
-                                                        uint64_t state_bytes = 0) {
+                                                        uint64_t state_bytes = 0, uint64_t* together = nullptr) {
   using fr = fr_t<Curve>;
   const uint64_t n = points.size(), count = vectors.size();
   std::vector<ec::affine<Curve>> got(count, ec::affine<Curve>::infinity());
@@ -453,6 +454,7 @@ std::vector<ec::affine<Curve>> gpu_msm_streamed_vectors(const std::vector<ec::af
   rig.synchronize();
   EXPECT_EQ(rig.ps.h2d_bytes, n * sizeof(ec::affine<Curve>)) << "every point copied once for all the vectors";
   if (reductions != nullptr) *reductions = rig.ps.bucket_reductions;
+  if (together != nullptr) *together = rig.ps.reductions_together;
   for (uint64_t i = 0; i < count; ++i) got[i] = ec::to_affine(out[i]);
   return got;
 }
@@ -581,7 +583,7 @@ TYPED_TEST(MsmDevice, BucketsCarryAcrossChunks) {
 // opposite sums), two, three and six of them, dense on the device and packed as witnesses (read in
 // place or through a gather list), both MSMs, chunks that divide n and one that does not, the
 // carried width (one reduction a vector) and the table's (split: one a chunk where the carried
-// buckets do not fit the sort pair).
+// buckets do not fit the sort pair). One reduction a vector runs for all the vectors together.
 TYPED_TEST(MsmDevice, StreamedVectorsMatchHost) {
   using C = TypeParam;
   using fr = fr_t<C>;
@@ -605,8 +607,9 @@ TYPED_TEST(MsmDevice, StreamedVectorsMatchHost) {
           for (uint64_t count : {uint64_t{2}, uint64_t{3}, uint64_t{6}}) {
             const uint64_t first = count == 3 ? 1 : 0;  // three: random, zero, one
             const std::vector<std::vector<fr>> vectors(all.begin() + first, all.begin() + first + count);
-            uint64_t reductions = 0;
-            const auto got = gpu_msm_streamed_vectors<C>(pts, vectors, p, as, limit, c, rng, &reductions);
+            uint64_t reductions = 0, together = 0;
+            const auto got =
+                gpu_msm_streamed_vectors<C>(pts, vectors, p, as, limit, c, rng, &reductions, 0, &together);
             for (uint64_t i = 0; i < count; ++i) {
               if (!(got[i] == want[first + i])) {
                 ++bad;
@@ -621,6 +624,12 @@ TYPED_TEST(MsmDevice, StreamedVectorsMatchHost) {
             if (c == 6) {
               EXPECT_EQ(reductions, count) << C::name << ": carried buckets, one reduction a vector";
             }
+            // Carried at the table's width, vectors of other selections may carry other widths:
+            // those reduce one by one.
+            if (p == path::plain || c == 6) {
+              EXPECT_EQ(together, 1u) << C::name << ": the vectors' reductions in one launch a kernel";
+            }
+            if (reductions != count) EXPECT_EQ(together, 0u) << C::name << ": a chunk's reduction runs alone";
           }
         }
       }
@@ -633,8 +642,9 @@ TYPED_TEST(MsmDevice, StreamedVectorsMatchHost) {
   const uint64_t least = make_msm_vector_layout(*plan, sizeof(ec::xyzz<C>), sizeof(fr)).buckets;
   uint64_t reductions = 0;
   const std::vector<std::vector<fr>> three(all.begin(), all.begin() + 3);
+  uint64_t together = 0;
   const auto got = gpu_msm_streamed_vectors<C>(pts, three, path::split, vectors_as::packed, limit, 6, rng,
-                                               &reductions, least);
+                                               &reductions, least, &together);
   for (uint64_t i = 0; i < 3; ++i) {
     if (!(got[i] == want[i])) {
       ++bad;
@@ -642,6 +652,7 @@ TYPED_TEST(MsmDevice, StreamedVectorsMatchHost) {
     }
   }
   EXPECT_EQ(reductions, 3 * chunks) << "no room to carry: one reduction a chunk";
+  EXPECT_EQ(together, 0u);
   EXPECT_EQ(bad, 0);
 }
 

@@ -6,6 +6,7 @@
 // need no device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -324,7 +325,40 @@ TEST(MsmPlan, CarriedPassesFitTheLayoutAndThePair) {
     for (uint64_t len : {uint64_t{0}, uint64_t{1}, r.most / 2}) {
       EXPECT_TRUE(msm_pass_fits(*s, make_msm_chunk_shape(pass, len)));
     }
+    // Partitions taken together (k = 3, six where the budgets allow) reduce their vectors together.
+    EXPECT_TRUE(reductions_fit_together(plan, pass, 6, r.bucket_bytes, v.total - v.buckets)) << "total=" << r.total;
   }
+}
+
+// Which vectors' reductions share one launch a kernel: those of one reduction shape, two to 65535
+// (the grid's y), whose running sums fit the workspace's bucket array (every vector's) and each
+// vector's own buckets.
+TEST(MsmPlan, ReductionsTogether) {
+  const auto s = make_msm_shape(uint64_t{1} << 24, 0, true, uint64_t{1} << 24);
+  ASSERT_THAT(s, IsOk());
+  const msm_plan plan = make_msm_plan(*s, g1_bucket, 0, 0);
+  EXPECT_TRUE(same_reduction(*s, *s));
+  EXPECT_TRUE(same_reduction(*s, make_msm_chunk_shape(*s, 1000))) << "a shorter chunk reduces alike";
+  const auto narrower = make_msm_shape(uint64_t{1} << 24, s->window_bits - 1, true, uint64_t{1} << 24);
+  ASSERT_THAT(narrower, IsOk());
+  EXPECT_FALSE(same_reduction(*s, *narrower));
+
+  const uint64_t area = 2 * g1_bucket * s->windows * s->segments_per_window;
+  const uint64_t array = g1_bucket * s->windows * s->buckets_per_window;
+  const uint64_t most = array / area;  // vectors whose first areas fit the bucket array
+  ASSERT_GE(most, 2u);
+  EXPECT_FALSE(reductions_fit_together(plan, *s, 1, g1_bucket, UINT64_MAX)) << "one vector reduces alone";
+  EXPECT_TRUE(reductions_fit_together(plan, *s, 2, g1_bucket, UINT64_MAX));
+  EXPECT_TRUE(reductions_fit_together(plan, *s, std::min<uint64_t>(most, 65535), g1_bucket, UINT64_MAX));
+  EXPECT_FALSE(reductions_fit_together(plan, *s, most + 1, g1_bucket, UINT64_MAX));
+  EXPECT_FALSE(reductions_fit_together(plan, *s, 65536, g1_bucket, UINT64_MAX));
+  EXPECT_TRUE(reductions_fit_together(plan, *s, 2, g1_bucket, area)) << "a vector's own buckets hold its area";
+  EXPECT_FALSE(reductions_fit_together(plan, *s, 2, g1_bucket, area - 1));
+
+  // Width 2: one segment of the two buckets a window, as large as the array itself; nothing to share.
+  const auto tiny = make_msm_shape(1000, 2, true, 1000);
+  ASSERT_THAT(tiny, IsOk());
+  EXPECT_FALSE(reductions_fit_together(make_msm_plan(*tiny, g2_bucket, 0, 0), *tiny, 2, g2_bucket, UINT64_MAX));
 }
 
 // The accumulation's threads fill whole waves where there is more than one: fewer threads than the

@@ -80,6 +80,8 @@ struct msm_point_stream {
   // Bucket reductions run so far: 1 a plain MSM; a split MSM 1 when its chunks carry their buckets
   // (msm_run.cuh, run_streamed_selected), else 1 a chunk.
   uint64_t bucket_reductions = 0;
+  // Of those, the sets of several vectors' reductions run together (msm_run.cuh, reduce_together).
+  uint64_t reductions_together = 0;
 };
 
 // msm / split_msm with the points in host memory (h_points), streamed through `points`' slots in

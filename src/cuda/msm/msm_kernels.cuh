@@ -228,65 +228,91 @@ __global__ void __launch_bounds__(128, Source::min_blocks)
   }
 }
 
-// Thread (w, s) reduces buckets [s*L, (s+1)*L) of window w by running sums from the top:
-// T = sum of the segment, S = sum over j of (j - s*L + 1) * bucket_j.
+// One array a vector of the bucket reduction's kernels: vector j's at p + j * stride bytes (stride 0
+// with one vector). Vectors reduced together share a shape, each vector's arrays one stride apart
+// (msm_run.cuh, reduce_buckets).
+template <class T>
+struct strided {
+  T* p = nullptr;
+  uint64_t stride = 0;
+  __host__ __device__ T* operator[](uint64_t j) const {
+    using byte = std::conditional_t<std::is_const_v<T>, const char, char>;
+    return reinterpret_cast<T*>(reinterpret_cast<byte*>(p) + j * stride);
+  }
+  __host__ __device__ operator strided<const T>() const
+    requires(!std::is_const_v<T>)
+  {
+    return {p, stride};
+  }
+};
+
+// Thread (w, s) of vector blockIdx.y reduces buckets [s*L, (s+1)*L) of window w by running sums from
+// the top: T = sum of the segment, S = sum over j of (j - s*L + 1) * bucket_j.
 template <class Curve>
-__global__ void __launch_bounds__(128) bucket_segments_kernel(const xyzz_t<Curve>* __restrict__ buckets,
+__global__ void __launch_bounds__(128) bucket_segments_kernel(strided<const xyzz_t<Curve>> buckets,
                                                               uint32_t buckets_per_window, uint32_t seg_len,
                                                               uint32_t segs, uint64_t threads,
-                                                              xyzz_t<Curve>* __restrict__ out_t,
-                                                              xyzz_t<Curve>* __restrict__ out_s) {
+                                                              strided<xyzz_t<Curve>> out_t,
+                                                              strided<xyzz_t<Curve>> out_s) {
   const uint64_t t = global_thread();
   if (t >= threads) return;
   const uint64_t w = t / segs, s = t % segs;
-  const xyzz_t<Curve>* b = buckets + w * buckets_per_window + s * seg_len;
+  const xyzz_t<Curve>* b = buckets[blockIdx.y] + w * buckets_per_window + s * seg_len;
   xyzz_t<Curve> run = xyzz_t<Curve>::infinity(), sum = xyzz_t<Curve>::infinity();
   for (int j = int(seg_len) - 1; j >= 0; --j) {
     run = ec::add(run, b[j]);
     sum = ec::add(sum, run);
   }
-  out_t[t] = run;
-  out_s[t] = sum;
+  out_t[blockIdx.y][t] = run;
+  out_s[blockIdx.y][t] = sum;
 }
 
-// One level of the combine tree: segments a = 2j and b = 2j + 1 of equal length 2^log_len_a merge
-// into (T_a + T_b, S_a + S_b + 2^log_len_a T_b); an unpaired last segment passes through.
+// One level of the combine tree, for vector blockIdx.y: segments a = 2j and b = 2j + 1 of equal
+// length 2^log_len_a merge into (T_a + T_b, S_a + S_b + 2^log_len_a T_b); an unpaired last segment
+// passes through.
 template <class Curve>
-__global__ void __launch_bounds__(128) segments_combine_kernel(const xyzz_t<Curve>* __restrict__ in_t,
-                                                               const xyzz_t<Curve>* __restrict__ in_s,
+__global__ void __launch_bounds__(128) segments_combine_kernel(strided<const xyzz_t<Curve>> in_t,
+                                                               strided<const xyzz_t<Curve>> in_s,
                                                                uint32_t segs_in, uint32_t segs_out,
                                                                uint64_t threads, int log_len_a,
-                                                               xyzz_t<Curve>* __restrict__ out_t,
-                                                               xyzz_t<Curve>* __restrict__ out_s) {
+                                                               strided<xyzz_t<Curve>> out_t,
+                                                               strided<xyzz_t<Curve>> out_s) {
   const uint64_t t = global_thread();
   if (t >= threads) return;
+  const xyzz_t<Curve>* it = in_t[blockIdx.y];
+  const xyzz_t<Curve>* is = in_s[blockIdx.y];
+  xyzz_t<Curve>* ot = out_t[blockIdx.y];
+  xyzz_t<Curve>* os = out_s[blockIdx.y];
   const uint64_t w = t / segs_out, j = t % segs_out;
   const uint64_t a = w * segs_in + 2 * j;
   if (2 * j + 1 >= segs_in) {
-    out_t[t] = in_t[a];
-    out_s[t] = in_s[a];
+    ot[t] = it[a];
+    os[t] = is[a];
     return;
   }
-  const xyzz_t<Curve> tb = in_t[a + 1];
+  const xyzz_t<Curve> tb = it[a + 1];
   xyzz_t<Curve> shifted = tb;
   for (int k = 0; k < log_len_a; ++k) shifted = ec::dbl(shifted);
-  out_t[t] = ec::add(in_t[a], tb);
-  out_s[t] = ec::add(ec::add(in_s[a], in_s[a + 1]), shifted);
+  ot[t] = ec::add(it[a], tb);
+  os[t] = ec::add(ec::add(is[a], is[a + 1]), shifted);
 }
 
-// One thread: Horner over windows (top first), acc = 2^c acc + S_w, then + *extra when given.
+// Thread v < vectors, for vector v: Horner over windows (top first), acc = 2^c acc + S_w, then
+// + *extra[v] when extra is given.
 template <class Curve>
-__global__ void window_combine_kernel(const xyzz_t<Curve>* __restrict__ window_sums, uint32_t stride, int windows,
-                                      int c, const xyzz_t<Curve>* __restrict__ extra,
-                                      xyzz_t<Curve>* __restrict__ out) {
-  if (global_thread() != 0) return;
+__global__ void window_combine_kernel(strided<const xyzz_t<Curve>> window_sums, uint32_t stride, int windows,
+                                      int c, strided<const xyzz_t<Curve>> extra, uint32_t vectors,
+                                      strided<xyzz_t<Curve>> out) {
+  const uint64_t v = global_thread();
+  if (v >= vectors) return;
+  const xyzz_t<Curve>* sums = window_sums[v];
   xyzz_t<Curve> acc = xyzz_t<Curve>::infinity();
   for (int w = windows - 1; w >= 0; --w) {
     for (int k = 0; k < c; ++k) acc = ec::dbl(acc);
-    acc = ec::add(acc, window_sums[uint64_t(w) * stride]);
+    acc = ec::add(acc, sums[uint64_t(w) * stride]);
   }
-  if (extra != nullptr) acc = ec::add(acc, *extra);
-  *out = acc;
+  if (extra.p != nullptr) acc = ec::add(acc, *extra[v]);
+  *out[v] = acc;
 }
 
 // buckets[i] += later[i] for i < count (add-2008-s; infinity on either side): a later chunk's

@@ -253,41 +253,108 @@ status add_bucket_sums(const msm_plan& plan, const affine_t<Curve>* d_points, co
   return ok_status();
 }
 
-// Stages 3 and 4 of Pippenger: the buckets reduced to one sum per window (running sums per segment,
-// then the pairwise tree, in the workspace), the windows combined by Horner, + *extra when given,
-// written to *out (device).
+// Where a bucket reduction of `vectors` vectors of one shape reads and writes, vector j's at each
+// array's j-th place: the buckets, the extra term (p null: none), the result, and two areas of
+// running sums (T and S, windows x segments each) that the combine tree's levels alternate between.
 template <class Curve>
-status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* buckets, const xyzz_t<Curve>* extra,
-                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
-  using bucket = xyzz_t<Curve>;
-  const msm_shape& s = plan.shape;
-  const msm_layout& l = plan.layout;
+struct reduction_arrays {
+  strided<const xyzz_t<Curve>> buckets, extra;
+  strided<xyzz_t<Curve>> out;
+  strided<xyzz_t<Curve>> seg_t[2], seg_s[2];
+  uint32_t vectors = 1;
+};
+
+// Stages 3 and 4 of Pippenger for every vector of r, one launch a kernel for all: the buckets
+// reduced to one sum per window (running sums per segment, then the pairwise tree), the windows
+// combined by Horner, + the extra term when given, written to the result (device).
+template <class Curve>
+status reduce_vectors(const msm_shape& s, const reduction_arrays<Curve>& r, cudaStream_t stream,
+                      const msm_tuning& tuning) {
   const int block = tuning.block_threads;
   const int windows = s.windows;
+  const auto grid = [&](uint64_t threads) { return dim3(unsigned(blocks_for(threads, block)), r.vectors); };
   uint32_t segs = s.segments_per_window;
   uint64_t threads = uint64_t(windows) * segs;
   int p = 0;
-  bucket_segments_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
-      buckets, s.buckets_per_window, s.segment_len, segs, threads, at<bucket>(ws, l.seg_t[p]),
-      at<bucket>(ws, l.seg_s[p]));
+  bucket_segments_kernel<Curve><<<grid(threads), block, 0, stream>>>(r.buckets, s.buckets_per_window, s.segment_len,
+                                                                     segs, threads, r.seg_t[p], r.seg_s[p]);
   PP_CUDA_TRY(cudaGetLastError());
   int log_len = 0;
   while ((uint32_t{1} << log_len) < s.segment_len) ++log_len;
   while (segs > 1) {
     const uint32_t half = (segs + 1) / 2;
     threads = uint64_t(windows) * half;
-    segments_combine_kernel<Curve><<<blocks_for(threads, block), block, 0, stream>>>(
-        at<bucket>(ws, l.seg_t[p]), at<bucket>(ws, l.seg_s[p]), segs, half, threads, log_len,
-        at<bucket>(ws, l.seg_t[p ^ 1]), at<bucket>(ws, l.seg_s[p ^ 1]));
+    segments_combine_kernel<Curve><<<grid(threads), block, 0, stream>>>(r.seg_t[p], r.seg_s[p], segs, half, threads,
+                                                                        log_len, r.seg_t[p ^ 1], r.seg_s[p ^ 1]);
     PP_CUDA_TRY(cudaGetLastError());
     p ^= 1;
     segs = half;
     ++log_len;
   }
-  window_combine_kernel<Curve><<<1, 32, 0, stream>>>(at<bucket>(ws, l.seg_s[p]), 1, windows, s.window_bits, extra,
-                                                     out);
+  window_combine_kernel<Curve><<<unsigned(blocks_for(r.vectors, 32)), 32, 0, stream>>>(
+      r.seg_s[p], 1, windows, s.window_bits, r.extra, r.vectors, r.out);
   PP_CUDA_TRY(cudaGetLastError());
   return ok_status();
+}
+
+// One vector's reduction (reduce_vectors), its running sums in the workspace's areas; + *extra when
+// given, written to *out (device).
+template <class Curve>
+status reduce_buckets(const msm_plan& plan, void* ws, const xyzz_t<Curve>* buckets, const xyzz_t<Curve>* extra,
+                      xyzz_t<Curve>* out, cudaStream_t stream, const msm_tuning& tuning = msm_tuning_sm90) {
+  using bucket = xyzz_t<Curve>;
+  const msm_layout& l = plan.layout;
+  reduction_arrays<Curve> r{.buckets = {buckets}, .extra = {extra}, .out = {out}};
+  for (int i = 0; i < 2; ++i) {
+    r.seg_t[i] = {at<bucket>(ws, l.seg_t[i])};
+    r.seg_s[i] = {at<bucket>(ws, l.seg_s[i])};
+  }
+  return reduce_vectors<Curve>(plan.shape, r, stream, tuning);
+}
+
+// Bytes from vector 0's array to vector 1's where every vector's is that far from the one before
+// (msm_streamed_vectors gives each vector its state at one stride), else nullopt.
+template <class Curve, class T>
+std::optional<uint64_t> uniform_stride(std::span<const vector_state<Curve>> vs, T* vector_state<Curve>::*array) {
+  const auto address = [&](size_t j) { return reinterpret_cast<uintptr_t>(vs[j].*array); };
+  if (vs.size() < 2 || address(1) <= address(0)) return std::nullopt;
+  const uint64_t stride = address(1) - address(0);
+  for (size_t j = 2; j < vs.size(); ++j) {
+    if (address(j) != address(0) + j * stride) return std::nullopt;
+  }
+  return stride;
+}
+
+// The vectors' buckets (shape `reduce`, each vector's own) reduced together by reduce_vectors, + each
+// vector's scalar-1 sum when with_ones: under one lane each reduction's low-occupancy kernels would
+// otherwise leave the GPU mostly idle, vector after vector (docs/perf/vram-budgets.md). Each
+// vector's running sums go to the workspace's bucket array (dead once every chunk has summed into
+// the vectors' own buckets) and to its own buckets (dead once the first kernel has read them).
+// Returns false, having queued nothing, where they do not qualify (reductions_fit_together, states
+// one stride apart).
+template <class Curve>
+result<bool> reduce_together(const msm_plan& plan, const msm_shape& reduce, std::span<const vector_state<Curve>> vs,
+                             bool with_ones, void* ws, cudaStream_t stream) {
+  using bucket = xyzz_t<Curve>;
+  uint64_t capacity = UINT64_MAX;
+  for (const vector_state<Curve>& v : vs) capacity = std::min(capacity, v.bucket_capacity);
+  const auto buckets = uniform_stride<Curve>(vs, &vector_state<Curve>::buckets);
+  const auto ones = uniform_stride<Curve>(vs, &vector_state<Curve>::ones);
+  const auto results = uniform_stride<Curve>(vs, &vector_state<Curve>::result);
+  if (!buckets || !ones || !results || *buckets % alignof(bucket) != 0 ||
+      !reductions_fit_together(plan, reduce, vs.size(), sizeof(bucket), capacity)) {
+    return false;
+  }
+  const uint64_t area = uint64_t(reduce.windows) * reduce.segments_per_window;
+  bucket* spare = at<bucket>(ws, plan.layout.buckets);
+  reduction_arrays<Curve> r{.buckets = {vs[0].buckets, *buckets},
+                            .extra = {with_ones ? vs[0].ones : nullptr, *ones},
+                            .out = {vs[0].result, *results},
+                            .seg_t = {{spare, 2 * area * sizeof(bucket)}, {vs[0].buckets, *buckets}},
+                            .seg_s = {{spare + area, 2 * area * sizeof(bucket)}, {vs[0].buckets + area, *buckets}},
+                            .vectors = uint32_t(vs.size())};
+  PP_RETURN_IF_ERROR(reduce_vectors<Curve>(reduce, r, stream, msm_tuning_sm90));
+  return true;
 }
 
 // Pippenger over plan.shape.n slots in one pass (idx / d_count as add_bucket_sums): the result
@@ -695,12 +762,19 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
       PP_ASSIGN_OR_RETURN(slot[k + ahead], stream_copy<Curve>(ps, h_points + (k + ahead) * s.n, len(k + ahead)));
     }
   }
+  bool together = vs.size() > 1 && std::all_of(carried.begin(), carried.end(), [&](const std::optional<msm_plan>& c) {
+    return c && same_reduction(c->shape, carried[0]->shape);
+  });
+  if (together) {
+    PP_ASSIGN_OR_RETURN(together, reduce_together<Curve>(plan, carried[0]->shape, vs, true, ws, stream));
+  }
   for (size_t i = 0; i < vs.size(); ++i) {
-    if (carried[i]) {
+    if (carried[i] && !together) {
       PP_RETURN_IF_ERROR(reduce_buckets<Curve>(*carried[i], ws, vs[i].buckets, vs[i].ones, vs[i].result, stream));
     }
     ps.bucket_reductions += carried[i] ? 1 : s.chunks;
   }
+  ps.reductions_together += together ? 1 : 0;
   return ok_status();
 }
 
@@ -721,10 +795,12 @@ status run_streamed_merged(const msm_plan& plan, msm_point_stream& ps, const aff
     };
     PP_RETURN_IF_ERROR(stream_chunk<Curve>(ps, h_points + off, cp.shape.n, stream, run));
   }
+  PP_ASSIGN_OR_RETURN(const bool together, reduce_together<Curve>(plan, plan.shape, vs, false, ws, stream));
   for (const vector_state<Curve>& v : vs) {
-    PP_RETURN_IF_ERROR(reduce_buckets<Curve>(plan, ws, v.buckets, nullptr, v.result, stream));
+    if (!together) PP_RETURN_IF_ERROR(reduce_buckets<Curve>(plan, ws, v.buckets, nullptr, v.result, stream));
     ++ps.bucket_reductions;
   }
+  ps.reductions_together += together ? 1 : 0;
   return ok_status();
 }
 

@@ -14,6 +14,11 @@ constexpr uint64_t align = 256;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// The workspace's bucket array (msm_layout::buckets): every window's buckets.
+uint64_t bucket_array_bytes(const msm_shape& s, uint64_t bucket_bytes) {
+  return bucket_bytes * s.windows * s.buckets_per_window;
+}
+
 struct bump {
   uint64_t at = 0;
   uint64_t take(uint64_t bytes) {
@@ -214,6 +219,18 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
   return best;
 }
 
+bool same_reduction(const msm_shape& a, const msm_shape& b) {
+  return a.windows == b.windows && a.window_bits == b.window_bits && a.buckets_per_window == b.buckets_per_window &&
+         a.segment_len == b.segment_len && a.segments_per_window == b.segments_per_window;
+}
+
+bool reductions_fit_together(const msm_plan& plan, const msm_shape& reduce, uint64_t vectors, uint64_t bucket_bytes,
+                             uint64_t bucket_capacity) {
+  if (vectors < 2 || vectors > 65535) return false;
+  const uint64_t area = 2 * bucket_bytes * reduce.windows * reduce.segments_per_window;
+  return vectors * area <= bucket_array_bytes(plan.shape, bucket_bytes) && area <= bucket_capacity;
+}
+
 uint32_t accumulate_chunk_for(uint64_t entries, uint64_t wave_threads, const msm_tuning& tuning) {
   const uint64_t base = tuning.accumulate_chunk;
   const uint64_t threads = ceil_div(entries, base);
@@ -252,7 +269,7 @@ msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_
   msm_layout& l = p.layout;
   bump b;
   const uint64_t m = s.entries > 0 ? s.entries : 1;
-  const uint64_t bucket_array = bucket_bytes * s.windows * s.buckets_per_window;
+  const uint64_t bucket_array = bucket_array_bytes(s, bucket_bytes);
   const uint64_t keys_bytes = ceil_div(4 * m, align) * align;
   // A chunked plain MSM's later chunks sum into the pair the sort left unused. G1 chunks of 2^21 to
   // 2^25 points (what the VRAM plans pick) have n >= 12 x 2^c, so their pair holds the buckets as

@@ -147,6 +147,17 @@ bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
                                 const msm_tuning& tuning = msm_tuning_sm90, uint64_t bucket_capacity = UINT64_MAX);
 
+// Whether passes a and b reduce their buckets alike (windows, width, segments): reductions of both
+// can share one launch a kernel (msm_run.cuh, reduce_vectors).
+bool same_reduction(const msm_shape& a, const msm_shape& b);
+
+// Whether `vectors` (2 to 65535) bucket reductions of shape `reduce` can run together on plan's
+// workspace (msm_run.cuh, reduce_together): each vector's two areas of running sums (T and S of
+// windows x segments buckets, bucket_bytes each) fit, one for every vector in the workspace's bucket
+// array, one in the vector's own buckets (bucket_capacity bytes: the least of the vectors' states).
+bool reductions_fit_together(const msm_plan& plan, const msm_shape& reduce, uint64_t vectors, uint64_t bucket_bytes,
+                             uint64_t bucket_capacity);
+
 // Entries each thread of a pass's accumulation (segmented_sum_kernel) folds, on a device that runs
 // wave_threads of its threads at once (its SMs x resident blocks; 0: unknown). Every thread folds
 // about the same number, so a last wave of a few blocks costs a good part of a wave while most SMs
