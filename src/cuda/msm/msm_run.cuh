@@ -715,7 +715,8 @@ status add_selected_chunk(const msm_plan& plan, const msm_plan& carried, uint64_
 // Where carried_plan fits a vector, its chunks' bucket sums go into the vector's one set of buckets,
 // reduced once with its chunks' scalar-1 sums (summed in vs.ones) as the extra term: a later chunk
 // costs a bucket merge instead of a reduction, which for G2 is most of a small chunk's time
-// (docs/perf/vram-budgets.md, "Carried buckets and point slots"). Otherwise each chunk runs
+// (docs/perf/vram-budgets.md, "Carried buckets and point slots"); where every vector carries its
+// buckets alike, their reductions run together (reduce_together). Otherwise each chunk runs
 // run_selected_chunk and the chunk sums are added into the vector's result on the device as
 // run_chunks does (through the workspace's chunk-result slot).
 template <class Curve>
@@ -779,7 +780,8 @@ status run_streamed_selected(const msm_plan& plan, msm_point_stream& ps, const a
 }
 
 // The plain streamed MSM for each vector of vs: every chunk copied once, its bucket sums added into
-// each vector's buckets in turn (the first chunk writes them), each vector's reduced once.
+// each vector's buckets in turn (the first chunk writes them), each vector's reduced once (all
+// together where they qualify, reduce_together).
 template <class Curve>
 status run_streamed_merged(const msm_plan& plan, msm_point_stream& ps, const affine_t<Curve>* h_points,
                            std::span<const vector_state<Curve>> vs, void* ws, cudaStream_t stream) {
