@@ -239,9 +239,10 @@ struct strided {
     using byte = std::conditional_t<std::is_const_v<T>, const char, char>;
     return reinterpret_cast<T*>(reinterpret_cast<byte*>(p) + j * stride);
   }
-  __host__ __device__ operator strided<const T>() const
-    requires(!std::is_const_v<T>)
-  {
+  // A template, so that strided<const T> declares no conversion to itself (nvcc warns of one).
+  template <class U>
+    requires(std::is_same_v<U, const T> && !std::is_const_v<T>)
+  __host__ __device__ operator strided<U>() const {
     return {p, stride};
   }
 };
