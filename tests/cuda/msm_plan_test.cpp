@@ -344,6 +344,8 @@ TEST(MsmPlan, ReductionsTogether) {
   EXPECT_FALSE(same_reduction(*s, *narrower));
 
   const uint64_t area = 2 * g1_bucket * s->windows * s->segments_per_window;
+  EXPECT_EQ(2 * g1_bucket * running_sum_buckets(*s), area);
+  EXPECT_GE(plan.layout.seg_s[0] - plan.layout.seg_t[0], area / 2) << "the workspace's T area holds them";
   const uint64_t array = g1_bucket * s->windows * s->buckets_per_window;
   const uint64_t most = array / area;  // vectors whose first areas fit the bucket array
   ASSERT_GE(most, 2u);

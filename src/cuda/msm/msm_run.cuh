@@ -345,7 +345,7 @@ result<bool> reduce_together(const msm_plan& plan, const msm_shape& reduce, std:
       !reductions_fit_together(plan, reduce, vs.size(), sizeof(bucket), capacity)) {
     return false;
   }
-  const uint64_t area = uint64_t(reduce.windows) * reduce.segments_per_window;
+  const uint64_t area = running_sum_buckets(reduce);
   bucket* spare = at<bucket>(ws, plan.layout.buckets);
   reduction_arrays<Curve> r{.buckets = {vs[0].buckets, *buckets},
                             .extra = {with_ones ? vs[0].ones : nullptr, *ones},

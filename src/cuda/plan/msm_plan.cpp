@@ -183,7 +183,7 @@ msm_shape make_msm_chunk_shape(const msm_shape& s, uint64_t len, const msm_tunin
 bool msm_pass_fits(const msm_shape& s, const msm_shape& p) {
   return p.n <= s.n && p.entries <= s.entries && p.slots <= s.slots &&
          uint64_t(p.windows) * p.buckets_per_window <= uint64_t(s.windows) * s.buckets_per_window &&
-         uint64_t(p.windows) * p.segments_per_window <= uint64_t(s.windows) * s.segments_per_window;
+         running_sum_buckets(p) <= running_sum_buckets(s);
 }
 
 msm_shape make_msm_selected_pass(const msm_shape& s, uint64_t len, const msm_tuning& tuning) {
@@ -219,6 +219,8 @@ msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uin
   return best;
 }
 
+uint64_t running_sum_buckets(const msm_shape& s) { return uint64_t(s.windows) * s.segments_per_window; }
+
 bool same_reduction(const msm_shape& a, const msm_shape& b) {
   return a.windows == b.windows && a.window_bits == b.window_bits && a.buckets_per_window == b.buckets_per_window &&
          a.segment_len == b.segment_len && a.segments_per_window == b.segments_per_window;
@@ -227,7 +229,7 @@ bool same_reduction(const msm_shape& a, const msm_shape& b) {
 bool reductions_fit_together(const msm_plan& plan, const msm_shape& reduce, uint64_t vectors, uint64_t bucket_bytes,
                              uint64_t bucket_capacity) {
   if (vectors < 2 || vectors > 65535) return false;
-  const uint64_t area = 2 * bucket_bytes * reduce.windows * reduce.segments_per_window;
+  const uint64_t area = 2 * bucket_bytes * running_sum_buckets(reduce);
   return vectors * area <= bucket_array_bytes(plan.shape, bucket_bytes) && area <= bucket_capacity;
 }
 
@@ -292,7 +294,7 @@ msm_plan make_msm_plan(const msm_shape& s, uint64_t bucket_bytes, uint64_t sort_
   }
   l.counts = b.take(4 * 4);
   l.select_temp = b.take(select_temp_bytes);
-  const uint64_t segs = uint64_t(s.windows) * s.segments_per_window;
+  const uint64_t segs = running_sum_buckets(s);
   for (int i = 0; i < 2; ++i) {
     l.seg_t[i] = b.take(bucket_bytes * segs);
     l.seg_s[i] = b.take(bucket_bytes * segs);

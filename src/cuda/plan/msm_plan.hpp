@@ -147,6 +147,11 @@ bool msm_pass_fits(const msm_shape& s, const msm_shape& pass);
 msm_shape make_msm_carried_pass(const msm_plan& plan, uint64_t bucket_bytes, uint64_t total_len, uint64_t max_len,
                                 const msm_tuning& tuning = msm_tuning_sm90, uint64_t bucket_capacity = UINT64_MAX);
 
+// The buckets in one area of running sums a reduction of shape s works in (T or S: one bucket per
+// segment of every window). The workspace's layout, reductions_fit_together and msm_run.cuh's
+// reduce_together size the areas with it, so the check and the layouts cannot drift apart.
+[[nodiscard]] uint64_t running_sum_buckets(const msm_shape& s);
+
 // Whether passes a and b reduce their buckets alike (windows, width, segments): reductions of both
 // can share one launch a kernel (msm_run.cuh, reduce_vectors).
 bool same_reduction(const msm_shape& a, const msm_shape& b);
