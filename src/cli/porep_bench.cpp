@@ -122,6 +122,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
     g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(together, packed_witness_bytes));
   }
   cfg.partitions_together = together;
+  cfg.together_wait = std::chrono::milliseconds(a.together_wait_ms);
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
   if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1 || together > 1 || a.matrix_chunk_mib > 0)) {
@@ -221,12 +222,12 @@ std::string gib_label(double v) {
 
 // One configuration's figures as one line, printed as it ends: a run cut short keeps the rows done.
 void print_run_line(const porep_row& r, const porep_bench_args& a) {
-  std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u proofs=%u partitions=%u "
-              "key_load_s=%.3f "
+  std::printf("porep_run log=%u vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u together_wait_ms=%u proofs=%u "
+              "partitions=%u key_load_s=%.3f "
               "c2_proof_s=%.4f steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f "
               "h2d_gib_per_partition=%.4f region_gib=%.4f\n",
-              a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, a.proofs, a.partitions,
-              r.key_load_s,
+              a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, a.together_wait_ms, a.proofs,
+              a.partitions, r.key_load_s,
               r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
               r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
   // Where a partition's time goes under this configuration (the name last: it has spaces).

@@ -8,6 +8,7 @@
 #include "core/trace_span.hpp"
 #include "engine/contain_exceptions.hpp"
 #include "engine/curves.hpp"
+#include "engine/deadline.hpp"
 #include "engine/partition_work.hpp"
 
 namespace pp::engine {
@@ -93,7 +94,9 @@ void device_worker::run(partition_task first, const std::string& track) {
   const size_t together = together_for(first);
   tasks.push_back(std::move(first));
   if (together > 1) {
-    for (partition_task& t : slot_.inbox().pop_same_key(tasks.front().key_id, together - 1)) tasks.push_back(std::move(t));
+    for (partition_task& t : slot_.inbox().pop_same_key(tasks.front().key_id, together - 1, deadline_in(opts_.together_wait))) {
+      tasks.push_back(std::move(t));
+    }
   }
   std::vector<started_partition> group;
   for (partition_task& t : tasks) {

@@ -34,6 +34,7 @@ class device_worker {
   struct options {
     bool self_verify;
     uint32_t max_attempts;
+    std::chrono::milliseconds together_wait{0};
   };
   // Ends a partition (and so its job) with an error.
   using fail_fn = std::function<void(const partition_task&, status)>;

@@ -85,7 +85,7 @@ class engine_impl final : public engine {
         return std::shared_ptr<void>(std::make_shared<memory_reservation>(std::move(r)));
       });
       device_workers_.push_back(std::make_unique<device_worker>(
-          *s, router_, trace_, *metrics_, device_worker::options{config_.self_verify, config_.max_attempts}, fail_fn()));
+          *s, router_, trace_, *metrics_, device_worker::options{config_.self_verify, config_.max_attempts, config_.together_wait}, fail_fn()));
     }
     for (uint32_t i = 0; i < config_.witness_threads; ++i) {
       threads_.emplace_back([this, i] { witness_.loop("witness-" + std::to_string(i)); });

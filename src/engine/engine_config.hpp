@@ -25,8 +25,14 @@ struct engine_config {
   uint32_t workers_per_device = 1;  // concurrent start() calls per device (GPUs: 2+)
   // Partitions of one key a worker starts together where its device's backend shares work between
   // them (the CUDA backend: one streamed copy of the key's chunks for all; `proofpipe plan` prints
-  // how many fit): those queued next on the device, never waited for. 1: one at a time.
+  // how many fit): those queued next on the device. 1: one at a time.
   uint32_t partitions_together = 1;
+  // How long a worker that found fewer of the key queued behind its first partition than it could
+  // take waits for more, while its device's inbox is empty. A job's partitions reach the inbox one
+  // by one, so without it the first one or two of a burst start alone; on a 2^27 PoRep key under a
+  // 24 GiB budget a partition alone takes its four shared MSMs ~180 ms longer than a share
+  // (docs/perf/vram-budgets.md, "Today"). 0: never wait.
+  std::chrono::milliseconds together_wait{20};
   // With GPUs (choose_devices), one CPU device beside them that proves BN254 keys only (the GPUs
   // prove both curves; BLS12-381 partitions stay theirs): for hosts that want BN254's small circuits
   // off the GPUs.

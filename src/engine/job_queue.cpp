@@ -56,16 +56,27 @@ std::optional<partition_task> job_queue::try_pop() {
   return pop_locked();
 }
 
-std::vector<partition_task> job_queue::pop_same_key(const std::string& key_id, size_t max) {
+std::vector<partition_task> job_queue::pop_same_key(const std::string& key_id, size_t max, deadline d) {
   mutex_lock lock(mu_);
   std::vector<partition_task> out;
+  bool waited = false;
   while (out.size() < max) {
     const auto next = std::find_if(lanes_.rbegin(), lanes_.rend(), [](const auto& lane) { return !lane.empty(); });
-    if (next == lanes_.rend() || next->front().key_id != key_id) break;
-    out.push_back(std::move(next->front()));
-    next->pop_front();
-    not_full_.notify_one();
+    if (next != lanes_.rend()) {
+      if (next->front().key_id != key_id) break;
+      out.push_back(std::move(next->front()));
+      next->pop_front();
+      not_full_.notify_one();
+      continue;
+    }
+    waited = true;
+    if (closed_ || !wait_until(not_empty_, lock, d, [&]() PP_REQUIRES(mu_) { return closed_ || size_locked() > 0; })) {
+      break;
+    }
   }
+  // A push's notify_one may have woken this wait for a task left here (another key's, or one past
+  // max): pass it on to a pop() that would otherwise sleep through it.
+  if (waited && size_locked() > 0) not_empty_.notify_one();
   return out;
 }
 

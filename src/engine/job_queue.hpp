@@ -30,9 +30,13 @@ class job_queue {
   // Waits for a task. deadline_exceeded when none came; unavailable once closed and drained.
   result<partition_task> pop(deadline d) PP_EXCLUDES(mu_);
   std::optional<partition_task> try_pop() PP_EXCLUDES(mu_);
-  // Pops up to `max` tasks without waiting while the next one in pop order is of key `key_id`: the
-  // partitions a device worker takes together with one it popped, exactly those it would pop next.
-  std::vector<partition_task> pop_same_key(const std::string& key_id, size_t max) PP_EXCLUDES(mu_);
+  // Pops up to `max` tasks while the next one in pop order is of key `key_id`: the partitions a
+  // device worker takes together with one it popped, exactly those it would pop next. While fewer
+  // than `max` are taken and the queue is empty it waits until `d` for more (never behind another
+  // key's task): a job's partitions reach the queue one by one, and the first would otherwise
+  // start alone (immediate(): no wait).
+  std::vector<partition_task> pop_same_key(const std::string& key_id, size_t max, deadline d = immediate())
+      PP_EXCLUDES(mu_);
 
   // Up to `max` tasks in pop order, copied, for a scheduler_policy to choose from; take() then
   // removes the chosen one (nullopt if it was popped or cancelled meanwhile).

@@ -219,6 +219,7 @@ void visit_engine(C& c, V& v) {
   v.integer("gpu_h_copies", c.gpu.h_copies, 1, 24);
   v.integer("workers_per_device", c.workers_per_device, 0, 64);
   v.integer("partitions_together", e.partitions_together, 1, 64);
+  v.duration("together_wait_ms", e.together_wait, 0, 60000);
   v.integer("witness_threads", e.witness_threads, 1, 1024);
   v.integer("finish_threads", e.finish_threads, 1, 1024);
   v.integer("intake_capacity", e.intake_capacity, 1, 1 << 24);

@@ -31,7 +31,8 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
   ASSERT_TRUE(r.exited && r.code == 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "synthetic 2^12, C2 proofs of 10 partitions, 2 proofs per configuration")) << r.out;
   // One configuration (unlimited, uncapped): its row and its figures, positive.
-  const std::regex run_line("porep_run log=12 vram_gib=0 h2d_gib_s=0 h_copies=1 together=1 proofs=2 partitions=10 key_load_s=[0-9.]+ "
+  const std::regex run_line("porep_run log=12 vram_gib=0 h2d_gib_s=0 h_copies=1 together=1 together_wait_ms=20 proofs=2 "
+                            "partitions=10 key_load_s=[0-9.]+ "
                             "c2_proof_s=([0-9.]+) steady_s=[0-9.]+ first_s=[0-9.]+ partitions_per_hour=([0-9.]+) "
                             "gpu_busy=-1.0000 h2d_gib_per_partition=-1.0000 region_gib=-1.0000");
   std::smatch m;

@@ -30,10 +30,11 @@ using testing::stub_backend;
 struct worker_rig : stage_rig {
   explicit worker_rig(uint32_t max_attempts = 3,
                       std::unique_ptr<devices::device> dev = std::make_unique<testing::fake_device>("fake0"),
-                      uint32_t partitions_together = 1)
+                      uint32_t partitions_together = 1, std::chrono::milliseconds together_wait = {})
       : stage_rig(std::move(dev), 4, partitions_together),
         worker(*slot, *router, trace, *metrics,
-               device_worker::options{.self_verify = false, .max_attempts = max_attempts}, record_failures()) {}
+               device_worker::options{.self_verify = false, .max_attempts = max_attempts, .together_wait = together_wait},
+               record_failures()) {}
 
   partition_task queue(job_id job, uint32_t attempts_so_far = 0, const std::string& key_id = "k") {
     partition_task t;
@@ -213,10 +214,10 @@ TEST(DeviceWorker, LoopRunsTheInboxUntilItCloses) {
 }
 
 // A fake device whose backend starts up to `most` partitions together, for a slot asking for `asked`.
-worker_rig together_rig(size_t most, uint32_t asked) {
+worker_rig together_rig(size_t most, uint32_t asked, std::chrono::milliseconds wait = {}) {
   auto dev = std::make_unique<testing::fake_device>("fake0");
   dev->impl().together_most = most;
-  return worker_rig(3, std::move(dev), asked);
+  return worker_rig(3, std::move(dev), asked, wait);
 }
 
 // The jobs of the partitions in the finish queue.
@@ -258,6 +259,30 @@ TEST(DeviceWorker, PartitionsOfTheKeyQueuedNextStartTogether) {
   const auto events = rig.trace.events();
   ASSERT_EQ(events.size(), 2u) << "one device span for the three together, one for the last";
   EXPECT_TRUE(rig.failed.empty());
+}
+
+// A job's partitions reach the inbox one by one: those of the key queued while the worker waits
+// (together_wait) join the first one's group; with none coming it starts alone at the wait's end.
+TEST(DeviceWorker, PartitionsQueuedWithinTheWaitJoinTheGroup) {
+  worker_rig rig = together_rig(8, 3, std::chrono::seconds(60));
+  rig.queue(1);
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    rig.queue(2);
+    rig.queue(3);
+  });
+  rig.run_next();
+  later.join();
+  EXPECT_EQ(rig.backend->together_sizes(), std::vector<size_t>{3});
+  EXPECT_EQ(rig.backend->starts.load(), 0);
+  EXPECT_EQ(finished(rig), (std::multiset<job_id>{1, 2, 3}));
+
+  worker_rig alone = together_rig(8, 3, std::chrono::milliseconds(30));
+  alone.queue(1);
+  alone.run_next();
+  EXPECT_TRUE(alone.backend->together_sizes().empty());
+  EXPECT_EQ(alone.backend->starts.load(), 1);
+  EXPECT_EQ(finished(alone), (std::multiset<job_id>{1}));
 }
 
 TEST(DeviceWorker, OnlyTheSameKeyQueuedRightBehindIsTaken) {

@@ -75,6 +75,52 @@ TEST(JobQueue, PopSameKeyTakesTheHeadWhileItIsOfTheKey) {
   EXPECT_EQ(full.size(), 1u);
 }
 
+// Batch mates that arrive while the worker waits join it, until the deadline; it never waits behind
+// another key's task, and a wakeup it took for a task it leaves still reaches a pop() beside it.
+TEST(JobQueue, PopSameKeyWaitsForMoreOfTheKeyUntilTheDeadline) {
+  job_queue q(16);
+  std::thread pusher([&] {
+    std::this_thread::sleep_for(20ms);
+    EXPECT_THAT(q.push(task(1, 1, priority::normal), no_deadline()), IsOk());
+    std::this_thread::sleep_for(20ms);
+    EXPECT_THAT(q.push(task(1, 2, priority::normal), no_deadline()), IsOk());
+    EXPECT_THAT(q.push(task(1, 3, priority::normal), no_deadline()), IsOk());
+  });
+  const auto got = q.pop_same_key("k", 2, deadline_in(60s));
+  pusher.join();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].partition, 1u);
+  EXPECT_EQ(got[1].partition, 2u);
+  EXPECT_EQ(q.size(), 1u) << "never more than asked";
+  ASSERT_TRUE(q.try_pop().has_value());
+  EXPECT_TRUE(q.pop_same_key("k", 2, deadline_in(30ms)).empty()) << "nothing came by the deadline";
+
+  std::atomic<bool> popped{false};
+  std::thread popper([&] {
+    auto t = q.pop(deadline_in(5s));
+    ASSERT_THAT(t, IsOk()) << "the other key's task reaches the pop() waiting beside the worker";
+    EXPECT_EQ(t->key_id, "other");
+    popped = true;
+  });
+  std::thread other([&] {
+    std::this_thread::sleep_for(20ms);
+    partition_task t = task(2, 0, priority::normal);
+    t.key_id = "other";
+    EXPECT_THAT(q.push(std::move(t), no_deadline()), IsOk());
+  });
+  EXPECT_TRUE(q.pop_same_key("k", 2, deadline_in(2s)).empty()) << "never another key's task";
+  other.join();
+  popper.join();
+  EXPECT_TRUE(popped.load());
+
+  std::thread closer([&] {
+    std::this_thread::sleep_for(20ms);
+    q.close();
+  });
+  EXPECT_TRUE(q.pop_same_key("k", 2, no_deadline()).empty()) << "close() ends the wait";
+  closer.join();
+}
+
 TEST(JobQueue, FullQueueBlocksPushUntilPop) {
   job_queue q(2);
   ASSERT_THAT(q.push(task(1, 0, priority::normal), no_deadline()), IsOk());
