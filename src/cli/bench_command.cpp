@@ -55,7 +55,7 @@ struct bench_args {
   std::vector<double> h2d_gib_s;
   std::vector<uint32_t> h_copies;
   std::vector<uint32_t> together;
-  uint32_t together_wait_ms = uint32_t(engine::engine_config{}.together_wait.count());
+  std::vector<uint32_t> together_wait_ms;
   uint32_t matrix_chunk_mib = 0;
 };
 
@@ -271,8 +271,8 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->needs(porep);
   cmd->add_option("--together-wait-ms", args->together_wait_ms,
                   "--porep: how long a worker that found fewer of the key queued than --together waits for more "
-                  "(engine.together_wait_ms), every configuration")
-      ->capture_default_str()
+                  "(engine.together_wait_ms), one run per value, e.g. 0,20")
+      ->delimiter(',')
       ->check(knob_range_check("engine.together_wait_ms"))
       ->needs(porep);
   cmd->add_option("--matrix-chunk-mib", args->matrix_chunk_mib,
@@ -299,7 +299,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
     if (given("--h2d-gib-s")) p.h2d_gib_s = args->h2d_gib_s;
     if (given("--h-copies")) p.h_copies = args->h_copies;
     if (given("--together")) p.together = args->together;
-    p.together_wait_ms = args->together_wait_ms;
+    if (given("--together-wait-ms")) p.together_wait_ms = args->together_wait_ms;
     p.matrix_chunk_mib = args->matrix_chunk_mib;
     p.workers = args->workers;
     p.gpus = args->gpus;

@@ -54,6 +54,7 @@ struct porep_row {
   double vram_gib = 0, h2d_gib_s = 0;  // 0: unlimited, uncapped
   uint32_t h_copies = 1;               // asked for: the plan keeps fewer where memory is short
   uint32_t together = 1;               // engine.partitions_together
+  uint32_t together_wait_ms = 0;       // engine.together_wait_ms
   double key_load_s = 0;
   proof_batch_figures batch;
   double gpu_busy = -1;        // -1: no GPU
@@ -94,12 +95,13 @@ uint64_t packed_witness_bytes_of(const bench_workload& w) {
   return witness != nullptr ? cuda::packed_layout_of(std::span<const ff::fr>(**witness)).bytes : 0;
 }
 
-// The trace file of one configuration: "c2.json" -> "c2-vram24-h2d25-copies1-k3.json" (0: unlimited,
+// The trace file of one configuration: "c2.json" -> "c2-vram24-h2d25-copies1-k3-wait20.json" (0: unlimited,
 // uncapped; no extension: the suffix is appended).
 std::string trace_path_for(const std::string& trace, double vram_gib, double h2d_gib_s, uint32_t h_copies,
-                           uint32_t together) {
-  char suffix[96];
-  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u", vram_gib, h2d_gib_s, h_copies, together);
+                           uint32_t together, uint32_t wait_ms) {
+  char suffix[128];
+  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u-wait%u", vram_gib, h2d_gib_s, h_copies, together,
+                wait_ms);
   const size_t dot = trace.rfind('.');
   const size_t slash = trace.rfind('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return trace + suffix;
@@ -108,7 +110,7 @@ std::string trace_path_for(const std::string& trace, double vram_gib, double h2d
 
 result<porep_row> run_configuration(command_run& run, const porep_bench_args& a, const bench_workload& w,
                                     uint64_t packed_witness_bytes, double vram_gib, double h2d_gib_s,
-                                    uint32_t h_copies, uint32_t together) {
+                                    uint32_t h_copies, uint32_t together, uint32_t wait_ms) {
   engine::engine_config cfg;
   devices::gpu_device_options g;
   g.ordinals = a.gpus;
@@ -122,7 +124,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
     g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(together, packed_witness_bytes));
   }
   cfg.partitions_together = together;
-  cfg.together_wait = std::chrono::milliseconds(a.together_wait_ms);
+  cfg.together_wait = std::chrono::milliseconds(wait_ms);
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
   if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1 || together > 1 || a.matrix_chunk_mib > 0)) {
@@ -150,6 +152,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   row.h2d_gib_s = h2d_gib_s;
   row.h_copies = h_copies;
   row.together = together;
+  row.together_wait_ms = wait_ms;
 
   const auto submit = [&](uint32_t partitions) -> result<engine::job_id> {
     engine::submit_request req;
@@ -201,7 +204,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   PP_ASSIGN_OR_RETURN(row.batch, figures_of_batch(done, a.partitions));
   row.steps = step_medians(step_ms);
   if (!a.trace.empty()) {
-    const std::string path = trace_path_for(a.trace, vram_gib, h2d_gib_s, h_copies, together);
+    const std::string path = trace_path_for(a.trace, vram_gib, h2d_gib_s, h_copies, together, wait_ms);
     PP_RETURN_IF_ERROR(eng->write_trace(path));
     run.progress("trace written to " + path + " (open in https://ui.perfetto.dev)");
   }
@@ -226,7 +229,7 @@ void print_run_line(const porep_row& r, const porep_bench_args& a) {
               "partitions=%u key_load_s=%.3f "
               "c2_proof_s=%.4f steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f "
               "h2d_gib_per_partition=%.4f region_gib=%.4f\n",
-              a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, a.together_wait_ms, a.proofs,
+              a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, r.together_wait_ms, a.proofs,
               a.partitions, r.key_load_s,
               r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
               r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
@@ -243,11 +246,11 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
       a.matrix_chunk_mib > 0 ? ", streamed matrices in row chunks of " + std::to_string(a.matrix_chunk_mib) + " MiB" : "";
   std::printf("workload      %s, C2 proofs of %u partitions, %u proofs per configuration%s\n", label.c_str(),
               a.partitions, a.proofs, chunks.c_str());
-  std::printf("%-8s %-8s %-8s %-8s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
-              "together", "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
+  std::printf("%-8s %-8s %-8s %-8s %-7s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
+              "together", "wait_ms", "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
   for (const porep_row& r : rows) {
-    std::printf("%-8s %-8s %-8u %-8u %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.vram_gib).c_str(),
-                gib_label(r.h2d_gib_s).c_str(), r.h_copies, r.together, r.key_load_s, r.batch.seconds_per_proof,
+    std::printf("%-8s %-8s %-8u %-8u %-7u %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.vram_gib).c_str(),
+                gib_label(r.h2d_gib_s).c_str(), r.h_copies, r.together, r.together_wait_ms, r.key_load_s, r.batch.seconds_per_proof,
                 r.batch.steady_seconds_per_proof, r.batch.first_proof_s, r.batch.partitions_per_hour,
                 r.gpu_busy < 0 ? "-" : (std::to_string(int(100 * r.gpu_busy + 0.5)) + "%").c_str(),
                 r.h2d_gib_per_partition < 0 ? "-" : std::to_string(r.h2d_gib_per_partition).substr(0, 6).c_str(),
@@ -266,8 +269,9 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
 
 int run_porep_bench(const porep_bench_args& a, bool quiet) {
   command_run run("bench", quiet);
-  if (a.vram_gib.empty() || a.h2d_gib_s.empty() || a.h_copies.empty() || a.together.empty()) {
-    return run.fail("--vram-gib, --h2d-gib-s, --h-copies and --together need at least one value");
+  if (a.vram_gib.empty() || a.h2d_gib_s.empty() || a.h_copies.empty() || a.together.empty() ||
+      a.together_wait_ms.empty()) {
+    return run.fail("--vram-gib, --h2d-gib-s, --h-copies, --together and --together-wait-ms need at least one value");
   }
   // The GPU that makes the key's points: the first one used, when GPUs serve.
   int points_gpu = -1;
@@ -286,10 +290,12 @@ int run_porep_bench(const porep_bench_args& a, bool quiet) {
     for (const double cap : a.h2d_gib_s) {
       for (const uint32_t copies : a.h_copies) {
         for (const uint32_t k : a.together) {
-          auto row = run_configuration(run, a, *w, packed_witness_bytes, vram, cap, copies, k);
-          if (!row.ok()) return run.fail(row.error());
-          print_run_line(*row, a);
-          rows.push_back(*row);
+          for (const uint32_t wait_ms : a.together_wait_ms) {
+            auto row = run_configuration(run, a, *w, packed_witness_bytes, vram, cap, copies, k, wait_ms);
+            if (!row.ok()) return run.fail(row.error());
+            print_run_line(*row, a);
+            rows.push_back(*row);
+          }
         }
       }
     }

@@ -21,13 +21,14 @@ struct porep_bench_args {
   std::vector<double> h2d_gib_s{0};  // host-to-device caps to run (0: the link's own rate)
   std::vector<uint32_t> h_copies{devices::gpu_device_options{}.h_copies};  // engine.gpu_h_copies values to run
   std::vector<uint32_t> together{1};  // engine.partitions_together values to run
-  uint32_t together_wait_ms = uint32_t(engine::engine_config{}.together_wait.count());  // every configuration
+  // engine.together_wait_ms values to run
+  std::vector<uint32_t> together_wait_ms{uint32_t(engine::engine_config{}.together_wait.count())};
   uint32_t matrix_chunk_mib = 0;  // streamed matrices' row chunks in every configuration (0: the tuning's)
   uint32_t witness_threads = engine::engine_config{}.witness_threads;
   uint32_t finish_threads = engine::engine_config{}.finish_threads;
   uint64_t memory_mib = 0;        // host budget (0: the cgroup limit or MemTotal, less the margin)
   // Where each configuration's Chrome trace goes: this path with its configuration before the
-  // extension ("c2.json" -> "c2-vram24-h2d25-copies1-k3.json"); empty: none.
+  // extension ("c2.json" -> "c2-vram24-h2d25-copies1-k3-wait20.json"); empty: none.
   std::string trace;
 };
 

@@ -45,7 +45,7 @@ TEST(PorepBench, ProvesTwoC2ShapedProofsOnTheCpuAndReportsThem) {
                              "median_ms=[0-9.]+ step=[^\n]+\n");
   EXPECT_TRUE(std::regex_search(r.out, step_line)) << r.out;
   // The configuration's trace, named by it: the engine's Chrome trace with the partitions' stages.
-  const std::string json = test::read_file(trace.parent_path() / "c2-vram0-h2d0-copies1-k1.json");
+  const std::string json = test::read_file(trace.parent_path() / "c2-vram0-h2d0-copies1-k1-wait20.json");
   EXPECT_TRUE(contains(json, "\"traceEvents\"")) << json.substr(0, 200);
   EXPECT_TRUE(contains(json, "\"witness\"")) << json.substr(0, 200);
   EXPECT_FALSE(contains(r.out, "result porep_c2_gpu_busy")) << "no GPU served";
