@@ -30,7 +30,7 @@ struct engine_config {
   // How long a worker that found fewer of the key queued behind its first partition than it could
   // take waits for more, while its device's inbox is empty. A job's partitions reach the inbox one
   // by one, so without it the first one or two of a burst start alone; on a 2^27 PoRep key under a
-  // 24 GiB budget a partition alone takes its four shared MSMs ~180 ms longer than a share
+  // 24 GiB budget a partition alone takes its four shared MSMs ~190 ms longer than a share
   // (docs/perf/vram-budgets.md, "Today"). 0: never wait.
   std::chrono::milliseconds together_wait{20};
   // With GPUs (choose_devices), one CPU device beside them that proves BN254 keys only (the GPUs
