@@ -3,7 +3,7 @@
 //   proofpipe bench --zkey circuit.zkey --wtns w.wtns --partitions 4 --proofs 20
 //   proofpipe bench --backend cuda --workers 2 --log-constraints 22 --partitions 10 --proofs 4
 //   proofpipe bench --porep [--vram-gib 0,24,16] [--h2d-gib-s 0,25] [--h-copies 1,4] [--together 1,3] [--trace c2.json]
-//     [--matrix-chunk-mib 512]
+//     [--matrix-chunk-mib 256]
 //     (whole C2 proofs: porep_bench.cpp)
 // Circuits come from the synthetic PoRep-shaped generator at 2^k constraints (insecure setup, said
 // so) or from a snarkjs zkey with a witness file (bench_workload.hpp). Prints proofs/hour,
@@ -276,8 +276,8 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->check(knob_range_check("engine.together_wait_ms"))
       ->needs(porep);
   cmd->add_option("--matrix-chunk-mib", args->matrix_chunk_mib,
-                  "--porep: row chunks of streamed matrices in MiB, every configuration (default 0: spmv_tuning's); "
-                  "a measurement aid")
+                  "--porep: row chunks of streamed matrices in MiB, the only size every configuration's plan may "
+                  "take (default 0: spmv_tuning's, wider where the plan's workspace holds them); a measurement aid")
       ->check(CLI::Range(0, 4096))
       ->needs(porep);
   for (const char* name : {"--zkey", "--wtns", "--warmup", "--fail-device", "--no-verify", "--gpu-vram-share",

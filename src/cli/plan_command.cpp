@@ -169,7 +169,7 @@ void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::b
   } else {
     std::printf("matrices: %llu bytes, streamed in row chunks of %llu bytes (coefficient tables resident: %llu "
                 "bytes)\n",
-                (unsigned long long)s.matrix_image_bytes, (unsigned long long)p.matrix_slot_bytes,
+                (unsigned long long)p.matrix_image_bytes(s), (unsigned long long)p.matrix_slot_bytes,
                 (unsigned long long)s.matrix_tables_bytes);
   }
   std::printf("msm chunks: %llu G1 points, %llu G2 points\n", (unsigned long long)p.msm.g1_chunk,
@@ -231,7 +231,7 @@ int run_plan(const plan_args& a, bool quiet) {
   if (!compact.ok()) return run.fail(compact.error());
   auto shape = std::visit(
       [&](const auto& cs) {
-        return cuda::shape_key(in->key, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), cfg.h_copies);
+        return cuda::shape_key(in->key, cs, *compact, cfg.staging_bytes, cuda::matrix_rows_for(cfg), cfg.h_copies);
       },
       in->cs);
   if (!shape.ok()) return run.fail(shape.error());

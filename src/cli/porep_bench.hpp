@@ -23,7 +23,7 @@ struct porep_bench_args {
   std::vector<uint32_t> together{1};  // engine.partitions_together values to run
   // engine.together_wait_ms values to run
   std::vector<uint32_t> together_wait_ms{uint32_t(engine::engine_config{}.together_wait.count())};
-  uint32_t matrix_chunk_mib = 0;  // streamed matrices' row chunks in every configuration (0: the tuning's)
+  uint32_t matrix_chunk_mib = 0;  // streamed matrices' row chunks, the only size in every configuration (0: the plan's)
   uint32_t witness_threads = engine::engine_config{}.witness_threads;
   uint32_t finish_threads = engine::engine_config{}.finish_threads;
   uint64_t memory_mib = 0;        // host budget (0: the cgroup limit or MemTotal, less the margin)

@@ -24,7 +24,7 @@ key_vram_plan plan_of(const groth16::basic_proving_key<Family>& pk,
   cfg.h_copies = q.h_copies;
   auto compact = cuda::make_compact_r1cs(cs);
   if (!compact.ok()) return unknown(compact.error());
-  auto shape = cuda::shape_key(pk, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), cfg.h_copies);
+  auto shape = cuda::shape_key(pk, cs, *compact, cfg.staging_bytes, cuda::matrix_rows_for(cfg), cfg.h_copies);
   if (!shape.ok()) return unknown(shape.error());
   auto opts = cuda::options_for(*shape, cfg);
   if (!opts.ok()) return unknown(opts.error());

@@ -85,7 +85,7 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
   cfg.staging_bytes = staging_mib << 20;
   const auto compact = cuda::make_compact_r1cs(cs);
   ASSERT_THAT(compact, IsOk());
-  const auto s = cuda::shape_key(key, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), cfg.h_copies);
+  const auto s = cuda::shape_key(key, cs, *compact, cfg.staging_bytes, cuda::matrix_rows_for(cfg), cfg.h_copies);
   ASSERT_THAT(s, IsOk());
   const auto b = cuda::plan_for_budget(*s, cfg, 0);
   ASSERT_THAT(b, IsOk());
@@ -108,7 +108,7 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
     EXPECT_TRUE(contains(m.at(key_table_names[t]), std::to_string(s->points[t]) + " points"));
     EXPECT_TRUE(contains(m.at(key_table_names[t]), p.resident[t] ? "resident" : "streamed"));
   }
-  EXPECT_EQ(number(m, "matrices"), p.matrices_resident ? s->matrices_bytes : s->matrix_image_bytes);
+  EXPECT_EQ(number(m, "matrices"), p.matrices_resident ? s->matrices_bytes : p.matrix_image_bytes(*s));
   EXPECT_EQ(number(m, "msm chunks"), p.msm.g1_chunk);
   EXPECT_TRUE(contains(m.at("msm chunks"), std::to_string(p.msm.g2_chunk) + " G2 points"));
   EXPECT_EQ(number(m, "msm workspace"), p.msm.workspace_bytes);
@@ -168,7 +168,7 @@ TEST(PlanCommand, PorepShapedKeyUnlimitedStreamedAndAtItsLeast) {
   cuda::cuda_backend_config cfg;
   const auto compact = cuda::make_compact_r1cs(c->cs);
   ASSERT_THAT(compact, IsOk());
-  const auto s = cuda::shape_key(*key, c->cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), 1);
+  const auto s = cuda::shape_key(*key, c->cs, *compact, cfg.staging_bytes, cuda::matrix_rows_for(cfg), 1);
   ASSERT_THAT(s, IsOk());
   const auto all = cuda::plan_for_budget(*s, cfg, 0);
   ASSERT_THAT(all, IsOk());

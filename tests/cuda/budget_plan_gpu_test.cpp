@@ -35,7 +35,7 @@ TEST(BudgetPlanGpu, BackendPlansWhatTheHostPrints) {
     const auto compact = make_compact_r1cs(inst->circuit.cs);
     ASSERT_THAT(compact, IsOk());
     const auto shape =
-        shape_key(inst->pk, inst->circuit.cs, *compact, cfg.staging_bytes, matrix_chunk_bytes(cfg), cfg.h_copies);
+        shape_key(inst->pk, inst->circuit.cs, *compact, cfg.staging_bytes, matrix_rows_for(cfg), cfg.h_copies);
     ASSERT_THAT(shape, IsOk());
     // The kernels' memory: what a backend measures at create (kernel_warmup.hpp), the same for every
     // backend of this process.

@@ -42,7 +42,7 @@ sized_key porep_key(uint64_t constraints, h_basis basis) {
   EXPECT_THAT(sizes, IsOk());
   EXPECT_THAT(compact, IsOk());
   if (!sizes.ok() || !compact.ok()) return k;
-  auto s = shape_key(*sizes, c->cs, *compact, k.cfg.staging_bytes, matrix_chunk_bytes(k.cfg), k.cfg.h_copies);
+  auto s = shape_key(*sizes, c->cs, *compact, k.cfg.staging_bytes, matrix_rows_for(k.cfg), k.cfg.h_copies);
   EXPECT_THAT(s, IsOk());
   if (s.ok()) k.shape = *s;
   return k;

@@ -54,8 +54,9 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
   // Matrix slots: past b and c, inside the lane, disjoint; none when the matrices are resident.
   if (p.matrices_resident) {
     EXPECT_EQ(p.matrix_slot_bytes, 0u);
+    EXPECT_FALSE(p.wide_matrix_rows);
   } else {
-    EXPECT_GE(p.matrix_slot_bytes, s.matrix_slot_bytes);
+    EXPECT_GE(p.matrix_slot_bytes, p.wide_matrix_rows ? s.wide_matrix_slot_bytes : s.matrix_slot_bytes);
     EXPECT_GE(l.mslot[0], l.c + s.n * 32);
     EXPECT_LE(l.mslot[0] + p.matrix_slot_bytes, l.mslot[1]);
     EXPECT_LE(l.mslot[1] + p.matrix_slot_bytes, l.bytes);
@@ -366,8 +367,84 @@ TEST(KeyLayout, HInTurnsLowersTheMinimum) {
   EXPECT_FALSE(u->h_in_turns);
 }
 
+// p, with the shape's wider rows taken or not, is q (the plan of the shape without them) in everything
+// but the matrix slots: the same lanes, bytes, chunks and point slots at the same places.
+void expect_same_but_matrix_rows(const key_plan& p, const key_plan& q) {
+  EXPECT_EQ(p.resident, q.resident);
+  EXPECT_EQ(p.matrices_resident, q.matrices_resident);
+  EXPECT_EQ(p.msm.g1_chunk, q.msm.g1_chunk);
+  EXPECT_EQ(p.msm.workspace_bytes, q.msm.workspace_bytes);
+  EXPECT_EQ(p.slot_bytes, q.slot_bytes);
+  EXPECT_EQ(p.h_in_turns, q.h_in_turns);
+  EXPECT_EQ(p.lanes, q.lanes);
+  EXPECT_EQ(p.h_copies, q.h_copies);
+  EXPECT_EQ(p.resident_bytes, q.resident_bytes);
+  EXPECT_EQ(p.lane.bytes, q.lane.bytes);
+  EXPECT_EQ(p.lane.slots, q.lane.slots);
+  EXPECT_EQ(p.lane.slots_clear_of_h, q.lane.slots_clear_of_h);
+  for (int i = 0; i < p.lane.slots; ++i) EXPECT_EQ(p.lane.slot[i], q.lane.slot[i]);
+  EXPECT_EQ(p.lane.msm_ws, q.lane.msm_ws);
+  EXPECT_EQ(p.lane.mslot[0], q.lane.mslot[0]);
+  EXPECT_FALSE(q.wide_matrix_rows);
+}
+
+key_shape without_wide_rows(key_shape s) {
+  s.wide_matrix_chunk_bytes = s.wide_matrix_slot_bytes = s.wide_matrix_image_bytes = 0;
+  return s;
+}
+
+// The wider row chunks (spmv_tuning's 512 MiB) where the streaming plan's lane holds their two slots
+// anyway: at 2^27 under 16 GiB the H step's part with them is ~5.0 GiB against the MSM phase's
+// ~5.3 (the workspace and three point slots), so the plan takes them and nothing else changes; at
+// the least budget the lane is as small as the H step, so wider slots would grow it and the plan
+// keeps the narrow ones, and the least budget is the narrow one's. Copied bytes follow the chunking
+// taken.
+TEST(KeyLayout, WideMatrixRowsOnlyWhereTheLaneHoldsThem) {
+  const key_shape s = porep27();
+  const key_shape narrow = without_wide_rows(s);
+  const auto opts = chunking_options(s, 0);
+  ASSERT_THAT(opts, IsOk());
+  const uint64_t region = (16 * gib - (uint64_t{190} << 20)) / (uint64_t{2} << 20) * (uint64_t{2} << 20);
+  const auto p = plan_key(s, *opts, region, 2);
+  const auto q = plan_key(narrow, *opts, region, 2);
+  ASSERT_THAT(p, IsOk());
+  ASSERT_THAT(q, IsOk());
+  std::printf("16 GiB: %s\n", p->to_string(s).c_str());
+  check_plan(s, *p, region);
+  ASSERT_FALSE(p->matrices_resident);
+  EXPECT_TRUE(p->wide_matrix_rows);
+  EXPECT_EQ(p->matrix_slot_bytes, s.wide_matrix_slot_bytes);
+  EXPECT_EQ(p->matrix_chunk_bytes(s), s.wide_matrix_chunk_bytes);
+  EXPECT_EQ(p->matrix_image_bytes(s), s.wide_matrix_image_bytes);
+  EXPECT_EQ(p->streamed_bytes(s), q->streamed_bytes(narrow) - (s.matrix_image_bytes - s.wide_matrix_image_bytes));
+  EXPECT_NE(p->to_string(s).find("the wider ones"), std::string::npos);
+  expect_same_but_matrix_rows(*p, *q);
+
+  const uint64_t least = least_plan_bytes(s, *opts);
+  EXPECT_EQ(least, least_plan_bytes(narrow, *opts));
+  const auto l = plan_key(s, *opts, least, 2);
+  const auto ln = plan_key(narrow, *opts, least, 2);
+  ASSERT_THAT(l, IsOk());
+  ASSERT_THAT(ln, IsOk());
+  check_plan(s, *l, least);
+  EXPECT_FALSE(l->matrices_resident);
+  EXPECT_FALSE(l->wide_matrix_rows);
+  EXPECT_EQ(l->matrix_chunk_bytes(s), s.matrix_chunk_bytes);
+  EXPECT_EQ(l->matrix_image_bytes(s), s.matrix_image_bytes);
+  expect_same_but_matrix_rows(*l, *ln);
+
+  // Resident matrices (24 GiB) stream no rows, wide or not.
+  const auto r = plan_key(s, *opts, region + 8 * gib, 2);
+  ASSERT_THAT(r, IsOk());
+  EXPECT_TRUE(r->matrices_resident);
+  EXPECT_FALSE(r->wide_matrix_rows);
+  EXPECT_EQ(r->matrix_chunk_bytes(s), 0u);
+  EXPECT_EQ(r->matrix_image_bytes(s), 0u);
+}
+
 // Random small shapes and budgets: whatever comes back is inside its budget and well laid out; a
-// refusal only when the all-streamed plan with the smallest chunking does not fit.
+// refusal only when the all-streamed plan with the smallest chunking does not fit. Wider row chunks
+// never change anything in a plan but its matrix slots.
 TEST(KeyLayout, RandomShapes) {
   std::mt19937_64 rng = pp::test::seeded_rng();
   for (int i = 0; i < 2000; ++i) {
@@ -380,7 +457,13 @@ TEST(KeyLayout, RandomShapes) {
     s.matrices_bytes = rng() % (s.n * 64 + 1);
     s.matrix_tables_bytes = rng() % (s.matrices_bytes / 4 + 1);
     s.matrix_slot_bytes = rng() % 3 == 0 ? 0 : rng() % (s.matrices_bytes + 1) + 1;
+    s.matrix_chunk_bytes = s.matrix_slot_bytes;
     s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+    if (s.matrix_slot_bytes != 0 && rng() % 2) {
+      s.wide_matrix_slot_bytes = s.matrix_slot_bytes + rng() % (s.matrices_bytes + 1) + 1;
+      s.wide_matrix_chunk_bytes = s.wide_matrix_slot_bytes;
+      s.wide_matrix_image_bytes = s.matrix_image_bytes;
+    }
     s.qap_bytes = rng() % (s.n * 64 + 1);
     s.a_index_bytes = rng() % 2 ? s.points[table_a] * 4 : 0;
     s.b_index_bytes = rng() % 2 ? s.points[table_b_g1] * 4 : 0;
@@ -394,6 +477,9 @@ TEST(KeyLayout, RandomShapes) {
     const auto p = plan_key(s, opts, budget, 3);
     if (p.ok()) {
       check_plan(s, *p, budget);
+      const auto q = plan_key(without_wide_rows(s), opts, budget, 3);
+      ASSERT_THAT(q, IsOk()) << "iteration " << i;
+      expect_same_but_matrix_rows(*p, *q);
       if (HasFatalFailure() || HasNonfatalFailure()) FAIL() << "iteration " << i;
     } else {
       EXPECT_EQ(p.error().code(), status_code::resource_exhausted);

@@ -28,6 +28,10 @@ void expect_same_shape(const key_shape& a, const key_shape& b) {
   EXPECT_EQ(a.matrix_tables_bytes, b.matrix_tables_bytes);
   EXPECT_EQ(a.matrix_slot_bytes, b.matrix_slot_bytes);
   EXPECT_EQ(a.matrix_image_bytes, b.matrix_image_bytes);
+  EXPECT_EQ(a.matrix_chunk_bytes, b.matrix_chunk_bytes);
+  EXPECT_EQ(a.wide_matrix_chunk_bytes, b.wide_matrix_chunk_bytes);
+  EXPECT_EQ(a.wide_matrix_slot_bytes, b.wide_matrix_slot_bytes);
+  EXPECT_EQ(a.wide_matrix_image_bytes, b.wide_matrix_image_bytes);
   EXPECT_EQ(a.qap_bytes, b.qap_bytes);
   EXPECT_EQ(a.a_index_bytes, b.a_index_bytes);
   EXPECT_EQ(a.b_index_bytes, b.b_index_bytes);
@@ -58,12 +62,52 @@ TEST(KeySizing, SizesOfTheSetupKeyWithoutMakingIt) {
 
       const auto compact = make_compact_r1cs(inst->circuit.cs);
       ASSERT_THAT(compact, IsOk());
-      const auto from_key = shape_key(inst->pk, inst->circuit.cs, *compact, uint64_t{1} << 20, 4096, 2);
-      const auto from_sizes = shape_key(*got, inst->circuit.cs, *compact, uint64_t{1} << 20, 4096, 2);
+      const auto from_key = shape_key(inst->pk, inst->circuit.cs, *compact, uint64_t{1} << 20, {4096, 16384}, 2);
+      const auto from_sizes = shape_key(*got, inst->circuit.cs, *compact, uint64_t{1} << 20, {4096, 16384}, 2);
       ASSERT_THAT(from_key, IsOk());
       ASSERT_THAT(from_sizes, IsOk());
       expect_same_shape(*from_key, *from_sizes);
     }
+  }
+}
+
+// The shape carries the matrices' row chunks at both sizes, each as make_spmv_chunking makes them; a
+// wider size whose largest chunk is no larger (or the same size) gives no wider chunking.
+TEST(KeySizing, BothRowChunkingsOfTheMatrices) {
+  const uint64_t seed = pp::test::test_seed();
+  const auto inst = pp::test::make_keyed_circuit(r1cs::synthetic_params::porep(3000, seed % 1000), h_basis::monomial,
+                                                 seed + 1);
+  ASSERT_NE(inst, nullptr);
+  const auto compact = make_compact_r1cs(inst->circuit.cs);
+  ASSERT_THAT(compact, IsOk());
+  const auto image = [](const spmv_chunking& k) {
+    uint64_t b = 0;
+    for (const spmv_chunk& ch : k.chunks) b += ch.bytes;
+    return b;
+  };
+  const auto narrow = make_spmv_chunking(*compact, 4096);
+  const auto wide = make_spmv_chunking(*compact, 16384);
+  ASSERT_THAT(narrow, IsOk());
+  ASSERT_THAT(wide, IsOk());
+  ASSERT_GT(wide->slot_bytes, narrow->slot_bytes);
+  ASSERT_LT(wide->chunks.size(), narrow->chunks.size());
+
+  const auto s = shape_key(inst->pk, inst->circuit.cs, *compact, uint64_t{1} << 20, {4096, 16384}, 1);
+  ASSERT_THAT(s, IsOk());
+  EXPECT_EQ(s->matrix_chunk_bytes, 4096u);
+  EXPECT_EQ(s->matrix_slot_bytes, narrow->slot_bytes);
+  EXPECT_EQ(s->matrix_image_bytes, image(*narrow));
+  EXPECT_EQ(s->wide_matrix_chunk_bytes, 16384u);
+  EXPECT_EQ(s->wide_matrix_slot_bytes, wide->slot_bytes);
+  EXPECT_EQ(s->wide_matrix_image_bytes, image(*wide));
+
+  for (const matrix_row_chunks one : {matrix_row_chunks{4096, 4096}, matrix_row_chunks{compact->device_bytes() * 2,
+                                                                                     compact->device_bytes() * 4}}) {
+    const auto t = shape_key(inst->pk, inst->circuit.cs, *compact, uint64_t{1} << 20, one, 1);
+    ASSERT_THAT(t, IsOk());
+    EXPECT_EQ(t->wide_matrix_chunk_bytes, 0u);
+    EXPECT_EQ(t->wide_matrix_slot_bytes, 0u);
+    EXPECT_EQ(t->wide_matrix_image_bytes, 0u);
   }
 }
 

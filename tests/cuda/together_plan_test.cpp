@@ -149,7 +149,7 @@ TEST(TogetherPlan, TogetherStreamedBytesShareTheFourTables) {
   ASSERT_FALSE(p.matrices_resident);
   const uint64_t shared = s.table_bytes(table_l) + s.table_bytes(table_a) + s.table_bytes(table_b_g1) +
                           s.table_bytes(table_b_g2);
-  const uint64_t own = s.table_bytes(table_h) + s.matrix_image_bytes;
+  const uint64_t own = s.table_bytes(table_h) + p.matrix_image_bytes(s);
   EXPECT_EQ(p.streamed_bytes(s), own + shared);
   EXPECT_EQ(together_streamed_bytes(s, p, 1), p.streamed_bytes(s));
   EXPECT_EQ(together_streamed_bytes(s, p, 0), p.streamed_bytes(s)) << "0 reads as one at a time";

@@ -40,7 +40,7 @@ uint64_t backend_least(const groth16::basic_proving_key<Family>& pk, const r1cs:
   cfg.lanes = 2;
   const auto compact = cuda::make_compact_r1cs(cs);
   EXPECT_TRUE(compact.ok());
-  const auto shape = cuda::shape_key(pk, cs, *compact, cfg.staging_bytes, cuda::matrix_chunk_bytes(cfg), 1);
+  const auto shape = cuda::shape_key(pk, cs, *compact, cfg.staging_bytes, cuda::matrix_rows_for(cfg), 1);
   EXPECT_TRUE(shape.ok());
   const auto opts = cuda::options_for(*shape, cfg);
   EXPECT_TRUE(opts.ok());

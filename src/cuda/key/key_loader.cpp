@@ -36,7 +36,7 @@ result<planned_key> basic_circuit_key_loader<Family>::plan() {
   planned_key pl;
   pl.id = id_;
   PP_ASSIGN_OR_RETURN(pl.shape,
-                      shape_key(pk_, cs_, *compact, cfg.staging_bytes, matrix_chunk_bytes(cfg), cfg.h_copies));
+                      shape_key(pk_, cs_, *compact, cfg.staging_bytes, matrix_rows_for(cfg), cfg.h_copies));
   PP_ASSIGN_OR_RETURN(pl.options, options_for(pl.shape, cfg));
   return pl;
 }
@@ -45,8 +45,8 @@ template <class Family>
 status basic_circuit_key_loader<Family>::upload(key_entry& k, const workspace_span& ws, uint64_t pin_budget,
                                                 pinned_chunk_copier& staging) {
   PP_ASSIGN_OR_RETURN(const compact_r1cs* compact, matrices());
-  return upload_key(k, pk_, compact, gather_lists::of(pk_), target_.d_region, target_.copy, staging,
-                    matrix_chunk_bytes(target_.cfg), ws, pin_budget);
+  return upload_key(k, pk_, compact, gather_lists::of(pk_), target_.d_region, target_.copy, staging, ws,
+                    pin_budget);
 }
 
 template class basic_circuit_key_loader<ec::bls12_381::family>;
@@ -71,8 +71,7 @@ status evaluation_key_loader::upload(key_entry& k, const workspace_span& ws, uin
   const gather_lists lists = gather_lists::of(req_);
   t_.add("gather lists (host)", clock::now() - t0);
   const auto t1 = clock::now();
-  status st = upload_key(k, *req_.pk, nullptr, lists, target_.d_region, target_.copy, staging,
-                         matrix_chunk_bytes(target_.cfg), ws, pin_budget);
+  status st = upload_key(k, *req_.pk, nullptr, lists, target_.d_region, target_.copy, staging, ws, pin_budget);
   t_.add("upload_key", clock::now() - t1);
   return st;
 }

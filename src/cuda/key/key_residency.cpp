@@ -149,7 +149,7 @@ result<msm_precomputation> h_precomputation(uint64_t n, uint32_t copies, const m
 template <class Family>
 status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, const compact_r1cs* compact,
                   const gather_lists& gather, void* d_region, cudaStream_t copy, pinned_chunk_copier& staging,
-                  uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget) {
+                  const workspace_span& lanes, uint64_t pin_budget) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -212,7 +212,7 @@ status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, co
   if (compact != nullptr && p.matrices_resident) {
     PP_ASSIGN_OR_RETURN(k.matrices, upload_r1cs(*compact, base + p.matrices_offset, s.matrices_bytes, copy));
   } else if (compact != nullptr) {
-    PP_ASSIGN_OR_RETURN(k.matrix_chunks, make_spmv_chunking(*compact, matrix_chunk_bytes));
+    PP_ASSIGN_OR_RETURN(k.matrix_chunks, make_spmv_chunking(*compact, p.matrix_chunk_bytes(s)));
     if (k.matrix_chunks.slot_bytes > p.matrix_slot_bytes) {
       return internal_error("upload_key: matrix chunks of " + std::to_string(k.matrix_chunks.slot_bytes) +
                             " bytes, slots of " + std::to_string(p.matrix_slot_bytes));
@@ -249,9 +249,14 @@ status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, co
   PP_RETURN_IF_ERROR(upload_list(gather.a, p.a_index_offset, s.a_index_bytes, k.d_a_idx));
   PP_RETURN_IF_ERROR(upload_list(gather.b, p.b_index_offset, s.b_index_bytes, k.d_b_idx));
   PP_CUDA_TRY(cudaStreamSynchronize(copy));  // the caller's lists may die after this
-  log::get("cuda")->info("key upload: {:.2f} GiB of resident points in {:.3f} s (pinned chunks), pins, matrices, "
+  log::get("cuda")->info("key upload: {:.2f} GiB of resident points in {:.3f} s (pinned chunks), pins, matrices{}, "
                          "NTT tables and gather lists in {:.3f} s",
-                         double(resident_bytes) / double(uint64_t{1} << 30), t_points, since(t1));
+                         double(resident_bytes) / double(uint64_t{1} << 30), t_points,
+                         k.matrix_chunks.chunks.empty()
+                             ? std::string()
+                             : " (" + std::to_string(k.matrix_chunks.chunks.size()) + " row chunks of at most " +
+                                   std::to_string(p.matrix_chunk_bytes(s) >> 20) + " MiB)",
+                         since(t1));
   k.ws.resize(lanes.count);
   for (uint32_t i = 0; i < lanes.count; ++i) {
     char* const w = static_cast<char*>(d_region) + lanes.offset + uint64_t{i} * lanes.stride;
@@ -280,7 +285,7 @@ status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, co
   template gather_lists gather_lists::of(const groth16::basic_proving_key<Family>&);                               \
   template result<msm_precomputation> h_precomputation<Family::g1_curve>(uint64_t, uint32_t, const msm_chunking&); \
   template status upload_key(key_entry&, const groth16::basic_proving_key<Family>&, const compact_r1cs*,           \
-                             const gather_lists&, void*, cudaStream_t, pinned_chunk_copier&, uint64_t,             \
+                             const gather_lists&, void*, cudaStream_t, pinned_chunk_copier&,                       \
                              const workspace_span&, uint64_t);
 PP_KEY_RESIDENCY_INSTANTIATE(ec::bls12_381::family)
 PP_KEY_RESIDENCY_INSTANTIATE(ec::bn254::family)

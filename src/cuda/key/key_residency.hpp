@@ -114,11 +114,11 @@ struct workspace_span {
 // key: compact null), the NTT tables and the gather lists on `copy` and waits for it (setup); pins the streamed tables and
 // makes and pins the streamed matrices' image (a warning and pageable streaming when pinning fails,
 // or for what would take the key past pin_budget bytes pinned); points the workspaces of `lanes`
-// (region offsets; each at least k.plan.lane.bytes) at its lane layout. matrix_chunk_bytes:
-// shape_key's.
+// (region offsets; each at least k.plan.lane.bytes) at its lane layout. The streamed matrices' row
+// chunks are the plan's (key_plan::matrix_chunk_bytes).
 template <class Family>
 status upload_key(key_entry& k, const groth16::basic_proving_key<Family>& pk, const compact_r1cs* compact,
                   const gather_lists& gather, void* d_region, cudaStream_t copy, pinned_chunk_copier& staging,
-                  uint64_t matrix_chunk_bytes, const workspace_span& lanes, uint64_t pin_budget);
+                  const workspace_span& lanes, uint64_t pin_budget);
 
 }  // namespace pp::cuda

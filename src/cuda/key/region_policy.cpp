@@ -70,7 +70,7 @@ result<key_entry*> region_policy::place_locked(size_t i, key_loader& src) {
   }
   // The streamed matrices' image is a second host copy of the key's rows: charged to the host
   // budget before upload_key makes it, held as long as the entry.
-  const uint64_t image = k->plan.matrices_resident ? 0 : k->shape.matrix_image_bytes;
+  const uint64_t image = k->plan.matrix_image_bytes(k->shape);
   if (image != 0 && host_charge_) {
     auto charged = host_charge_(image);
     if (!charged.ok()) {

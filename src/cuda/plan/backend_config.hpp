@@ -29,8 +29,9 @@ struct cuda_backend_config {
   // Cap on the G1 points per MSM chunk (G2: half) the plan may choose (0: the tuning's 2^25):
   // tests force many streamed chunks on small keys with it.
   uint64_t max_chunk_points = 0;
-  // Bytes of a streamed matrices' row chunk at most (0: spmv_tuning's 256 MiB; at least 512): tests
-  // force many chunks on small circuits with it, `bench --porep --matrix-chunk-mib` compares sizes.
+  // Bytes of a streamed matrices' row chunk at most (0: spmv_tuning's 256 MiB, or its 512 MiB where
+  // the plan's lane holds them; at least 512): tests force many chunks on small circuits with it,
+  // `bench --porep --matrix-chunk-mib` compares sizes. Set, it is the only chunking.
   uint64_t max_matrix_chunk_bytes = 0;
   // Page-lock streamed tables (and the streamed matrices' image) for full-speed copies; false streams
   // them from pageable memory, as a host that refuses to pin does (benchmarks measure that path).

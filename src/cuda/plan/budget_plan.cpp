@@ -15,8 +15,9 @@ result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_bac
   return chunking_options(s, cfg.max_chunk_points);
 }
 
-uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg) {
-  return cfg.max_matrix_chunk_bytes != 0 ? cfg.max_matrix_chunk_bytes : spmv_tuning_sm90.stream_chunk_bytes;
+matrix_row_chunks matrix_rows_for(const cuda_backend_config& cfg) {
+  if (cfg.max_matrix_chunk_bytes != 0) return {cfg.max_matrix_chunk_bytes, cfg.max_matrix_chunk_bytes};
+  return {spmv_tuning_sm90.stream_chunk_bytes, spmv_tuning_sm90.wide_stream_chunk_bytes};
 }
 
 uint64_t budget_pin_reserve_bytes(const cuda_backend_config& cfg) {

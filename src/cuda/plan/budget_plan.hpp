@@ -13,14 +13,16 @@
 #include "core/result.hpp"
 #include "cuda/plan/backend_config.hpp"
 #include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/key_sizing.hpp"
 
 namespace pp::cuda {
 
 // The MSM chunkings cfg lets a plan pick (chunking_options under cfg.max_chunk_points).
 result<std::vector<msm_chunking>> options_for(const key_shape& s, const cuda_backend_config& cfg);
 
-// The streamed matrices' row chunks cfg asks for (cfg.max_matrix_chunk_bytes, else spmv_tuning's).
-uint64_t matrix_chunk_bytes(const cuda_backend_config& cfg);
+// The streamed matrices' row chunks cfg asks for: cfg.max_matrix_chunk_bytes alone when set, else
+// spmv_tuning's and its wider ones.
+matrix_row_chunks matrix_rows_for(const cuda_backend_config& cfg);
 
 // What a VRAM budget keeps for the driver's mappings of cfg.max_pinned_bytes of pinned memory, set
 // or not (pin_reserve_bytes: only when set).

@@ -93,6 +93,19 @@ void add_h_copies(const key_shape& s, key_plan& p, uint64_t budget) {
   }
 }
 
+// The shape's wider row chunks for p's streamed matrices where they leave p's lane bytes and its point
+// slots' place as they are: fewer, longer copies and SpMV launches for nothing else in the plan.
+void widen_matrix_rows(const key_shape& s, key_plan& p) {
+  if (p.matrices_resident || s.wide_matrix_slot_bytes == 0) return;
+  const uint64_t wide = pad256(s.wide_matrix_slot_bytes);
+  if (wide <= p.matrix_slot_bytes) return;
+  const lane_layout l = make_lane_layout(s, p.msm, p.slot_bytes, p.h_in_turns, wide, p.lane.slots);
+  if (l.bytes != p.lane.bytes || l.slots_clear_of_h != p.lane.slots_clear_of_h) return;
+  p.lane = l;
+  p.matrix_slot_bytes = wide;
+  p.wide_matrix_rows = true;
+}
+
 }  // namespace
 
 uint64_t workspace_for(const msm_chunking& m, const std::array<bool, key_table_count>& resident) {
@@ -150,7 +163,7 @@ uint64_t key_plan::streamed_bytes(const key_shape& s) const {
   for (int t = 0; t < key_table_count; ++t) {
     if (!resident[t]) b += s.table_bytes(t);
   }
-  return matrices_resident ? b : b + s.matrix_image_bytes;
+  return b + matrix_image_bytes(s);
 }
 
 std::string key_plan::to_string(const key_shape& s) const {
@@ -158,7 +171,9 @@ std::string key_plan::to_string(const key_shape& s) const {
   for (int t = 0; t < key_table_count; ++t) {
     r += std::string(t ? ", " : "") + key_table_names[t] + (resident[t] ? " resident" : " streamed");
   }
-  r += matrices_resident ? ", matrices resident" : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes);
+  r += matrices_resident ? ", matrices resident"
+                          : ", matrices streamed in row chunks of " + gib(matrix_slot_bytes) +
+                                (wide_matrix_rows ? " (the wider ones)" : "");
   if (h_copies > 1) r += ", H with " + std::to_string(h_copies - 1) + " precomputed copies";
   r += std::string(h_in_turns ? "), b and c in turns, " : "), ") + std::to_string(lanes) + " lane(s) x " +
        gib(lane.bytes) + (guest ? " (the host key's workspaces)" : "") +
@@ -222,6 +237,7 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   if (best) {
     best->lanes = lanes_that_fit(*best, budget, max_lanes);
     add_point_slots(s, *best, budget);
+    widen_matrix_rows(s, *best);
     return *best;
   }
   const key_plan least = least_plan(s, options);

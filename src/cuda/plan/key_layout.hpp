@@ -56,8 +56,12 @@ struct key_shape {
   msm_group g1 = msm_g1, g2 = msm_g2;                   // the key's curve's groups (BN254's or BLS12-381's)
   uint64_t matrices_bytes = 0;                   // compact A, B, C
   uint64_t matrix_tables_bytes = 0;              // their coefficient tables (resident when streamed)
+  uint64_t matrix_chunk_bytes = 0;               // the most a row chunk may take (make_spmv_chunking)
   uint64_t matrix_slot_bytes = 0;                // the largest row chunk (0: the matrices cannot stream)
   uint64_t matrix_image_bytes = 0;               // all row chunks: copied per partition when streamed
+  // The same for wider row chunks, which plan_key takes where the lane holds their slots anyway
+  // (0: none).
+  uint64_t wide_matrix_chunk_bytes = 0, wide_matrix_slot_bytes = 0, wide_matrix_image_bytes = 0;
   uint64_t qap_bytes = 0;                        // NTT (and coset shift) tables
   uint64_t a_index_bytes = 0, b_index_bytes = 0;  // density index lists (0 when unfiltered)
   uint64_t witness_ws_bytes = 0;                 // packed-witness upload workspace
@@ -90,6 +94,7 @@ struct key_plan {
   msm_chunking msm;
   uint64_t slot_bytes = 0;  // each of a lane's streaming slots (0 when every table is resident)
   uint64_t matrix_slot_bytes = 0;  // each of a lane's two matrix slots (0 when the matrices are resident)
+  bool wide_matrix_rows = false;   // the streamed matrices in the shape's wider row chunks
   bool h_in_turns = false;  // b and c share one buffer (streamed plans of monomial keys)
   uint32_t lanes = 0;       // partition workspaces (a guest: those of its region's host key)
   bool guest = false;       // runs in another key's workspaces (plan_region): only the resident part is its own
@@ -115,6 +120,13 @@ struct key_plan {
       if (!r) return true;
     }
     return false;
+  }
+  // The streamed matrices' row chunks, at most this many bytes each, and all of them (0, 0: resident).
+  [[nodiscard]] uint64_t matrix_chunk_bytes(const key_shape& s) const {
+    return matrices_resident ? 0 : wide_matrix_rows ? s.wide_matrix_chunk_bytes : s.matrix_chunk_bytes;
+  }
+  [[nodiscard]] uint64_t matrix_image_bytes(const key_shape& s) const {
+    return matrices_resident ? 0 : wide_matrix_rows ? s.wide_matrix_image_bytes : s.matrix_image_bytes;
   }
   // Bytes copied to the device per partition besides the witness (streamed tables and matrices).
   [[nodiscard]] uint64_t streamed_bytes(const key_shape& s) const;
@@ -142,7 +154,10 @@ uint64_t slot_bytes_for(const key_shape& s, const msm_chunking& m, const std::ar
 //   lane fits with them), and after the lanes more while every lane still fits (up to
 //   msm_max_point_slots): the copies run further ahead of the MSMs that are bound by them.
 // - with every table resident, copies of H's points (up to s.h_copies_max, counting the points)
-//   while they fit beside the lanes.
+//   while they fit beside the lanes;
+// - with the matrices streamed, the shape's wider row chunks where the lane's bytes and its point
+//   slots' place stay as they are (its phase region holds the wider matrix slots anyway): nothing
+//   else in the plan changes, and the least budget stays the narrow chunks'.
 // resource_exhausted naming the smallest budget that would do, when even the smallest chunking
 // streaming every table and the matrices does not fit one lane. options: at least one, largest chunks first.
 result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> options, uint64_t budget,

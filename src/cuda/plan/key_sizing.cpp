@@ -70,7 +70,7 @@ result<key_sizes> key_sizes::of_setup(const r1cs::constraint_system& cs, groth16
 
 template <class Fr>
 result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
+                            const compact_r1cs& compact, uint64_t staging_bytes, matrix_row_chunks rows,
                             uint32_t h_copies_max) {
   key_shape s;
   s.h_copies_max = std::max<uint32_t>(h_copies_max, 1);
@@ -85,10 +85,19 @@ result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_s
   s.g2 = key.g2;
   s.point_bytes = point_bytes(key.g1, key.g2);
   s.matrices_bytes = compact.device_bytes();
-  PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, matrix_chunk_bytes));
+  PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, rows.bytes));
   s.matrix_tables_bytes = mk.tables_bytes;
+  s.matrix_chunk_bytes = rows.bytes;
   s.matrix_slot_bytes = mk.slot_bytes;
   for (const spmv_chunk& ch : mk.chunks) s.matrix_image_bytes += ch.bytes;
+  if (rows.wide > rows.bytes) {
+    PP_ASSIGN_OR_RETURN(const spmv_chunking wide, make_spmv_chunking(compact, rows.wide));
+    if (wide.slot_bytes > mk.slot_bytes) {
+      s.wide_matrix_chunk_bytes = rows.wide;
+      s.wide_matrix_slot_bytes = wide.slot_bytes;
+      for (const spmv_chunk& ch : wide.chunks) s.wide_matrix_image_bytes += ch.bytes;
+    }
+  }
   PP_ASSIGN_OR_RETURN(s.qap_bytes, qap_tables_bytes(log_n, key.basis));
   s.a_index_bytes = key.a_filtered ? key.points[table_a] * 4 : 0;
   s.b_index_bytes = key.b_filtered ? key.points[table_b_g1] * 4 : 0;
@@ -101,8 +110,8 @@ result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_s
 template <class Family>
 result<key_shape> shape_key(const groth16::basic_proving_key<Family>& pk,
                             const r1cs::basic_constraint_system<typename Family::fr>& cs, const compact_r1cs& compact,
-                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max) {
-  return shape_key(key_sizes::of(pk), cs, compact, staging_bytes, matrix_chunk_bytes, h_copies_max);
+                            uint64_t staging_bytes, matrix_row_chunks rows, uint32_t h_copies_max) {
+  return shape_key(key_sizes::of(pk), cs, compact, staging_bytes, rows, h_copies_max);
 }
 
 result<key_shape> shape_evaluation_key(const groth16::evaluation_request& req, uint64_t staging_bytes,
@@ -156,10 +165,10 @@ result<std::vector<msm_chunking>> chunking_options(const key_shape& s, uint64_t 
 #define PP_KEY_SIZING_INSTANTIATE(Family)                                                                     \
   template key_sizes key_sizes::of(const groth16::basic_proving_key<Family>&);                                \
   template result<key_shape> shape_key(const key_sizes&, const r1cs::basic_constraint_system<Family::fr>&,    \
-                                       const compact_r1cs&, uint64_t, uint64_t, uint32_t);                    \
+                                       const compact_r1cs&, uint64_t, matrix_row_chunks, uint32_t);           \
   template result<key_shape> shape_key(const groth16::basic_proving_key<Family>&,                             \
                                        const r1cs::basic_constraint_system<Family::fr>&, const compact_r1cs&, \
-                                       uint64_t, uint64_t, uint32_t);
+                                       uint64_t, matrix_row_chunks, uint32_t);
 PP_KEY_SIZING_INSTANTIATE(ec::bls12_381::family)
 PP_KEY_SIZING_INSTANTIATE(ec::bn254::family)
 #undef PP_KEY_SIZING_INSTANTIATE

@@ -30,16 +30,22 @@ struct key_sizes {
   static result<key_sizes> of_setup(const r1cs::constraint_system& cs, groth16::h_basis basis);
 };
 
+// The most bytes of a streamed matrices' row chunk: the chunking every streaming plan can take, and
+// a wider one it takes where its lane holds the wider slots anyway (plan_key); wide == bytes: none.
+struct matrix_row_chunks {
+  uint64_t bytes = 0, wide = 0;
+};
+
 // The shape of (key, cs) for the plan; compact: cs's compact matrices (sizes, and their row chunks
-// of at most matrix_chunk_bytes should they be streamed). Either curve's (instantiated in key_sizing.cpp).
+// in both of `rows`' sizes should they be streamed). Either curve's (instantiated in key_sizing.cpp).
 template <class Fr>
 result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
-                            const compact_r1cs& compact, uint64_t staging_bytes, uint64_t matrix_chunk_bytes,
+                            const compact_r1cs& compact, uint64_t staging_bytes, matrix_row_chunks rows,
                             uint32_t h_copies_max);
 template <class Family>
 result<key_shape> shape_key(const groth16::basic_proving_key<Family>& pk,
                             const r1cs::basic_constraint_system<typename Family::fr>& cs, const compact_r1cs& compact,
-                            uint64_t staging_bytes, uint64_t matrix_chunk_bytes, uint32_t h_copies_max);
+                            uint64_t staging_bytes, matrix_row_chunks rows, uint32_t h_copies_max);
 
 // The shape of an evaluation key (req checked by groth16::check_evaluation_request): no matrices, the
 // witness is the request's inputs and aux, A and B always gathered.

@@ -312,7 +312,7 @@ result<key_footprint> cuda_backend::footprint(const groth16::basic_proving_key<F
   try {
     PP_RETURN_IF_ERROR(groth16::check_key_matches_circuit(pk, cs));
     PP_ASSIGN_OR_RETURN(const compact_r1cs compact, make_compact_r1cs(cs));
-    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_chunk_bytes(cfg),
+    PP_ASSIGN_OR_RETURN(const key_shape shape, shape_key(pk, cs, compact, cfg.staging_bytes, matrix_rows_for(cfg),
                                                                      cfg.h_copies));
     PP_ASSIGN_OR_RETURN(const budget_plan plan, plan_for_budget(shape, cfg, 0));
     return footprint_of(shape, plan.plan);
