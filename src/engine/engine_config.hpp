@@ -31,7 +31,7 @@ struct engine_config {
   // take waits for more, while its device's inbox is empty. A job's partitions reach the inbox one
   // by one, so without it the first one or two of a burst start alone; on a 2^27 PoRep key under a
   // 24 GiB budget a partition alone takes its four shared MSMs ~190 ms longer than a share
-  // (docs/perf/vram-budgets.md, "Today"). 0: never wait.
+  // (docs/perf/vram-budgets.md, "A group's first partitions wait for their mates"). 0: never wait.
   std::chrono::milliseconds together_wait{20};
   // With GPUs (choose_devices), one CPU device beside them that proves BN254 keys only (the GPUs
   // prove both curves; BLS12-381 partitions stay theirs): for hosts that want BN254's small circuits
