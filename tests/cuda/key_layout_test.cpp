@@ -4,7 +4,7 @@
 // all-streamed minimum is refused naming that minimum; every plan stays inside its budget and its
 // regions do not overlap where they must not; the matrices stream (row chunks through two slots)
 // only when the point tables streamed do not suffice, which is what fits a 2^27 PoRep partition in
-// 16 GiB. Several keys share a region (plan_region): the largest hosts the workspaces, the others
+// 16 GiB, in wider row chunks only where the lane holds them anyway. Several keys share a region (plan_region): the largest hosts the workspaces, the others
 // keep their resident part beside it and lay their lanes inside the host's, so a 2^27 PoRep key and
 // a 2^24 WindowPoSt-sized one both fit 24 GiB. Shapes (key_shapes.hpp): PoRep at 2^27 (sizes of
 // docs/perf/vram-budgets.md), the same scaled to 2^24, and randomized small ones.

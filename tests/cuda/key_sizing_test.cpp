@@ -1,8 +1,8 @@
 // A key's sizes and shape for the VRAM plan (src/cuda/plan/key_sizing.hpp) on the host: the sizes of the
 // key the insecure setup would make, worked out without making it, equal those of the key it makes
 // (both layouts, PoRep-shaped circuits whose B column density leaves points out); the shape from
-// those sizes equals the shape from the key; the QAP tables' bytes; the MSM chunkings halve from the
-// tuning's and their workspaces shrink with them.
+// those sizes equals the shape from the key; the shape's two row chunkings of the matrices; the QAP
+// tables' bytes; the MSM chunkings halve from the tuning's and their workspaces shrink with them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
