@@ -159,12 +159,22 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
       return out;
     }
     // Not taken together: each alone now and, unless one request was bad, one fewer together for
-    // this key from now on (a plan that takes none comes down to one at a time).
+    // this key from now on (a plan that takes none comes down to one at a time). The device's
+    // worker threads refuse concurrently: a larger group formed before another's refusal lowered
+    // the cap must not raise it again.
     if (r.error().code() != status_code::invalid_argument) {
-      pp::log::get("engine")->info("{}: partitions of key '{}' at most {} together from now on: {}", where,
-                                   group[0].task.key_id, group.size() - 1, r.error().to_string());
-      mutex_lock lock(mu_);
-      key_caps_[group[0].task.key_id] = group.size() - 1;
+      size_t cap = 0;
+      bool lowered = false;
+      {
+        mutex_lock lock(mu_);
+        auto [at, fresh] = key_caps_.try_emplace(group[0].task.key_id, group.size() - 1);
+        lowered = fresh || at->second > group.size() - 1;
+        at->second = cap = std::min(at->second, group.size() - 1);
+      }
+      if (lowered) {
+        pp::log::get("engine")->info("{}: partitions of key '{}' at most {} together from now on: {}", where,
+                                     group[0].task.key_id, cap, r.error().to_string());
+      }
     }
   }
   for (const started_partition& g : group) {

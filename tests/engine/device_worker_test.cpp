@@ -5,13 +5,17 @@
 // backend; exceptions from start() are device faults; loop() ends when the inbox closes. Partitions
 // taken together: those of the key queued right behind, up to what slot and backend take, in one
 // start_together(); refused, each alone (and one fewer of the key together from then on, unless a
-// request was bad); a device fault of the batch is every partition's.
+// request was bad; a refusal never raises what another worker's lowered); a device fault of the batch
+// is every partition's.
 #include "engine/device_worker.hpp"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <future>
 #include <memory>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -336,6 +340,65 @@ TEST(DeviceWorker, PartitionsNotTakenTogetherStartAloneThenFewerTogether) {
   EXPECT_EQ(rig.backend->starts.load(), 12);
   EXPECT_EQ(finished(rig), (std::multiset<job_id>{9, 10, 11, 12, 13, 14}));
   EXPECT_EQ(rig.slot->inbox().size(), 1u);
+  EXPECT_TRUE(rig.failed.empty());
+}
+
+// A backend that refuses every batch: one of three only once the test lets it go on (after it has
+// entered), any other at once; start() takes each partition alone.
+class refusing_together final : public stub_backend {
+ public:
+  [[nodiscard]] size_t partitions_together() const override { return 8; }
+  result<groth16::pending_ptr> start(const groth16::prove_request&) override {
+    ++starts;
+    return groth16::pending_ptr(std::make_unique<testing::fake_backend::fake_pending>());
+  }
+  result<std::vector<groth16::pending_ptr>> start_together(std::span<const groth16::prove_request> reqs) override {
+    {
+      mutex_lock lock(mu_);
+      sizes_.push_back(reqs.size());
+    }
+    if (reqs.size() == 3) {
+      entered.set_value();
+      go_on.wait();
+    }
+    return failed_precondition(std::to_string(reqs.size()) + " partitions together do not fit");
+  }
+  std::vector<size_t> sizes() {
+    mutex_lock lock(mu_);
+    return sizes_;
+  }
+
+  std::promise<void> entered, release;
+  std::shared_future<void> go_on = release.get_future().share();
+  std::atomic<int> starts{0};
+
+ private:
+  mutex mu_;
+  std::vector<size_t> sizes_ PP_GUARDED_BY(mu_);
+};
+
+// A device's worker threads refuse batches concurrently: a group of three formed before a pair's
+// refusal brought the key down to one at a time must not raise it to two with its own refusal.
+TEST(DeviceWorker, ALaterRefusalOfALargerGroupKeepsTheLowerCap) {
+  auto dev = std::make_unique<testing::device_of<refusing_together>>("fake0");
+  refusing_together& be = dev->impl();
+  std::future<void> entered = be.entered.get_future();
+  worker_rig rig(3, std::move(dev), 3);
+  for (job_id j = 1; j <= 3; ++j) rig.queue(j);
+  std::thread first([&] { rig.run_next(); });  // 1-3 together, held inside start_together
+  entered.wait();
+  rig.queue(4);
+  rig.queue(5);
+  rig.run_next();  // 4 and 5 refused: one at a time from now on
+  be.release.set_value();
+  first.join();  // 1-3 refused after it
+  rig.queue(6);
+  rig.queue(7);
+  rig.run_next();
+  rig.run_next();
+  EXPECT_EQ(be.sizes(), (std::vector<size_t>{3, 2})) << "6 and 7 started alone";
+  EXPECT_EQ(be.starts.load(), 7);
+  EXPECT_EQ(finished(rig).size(), 7u);
   EXPECT_TRUE(rig.failed.empty());
 }
 
