@@ -163,13 +163,13 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
     // worker threads refuse concurrently: a larger group formed before another's refusal lowered
     // the cap must not raise it again.
     if (r.error().code() != status_code::invalid_argument) {
-      size_t cap = 0;
+      const size_t cap = group.size() - 1;
       bool lowered = false;
       {
         mutex_lock lock(mu_);
-        auto [at, fresh] = key_caps_.try_emplace(group[0].task.key_id, group.size() - 1);
-        lowered = fresh || at->second > group.size() - 1;
-        at->second = cap = std::min(at->second, group.size() - 1);
+        auto [at, fresh] = key_caps_.try_emplace(group[0].task.key_id, cap);
+        lowered = fresh || at->second > cap;
+        if (lowered) at->second = cap;
       }
       if (lowered) {
         pp::log::get("engine")->info("{}: partitions of key '{}' at most {} together from now on: {}", where,
