@@ -158,12 +158,13 @@ std::vector<result<groth16::pending_ptr>> device_worker::start(const std::vector
       for (size_t i = 0; i < group.size(); ++i) out.push_back(r.error());
       return out;
     }
-    // Not taken together: each alone now and, unless one request was bad, one fewer together for
-    // this key from now on (a plan that takes none comes down to one at a time). The device's
-    // worker threads refuse concurrently: a larger group formed before another's refusal lowered
-    // the cap must not raise it again.
+    // Not taken together: each alone now and, unless one request was bad, fewer together for this
+    // key from now on: one at a time where the device takes none of it together (failed_precondition),
+    // one fewer where this many did not fit (resource_exhausted). The device's worker threads refuse
+    // concurrently: a larger group formed before another's refusal lowered the cap must not raise it
+    // again.
     if (r.error().code() != status_code::invalid_argument) {
-      const size_t cap = group.size() - 1;
+      const size_t cap = r.error().code() == status_code::failed_precondition ? 1 : group.size() - 1;
       bool lowered = false;
       {
         mutex_lock lock(mu_);

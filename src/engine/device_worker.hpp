@@ -6,8 +6,9 @@
 // fault it takes the device out of rotation and sends the partition back to the ready queue for
 // another device, up to max_attempts; a request error (invalid_argument, failed_precondition) or
 // the last attempt fails the partition. Partitions the backend will not take together are started
-// one by one, and their key is taken one fewer together from then on (unless a request was bad;
-// never more than another refusal on the device left).
+// one by one, and their key is taken fewer together from then on: one at a time where the backend
+// takes none of it together, one fewer where that many did not fit (unless a request was bad; never
+// more than another refusal on the device left).
 #pragma once
 #include <chrono>
 #include <cstdint>

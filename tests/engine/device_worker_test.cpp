@@ -4,7 +4,8 @@
 // leaves the device in rotation; a device that left rotation or a cancelled job never reaches the
 // backend; exceptions from start() are device faults; loop() ends when the inbox closes. Partitions
 // taken together: those of the key queued right behind, up to what slot and backend take, in one
-// start_together(); refused, each alone (and one fewer of the key together from then on, unless a
+// start_together(); refused, each alone (and one fewer of the key together from then on where that
+// many did not fit, one at a time where the key is never taken together, nothing remembered where a
 // request was bad; a refusal never raises what another worker's lowered); a device fault of the batch
 // is every partition's.
 #include "engine/device_worker.hpp"
@@ -343,6 +344,21 @@ TEST(DeviceWorker, PartitionsNotTakenTogetherStartAloneThenFewerTogether) {
   EXPECT_TRUE(rig.failed.empty());
 }
 
+// A key the backend never takes together (failed_precondition: its plan keeps a shared table
+// resident) goes one at a time after the first refusal, not one fewer a refusal.
+TEST(DeviceWorker, AKeyNeverTakenTogetherGoesOneAtATimeAtOnce) {
+  worker_rig rig = together_rig(8, 4);
+  rig.backend->fail_together_with(failed_precondition("this plan keeps L resident"));
+  for (job_id j = 1; j <= 4; ++j) rig.queue(j);
+  rig.run_next();
+  for (job_id j = 5; j <= 7; ++j) rig.queue(j);
+  for (int i = 0; i < 3; ++i) rig.run_next();
+  EXPECT_EQ(rig.backend->together_sizes(), std::vector<size_t>{4}) << "5 to 7 each alone, never offered together";
+  EXPECT_EQ(rig.backend->starts.load(), 7);
+  EXPECT_EQ(finished(rig).size(), 7u);
+  EXPECT_TRUE(rig.failed.empty());
+}
+
 // A backend that refuses every batch: one of three only once the test lets it go on (after it has
 // entered), any other at once; start() takes each partition alone.
 class refusing_together final : public stub_backend {
@@ -361,7 +377,7 @@ class refusing_together final : public stub_backend {
       entered.set_value();
       go_on.wait();
     }
-    return failed_precondition(std::to_string(reqs.size()) + " partitions together do not fit");
+    return resource_exhausted(std::to_string(reqs.size()) + " partitions together do not fit");
   }
   std::vector<size_t> sizes() {
     mutex_lock lock(mu_);

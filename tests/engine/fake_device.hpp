@@ -44,7 +44,7 @@ class fake_backend final : public stub_backend {
     together_sizes_.push_back(reqs.size());
     if (!together_next_.ok()) return together_next_;
     if (reqs.size() > together_fits_) {
-      return failed_precondition(std::to_string(reqs.size()) + " partitions together do not fit");
+      return resource_exhausted(std::to_string(reqs.size()) + " partitions together do not fit");
     }
     std::vector<groth16::pending_ptr> out;
     for (size_t i = 0; i < reqs.size(); ++i) out.push_back(std::make_unique<fake_pending>());
@@ -66,7 +66,7 @@ class fake_backend final : public stub_backend {
     mutex_lock lock(mu_);
     together_next_ = std::move(s);
   }
-  // Later start_together() calls of more than n are refused (failed_precondition).
+  // Later start_together() calls of more than n are refused (resource_exhausted).
   void fit_together(size_t n) {
     mutex_lock lock(mu_);
     together_fits_ = n;

@@ -212,13 +212,11 @@ struct cuda_backend::impl {
     PP_RETURN_IF_ERROR(check_shared_tables_streamed(*k));  // before the packing a refusal would waste
     PP_ASSIGN_OR_RETURN(const std::vector<packed_partition> packed,
                         pack_partitions<typename Family::fr>(values, ln, t));
+    if (auto fit = together_state_fit(*k, packed); !fit.ok()) return fit.error();  // nothing enqueued yet
     lane_hold ws(keys->workspaces());
     compute_turn turn(turns, ln.turn_end, ln.compute);
     auto r = run_partitions_together<Family>(*k, k->ws[ws.id()], ln, cs, packed, turn, gclock, t);
-    if (!r.ok()) {
-      if (r.error().code() == status_code::failed_precondition) return r.error();  // nothing was enqueued
-      return fail_partition(ln, r.error());
-    }
+    if (!r.ok()) return fail_partition(ln, r.error());
     std::vector<pending_ptr> out;
     for (size_t i = 0; i < ps.size(); ++i) {
       account((*r)[i]);

@@ -345,6 +345,20 @@ status check_shared_tables_streamed(const key_entry& k) {
   return ok_status();
 }
 
+result<uint64_t> together_state_fit(const key_entry& k, std::span<const packed_partition> packed) {
+  uint64_t states_at = 0;
+  for (const packed_partition& p : packed) states_at += pad256(p.layout.bytes);
+  PP_ASSIGN_OR_RETURN(const uint64_t least_state, least_vector_state(k.shape, k.plan));
+  const uint64_t state_bytes = together_state_bytes(k.plan, states_at, packed.size());
+  if (state_bytes < least_state) {
+    return resource_exhausted("partitions together: " + std::to_string(packed.size()) + " packed witnesses (" +
+                              std::to_string(states_at) + " bytes) and their MSM states (" +
+                              std::to_string(least_state) + " bytes each at least) do not fit the lane's " +
+                              std::to_string(k.plan.lane.phase - k.plan.lane.w) + " bytes of witness and scalars");
+  }
+  return state_bytes;
+}
+
 template <class Fr>
 result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
                                                       std::span<groth16::prove_timings* const> t) {
@@ -390,20 +404,12 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
                             std::to_string(t.size()) + " timings");
   }
   PP_RETURN_IF_ERROR(check_shared_tables_streamed(k));
+  PP_ASSIGN_OR_RETURN(const uint64_t state_bytes, together_state_fit(k, packed));
   // The shared MSMs' memory: the witness and scalar buffers (dead once every H is done) hold the packed
   // witnesses, then one vector state a partition.
   auto* area = static_cast<std::byte*>(pw.d_w);
-  const uint64_t area_bytes = k.plan.lane.phase - k.plan.lane.w;
   uint64_t states_at = 0;
   for (const packed_partition& p : packed) states_at += pad256(p.layout.bytes);
-  PP_ASSIGN_OR_RETURN(const uint64_t least_state, least_vector_state(k.shape, k.plan));
-  const uint64_t state_bytes = together_state_bytes(k.plan, states_at, count);
-  if (state_bytes < least_state) {
-    return failed_precondition("partitions together: " + std::to_string(count) + " packed witnesses (" +
-                               std::to_string(states_at) + " bytes) and their MSM states (" +
-                               std::to_string(least_state) + " bytes each at least) do not fit the lane's " +
-                               std::to_string(area_bytes) + " bytes of witness and scalars");
-  }
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
   auto* sums = reinterpret_cast<together_sums<Family>*>(ln.staging.data() + ln.staging.size() - together_sums_bytes);

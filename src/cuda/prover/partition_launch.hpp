@@ -81,14 +81,19 @@ template <class Fr>
 result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
                                                       std::span<groth16::prove_timings* const> t);
 
+// Each partition's MSM vector state when the packed witnesses share the lane's witness and scalar
+// buffers with their states; resource_exhausted (fewer may fit) when those buffers do not hold the
+// witnesses and the least vector states.
+result<uint64_t> together_state_fit(const key_entry& k, std::span<const packed_partition> packed);
+
 // Runs the partitions (their witnesses packed by pack_partitions) of key k together on lane ln and
 // workspace pw, and returns when the lane's device work has completed: each partition's front and
 // H's MSM as run_partition's (the host waits for each), then L, A, B_G1 and B_G2 once for all of
 // them (msm_streamed_vectors: every streamed chunk copied once, each partition's witness read packed
 // from the workspace's witness and scalar buffers, uploaded again), so a partition copies H, its
-// witness twice and its matrix rows, and 1/count of the other four tables. failed_precondition (the
-// device untouched) when the plan keeps one of those four tables resident or when the packed
-// witnesses and the least vector states do not fit the lane's witness and scalar buffers.
+// witness twice and its matrix rows, and 1/count of the other four tables. The errors of
+// check_shared_tables_streamed and together_state_fit leave the device untouched; the caller checks
+// both first, so that any other error is one of the lane's.
 // Timings: each partition's own steps, and a share (1/count) of the shared ones.
 template <class Family>
 result<std::vector<basic_partition_result<Family>>> run_partitions_together(
