@@ -56,6 +56,7 @@ struct bench_args {
   std::vector<uint32_t> h_copies;
   std::vector<uint32_t> together;
   std::vector<uint32_t> together_wait_ms;
+  double key_memory_fraction = 0;
   uint32_t matrix_chunk_mib = 0;
 };
 
@@ -275,6 +276,11 @@ void add_bench_command(CLI::App& app, cli_state& state) {
       ->delimiter(',')
       ->check(knob_range_check("engine.together_wait_ms"))
       ->needs(porep);
+  cmd->add_option("--key-memory-fraction", args->key_memory_fraction,
+                  "--porep: the host budget's share for keys (engine.key_memory_fraction; the rest holds partitions in "
+                  "flight, so it bounds how many a GPU can take together)")
+      ->check(knob_range_check("engine.key_memory_fraction"))
+      ->needs(porep);
   cmd->add_option("--matrix-chunk-mib", args->matrix_chunk_mib,
                   "--porep: row chunks of streamed matrices in MiB, the only size every configuration's plan may "
                   "take (default 0: spmv_tuning's, wider where the plan's workspace holds them); a measurement aid")
@@ -300,6 +306,7 @@ void add_bench_command(CLI::App& app, cli_state& state) {
     if (given("--h-copies")) p.h_copies = args->h_copies;
     if (given("--together")) p.together = args->together;
     if (given("--together-wait-ms")) p.together_wait_ms = args->together_wait_ms;
+    if (given("--key-memory-fraction")) p.key_memory_fraction = args->key_memory_fraction;
     p.matrix_chunk_mib = args->matrix_chunk_mib;
     p.workers = args->workers;
     p.gpus = args->gpus;

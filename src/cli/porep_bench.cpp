@@ -15,6 +15,7 @@
 //   proofpipe bench --porep --log-constraints 12 --backend cpu   # the same run at CI's size
 //   proofpipe bench --porep --vram-gib 0,24 --trace c2.json     # c2-vram0-h2d0-copies1-k1.json, ...
 //   proofpipe bench --porep --vram-gib 16 --matrix-chunk-mib 512  # a row chunk size against the tuning's
+//   proofpipe bench --porep --vram-gib 24 --together 5 --key-memory-fraction 0.7  # more partitions in flight
 // Each configuration also prints its backend steps' medians (porep_step lines): where a partition's
 // time goes, to compare two configurations step by step.
 #include "cli/porep_bench.hpp"
@@ -142,9 +143,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   cfg.witness_threads = a.witness_threads;
   cfg.finish_threads = a.finish_threads;
   cfg.host_memory_bytes = a.memory_mib << 20;
-  // A C2 proof's key is most of the host memory it needs: a 2^27 key takes ~45 GiB beside ~4 GiB
-  // per partition in flight.
-  cfg.key_memory_fraction = 0.75;
+  cfg.key_memory_fraction = a.key_memory_fraction;
   cfg.self_verify = true;
   PP_ASSIGN_OR_RETURN(auto eng, engine::engine::create(cfg));
   porep_row row;

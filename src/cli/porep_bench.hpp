@@ -27,6 +27,10 @@ struct porep_bench_args {
   uint32_t witness_threads = engine::engine_config{}.witness_threads;
   uint32_t finish_threads = engine::engine_config{}.finish_threads;
   uint64_t memory_mib = 0;        // host budget (0: the cgroup limit or MemTotal, less the margin)
+  // engine.key_memory_fraction: a C2 proof's key is most of the host memory it needs (a 2^27 key's
+  // points and matrices take ~71 GiB beside ~3.9 GiB per GPU partition in flight); operations.md's
+  // figure for a 128 GiB host, where ~9 partitions are in flight: groups of five form.
+  double key_memory_fraction = 0.7;
   // Where each configuration's Chrome trace goes: this path with its configuration before the
   // extension ("c2.json" -> "c2-vram24-h2d25-copies1-k3-wait20.json"); empty: none.
   std::string trace;
