@@ -61,7 +61,7 @@ struct engine_section {
 struct key_entry {
   std::string id;
   std::string zkey;
-  std::string params, r1cs;  // bellperson, instead of zkey
+  std::string params{}, r1cs{};  // bellperson, instead of zkey
   bool preload = false;
 };
 
