@@ -50,12 +50,32 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-// One configuration's figures.
-struct porep_row {
+// One configuration: one value of each list of porep_bench_args.
+struct porep_configuration {
   double vram_gib = 0, h2d_gib_s = 0;  // 0: unlimited, uncapped
   uint32_t h_copies = 1;               // asked for: the plan keeps fewer where memory is short
   uint32_t together = 1;               // engine.partitions_together
   uint32_t together_wait_ms = 0;       // engine.together_wait_ms
+};
+
+// Every combination of the lists, the first list outermost (the order the rows print in).
+std::vector<porep_configuration> configurations_of(const porep_bench_args& a) {
+  std::vector<porep_configuration> out;
+  for (const double vram : a.vram_gib) {
+    for (const double cap : a.h2d_gib_s) {
+      for (const uint32_t copies : a.h_copies) {
+        for (const uint32_t k : a.together) {
+          for (const uint32_t wait_ms : a.together_wait_ms) out.push_back({vram, cap, copies, k, wait_ms});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// One configuration's figures.
+struct porep_row {
+  porep_configuration c;
   double key_load_s = 0;
   proof_batch_figures batch;
   double gpu_busy = -1;        // -1: no GPU
@@ -98,11 +118,10 @@ uint64_t packed_witness_bytes_of(const bench_workload& w) {
 
 // The trace file of one configuration: "c2.json" -> "c2-vram24-h2d25-copies1-k3-wait20.json" (0: unlimited,
 // uncapped; no extension: the suffix is appended).
-std::string trace_path_for(const std::string& trace, double vram_gib, double h2d_gib_s, uint32_t h_copies,
-                           uint32_t together, uint32_t wait_ms) {
+std::string trace_path_for(const std::string& trace, const porep_configuration& c) {
   char suffix[128];
-  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u-wait%u", vram_gib, h2d_gib_s, h_copies, together,
-                wait_ms);
+  std::snprintf(suffix, sizeof suffix, "-vram%g-h2d%g-copies%u-k%u-wait%u", c.vram_gib, c.h2d_gib_s, c.h_copies,
+                c.together, c.together_wait_ms);
   const size_t dot = trace.rfind('.');
   const size_t slash = trace.rfind('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return trace + suffix;
@@ -110,25 +129,24 @@ std::string trace_path_for(const std::string& trace, double vram_gib, double h2d
 }
 
 result<porep_row> run_configuration(command_run& run, const porep_bench_args& a, const bench_workload& w,
-                                    uint64_t packed_witness_bytes, double vram_gib, double h2d_gib_s,
-                                    uint32_t h_copies, uint32_t together, uint32_t wait_ms) {
+                                    uint64_t packed_witness_bytes, const porep_configuration& c) {
   engine::engine_config cfg;
   devices::gpu_device_options g;
   g.ordinals = a.gpus;
-  g.max_vram_bytes = uint64_t(vram_gib * gib);
-  g.h2d_cap_bytes_per_s = h2d_gib_s * gib;
-  g.h_copies = h_copies;
+  g.max_vram_bytes = uint64_t(c.vram_gib * gib);
+  g.h2d_cap_bytes_per_s = c.h2d_gib_s * gib;
+  g.h_copies = c.h_copies;
   g.max_matrix_chunk_bytes = uint64_t{a.matrix_chunk_mib} << 20;
   // Partitions together need their packed witnesses in a lane's staging (a 2^27 PoRep witness packs
   // to ~0.45 GiB).
-  if (together > 1 && packed_witness_bytes != 0) {
-    g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(together, packed_witness_bytes));
+  if (c.together > 1 && packed_witness_bytes != 0) {
+    g.staging_bytes = std::max(g.staging_bytes, cuda::together_staging_bytes(c.together, packed_witness_bytes));
   }
-  cfg.partitions_together = together;
-  cfg.together_wait = std::chrono::milliseconds(wait_ms);
+  cfg.partitions_together = c.together;
+  cfg.together_wait = std::chrono::milliseconds(c.together_wait_ms);
   cfg.bn254_cpu_device = false;  // the PoRep circuit is BLS12-381's: the GPUs alone, and their busy fraction
   PP_ASSIGN_OR_RETURN(const bool gpus, engine::choose_devices(a.backend, a.workers, g, cfg));
-  if (!gpus && (vram_gib > 0 || h2d_gib_s > 0 || h_copies > 1 || together > 1 || a.matrix_chunk_mib > 0)) {
+  if (!gpus && (c.vram_gib > 0 || c.h2d_gib_s > 0 || c.h_copies > 1 || c.together > 1 || a.matrix_chunk_mib > 0)) {
     return invalid_argument("--vram-gib, --h2d-gib-s, --h-copies, --together and --matrix-chunk-mib need GPUs (--backend "
                             "cuda or auto on a GPU host)");
   }
@@ -147,11 +165,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   cfg.self_verify = true;
   PP_ASSIGN_OR_RETURN(auto eng, engine::engine::create(cfg));
   porep_row row;
-  row.vram_gib = vram_gib;
-  row.h2d_gib_s = h2d_gib_s;
-  row.h_copies = h_copies;
-  row.together = together;
-  row.together_wait_ms = wait_ms;
+  row.c = c;
 
   const auto submit = [&](uint32_t partitions) -> result<engine::job_id> {
     engine::submit_request req;
@@ -186,9 +200,9 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   watch->reset();
   const auto before = watch->sum();
   run.progress("proving " + std::to_string(a.proofs) + " C2 proofs of " + std::to_string(a.partitions) +
-               " partitions (VRAM " + (vram_gib > 0 ? std::to_string(vram_gib) + " GiB" : "unlimited") +
-               ", host-to-device " + (h2d_gib_s > 0 ? std::to_string(h2d_gib_s) + " GiB/s" : "uncapped") +
-               ", H copies " + std::to_string(h_copies) + ", " + std::to_string(together) + " together)");
+               " partitions (VRAM " + (c.vram_gib > 0 ? std::to_string(c.vram_gib) + " GiB" : "unlimited") +
+               ", host-to-device " + (c.h2d_gib_s > 0 ? std::to_string(c.h2d_gib_s) + " GiB/s" : "uncapped") +
+               ", H copies " + std::to_string(c.h_copies) + ", " + std::to_string(c.together) + " together)");
   const auto t0 = clock_type::now();
   std::vector<engine::job_id> ids;
   for (uint32_t i = 0; i < a.proofs; ++i) {
@@ -203,7 +217,7 @@ result<porep_row> run_configuration(command_run& run, const porep_bench_args& a,
   PP_ASSIGN_OR_RETURN(row.batch, figures_of_batch(done, a.partitions));
   row.steps = step_medians(step_ms);
   if (!a.trace.empty()) {
-    const std::string path = trace_path_for(a.trace, vram_gib, h2d_gib_s, h_copies, together, wait_ms);
+    const std::string path = trace_path_for(a.trace, c);
     PP_RETURN_IF_ERROR(eng->write_trace(path));
     run.progress("trace written to " + path + " (open in https://ui.perfetto.dev)");
   }
@@ -228,14 +242,14 @@ void print_run_line(const porep_row& r, const porep_bench_args& a) {
               "partitions=%u key_load_s=%.3f "
               "c2_proof_s=%.4f steady_s=%.4f first_s=%.4f partitions_per_hour=%.1f gpu_busy=%.4f "
               "h2d_gib_per_partition=%.4f region_gib=%.4f\n",
-              a.log_constraints, r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, r.together_wait_ms, a.proofs,
+              a.log_constraints, r.c.vram_gib, r.c.h2d_gib_s, r.c.h_copies, r.c.together, r.c.together_wait_ms, a.proofs,
               a.partitions, r.key_load_s,
               r.batch.seconds_per_proof, r.batch.steady_seconds_per_proof, r.batch.first_proof_s,
               r.batch.partitions_per_hour, r.gpu_busy, r.h2d_gib_per_partition, r.region_gib);
   // Where a partition's time goes under this configuration (the name last: it has spaces).
   for (const step_median& st : r.steps) {
     std::printf("porep_step vram_gib=%g h2d_gib_s=%g h_copies=%u together=%u partitions=%zu median_ms=%.3f step=%s\n",
-                r.vram_gib, r.h2d_gib_s, r.h_copies, r.together, st.partitions, st.median_ms, st.step.c_str());
+                r.c.vram_gib, r.c.h2d_gib_s, r.c.h_copies, r.c.together, st.partitions, st.median_ms, st.step.c_str());
   }
   std::fflush(stdout);
 }
@@ -248,8 +262,8 @@ void print_rows(const std::vector<porep_row>& rows, const porep_bench_args& a, c
   std::printf("%-8s %-8s %-8s %-8s %-7s %10s %10s %10s %10s %12s %8s %12s %10s\n", "vram_gib", "h2d_gib/s", "h_copies",
               "together", "wait_ms", "key_load_s", "s_per_c2", "steady_s", "first_s", "partitions/h", "gpu_busy", "h2d_gib/part", "region_gib");
   for (const porep_row& r : rows) {
-    std::printf("%-8s %-8s %-8u %-8u %-7u %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.vram_gib).c_str(),
-                gib_label(r.h2d_gib_s).c_str(), r.h_copies, r.together, r.together_wait_ms, r.key_load_s, r.batch.seconds_per_proof,
+    std::printf("%-8s %-8s %-8u %-8u %-7u %10.2f %10.3f %10.3f %10.3f %12.0f %8s %12s %10s\n", gib_label(r.c.vram_gib).c_str(),
+                gib_label(r.c.h2d_gib_s).c_str(), r.c.h_copies, r.c.together, r.c.together_wait_ms, r.key_load_s, r.batch.seconds_per_proof,
                 r.batch.steady_seconds_per_proof, r.batch.first_proof_s, r.batch.partitions_per_hour,
                 r.gpu_busy < 0 ? "-" : (std::to_string(int(100 * r.gpu_busy + 0.5)) + "%").c_str(),
                 r.h2d_gib_per_partition < 0 ? "-" : std::to_string(r.h2d_gib_per_partition).substr(0, 6).c_str(),
@@ -285,19 +299,11 @@ int run_porep_bench(const porep_bench_args& a, bool quiet) {
   const bool any_together = std::any_of(a.together.begin(), a.together.end(), [](uint32_t k) { return k > 1; });
   const uint64_t packed_witness_bytes = any_together ? packed_witness_bytes_of(*w) : 0;  // once, not per row
   std::vector<porep_row> rows;
-  for (const double vram : a.vram_gib) {
-    for (const double cap : a.h2d_gib_s) {
-      for (const uint32_t copies : a.h_copies) {
-        for (const uint32_t k : a.together) {
-          for (const uint32_t wait_ms : a.together_wait_ms) {
-            auto row = run_configuration(run, a, *w, packed_witness_bytes, vram, cap, copies, k, wait_ms);
-            if (!row.ok()) return run.fail(row.error());
-            print_run_line(*row, a);
-            rows.push_back(*row);
-          }
-        }
-      }
-    }
+  for (const porep_configuration& c : configurations_of(a)) {
+    auto row = run_configuration(run, a, *w, packed_witness_bytes, c);
+    if (!row.ok()) return run.fail(row.error());
+    print_run_line(*row, a);
+    rows.push_back(*row);
   }
   print_rows(rows, a, w->label);
   return 0;
