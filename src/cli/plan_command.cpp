@@ -58,7 +58,7 @@ struct planned_input {
   cuda::key_sizes key;
   std::variant<r1cs::constraint_system, r1cs::bn254::constraint_system> cs;
   std::string what;
-  std::optional<uint64_t> packed_witness;  // bytes of the witness's packed layout, when one is known
+  std::optional<cuda::compact_witness_layout> packed_witness;  // the witness's packed layout, when one is known
   std::string witness_what;                // which witness
 };
 
@@ -85,7 +85,7 @@ result<planned_input> porep_input(const plan_args& a, command_run& run) {
   if (!c.ok()) return c.error();
   planned_input in;
   PP_ASSIGN_OR_RETURN(in.key, cuda::key_sizes::of_setup(c->cs, basis));
-  in.packed_witness = cuda::packed_layout_of(std::span<const ff::fr>(c->w)).bytes;
+  in.packed_witness = cuda::packed_layout_of(std::span<const ff::fr>(c->w));
   in.witness_what = "the PoRep-shaped circuit's witness";
   in.cs = std::move(c->cs);
   in.what = "PoRep-shaped 2^" + std::to_string(a.porep_log) + " (" + a.porep_basis + " key)";
@@ -135,7 +135,7 @@ status read_witness(const plan_args& a, planned_input& in) {
           return invalid_argument("--wtns " + a.wtns + ": " + std::to_string(w.size()) + " values, the circuit has " +
                                   std::to_string(cs.num_variables()) + " variables");
         }
-        in.packed_witness = cuda::packed_layout_of(std::span<const Fr>(w)).bytes;
+        in.packed_witness = cuda::packed_layout_of(std::span<const Fr>(w));
         in.witness_what = a.wtns;
         return ok_status();
       },
@@ -143,8 +143,8 @@ status read_witness(const plan_args& a, planned_input& in) {
 }
 
 void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::budget_plan& b,
-                const cuda::cuda_backend_config& cfg, const cuda::together_fit& together, uint64_t packed_witness,
-                double link_gib_s) {
+                const cuda::cuda_backend_config& cfg, const cuda::together_fit& together, uint32_t carrying,
+                uint64_t packed_witness, double link_gib_s) {
   using namespace cuda;
   const key_plan& p = b.plan;
   std::printf("plan of %s: domain %llu, %llu variables, %s basis\n", in.what.c_str(), (unsigned long long)s.n,
@@ -184,6 +184,11 @@ void print_plan(const planned_input& in, const cuda::key_shape& s, const cuda::b
               (unsigned long long)packed_witness,
               in.packed_witness ? in.witness_what.c_str() : "the most a witness of this key packs to",
               together.limit.c_str());
+  if (together.partitions > 1 || together.staging_for_more != 0) {
+    std::printf("partitions together whose MSM states carry every table's buckets across its chunks: at most %u (more "
+                "fit, but a table whose buckets do not carry reduces every chunk's own)\n",
+                carrying);
+  }
   std::printf("resident: %llu bytes (%s)\n", (unsigned long long)p.resident_bytes, gib_text(p.resident_bytes).c_str());
   std::printf("device total: %llu bytes (%s)\n", (unsigned long long)p.total_bytes(), gib_text(p.total_bytes()).c_str());
   const uint64_t copied = p.streamed_bytes(s);
@@ -237,10 +242,13 @@ int run_plan(const plan_args& a, bool quiet) {
   if (!shape.ok()) return run.fail(shape.error());
   auto plan = run.step("plan", "planning", [&] { return cuda::plan_for_budget(*shape, cfg, a.driver_mib << 20); });
   if (!plan.ok()) return run.fail(plan.error());
-  const uint64_t packed = in->packed_witness.value_or(cuda::compact_witness_layout::make(shape->nv, shape->nv).bytes);
-  auto together = cuda::partitions_together(*shape, plan->plan, cfg.staging_bytes, packed);
+  const cuda::compact_witness_layout packed =
+      in->packed_witness.value_or(cuda::compact_witness_layout::make(shape->nv, shape->nv));
+  auto together = cuda::partitions_together(*shape, plan->plan, cfg.staging_bytes, packed.bytes);
   if (!together.ok()) return run.fail(together.error());
-  print_plan(*in, *shape, *plan, cfg, *together, packed, a.link_gib_s);
+  auto carrying = cuda::carrying_partitions(*shape, plan->plan, packed, cuda::max_partitions_together);
+  if (!carrying.ok()) return run.fail(carrying.error());
+  print_plan(*in, *shape, *plan, cfg, *together, *carrying, packed.bytes, a.link_gib_s);
   return 0;
 }
 

@@ -74,10 +74,10 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 
 // What the library plans for (key, cs) under a budget of `budget` bytes (0: none) with the command's
 // defaults (but staging_mib), and the same printed by `proofpipe plan key_args --budget-gib ...`; k
-// for packed witnesses of `packed_witness` bytes.
+// (and how many of them carry their buckets) for witnesses that pack as `packed`.
 template <class Fr>
 void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_system<Fr>& cs,
-                      const std::vector<std::string>& key_args, uint64_t budget, uint64_t packed_witness,
+                      const std::vector<std::string>& key_args, uint64_t budget, const cuda::compact_witness_layout& packed,
                       uint64_t staging_mib = cuda::cuda_backend_config{}.staging_bytes >> 20) {
   SCOPED_TRACE("budget " + std::to_string(budget) + ", staging " + std::to_string(staging_mib) + " MiB");
   cuda::cuda_backend_config cfg;
@@ -116,12 +116,22 @@ void expect_same_plan(const cuda::key_sizes& key, const r1cs::basic_constraint_s
   EXPECT_TRUE(contains(m.at("point slots"), std::to_string(p.slot_bytes != 0 ? p.lane.slots : 0) + " per lane"));
   EXPECT_EQ(number(m, "lanes"), p.lanes);
   EXPECT_TRUE(contains(m.at("lanes"), std::to_string(p.lane.bytes) + " bytes each"));
+  const uint64_t packed_witness = packed.bytes;
   const auto together = cuda::partitions_together(*s, p, cfg.staging_bytes, packed_witness);
   ASSERT_THAT(together, IsOk());
   EXPECT_EQ(number(m, "partitions per streamed copy (k)"), together->partitions);
   EXPECT_TRUE(contains(m.at("partitions per streamed copy (k)"), "packed witnesses of " + std::to_string(packed_witness) +
                                                                    " bytes"));
   EXPECT_TRUE(contains(m.at("partitions per streamed copy (k)"), together->limit));
+  const std::string carry = "partitions together whose MSM states carry every table's buckets across its chunks";
+  if (together->partitions > 1 || together->staging_for_more != 0) {
+    const auto carrying = cuda::carrying_partitions(*s, p, packed, cuda::max_partitions_together);
+    ASSERT_THAT(carrying, IsOk());
+    ASSERT_EQ(m.count(carry), 1u);
+    EXPECT_TRUE(contains(m.at(carry), "at most " + std::to_string(*carrying) + " ")) << m.at(carry);
+  } else {
+    EXPECT_EQ(m.count(carry), 0u) << "nothing together to carry";
+  }
   EXPECT_EQ(number(m, "resident"), p.resident_bytes);
   EXPECT_EQ(number(m, "device total"), p.total_bytes());
   EXPECT_EQ(number(m, "copied per partition"), p.streamed_bytes(*s));
@@ -162,7 +172,7 @@ TEST(PlanCommand, PorepShapedKeyUnlimitedStreamedAndAtItsLeast) {
   const auto key = cuda::key_sizes::of_setup(c->cs, groth16::h_basis::monomial);
   ASSERT_THAT(key, IsOk());
   const std::vector<std::string> args = {"--porep-log", "20"};
-  const uint64_t packed = cuda::packed_layout_of(std::span<const ff::fr>(c->w)).bytes;
+  const cuda::compact_witness_layout packed = cuda::packed_layout_of(std::span<const ff::fr>(c->w));
   expect_same_plan(*key, c->cs, args, 0, packed);
   // The least, and a budget between it and the unlimited plan: part of the key streamed.
   cuda::cuda_backend_config cfg;
@@ -183,7 +193,7 @@ TEST(PlanCommand, PorepShapedKeyUnlimitedStreamedAndAtItsLeast) {
   cfg.max_vram_bytes = all->least_budget;
   const auto least = cuda::plan_for_budget(*s, cfg, 0);
   ASSERT_THAT(least, IsOk());
-  const auto least_k = cuda::partitions_together(*s, least->plan, cfg.staging_bytes, packed);
+  const auto least_k = cuda::partitions_together(*s, least->plan, cfg.staging_bytes, packed.bytes);
   ASSERT_THAT(least_k, IsOk());
   EXPECT_GT(least_k->partitions, 1u) << least_k->limit;
   expect_same_plan(*key, c->cs, args, all->least_budget, packed, 2);
@@ -212,7 +222,7 @@ TEST_F(PlanCommandFiles, SmallZkey) {
   const auto cs = formats::circuit_from_zkey(*z);
   ASSERT_THAT(cs, IsOk());
   const cuda::key_sizes key = cuda::key_sizes::of(z->pk);
-  const uint64_t most = cuda::compact_witness_layout::make(cs->num_variables(), cs->num_variables()).bytes;
+  const auto most = cuda::compact_witness_layout::make(cs->num_variables(), cs->num_variables());
   expect_same_plan(key, *cs, {zkey.string()}, 0, most);
   expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30, most);
   // circom's own witness of the circuit.
@@ -220,7 +230,7 @@ TEST_F(PlanCommandFiles, SmallZkey) {
   const auto w = formats::read_circom_wtns_file<ff::fr>(wtns);
   ASSERT_THAT(w, IsOk());
   expect_same_plan(key, *cs, {zkey.string(), "--wtns", wtns.string()}, uint64_t{1} << 30,
-                   cuda::packed_layout_of(std::span<const ff::fr>(*w)).bytes);
+                   cuda::packed_layout_of(std::span<const ff::fr>(*w)));
 }
 
 // A BN254 (bn128) zkey: planned with BN254's point sizes (64 and 128 bytes), as the backend plans it.
@@ -235,7 +245,7 @@ TEST_F(PlanCommandFiles, Bn254Zkey) {
   const cuda::key_sizes key = cuda::key_sizes::of(z->pk);
   EXPECT_EQ(key.g1.point_bytes, 64u);
   EXPECT_EQ(key.g2.point_bytes, 128u);
-  const uint64_t most = cuda::compact_witness_layout::make(cs->num_variables(), cs->num_variables()).bytes;
+  const auto most = cuda::compact_witness_layout::make(cs->num_variables(), cs->num_variables());
   expect_same_plan(key, *cs, {zkey.string()}, 0, most);
   expect_same_plan(key, *cs, {zkey.string()}, uint64_t{1} << 30, most);
 }
@@ -251,7 +261,7 @@ TEST_F(PlanCommandFiles, BellpersonParametersWithTheirCircuit) {
   ASSERT_THAT(formats::fill_bellperson_density(*pk, r->cs), IsOk());
   expect_same_plan(cuda::key_sizes::of(*pk), r->cs,
                    {params.string(), "--params-format", "bellperson", "--r1cs", r1cs_.string()}, 0,
-                   cuda::compact_witness_layout::make(r->cs.num_variables(), r->cs.num_variables()).bytes);
+                   cuda::compact_witness_layout::make(r->cs.num_variables(), r->cs.num_variables()));
 }
 
 // A --wtns of another curve or another circuit is refused naming the problem; the PoRep-shaped

@@ -179,6 +179,55 @@ TEST(TogetherPlan, AResidentWitnessTableLeavesNothingToShare) {
   EXPECT_NE(fit->limit.find("B_G2 is resident"), std::string::npos) << fit->limit;
 }
 
+// The width each shared table's carried pass takes in a vector state of state_bytes (0: none
+// carries), as the backend's run picks it (msm_run.cuh: carried_plan over the state's bucket room).
+std::vector<int> carried_widths(const key_shape& s, const key_plan& p, const compact_witness_layout& l,
+                                uint64_t state_bytes) {
+  std::vector<int> out;
+  for (const int t : {table_l, table_a, table_b_g1, table_b_g2}) {
+    const bool g2 = t == table_b_g2;
+    const msm_group g = g2 ? s.g2 : s.g1;
+    msm_config cfg;
+    cfg.max_chunk_points = g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
+    auto plan = plan_gpu_msm(s.points[t], true, cfg, g);
+    EXPECT_THAT(plan, IsOk());
+    if (!plan.ok()) return {};
+    const uint64_t least = make_msm_vector_layout(*plan, g.bucket_bytes, key_shape::fr_bytes).buckets;
+    const auto share = [&](uint64_t n) { return uint64_t(double(n) * double(l.num_other) / double(l.num_variables)); };
+    out.push_back(make_msm_carried_pass(*plan, g.bucket_bytes, share(s.points[t]),
+                                        share(std::min(plan->shape.n, s.points[t])), msm_tuning_sm90,
+                                        state_bytes > least ? state_bytes - least : 0)
+                      .window_bits);
+  }
+  return out;
+}
+
+// The partitions whose states still carry every table's buckets at its roomy width: one more and a
+// table's width changes (narrower, or none: each chunk reduces its own). PoRep at 24 GiB with a
+// tenth of the witness neither 0 nor 1 (the circuit's own share is about that): seven of eight
+// carry, the eighth's G1 tables do not (as measured: vram-budgets.md, "Today"); at 16 GiB's
+// smaller chunks all eight carry.
+TEST(TogetherPlan, CarryingPartitionsKeepEveryTablesWidth) {
+  const key_shape s = porep27();
+  const compact_witness_layout l = compact_witness_layout::make(s.nv, s.nv / 10);
+  for (const uint64_t budget : {24 * gib, 16 * gib}) {
+    SCOPED_TRACE(budget / gib);
+    const key_plan p = plan_in(s, budget);
+    const std::vector<int> roomy = carried_widths(s, p, l, UINT64_MAX);
+    const auto most = carrying_partitions(s, p, l, max_partitions_together);
+    ASSERT_THAT(most, IsOk());
+    EXPECT_EQ(*most, budget == 24 * gib ? 7u : 8u);
+    for (uint32_t k = 1; k <= max_partitions_together; ++k) {
+      const std::vector<int> at_k = carried_widths(s, p, l, together_state_bytes(p, k * pad256(l.bytes), k));
+      EXPECT_EQ(at_k == roomy, k <= *most) << k;
+      EXPECT_EQ(*carrying_partitions(s, p, l, k), std::min(k, *most)) << "capped at the k asked";
+    }
+  }
+  // A witness whose every value is other than 0 and 1 (the most a witness packs to) carries fewer.
+  const key_plan p = plan_in(s, 24 * gib);
+  EXPECT_LT(*carrying_partitions(s, p, compact_witness_layout::make(s.nv, s.nv), 8), 7u);
+}
+
 template <class Fr>
 void check_counts() {
   pp::test::test_rng rng;

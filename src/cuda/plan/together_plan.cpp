@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/status_macros.hpp"
+#include "cuda/plan/msm_plan.hpp"
 #include "cuda/plan/msm_workspace.hpp"
 
 namespace pp::cuda {
@@ -84,6 +85,31 @@ result<together_fit> partitions_together(const key_shape& s, const key_plan& p, 
                 std::to_string(p.lane.phase - p.lane.w) + " bytes)";
   }
   return fit;
+}
+
+result<uint32_t> carrying_partitions(const key_shape& s, const key_plan& p, const compact_witness_layout& packed,
+                                     uint32_t k) {
+  // The state each table needs: its layout up to the buckets, then the carried pass's bucket array.
+  uint64_t carrying = 0;
+  const auto share = [&](uint64_t points) {
+    return packed.num_variables == 0 ? points
+                                      : uint64_t(double(points) * double(packed.num_other) / double(packed.num_variables));
+  };
+  for (const int t : shared_tables) {
+    const bool g2 = t == table_b_g2;
+    const msm_group group = g2 ? s.g2 : s.g1;
+    msm_config cfg;
+    cfg.max_chunk_points = g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
+    PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_gpu_msm(s.points[t], true, cfg, group));
+    const msm_shape pass = make_msm_carried_pass(plan, group.bucket_bytes, share(s.points[t]),
+                                                 share(std::min(plan.shape.n, s.points[t])));
+    if (pass.window_bits == 0) return 0u;  // this table's chunks never carry on this plan
+    const uint64_t array = group.bucket_bytes * uint64_t(pass.windows) * pass.buckets_per_window;
+    carrying = std::max(carrying, make_msm_vector_layout(plan, group.bucket_bytes, key_shape::fr_bytes).buckets + array);
+  }
+  uint32_t most = 0;
+  while (most < k && together_state_bytes(p, (most + 1) * pad256(packed.bytes), most + 1) >= carrying) ++most;
+  return most;
 }
 
 }  // namespace pp::cuda

@@ -12,6 +12,7 @@
 
 #include "core/result.hpp"
 #include "cuda/plan/key_layout.hpp"
+#include "cuda/plan/witness_layout.hpp"
 
 namespace pp::cuda {
 
@@ -59,5 +60,15 @@ struct together_fit {
 // plan keeps one of the four tables resident (no copy to share). plan_gpu_msm's errors.
 [[nodiscard]] result<together_fit> partitions_together(const key_shape& s, const key_plan& p, uint64_t staging_bytes,
                                                        uint64_t packed_witness_bytes);
+
+// Of k partitions together whose witnesses pack as `packed`, the most (0 to k) whose vector states
+// still let every one of L, A, B_G1 and B_G2 carry its buckets across its chunks at the width it
+// takes with room to spare (make_msm_carried_pass), each table's selected points taken as the
+// witness's share of values other than 0 and 1. More partitions than that still fit, but a table
+// whose buckets no longer carry reduces every chunk's own: at 24 GiB on the PoRep key, eight
+// together ran L's share in 180 ms a partition against five's 143 (docs/perf/vram-budgets.md,
+// "Today"). plan_gpu_msm's errors.
+[[nodiscard]] result<uint32_t> carrying_partitions(const key_shape& s, const key_plan& p,
+                                                   const compact_witness_layout& packed, uint32_t k);
 
 }  // namespace pp::cuda
