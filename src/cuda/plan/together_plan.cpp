@@ -12,6 +12,20 @@ namespace {
 // The tables one streamed copy serves for all the partitions together (H is each one's own).
 constexpr int shared_tables[] = {table_l, table_a, table_b_g1, table_b_g2};
 
+// A shared table's split MSM as plan p chunks it, and its curve's group.
+struct table_msm {
+  msm_group group;
+  msm_plan plan;
+};
+result<table_msm> table_msm_of(const key_shape& s, const key_plan& p, int t) {
+  const bool g2 = t == table_b_g2;
+  msm_config cfg;
+  cfg.max_chunk_points = g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
+  const msm_group group = g2 ? s.g2 : s.g1;
+  PP_ASSIGN_OR_RETURN(msm_plan plan, plan_gpu_msm(s.points[t], true, cfg, group));
+  return table_msm{group, std::move(plan)};
+}
+
 }  // namespace
 
 int resident_shared_table(const key_plan& p) {
@@ -38,12 +52,8 @@ uint64_t together_streamed_bytes(const key_shape& s, const key_plan& p, uint32_t
 result<uint64_t> least_vector_state(const key_shape& s, const key_plan& p) {
   uint64_t least = 0;
   for (const int t : shared_tables) {
-    const bool g2 = t == table_b_g2;
-    const msm_group group = g2 ? s.g2 : s.g1;
-    msm_config cfg;
-    cfg.max_chunk_points = g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
-    PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_gpu_msm(s.points[t], true, cfg, group));
-    least = std::max(least, make_msm_vector_layout(plan, group.bucket_bytes, key_shape::fr_bytes).buckets);
+    PP_ASSIGN_OR_RETURN(const table_msm m, table_msm_of(s, p, t));
+    least = std::max(least, make_msm_vector_layout(m.plan, m.group.bucket_bytes, key_shape::fr_bytes).buckets);
   }
   return least;
 }
@@ -96,16 +106,13 @@ result<uint32_t> carrying_partitions(const key_shape& s, const key_plan& p, cons
                                       : uint64_t(double(points) * double(packed.num_other) / double(packed.num_variables));
   };
   for (const int t : shared_tables) {
-    const bool g2 = t == table_b_g2;
-    const msm_group group = g2 ? s.g2 : s.g1;
-    msm_config cfg;
-    cfg.max_chunk_points = g2 ? p.msm.g2_chunk : p.msm.g1_chunk;
-    PP_ASSIGN_OR_RETURN(const msm_plan plan, plan_gpu_msm(s.points[t], true, cfg, group));
-    const msm_shape pass = make_msm_carried_pass(plan, group.bucket_bytes, share(s.points[t]),
-                                                 share(std::min(plan.shape.n, s.points[t])));
+    PP_ASSIGN_OR_RETURN(const table_msm m, table_msm_of(s, p, t));
+    const msm_shape pass = make_msm_carried_pass(m.plan, m.group.bucket_bytes, share(s.points[t]),
+                                                 share(std::min(m.plan.shape.n, s.points[t])));
     if (pass.window_bits == 0) return 0u;  // this table's chunks never carry on this plan
-    const uint64_t array = group.bucket_bytes * uint64_t(pass.windows) * pass.buckets_per_window;
-    carrying = std::max(carrying, make_msm_vector_layout(plan, group.bucket_bytes, key_shape::fr_bytes).buckets + array);
+    const uint64_t array = m.group.bucket_bytes * uint64_t(pass.windows) * pass.buckets_per_window;
+    carrying =
+        std::max(carrying, make_msm_vector_layout(m.plan, m.group.bucket_bytes, key_shape::fr_bytes).buckets + array);
   }
   uint32_t most = 0;
   while (most < k && together_state_bytes(p, (most + 1) * pad256(packed.bytes), most + 1) >= carrying) ++most;
