@@ -26,6 +26,15 @@ result<table_msm> table_msm_of(const key_shape& s, const key_plan& p, int t) {
   return table_msm{group, std::move(plan)};
 }
 
+// The most partitions (0 to cap) of packed witnesses of packed_witness_bytes each that leave each a
+// vector state of at least `state` bytes in plan p's witness and scalar buffers (a state shrinks as
+// partitions are added).
+uint32_t most_with_state(const key_plan& p, uint64_t packed_witness_bytes, uint64_t state, uint32_t cap) {
+  uint32_t most = 0;
+  while (most < cap && together_state_bytes(p, (most + 1) * pad256(packed_witness_bytes), most + 1) >= state) ++most;
+  return most;
+}
+
 }  // namespace
 
 int resident_shared_table(const key_plan& p) {
@@ -70,11 +79,10 @@ result<together_fit> partitions_together(const key_shape& s, const key_plan& p, 
     return together_fit{1, std::string(key_table_names[t]) + " is resident: no copy to share"};
   }
   PP_ASSIGN_OR_RETURN(const uint64_t least, least_vector_state(s, p));
-  const uint64_t packed = pad256(packed_witness_bytes);
   const auto staging_for = [&](uint32_t k) { return together_staging_bytes(k, packed_witness_bytes); };
-  const auto buffers_hold = [&](uint32_t k) { return together_state_bytes(p, k * packed, k) >= least; };
-  uint32_t by_buffers = 1, by_staging = 1;
-  while (by_buffers < max_partitions_together && buffers_hold(by_buffers + 1)) ++by_buffers;
+  const uint32_t by_buffers =
+      std::max<uint32_t>(1, most_with_state(p, packed_witness_bytes, least, max_partitions_together));
+  uint32_t by_staging = 1;
   while (by_staging < max_partitions_together && staging_for(by_staging + 1) <= staging_bytes) ++by_staging;
   together_fit fit;
   fit.partitions = std::min(by_buffers, by_staging);
@@ -114,9 +122,7 @@ result<uint32_t> carrying_partitions(const key_shape& s, const key_plan& p, cons
     carrying =
         std::max(carrying, make_msm_vector_layout(m.plan, m.group.bucket_bytes, key_shape::fr_bytes).buckets + array);
   }
-  uint32_t most = 0;
-  while (most < k && together_state_bytes(p, (most + 1) * pad256(packed.bytes), most + 1) >= carrying) ++most;
-  return most;
+  return most_with_state(p, packed.bytes, carrying, k);
 }
 
 }  // namespace pp::cuda
