@@ -33,8 +33,8 @@ status fill_bellperson_density(groth16::proving_key& pk, const r1cs::constraint_
 // A key's files: a snarkjs zkey (its circuit the one it implies, or `r1cs` when given), or bellperson
 // parameters with the circom r1cs they were made for (required: they carry no matrices).
 struct key_files {
-  std::filesystem::path key;
-  std::filesystem::path r1cs;
+  std::filesystem::path key{};
+  std::filesystem::path r1cs{};
   bool bellperson = false;
 };
 struct key_and_circuit {
