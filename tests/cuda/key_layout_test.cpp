@@ -56,7 +56,7 @@ void check_plan(const key_shape& s, const key_plan& p, uint64_t budget) {
     EXPECT_EQ(p.matrix_slot_bytes, 0u);
     EXPECT_FALSE(p.wide_matrix_rows);
   } else {
-    EXPECT_GE(p.matrix_slot_bytes, p.wide_matrix_rows ? s.wide_matrix_slot_bytes : s.matrix_slot_bytes);
+    EXPECT_GE(p.matrix_slot_bytes, p.wide_matrix_rows ? s.wide_rows.slot_bytes : s.rows.slot_bytes);
     EXPECT_GE(l.mslot[0], l.c + s.n * 32);
     EXPECT_LE(l.mslot[0] + p.matrix_slot_bytes, l.mslot[1]);
     EXPECT_LE(l.mslot[1] + p.matrix_slot_bytes, l.bytes);
@@ -246,7 +246,7 @@ TEST(KeyLayout, Porep27AtTheH200sBudgets) {
   EXPECT_TRUE(plan24->lane.slots_clear_of_h);
   // The matrices resident instead: only 2^23-point chunks fit.
   key_shape fixed = s;
-  fixed.matrix_slot_bytes = 0;
+  fixed.rows.slot_bytes = 0;
   const auto resident24 = plan_key(fixed, opts, 24 * gib - driver - reserve, 2);
   ASSERT_THAT(resident24, IsOk());
   EXPECT_EQ(resident24->msm.g1_chunk, uint64_t{1} << 23);
@@ -299,7 +299,7 @@ TEST(KeyLayout, Porep27AtTheH100sTwentyFourGiBKeepsTheMatrices) {
   const auto q = plan_key(s, before, region, 2);
   ASSERT_THAT(q, IsOk());
   EXPECT_FALSE(q->matrices_resident);
-  EXPECT_GT(q->streamed_bytes(s), p->streamed_bytes(s) + s.matrix_image_bytes / 2);
+  EXPECT_GT(q->streamed_bytes(s), p->streamed_bytes(s) + s.rows.image_bytes / 2);
 }
 
 // The smallest card: a 2^27 PoRep partition plans inside 16 GiB only with the matrices
@@ -315,9 +315,9 @@ TEST(KeyLayout, Porep27FitsSixteenGiBWithStreamedMatrices) {
   check_plan(s, *p, 16 * gib);
   uint64_t points = 0;
   for (int t = 0; t < key_table_count; ++t) points += s.table_bytes(t);
-  EXPECT_LE(p->streamed_bytes(s), points + s.matrix_image_bytes);
+  EXPECT_LE(p->streamed_bytes(s), points + s.rows.image_bytes);
   // Without the matrices streamed it does not fit (the least budget is above 16 GiB).
-  s.matrix_slot_bytes = 0;
+  s.rows.slot_bytes = 0;
   const auto q = plan_key(s, opts, 16 * gib, 2);
   ASSERT_THAT(q, Not(IsOk()));
   EXPECT_NE(q.error().message().find("at least"), std::string::npos);
@@ -389,7 +389,7 @@ void expect_same_but_matrix_rows(const key_plan& p, const key_plan& q) {
 }
 
 key_shape without_wide_rows(key_shape s) {
-  s.wide_matrix_chunk_bytes = s.wide_matrix_slot_bytes = s.wide_matrix_image_bytes = 0;
+  s.wide_rows.chunk_bytes = s.wide_rows.slot_bytes = s.wide_rows.image_bytes = 0;
   return s;
 }
 
@@ -413,10 +413,10 @@ TEST(KeyLayout, WideMatrixRowsOnlyWhereTheLaneHoldsThem) {
   check_plan(s, *p, region);
   ASSERT_FALSE(p->matrices_resident);
   EXPECT_TRUE(p->wide_matrix_rows);
-  EXPECT_EQ(p->matrix_slot_bytes, s.wide_matrix_slot_bytes);
-  EXPECT_EQ(p->matrix_chunk_bytes(s), s.wide_matrix_chunk_bytes);
-  EXPECT_EQ(p->matrix_image_bytes(s), s.wide_matrix_image_bytes);
-  EXPECT_EQ(p->streamed_bytes(s), q->streamed_bytes(narrow) - (s.matrix_image_bytes - s.wide_matrix_image_bytes));
+  EXPECT_EQ(p->matrix_slot_bytes, s.wide_rows.slot_bytes);
+  EXPECT_EQ(p->matrix_chunk_bytes(s), s.wide_rows.chunk_bytes);
+  EXPECT_EQ(p->matrix_image_bytes(s), s.wide_rows.image_bytes);
+  EXPECT_EQ(p->streamed_bytes(s), q->streamed_bytes(narrow) - (s.rows.image_bytes - s.wide_rows.image_bytes));
   EXPECT_NE(p->to_string(s).find("the wider ones"), std::string::npos);
   expect_same_but_matrix_rows(*p, *q);
 
@@ -429,8 +429,8 @@ TEST(KeyLayout, WideMatrixRowsOnlyWhereTheLaneHoldsThem) {
   check_plan(s, *l, least);
   EXPECT_FALSE(l->matrices_resident);
   EXPECT_FALSE(l->wide_matrix_rows);
-  EXPECT_EQ(l->matrix_chunk_bytes(s), s.matrix_chunk_bytes);
-  EXPECT_EQ(l->matrix_image_bytes(s), s.matrix_image_bytes);
+  EXPECT_EQ(l->matrix_chunk_bytes(s), s.rows.chunk_bytes);
+  EXPECT_EQ(l->matrix_image_bytes(s), s.rows.image_bytes);
   expect_same_but_matrix_rows(*l, *ln);
 
   // Resident matrices (24 GiB) stream no rows, wide or not.
@@ -456,13 +456,13 @@ TEST(KeyLayout, RandomShapes) {
     s.point_bytes = {96, 96, 96, 96, 192};
     s.matrices_bytes = rng() % (s.n * 64 + 1);
     s.matrix_tables_bytes = rng() % (s.matrices_bytes / 4 + 1);
-    s.matrix_slot_bytes = rng() % 3 == 0 ? 0 : rng() % (s.matrices_bytes + 1) + 1;
-    s.matrix_chunk_bytes = s.matrix_slot_bytes;
-    s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
-    if (s.matrix_slot_bytes != 0 && rng() % 2) {
-      s.wide_matrix_slot_bytes = s.matrix_slot_bytes + rng() % (s.matrices_bytes + 1) + 1;
-      s.wide_matrix_chunk_bytes = s.wide_matrix_slot_bytes;
-      s.wide_matrix_image_bytes = s.matrix_image_bytes;
+    s.rows.slot_bytes = rng() % 3 == 0 ? 0 : rng() % (s.matrices_bytes + 1) + 1;
+    s.rows.chunk_bytes = s.rows.slot_bytes;
+    s.rows.image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+    if (s.rows.slot_bytes != 0 && rng() % 2) {
+      s.wide_rows.slot_bytes = s.rows.slot_bytes + rng() % (s.matrices_bytes + 1) + 1;
+      s.wide_rows.chunk_bytes = s.wide_rows.slot_bytes;
+      s.wide_rows.image_bytes = s.rows.image_bytes;
     }
     s.qap_bytes = rng() % (s.n * 64 + 1);
     s.a_index_bytes = rng() % 2 ? s.points[table_a] * 4 : 0;
@@ -489,8 +489,8 @@ TEST(KeyLayout, RandomShapes) {
       const uint64_t fixed = pad256(s.qap_bytes) + pad256(s.a_index_bytes) + pad256(s.b_index_bytes);
       EXPECT_GT(fixed + pad256(s.matrices_bytes) + l.bytes, budget)
           << "iteration " << i << ": refused a budget the smallest plan fits";
-      if (s.matrix_slot_bytes != 0) {
-        const lane_layout ls = make_lane_layout(s, opts.back(), slot, s.h_in_turns, pad256(s.matrix_slot_bytes));
+      if (s.rows.slot_bytes != 0) {
+        const lane_layout ls = make_lane_layout(s, opts.back(), slot, s.h_in_turns, pad256(s.rows.slot_bytes));
         EXPECT_GT(fixed + pad256(s.matrix_tables_bytes) + ls.bytes, budget)
             << "iteration " << i << ": refused a budget the smallest streamed-matrices plan fits";
       }
@@ -625,7 +625,7 @@ TEST(KeyLayout, RandomRegions) {
     for (int k = 0; k < keys; ++k) {
       shapes.push_back(porep_scaled(int(rng() % 8) + 10));
       shapes.back().h_in_turns = rng() % 2;
-      if (rng() % 3 == 0) shapes.back().matrix_slot_bytes = 0;
+      if (rng() % 3 == 0) shapes.back().rows.slot_bytes = 0;
       opts.push_back(options_for(uint64_t{1} << (rng() % 6 + 12)));
     }
     const auto full = plan_region(shapes, opts, ~uint64_t{0}, 3);

@@ -27,11 +27,11 @@ inline key_shape porep27() {
   // Compact matrices 4.54 GiB with a few thousand distinct coefficients; NTT tables ~2 GiB.
   s.matrices_bytes = uint64_t(4.54 * double(gib));
   s.matrix_tables_bytes = uint64_t{1} << 20;
-  s.matrix_chunk_bytes = s.matrix_slot_bytes = uint64_t{256} << 20;
-  s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+  s.rows.chunk_bytes = s.rows.slot_bytes = uint64_t{256} << 20;
+  s.rows.image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
   // spmv_tuning's wider rows: half the chunks, so a little less padding in the image.
-  s.wide_matrix_chunk_bytes = s.wide_matrix_slot_bytes = uint64_t{512} << 20;
-  s.wide_matrix_image_bytes = s.matrix_image_bytes - 9 * 256;
+  s.wide_rows.chunk_bytes = s.wide_rows.slot_bytes = uint64_t{512} << 20;
+  s.wide_rows.image_bytes = s.rows.image_bytes - 9 * 256;
   s.qap_bytes = 2 * gib;
   s.a_index_bytes = s.points[table_a] * 4;
   s.b_index_bytes = s.points[table_b_g1] * 4;
@@ -49,9 +49,9 @@ inline key_shape porep_scaled(int log_n) {
   for (int t = 0; t < key_table_count; ++t) s.points[t] = t == table_h ? s.n - 1 : s.points[t] / div;
   s.matrices_bytes /= div;
   s.matrix_tables_bytes = std::min(s.matrix_tables_bytes, s.matrices_bytes / 4);
-  s.matrix_chunk_bytes = s.matrix_slot_bytes = std::min(s.matrix_slot_bytes, s.matrices_bytes);
-  s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
-  s.wide_matrix_chunk_bytes = s.wide_matrix_slot_bytes = s.wide_matrix_image_bytes = 0;
+  s.rows.chunk_bytes = s.rows.slot_bytes = std::min(s.rows.slot_bytes, s.matrices_bytes);
+  s.rows.image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+  s.wide_rows.chunk_bytes = s.wide_rows.slot_bytes = s.wide_rows.image_bytes = 0;
   s.qap_bytes /= div;
   s.a_index_bytes = s.points[table_a] * 4;
   s.b_index_bytes = s.points[table_b_g1] * 4;

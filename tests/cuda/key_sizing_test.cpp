@@ -26,12 +26,12 @@ void expect_same_shape(const key_shape& a, const key_shape& b) {
   EXPECT_EQ(a.point_bytes, b.point_bytes);
   EXPECT_EQ(a.matrices_bytes, b.matrices_bytes);
   EXPECT_EQ(a.matrix_tables_bytes, b.matrix_tables_bytes);
-  EXPECT_EQ(a.matrix_slot_bytes, b.matrix_slot_bytes);
-  EXPECT_EQ(a.matrix_image_bytes, b.matrix_image_bytes);
-  EXPECT_EQ(a.matrix_chunk_bytes, b.matrix_chunk_bytes);
-  EXPECT_EQ(a.wide_matrix_chunk_bytes, b.wide_matrix_chunk_bytes);
-  EXPECT_EQ(a.wide_matrix_slot_bytes, b.wide_matrix_slot_bytes);
-  EXPECT_EQ(a.wide_matrix_image_bytes, b.wide_matrix_image_bytes);
+  EXPECT_EQ(a.rows.slot_bytes, b.rows.slot_bytes);
+  EXPECT_EQ(a.rows.image_bytes, b.rows.image_bytes);
+  EXPECT_EQ(a.rows.chunk_bytes, b.rows.chunk_bytes);
+  EXPECT_EQ(a.wide_rows.chunk_bytes, b.wide_rows.chunk_bytes);
+  EXPECT_EQ(a.wide_rows.slot_bytes, b.wide_rows.slot_bytes);
+  EXPECT_EQ(a.wide_rows.image_bytes, b.wide_rows.image_bytes);
   EXPECT_EQ(a.qap_bytes, b.qap_bytes);
   EXPECT_EQ(a.a_index_bytes, b.a_index_bytes);
   EXPECT_EQ(a.b_index_bytes, b.b_index_bytes);
@@ -94,20 +94,20 @@ TEST(KeySizing, BothRowChunkingsOfTheMatrices) {
 
   const auto s = shape_key(inst->pk, inst->circuit.cs, *compact, uint64_t{1} << 20, {4096, 16384}, 1);
   ASSERT_THAT(s, IsOk());
-  EXPECT_EQ(s->matrix_chunk_bytes, 4096u);
-  EXPECT_EQ(s->matrix_slot_bytes, narrow->slot_bytes);
-  EXPECT_EQ(s->matrix_image_bytes, image(*narrow));
-  EXPECT_EQ(s->wide_matrix_chunk_bytes, 16384u);
-  EXPECT_EQ(s->wide_matrix_slot_bytes, wide->slot_bytes);
-  EXPECT_EQ(s->wide_matrix_image_bytes, image(*wide));
+  EXPECT_EQ(s->rows.chunk_bytes, 4096u);
+  EXPECT_EQ(s->rows.slot_bytes, narrow->slot_bytes);
+  EXPECT_EQ(s->rows.image_bytes, image(*narrow));
+  EXPECT_EQ(s->wide_rows.chunk_bytes, 16384u);
+  EXPECT_EQ(s->wide_rows.slot_bytes, wide->slot_bytes);
+  EXPECT_EQ(s->wide_rows.image_bytes, image(*wide));
 
   for (const matrix_row_chunks one : {matrix_row_chunks{4096, 4096}, matrix_row_chunks{compact->device_bytes() * 2,
                                                                                      compact->device_bytes() * 4}}) {
     const auto t = shape_key(inst->pk, inst->circuit.cs, *compact, uint64_t{1} << 20, one, 1);
     ASSERT_THAT(t, IsOk());
-    EXPECT_EQ(t->wide_matrix_chunk_bytes, 0u);
-    EXPECT_EQ(t->wide_matrix_slot_bytes, 0u);
-    EXPECT_EQ(t->wide_matrix_image_bytes, 0u);
+    EXPECT_EQ(t->wide_rows.chunk_bytes, 0u);
+    EXPECT_EQ(t->wide_rows.slot_bytes, 0u);
+    EXPECT_EQ(t->wide_rows.image_bytes, 0u);
   }
 }
 

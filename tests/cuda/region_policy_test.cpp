@@ -36,8 +36,8 @@ key_shape porep_shape(int log_n, uint32_t h_copies_max = 1) {
   s.point_bytes = {96, 96, 96, 96, 192};
   s.matrices_bytes = 36 * s.n;
   s.matrix_tables_bytes = 4096;
-  s.matrix_slot_bytes = s.matrices_bytes / 8;
-  s.matrix_image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
+  s.rows.slot_bytes = s.matrices_bytes / 8;
+  s.rows.image_bytes = s.matrices_bytes - s.matrix_tables_bytes;
   s.qap_bytes = 2 * 32 * s.n;
   s.a_index_bytes = s.points[table_a] * 4;
   s.b_index_bytes = s.points[table_b_g1] * 4;
@@ -201,8 +201,8 @@ TEST_F(RegionPolicy, KeysThatFitTogetherCostOneReplanHoweverTheyAlternate) {
   // does not fit beside it; planned together (no copies) they fit.
   const key_shape sa = porep_shape(16, 8);
   key_shape sb = porep_shape(15);
-  sb.matrix_slot_bytes = 0;
-  sb.matrix_image_bytes = 0;
+  sb.rows.slot_bytes = 0;
+  sb.rows.image_bytes = 0;
   const uint64_t capacity = region_bytes({sa, sb}, 2);
   {
     const std::vector<msm_chunking> oa = chunkings(sa), ob = chunkings(sb);
@@ -308,7 +308,7 @@ TEST_F(RegionPolicy, StreamedMatricesAreChargedToTheHostBudget) {
   });
   auto k = charged.policy.key_for(b, nullptr, nullptr);
   ASSERT_THAT(k, IsOk());
-  EXPECT_EQ(asked, s.matrix_image_bytes);
+  EXPECT_EQ(asked, s.rows.image_bytes);
   EXPECT_EQ(token.use_count(), 2);  // held by the placed key ...
   charged.policy.clear();
   EXPECT_EQ(token.use_count(), 1);  // ... until it is evicted

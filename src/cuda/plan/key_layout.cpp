@@ -44,7 +44,7 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
   p.msm = m;
   p.msm.workspace_bytes = workspace_for(m, resident);
   p.slot_bytes = slot_bytes_for(s, m, resident);
-  p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.matrix_slot_bytes);
+  p.matrix_slot_bytes = matrices_resident ? 0 : pad256(s.rows.slot_bytes);
   p.h_in_turns = h_in_turns;
   p.lane = make_lane_layout(s, p.msm, p.slot_bytes, h_in_turns, p.matrix_slot_bytes, slots);
   place_resident(s, p);
@@ -55,7 +55,7 @@ key_plan make_plan(const key_shape& s, const msm_chunking& m, const std::array<b
 key_plan least_plan(const key_shape& s, std::span<const msm_chunking> options) {
   std::array<bool, key_table_count> none{};
   key_plan least = make_plan(s, options.back(), none, s.h_in_turns, true);
-  if (s.matrix_slot_bytes != 0) {
+  if (s.rows.slot_bytes != 0) {
     const key_plan streamed = make_plan(s, options.back(), none, s.h_in_turns, false);
     if (streamed.resident_bytes + streamed.lane.bytes < least.resident_bytes + least.lane.bytes) least = streamed;
   }
@@ -96,8 +96,8 @@ void add_h_copies(const key_shape& s, key_plan& p, uint64_t budget) {
 // The shape's wider row chunks for p's streamed matrices where they leave p's lane bytes and its point
 // slots' place as they are: fewer, longer copies and SpMV launches for nothing else in the plan.
 void widen_matrix_rows(const key_shape& s, key_plan& p) {
-  if (p.matrices_resident || s.wide_matrix_slot_bytes == 0) return;
-  const uint64_t wide = pad256(s.wide_matrix_slot_bytes);
+  if (p.matrices_resident || s.wide_rows.slot_bytes == 0) return;
+  const uint64_t wide = pad256(s.wide_rows.slot_bytes);
   if (wide <= p.matrix_slot_bytes) return;
   const lane_layout l = make_lane_layout(s, p.msm, p.slot_bytes, p.h_in_turns, wide, p.lane.slots);
   if (l.bytes != p.lane.bytes || l.slots_clear_of_h != p.lane.slots_clear_of_h) return;
@@ -230,7 +230,7 @@ result<key_plan> plan_key(const key_shape& s, std::span<const msm_chunking> opti
   // run under the MSMs; streamed when nothing else fits or when that buys chunks of
   // stream_matrices_below_g1_chunk and more.
   std::optional<key_plan> best = streamed_plan(true);
-  if (s.matrix_slot_bytes != 0 && (!best || best->msm.g1_chunk < stream_matrices_below_g1_chunk)) {
+  if (s.rows.slot_bytes != 0 && (!best || best->msm.g1_chunk < stream_matrices_below_g1_chunk)) {
     const std::optional<key_plan> q = streamed_plan(false);
     if (q && (!best || q->msm.g1_chunk > best->msm.g1_chunk)) best = q;
   }
@@ -264,7 +264,7 @@ std::optional<uint64_t> least_guest_resident(const key_shape& s, std::span<const
   std::array<bool, key_table_count> none{};
   std::optional<uint64_t> least;
   for (const bool matrices_resident : {true, false}) {
-    if (!matrices_resident && s.matrix_slot_bytes == 0) break;
+    if (!matrices_resident && s.rows.slot_bytes == 0) break;
     const key_plan q = make_plan(s, options.back(), none, s.h_in_turns, matrices_resident);
     if (q.lane.bytes > lane_cap) continue;
     if (!least || q.resident_bytes < *least) least = q.resident_bytes;
@@ -280,7 +280,7 @@ result<key_plan> plan_guest_key(const key_shape& s, std::span<const msm_chunking
   const auto fits = [&](const key_plan& q) { return q.resident_bytes <= resident_budget && q.lane.bytes <= lane_cap; };
   std::array<bool, key_table_count> none{};
   for (const bool matrices_resident : {true, false}) {
-    if (!matrices_resident && s.matrix_slot_bytes == 0) break;
+    if (!matrices_resident && s.rows.slot_bytes == 0) break;
     for (const msm_chunking& m : options) {
       for (const bool turns : {false, true}) {
         if (turns && !s.h_in_turns) continue;

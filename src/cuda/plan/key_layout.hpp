@@ -47,6 +47,14 @@ struct msm_chunking {
 // larger one.
 uint64_t workspace_for(const msm_chunking& m, const std::array<bool, key_table_count>& resident);
 
+// The compact matrices cut into row chunks of at most chunk_bytes (make_spmv_chunking), as they
+// stream through a lane's two matrix slots.
+struct streamed_rows {
+  uint64_t chunk_bytes = 0;  // the most a row chunk may take
+  uint64_t slot_bytes = 0;   // the largest row chunk: a matrix slot's size
+  uint64_t image_bytes = 0;  // all row chunks: copied per partition when streamed
+};
+
 // What the plan needs to know of a (key, circuit), in bytes unless a count.
 struct key_shape {
   uint64_t n = 0;                                // domain size
@@ -56,12 +64,9 @@ struct key_shape {
   msm_group g1 = msm_g1, g2 = msm_g2;                   // the key's curve's groups (BN254's or BLS12-381's)
   uint64_t matrices_bytes = 0;                   // compact A, B, C
   uint64_t matrix_tables_bytes = 0;              // their coefficient tables (resident when streamed)
-  uint64_t matrix_chunk_bytes = 0;               // the most a row chunk may take (make_spmv_chunking)
-  uint64_t matrix_slot_bytes = 0;                // the largest row chunk (0: the matrices cannot stream)
-  uint64_t matrix_image_bytes = 0;               // all row chunks: copied per partition when streamed
-  // The same for wider row chunks, which plan_key takes where the lane holds their slots anyway
-  // (0: none).
-  uint64_t wide_matrix_chunk_bytes = 0, wide_matrix_slot_bytes = 0, wide_matrix_image_bytes = 0;
+  streamed_rows rows;       // slot_bytes 0: the matrices cannot stream
+  // Wider row chunks, which plan_key takes where the lane holds their slots anyway (all 0: none).
+  streamed_rows wide_rows;
   uint64_t qap_bytes = 0;                        // NTT (and coset shift) tables
   uint64_t a_index_bytes = 0, b_index_bytes = 0;  // density index lists (0 when unfiltered)
   uint64_t witness_ws_bytes = 0;                 // packed-witness upload workspace
@@ -123,10 +128,10 @@ struct key_plan {
   }
   // The streamed matrices' row chunks, at most this many bytes each, and all of them (0, 0: resident).
   [[nodiscard]] uint64_t matrix_chunk_bytes(const key_shape& s) const {
-    return matrices_resident ? 0 : wide_matrix_rows ? s.wide_matrix_chunk_bytes : s.matrix_chunk_bytes;
+    return matrices_resident ? 0 : (wide_matrix_rows ? s.wide_rows : s.rows).chunk_bytes;
   }
   [[nodiscard]] uint64_t matrix_image_bytes(const key_shape& s) const {
-    return matrices_resident ? 0 : wide_matrix_rows ? s.wide_matrix_image_bytes : s.matrix_image_bytes;
+    return matrices_resident ? 0 : (wide_matrix_rows ? s.wide_rows : s.rows).image_bytes;
   }
   // Bytes copied to the device per partition besides the witness (streamed tables and matrices).
   [[nodiscard]] uint64_t streamed_bytes(const key_shape& s) const;

@@ -23,6 +23,12 @@ std::array<uint64_t, key_table_count> point_bytes(const msm_group& g1, const msm
   return {g1.point_bytes, g1.point_bytes, g1.point_bytes, g1.point_bytes, g2.point_bytes};
 }
 
+streamed_rows streamed_rows_of(const spmv_chunking& c, uint64_t chunk_bytes) {
+  streamed_rows r{.chunk_bytes = chunk_bytes, .slot_bytes = c.slot_bytes};
+  for (const spmv_chunk& ch : c.chunks) r.image_bytes += ch.bytes;
+  return r;
+}
+
 }  // namespace
 
 template <class Family>
@@ -87,16 +93,10 @@ result<key_shape> shape_key(const key_sizes& key, const r1cs::basic_constraint_s
   s.matrices_bytes = compact.device_bytes();
   PP_ASSIGN_OR_RETURN(const spmv_chunking mk, make_spmv_chunking(compact, rows.bytes));
   s.matrix_tables_bytes = mk.tables_bytes;
-  s.matrix_chunk_bytes = rows.bytes;
-  s.matrix_slot_bytes = mk.slot_bytes;
-  for (const spmv_chunk& ch : mk.chunks) s.matrix_image_bytes += ch.bytes;
+  s.rows = streamed_rows_of(mk, rows.bytes);
   if (rows.wide > rows.bytes) {
     PP_ASSIGN_OR_RETURN(const spmv_chunking wide, make_spmv_chunking(compact, rows.wide));
-    if (wide.slot_bytes > mk.slot_bytes) {
-      s.wide_matrix_chunk_bytes = rows.wide;
-      s.wide_matrix_slot_bytes = wide.slot_bytes;
-      for (const spmv_chunk& ch : wide.chunks) s.wide_matrix_image_bytes += ch.bytes;
-    }
+    if (wide.slot_bytes > mk.slot_bytes) s.wide_rows = streamed_rows_of(wide, rows.wide);
   }
   PP_ASSIGN_OR_RETURN(s.qap_bytes, qap_tables_bytes(log_n, key.basis));
   s.a_index_bytes = key.a_filtered ? key.points[table_a] * 4 : 0;
