@@ -103,10 +103,10 @@ class basic_backend {
   // partitions_together()) started together where the backend shares work between them
   // (cuda_backend: one streamed copy of the key's chunks for all): a pending each, in order, as
   // start() gives them. An error ends them all; with invalid_argument, failed_precondition or
-  // resource_exhausted none was started and the device is as it was (the caller may start each
-  // alone: start() then says which request, if any, is bad). failed_precondition: this key's
-  // partitions are never taken together here (its plan); resource_exhausted: not this many (fewer
-  // may fit). The default takes none together.
+  // resource_exhausted none was started (work begun for them is drained and dropped) and the device
+  // is as it was (the caller may start each alone: start() then says which request, if any, is bad).
+  // failed_precondition: this key's partitions are never taken together here (its plan);
+  // resource_exhausted: not this many (fewer may fit). The default takes none together.
   virtual result<std::vector<pending_ptr>> start_together(std::span<const request> reqs) {
     return failed_precondition(std::string(name()) + " does not take partitions together (" +
                                std::to_string(reqs.size()) + " given)");

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "backend_test_config.hpp"
+#include "cuda/plan/together_plan.hpp"
+#include "cuda/plan/witness_layout.hpp"
 #include "cuda/prover/cuda_backend.hpp"
 #include "cuda/prover/kernel_warmup.hpp"
 #include "cuda/runtime/device_memory.hpp"
@@ -32,6 +34,7 @@
 namespace pp::cuda::test {
 namespace {
 
+using ::testing::HasSubstr;
 using ::testing::Not;
 
 using ff::fr;
@@ -646,6 +649,48 @@ TEST(CudaBackend, PartitionsTogetherMatchOneByOne) {
   const std::vector<groth16::prove_request> two = {request_for(*small, 1), request_for(*small, 2)};
   EXPECT_THAT(gpu().start_together(two), StatusIs(status_code::failed_precondition));
   EXPECT_TRUE(gpu().healthy()) << gpu().last_error();
+}
+
+// A group refused once some of it is enqueued: on a staging that holds two packed witnesses, three
+// taken together run the first two fronts (each next witness is packed under the GPU work of the one
+// before) before the third does not fit. The refusal is resource_exhausted (the engine then takes
+// fewer), the device stays healthy, and the drained lane proves on: the first two together give the
+// proofs they give alone.
+TEST(CudaBackend, PartitionsTogetherRefusedMidwayLeaveTheLaneClean) {
+  const uint64_t seed0 = pp::test::test_seed();
+  const auto inst = make_keyed_circuit(r1cs::synthetic_params::porep(150000, seed0 % 1000 + 19), h_basis::monomial,
+                                       seed0 + 8);
+  ASSERT_NE(inst, nullptr);
+  const instance& in = *inst;
+  cuda_backend_config cfg = streamed_matrices_config(in);
+  cfg.staging_bytes = together_staging_bytes(2, packed_layout_of(std::span<const fr>(in.circuit.w)).bytes);
+  auto be = cuda_backend::create(cfg);
+  ASSERT_THAT(be, IsOk());
+  std::vector<groth16::prove_request> reqs;
+  for (uint64_t v = 0; v < 3; ++v) reqs.push_back(request_for(in, seed0 + 40 + v));
+  const auto refused = (*be)->start_together(reqs);
+  EXPECT_THAT(refused, StatusIs(status_code::resource_exhausted));
+  if (!refused.ok()) {
+    EXPECT_THAT(refused.error().message(), HasSubstr("2 of 3"));
+  }
+  EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
+  std::vector<groth16::proof> want;
+  for (size_t v = 0; v < 2; ++v) {
+    auto r = groth16::prove(**be, reqs[v]);
+    ASSERT_THAT(r, IsOk());
+    want.push_back(r->pi);
+  }
+  auto pending = (*be)->start_together(std::span(reqs).first(2));
+  ASSERT_THAT(pending, IsOk());
+  ASSERT_EQ(pending->size(), 2u);
+  for (size_t v = 0; v < 2; ++v) {
+    auto out = (*be)->finish(std::move((*pending)[v]));
+    ASSERT_THAT(out, IsOk());
+    EXPECT_TRUE(out->pi == want[v]) << "partition " << v << " together differs from its proof alone";
+  }
+  const auto inputs = std::span<const fr>(in.circuit.w).subspan(1, in.circuit.cs.num_public());
+  EXPECT_THAT(groth16::verify(in.pk.vk, inputs, want[0]), IsOk());
+  EXPECT_TRUE((*be)->healthy()) << (*be)->last_error();
 }
 
 // The same streamed key and matrices with the partitions' copies held to 4 GiB/s (link_pacer.hpp, the

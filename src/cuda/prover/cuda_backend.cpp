@@ -182,9 +182,11 @@ struct cuda_backend::impl {
     return pending_ptr(std::move(p));
   }
 
-  // start_together() of either curve: the partitions of one key on one lane, packed together, a
-  // workspace, the kernels' turn once, run_partitions_together; as on_lane, the lane is held until
-  // its last event has completed or its streams are drained.
+  // start_together() of either curve: the partitions of one key on one lane, the first witness packed,
+  // a workspace, the kernels' turn once, run_partitions_together (which packs the others); as on_lane,
+  // the lane is held until its last event has completed or its streams are drained. A refusal that
+  // comes once fronts are enqueued (the packed witnesses' fit) drains them here too: the device is
+  // as it was, as backend.hpp's start_together promises.
   template <class Family>
   result<std::vector<pending_ptr>> start_together(std::span<const groth16::basic_prove_request<Family>> reqs) {
     if (reqs.empty() || reqs.size() > max_partitions_together) {
@@ -210,12 +212,11 @@ struct cuda_backend::impl {
     PP_ASSIGN_OR_RETURN(key_entry* const k, keys->key_for(src, &held, t[0]));
     lane& ln = lanes[held.id()];
     PP_RETURN_IF_ERROR(check_shared_tables_streamed(*k));  // before the packing a refusal would waste
-    PP_ASSIGN_OR_RETURN(const std::vector<packed_partition> packed,
-                        pack_partitions<typename Family::fr>(values, ln, t));
-    if (auto fit = together_state_fit(*k, packed); !fit.ok()) return fit.error();  // nothing enqueued yet
+    PP_ASSIGN_OR_RETURN(auto packing, together_packing<typename Family::fr>::create(values, ln, t));
+    PP_RETURN_IF_ERROR(packing.pack_next());  // the first, as on_lane's; the others under the GPU's work
     lane_hold ws(keys->workspaces());
     compute_turn turn(turns, ln.turn_end, ln.compute);
-    auto r = run_partitions_together<Family>(*k, k->ws[ws.id()], ln, cs, packed, turn, gclock, t);
+    auto r = run_partitions_together<Family>(*k, k->ws[ws.id()], ln, cs, packing, turn, gclock);
     if (!r.ok()) return fail_partition(ln, r.error());
     std::vector<pending_ptr> out;
     for (size_t i = 0; i < ps.size(); ++i) {

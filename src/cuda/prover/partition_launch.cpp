@@ -345,23 +345,35 @@ status check_shared_tables_streamed(const key_entry& k) {
   return ok_status();
 }
 
-result<uint64_t> together_state_fit(const key_entry& k, std::span<const packed_partition> packed) {
-  uint64_t states_at = 0;
-  for (const packed_partition& p : packed) states_at += pad256(p.layout.bytes);
+namespace {
+
+// Each partition's MSM vector state when `count` packed witnesses of `packed_bytes` share the lane's
+// witness and scalar buffers with their states; resource_exhausted (fewer may fit) when those buffers
+// do not hold the witnesses and the least vector states.
+result<uint64_t> together_state_fit(const key_entry& k, uint64_t packed_bytes, size_t count) {
   PP_ASSIGN_OR_RETURN(const uint64_t least_state, least_vector_state(k.shape, k.plan));
-  const uint64_t state_bytes = together_state_bytes(k.plan, states_at, packed.size());
+  const uint64_t state_bytes = together_state_bytes(k.plan, packed_bytes, count);
   if (state_bytes < least_state) {
-    return resource_exhausted("partitions together: " + std::to_string(packed.size()) + " packed witnesses (" +
-                              std::to_string(states_at) + " bytes) and their MSM states (" +
+    return resource_exhausted("partitions together: " + std::to_string(count) + " packed witnesses (" +
+                              std::to_string(packed_bytes) + " bytes) and their MSM states (" +
                               std::to_string(least_state) + " bytes each at least) do not fit the lane's " +
                               std::to_string(k.plan.lane.phase - k.plan.lane.w) + " bytes of witness and scalars");
   }
   return state_bytes;
 }
 
+}  // namespace
+
 template <class Fr>
-result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
-                                                      std::span<groth16::prove_timings* const> t) {
+together_packing<Fr>::together_packing(std::span<const std::span<const Fr>> values, lane& ln,
+                                       std::span<groth16::prove_timings* const> t)
+    : values_(values), ln_(&ln), t_(t) {
+  packed_.reserve(values.size());
+}
+
+template <class Fr>
+result<together_packing<Fr>> together_packing<Fr>::create(std::span<const std::span<const Fr>> values, lane& ln,
+                                                           std::span<groth16::prove_timings* const> t) {
   if (values.empty() || values.size() > max_partitions_together || t.size() != values.size()) {
     return invalid_argument("partitions together: " + std::to_string(values.size()) + " partitions (1 to " +
                             std::to_string(max_partitions_together) + "), " + std::to_string(t.size()) +
@@ -372,44 +384,43 @@ result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<
                               " bytes does not hold their sums (" + std::to_string(together_sums_bytes) +
                               " bytes)");
   }
-  const uint64_t end = ln.staging.size() - together_sums_bytes;
-  std::vector<packed_partition> out;
-  uint64_t at = 0;
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto t0 = clock::now();
-    auto layout = pack_witness(values[i], ln.staging.subspan(at, end > at ? end - at : 0));
-    if (!layout.ok()) {
-      return resource_exhausted("partitions together: the lane's staging of " + std::to_string(ln.staging.size()) +
-                                " bytes holds the packed witnesses of " + std::to_string(i) + " of " +
-                                std::to_string(values.size()) + " partitions (" + layout.error().message() + ")");
-    }
-    t[i]->add("pack witness (host)", clock::now() - t0);
-    out.push_back({*layout, at});
-    at += pad256(layout->bytes);
+  return together_packing(values, ln, t);
+}
+
+template <class Fr>
+status together_packing<Fr>::pack_next() {
+  const size_t i = packed_.size();
+  if (i == values_.size()) return invalid_argument("partitions together: every witness is packed already");
+  const std::span<std::byte> staging = ln_->staging;
+  const uint64_t end = staging.size() - together_sums_bytes;
+  const auto t0 = clock::now();
+  auto layout = pack_witness(values_[i], staging.subspan(at_, end > at_ ? end - at_ : 0));
+  if (!layout.ok()) {
+    return resource_exhausted("partitions together: the lane's staging of " + std::to_string(staging.size()) +
+                              " bytes holds the packed witnesses of " + std::to_string(i) + " of " +
+                              std::to_string(values_.size()) + " partitions (" + layout.error().message() + ")");
   }
-  return out;
+  t_[i]->add("pack witness (host)", clock::now() - t0);
+  packed_.push_back({*layout, at_});
+  at_ += pad256(layout->bytes);
+  return ok_status();
 }
 
 template <class Family>
 result<std::vector<basic_partition_result<Family>>> run_partitions_together(
     const key_entry& k, const partition_workspace& pw, lane& ln,
-    const r1cs::basic_constraint_system<typename Family::fr>& cs, std::span<const packed_partition> packed,
-    compute_turn& turn, const gpu_clock& gclock, std::span<groth16::prove_timings* const> t) {
+    const r1cs::basic_constraint_system<typename Family::fr>& cs, together_packing<typename Family::fr>& packing,
+    compute_turn& turn, const gpu_clock& gclock) {
   using Fr = typename Family::fr;
   using g1 = typename Family::g1_curve;
   using g2 = typename Family::g2_curve;
-  const size_t count = packed.size();
-  if (count == 0 || count > max_partitions_together || t.size() != count) {
-    return invalid_argument("partitions together: " + std::to_string(count) + " partitions, " +
-                            std::to_string(t.size()) + " timings");
-  }
-  PP_RETURN_IF_ERROR(check_shared_tables_streamed(k));
-  PP_ASSIGN_OR_RETURN(const uint64_t state_bytes, together_state_fit(k, packed));
+  const size_t count = packing.count();
+  const std::span<groth16::prove_timings* const> t = packing.timings();
+  if (packing.packed().empty()) PP_RETURN_IF_ERROR(packing.pack_next());
   // The shared MSMs' memory: the witness and scalar buffers (dead once every H is done) hold the packed
-  // witnesses, then one vector state a partition.
+  // witnesses, then one vector state a partition (state_bytes each, known once the last is packed).
   auto* area = static_cast<std::byte*>(pw.d_w);
-  uint64_t states_at = 0;
-  for (const packed_partition& p : packed) states_at += pad256(p.layout.bytes);
+  uint64_t states_at = 0, state_bytes = 0;
   auto& events = ln.events;
   const cudaStream_t copy = ln.copy, compute = ln.compute;
   auto* sums = reinterpret_cast<together_sums<Family>*>(ln.staging.data() + ln.staging.size() - together_sums_bytes);
@@ -418,15 +429,15 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
 
   // The packed witnesses again, into the area, on the copy stream once nothing reads what they
   // overwrite: the witness (read up to each H step) or, where they reach past it, h (H's MSM too).
-  const bool again_under_h = states_at <= k.plan.lane.scalars - k.plan.lane.w;
   const auto upload_again = [&]() -> status {
+    const bool again_under_h = states_at <= k.plan.lane.scalars - k.plan.lane.w;
     PP_RETURN_IF_ERROR(events[again_under_h ? ev_h : ev_msm_h].wait_on(copy));
     PP_RETURN_IF_ERROR(ln.again_begin.record(copy));
-    for (size_t i = 0, off = 0; i < count; off += pad256(packed[i].layout.bytes), ++i) {
-      const uint64_t bytes = packed[i].layout.bytes;
+    for (size_t i = 0; i < count; ++i) {
+      const packed_partition& p = packing.packed()[i];  // at the same offset in the area as in the staging
+      const uint64_t bytes = p.layout.bytes;
       PP_RETURN_IF_ERROR(link_pace_begin(ln.pace, bytes, copy));
-      PP_CUDA_TRY(
-          cudaMemcpyAsync(area + off, ln.staging.data() + packed[i].offset, bytes, cudaMemcpyHostToDevice, copy));
+      PP_CUDA_TRY(cudaMemcpyAsync(area + p.offset, ln.staging.data() + p.offset, bytes, cudaMemcpyHostToDevice, copy));
       PP_RETURN_IF_ERROR(link_pace_end(ln.pace, copy));
       out[i].h2d_bytes += bytes;
     }
@@ -434,18 +445,23 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
   };
 
   // Each partition's front and H's MSM (its own copy of a streamed H), as run_partition's; the host
-  // waits for each, whose events the next reuses. Behind the last H's copies the witnesses' second
-  // upload, which the link carries while the last chunks' kernels run.
+  // packs the next witness while the GPU runs them, then waits for them (the next reuses their
+  // events). Behind the last H's copies the witnesses' second upload, which the link carries while
+  // the last chunks' kernels run.
   for (size_t i = 0; i < count; ++i) {
+    if (i + 1 == count) {  // every witness packed: the area's split is known
+      states_at = packing.packed_bytes();
+      PP_ASSIGN_OR_RETURN(state_bytes, together_state_fit(k, states_at, count));
+    }
+    const packed_partition p = packing.packed()[i];
     PP_ASSIGN_OR_RETURN(const uint64_t front,
-                        compute_h<Family>(k, pw, ln, cs, packed[i].layout, ln.staging.data() + packed[i].offset,
-                                          turn, i == 0));
+                        compute_h<Family>(k, pw, ln, cs, p.layout, ln.staging.data() + p.offset, turn, i == 0));
     PP_RETURN_IF_ERROR(events[ev_h].record(compute));
     msm_runner r(k, pw, ln, k.plan.lane.slots_clear_of_h ? nullptr : &events[ev_h]);
     PP_RETURN_IF_ERROR(r.run<g1>(table_h, static_cast<const Fr*>(pw.d_scalars), false, &sums->h[i]));
     PP_RETURN_IF_ERROR(r.end_stream());
     PP_RETURN_IF_ERROR(events[ev_msm_h].record(compute));
-    if (i + 1 == count) PP_RETURN_IF_ERROR(upload_again());
+    PP_RETURN_IF_ERROR(i + 1 == count ? upload_again() : packing.pack_next());
     PP_RETURN_IF_ERROR(events[ev_msm_h].synchronize());
     PP_ASSIGN_OR_RETURN(const auto span, read_timings(ln, gclock, *t[i], ev_h, /*spmv=*/true, r.started));
     PP_ASSIGN_OR_RETURN(const float h_end, cuda_event::elapsed_ms(*gclock.origin, events[ev_msm_h]));
@@ -460,10 +476,11 @@ result<std::vector<basic_partition_result<Family>>> run_partitions_together(
   PP_RETURN_IF_ERROR(events[ev_compute_begin].record(compute));
   // L reads the aux values; A and B the witness through their gather lists (none: the witness itself).
   std::vector<packed_scalars> own(count), gathered_a(count), gathered_b(count);
-  for (size_t i = 0, off = 0; i < count; off += pad256(packed[i].layout.bytes), ++i) {
-    own[i] = {area + off, packed[i].layout, nullptr, inputs};
-    gathered_a[i] = {area + off, packed[i].layout, k.d_a_idx, 0};
-    gathered_b[i] = {area + off, packed[i].layout, k.d_b_idx, 0};
+  for (size_t i = 0; i < count; ++i) {
+    const packed_partition& p = packing.packed()[i];
+    own[i] = {area + p.offset, p.layout, nullptr, inputs};
+    gathered_a[i] = {area + p.offset, p.layout, k.d_a_idx, 0};
+    gathered_b[i] = {area + p.offset, p.layout, k.d_b_idx, 0};
   }
   void* const states = area + states_at;
   msm_runner r(k, pw, ln, nullptr);
@@ -575,12 +592,11 @@ result<partition_result> run_evaluation_partition(const key_entry& k, const part
   template result<basic_partition_result<Family>> run_partition(                                                       \
       const key_entry&, const partition_workspace&, lane&, const r1cs::basic_constraint_system<Family::fr>&,           \
       const compact_witness_layout&, compute_turn&, const gpu_clock&, groth16::prove_timings&);
-#define PP_TOGETHER_INSTANTIATE(Family)                                                                              \
-  template result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Family::fr>>, lane&, \
-                                                                 std::span<groth16::prove_timings* const>);           \
-  template result<std::vector<basic_partition_result<Family>>> run_partitions_together(                               \
-      const key_entry&, const partition_workspace&, lane&, const r1cs::basic_constraint_system<Family::fr>&,          \
-      std::span<const packed_partition>, compute_turn&, const gpu_clock&, std::span<groth16::prove_timings* const>);
+#define PP_TOGETHER_INSTANTIATE(Family)                                                                     \
+  template class together_packing<Family::fr>;                                                               \
+  template result<std::vector<basic_partition_result<Family>>> run_partitions_together(                      \
+      const key_entry&, const partition_workspace&, lane&, const r1cs::basic_constraint_system<Family::fr>&, \
+      together_packing<Family::fr>&, compute_turn&, const gpu_clock&);
 PP_TOGETHER_INSTANTIATE(ec::bls12_381::family)
 PP_TOGETHER_INSTANTIATE(ec::bn254::family)
 #undef PP_TOGETHER_INSTANTIATE

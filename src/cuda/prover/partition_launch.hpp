@@ -74,31 +74,53 @@ struct packed_partition {
   uint64_t offset = 0;
 };
 
-// Packs each partition's values one after the other into the lane's staging (the sums of
-// partitions together at its tail); resource_exhausted when they do not all fit, naming how many
-// did. Timed into t[i] as "pack witness (host)".
+// The witnesses of partitions taken together, packed one at a time, one after the other, into a
+// lane's staging (the sums of partitions together at its tail). The caller packs the first before it
+// takes a workspace, as on a lane alone; run_partitions_together packs each next one while the GPU
+// runs the one before, so a group's GPU work starts behind one packing, not all of them. Timed into
+// timings()[i] as "pack witness (host)".
 template <class Fr>
-result<std::vector<packed_partition>> pack_partitions(std::span<const std::span<const Fr>> values, lane& ln,
-                                                      std::span<groth16::prove_timings* const> t);
+class together_packing {
+ public:
+  // invalid_argument: not 1 to max_partitions_together values, or a timing each; resource_exhausted:
+  // the staging does not hold the sums.
+  static result<together_packing> create(std::span<const std::span<const Fr>> values, lane& ln,
+                                         std::span<groth16::prove_timings* const> t);
+  // Packs the next partition behind the ones before; resource_exhausted when the staging does not
+  // hold it, naming how many did.
+  [[nodiscard]] status pack_next();
+  [[nodiscard]] size_t count() const { return values_.size(); }
+  [[nodiscard]] std::span<const packed_partition> packed() const { return packed_; }
+  [[nodiscard]] std::span<groth16::prove_timings* const> timings() const { return t_; }
+  // The staging the packed witnesses take, each padded to 256 bytes: the same bytes in the
+  // workspace when they are uploaded again.
+  [[nodiscard]] uint64_t packed_bytes() const { return at_; }
 
-// Each partition's MSM vector state when the packed witnesses share the lane's witness and scalar
-// buffers with their states; resource_exhausted (fewer may fit) when those buffers do not hold the
-// witnesses and the least vector states.
-result<uint64_t> together_state_fit(const key_entry& k, std::span<const packed_partition> packed);
+ private:
+  together_packing(std::span<const std::span<const Fr>> values, lane& ln, std::span<groth16::prove_timings* const> t);
+  std::span<const std::span<const Fr>> values_;
+  lane* ln_;
+  std::span<groth16::prove_timings* const> t_;
+  std::vector<packed_partition> packed_;
+  uint64_t at_ = 0;
+};
 
-// Runs the partitions (their witnesses packed by pack_partitions) of key k together on lane ln and
-// workspace pw, and returns when the lane's device work has completed: each partition's front and
-// H's MSM as run_partition's (the host waits for each), then L, A, B_G1 and B_G2 once for all of
-// them (msm_streamed_vectors: every streamed chunk copied once, each partition's witness read packed
+// Runs the partitions of key k together on lane ln and workspace pw, their witnesses packed by
+// `packing` (the first already, the others here, each under the GPU work of the one before), and
+// returns when the lane's device work has completed: each partition's front and H's MSM as
+// run_partition's (the host waits for each), then L, A, B_G1 and B_G2 once for all of them
+// (msm_streamed_vectors: every streamed chunk copied once, each partition's witness read packed
 // from the workspace's witness and scalar buffers, uploaded again), so a partition copies H, its
-// witness twice and its matrix rows, and 1/count of the other four tables. The errors of
-// check_shared_tables_streamed and together_state_fit leave the device untouched; the caller checks
-// both first, so that any other error is one of the lane's.
+// witness twice and its matrix rows, and 1/count of the other four tables. The caller has checked
+// check_shared_tables_streamed. resource_exhausted (fewer may fit) when the staging does not hold
+// every packed witness, or the workspace's witness and scalar buffers do not hold them and their
+// least MSM vector states: both are known only once the last is packed, with the fronts before it
+// enqueued, which the caller drains (cuda_backend: fail_partition) and drops.
 // Timings: each partition's own steps, and a share (1/count) of the shared ones.
 template <class Family>
 result<std::vector<basic_partition_result<Family>>> run_partitions_together(
     const key_entry& k, const partition_workspace& pw, lane& ln,
-    const r1cs::basic_constraint_system<typename Family::fr>& cs, std::span<const packed_partition> packed,
-    compute_turn& turn, const gpu_clock& gclock, std::span<groth16::prove_timings* const> t);
+    const r1cs::basic_constraint_system<typename Family::fr>& cs, together_packing<typename Family::fr>& packing,
+    compute_turn& turn, const gpu_clock& gclock);
 
 }  // namespace pp::cuda
