@@ -106,9 +106,9 @@ class together_packing {
 };
 
 // Runs the partitions of key k together on lane ln and workspace pw, their witnesses packed by
-// `packing` (the first already, the others here, each under the GPU work of the one before), and
-// returns when the lane's device work has completed: each partition's front and H's MSM as
-// run_partition's (the host waits for each), then L, A, B_G1 and B_G2 once for all of them
+// `packing` (the first by the caller, else here; each next one here, under the GPU work of the one
+// before), and returns when the lane's device work has completed: each partition's front and H's
+// MSM as run_partition's (the host waits for each), then L, A, B_G1 and B_G2 once for all of them
 // (msm_streamed_vectors: every streamed chunk copied once, each partition's witness read packed
 // from the workspace's witness and scalar buffers, uploaded again), so a partition copies H, its
 // witness twice and its matrix rows, and 1/count of the other four tables. The caller has checked
