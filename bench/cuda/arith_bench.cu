@@ -1,17 +1,19 @@
 // Throughput of the device arithmetic on one GPU, reported per SM per clock so that GPUs and
-// clocks compare: Fp and Fr Montgomery multiplication, Fp addition, Fp and Fr inversion (safegcd
-// against Fermat), G1 XYZZ mixed addition and batch-affine addition. Each thread runs K independent
+// clocks compare: Fp, Fr and Fp2 Montgomery multiplication and squaring, Fp addition, Fp, Fr and Fp2
+// inversion (safegcd against Fermat), G1 and G2 XYZZ mixed addition and G1 batch-affine addition. Each thread runs K independent
 // dependent chains; results go to global memory. Timed with CUDA events (median of 5 after a
 // warm-up); the SM clock under load is read in-kernel (clock64 against %globaltimer). Prints a
 // table; "SM-clk/op" = time * clock * SMs / ops; column K|mb is the chains per thread (field
 // cases), the __launch_bounds__ minimum blocks (madd cases) or the additions per inversion
-// (batch-affine cases); then the inversions in products and the batch-affine rows against the madd.
+// (batch-affine cases); then the inversions in products, the batch-affine rows against the madd and
+// each curve's batch-affine floor (docs/perf/msm-h200.md, "Issue 33's aims against the floor").
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_points.hpp"
@@ -20,6 +22,7 @@
 #include "cuda/runtime/device_info.hpp"
 #include "ec/xyzz.hpp"
 #include "ff/fp.hpp"
+#include "ff/fp2.hpp"
 #include "ff/fr.hpp"
 #include "support/seed.hpp"
 
@@ -36,31 +39,11 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
-// x_k <- x_k * y_k, iters times, K chains per thread.
-template <class F, int K>
-__global__ void mul_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk) {
-  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
-  const long long c0 = clock64();
-  const unsigned long long n0 = global_ns();
-  F x[K], y[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    x[k] = d_x[t + k * stride];
-    y[k] = d_y[t + k * stride];
-  }
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) x[k] = x[k] * y[k];
-  }
-#pragma unroll
-  for (int k = 0; k < K; ++k) d_x[t + k * stride] = x[k];
-  if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
-}
+enum class field_op { mul, sqr, add };
 
-// x_k <- x_k + y_k (modular), iters times.
-template <class F, int K>
-__global__ void add_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk) {
+// x_k <- x_k * y_k, x_k^2 or x_k + y_k (modular), iters times, K chains per thread.
+template <class F, int K, field_op Op>
+__global__ void op_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk) {
   const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   const long long c0 = clock64();
@@ -73,7 +56,11 @@ __global__ void add_chains(F* d_x, const F* d_y, int iters, clock_sample* d_clk)
   }
   for (int i = 0; i < iters; ++i) {
 #pragma unroll
-    for (int k = 0; k < K; ++k) x[k] = x[k] + y[k];
+    for (int k = 0; k < K; ++k) {
+      if constexpr (Op == field_op::mul) x[k] = x[k] * y[k];
+      if constexpr (Op == field_op::sqr) x[k] = x[k].sqr();
+      if constexpr (Op == field_op::add) x[k] = x[k] + y[k];
+    }
   }
 #pragma unroll
   for (int k = 0; k < K; ++k) d_x[t + k * stride] = x[k];
@@ -89,22 +76,28 @@ __global__ void inverse_chains(F* d_x, const F* d_y, int iters, clock_sample* d_
   const unsigned long long n0 = global_ns();
   F x = d_x[t];
   const F y = d_y[t];
-  constexpr auto e = ff::limbs::copy(F::params::m_minus_2);
-  for (int i = 0; i < iters; ++i) x = (Fermat ? x.pow(e.v, F::n64) : x.inverse()) + y;
+  for (int i = 0; i < iters; ++i) {
+    if constexpr (Fermat) {
+      constexpr auto e = ff::limbs::copy(F::params::m_minus_2);
+      x = x.pow(e.v, F::n64) + y;
+    } else {
+      x = x.inverse() + y;
+    }
+  }
   d_x[t] = x;
   if (threadIdx.x == 0) d_clk[blockIdx.x] = {c0, clock64(), (long long)n0, (long long)global_ns()};
 }
 
 // acc <- madd(acc, q): q from registers (arithmetic only) or, with Stream, read each step from an
 // L2-resident table of affine points (the MSM bucket-accumulation access shape).
-template <bool Stream, int Threads, int MinBlocks>
-__global__ void __launch_bounds__(Threads, MinBlocks) madd_chains(ec::g1_xyzz* d_acc, const ec::g1_affine* d_q, int table_mask, int iters,
-                            clock_sample* d_clk) {
+template <class Curve, bool Stream, int Threads, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    madd_chains(ec::xyzz<Curve>* d_acc, const ec::affine<Curve>* d_q, int table_mask, int iters, clock_sample* d_clk) {
   const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long c0 = clock64();
   const unsigned long long n0 = global_ns();
-  ec::g1_xyzz acc = d_acc[t];
-  ec::g1_affine q = d_q[t & table_mask];
+  ec::xyzz<Curve> acc = d_acc[t];
+  ec::affine<Curve> q = d_q[t & table_mask];
   for (int i = 0; i < iters; ++i) {
     if constexpr (Stream) q = d_q[(t + 977 * i) & table_mask];
     acc = ec::madd(acc, q);
@@ -204,14 +197,22 @@ status time_it(Launch&& launch, int blocks, double& ms, double& ghz) {
 }
 
 template <class F>
-std::vector<F> random_elements(std::mt19937_64& rng, int64_t n) {
-  std::vector<F> v(n);
-  for (auto& x : v) {
+F random_element(std::mt19937_64& rng) {
+  if constexpr (requires { F::n64; }) {
     uint64_t l[F::n64];
     for (auto& w : l) w = rng();
     l[F::n64 - 1] &= (1ull << (F::bits - 64 * (F::n64 - 1) - 1)) - 1;  // below the modulus
-    x = F::from_montgomery(l);
+    return F::from_montgomery(l);
+  } else {
+    const auto c0 = random_element<typename F::base>(rng);
+    return F{c0, random_element<typename F::base>(rng)};
   }
+}
+
+template <class F>
+std::vector<F> random_elements(std::mt19937_64& rng, int64_t n) {
+  std::vector<F> v(n);
+  for (auto& x : v) x = random_element<F>(rng);
   return v;
 }
 
@@ -243,10 +244,10 @@ struct device_operands {
   }
 };
 
-template <class F, int K, bool Add>
+template <class F, int K, field_op Op>
 status field_case(const char* name, int threads, int iters, const device_info& dev, std::mt19937_64& rng,
                   std::vector<row>& out) {
-  auto kernel = Add ? add_chains<F, K> : mul_chains<F, K>;
+  auto kernel = op_chains<F, K, Op>;
   const int blocks = blocks_for(kernel, threads, dev.sm_count);
   const int64_t n = int64_t(blocks) * threads * K;
   device_operands<F> d;
@@ -302,25 +303,33 @@ status affine_batch_case(const char* name, int iters, const device_info& dev, st
   return ok_status();
 }
 
-template <bool Stream, int Threads, int MinBlocks>
+template <class Curve, bool Stream, int Threads, int MinBlocks>
 status madd_case(const char* name, int iters, const device_info& dev, std::mt19937_64& rng,
                  std::vector<row>& out) {
+  using point = ec::affine<Curve>;
+  using acc_point = ec::xyzz<Curve>;
   constexpr int threads = Threads;
-  const int blocks = blocks_for(madd_chains<Stream, Threads, MinBlocks>, threads, dev.sm_count);
+  const int blocks = blocks_for(madd_chains<Curve, Stream, Threads, MinBlocks>, threads, dev.sm_count);
   const int64_t n = int64_t(blocks) * threads;
-  constexpr int table = 1 << 16;  // 6 MiB of affine points: L2-resident
-  const std::vector<ec::g1_affine> q_host = random_g1_points(rng(), table);
-  std::vector<ec::g1_xyzz> acc_host(n);
+  constexpr int table = 1 << 16;  // 6 (G1) or 12 (G2) MiB of affine points: L2-resident
+  std::vector<point> q_host;
+  if constexpr (std::is_same_v<Curve, ec::g1_curve>)
+    q_host = random_g1_points(rng(), table);
+  else
+    q_host = random_g2_points(rng(), table);
+  std::vector<acc_point> acc_host(n);
   for (int64_t i = 0; i < n; ++i) acc_host[i] = ec::to_xyzz(q_host[(i * 7 + 3) % table]);
-  ec::g1_xyzz* d_acc = nullptr;
-  ec::g1_affine* d_q = nullptr;
-  PP_CUDA_TRY(cudaMalloc(&d_acc, sizeof(ec::g1_xyzz) * n));
-  PP_CUDA_TRY(cudaMalloc(&d_q, sizeof(ec::g1_affine) * table));
-  PP_CUDA_TRY(cudaMemcpy(d_acc, acc_host.data(), sizeof(ec::g1_xyzz) * n, cudaMemcpyHostToDevice));
-  PP_CUDA_TRY(cudaMemcpy(d_q, q_host.data(), sizeof(ec::g1_affine) * table, cudaMemcpyHostToDevice));
+  acc_point* d_acc = nullptr;
+  point* d_q = nullptr;
+  PP_CUDA_TRY(cudaMalloc(&d_acc, sizeof(acc_point) * n));
+  PP_CUDA_TRY(cudaMalloc(&d_q, sizeof(point) * table));
+  PP_CUDA_TRY(cudaMemcpy(d_acc, acc_host.data(), sizeof(acc_point) * n, cudaMemcpyHostToDevice));
+  PP_CUDA_TRY(cudaMemcpy(d_q, q_host.data(), sizeof(point) * table, cudaMemcpyHostToDevice));
   row r{name, threads, blocks, MinBlocks, double(n) * iters, 0, 0};
   const status s = time_it(
-      [&](clock_sample* d_clk) { madd_chains<Stream, Threads, MinBlocks><<<blocks, threads>>>(d_acc, d_q, table - 1, iters, d_clk); },
+      [&](clock_sample* d_clk) {
+        madd_chains<Curve, Stream, Threads, MinBlocks><<<blocks, threads>>>(d_acc, d_q, table - 1, iters, d_clk);
+      },
       blocks, r.ms, r.clock_ghz);
   PP_CUDA_TRY(cudaFree(d_acc));
   PP_CUDA_TRY(cudaFree(d_q));
@@ -339,25 +348,35 @@ status run() {
   std::printf("device %s\n", to_string(dev).c_str());
   std::mt19937_64 rng(pp::test::run_seed());
   std::vector<row> rows;
-  PP_RETURN_IF_ERROR((field_case<ff::fp, 1, false>("fp_mul", 256, 4000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, false>("fp_mul", 256, 2000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fp, 4, false>("fp_mul", 128, 1000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, false>("fp_mul", 128, 2000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fr, 1, false>("fr_mul", 256, 8000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fr, 2, false>("fr_mul", 256, 4000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fr, 4, false>("fr_mul", 256, 2000, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((field_case<ff::fp, 4, true>("fp_add", 256, 8000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 1, field_op::mul>("fp_mul", 256, 4000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, field_op::mul>("fp_mul", 256, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 4, field_op::mul>("fp_mul", 128, 1000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, field_op::mul>("fp_mul", 128, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 1, field_op::sqr>("fp_sqr", 256, 4000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 2, field_op::sqr>("fp_sqr", 256, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fr, 1, field_op::mul>("fr_mul", 256, 8000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fr, 2, field_op::mul>("fr_mul", 256, 4000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fr, 4, field_op::mul>("fr_mul", 256, 2000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp2, 1, field_op::mul>("fp2_mul", 256, 1000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp2, 2, field_op::mul>("fp2_mul", 256, 500, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp2, 1, field_op::sqr>("fp2_sqr", 256, 1000, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp2, 2, field_op::sqr>("fp2_sqr", 256, 500, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((field_case<ff::fp, 4, field_op::add>("fp_add", 256, 8000, dev, rng, rows)));
   PP_RETURN_IF_ERROR((inverse_case<ff::fp, false>("fp_inverse", 128, 20, dev, rng, rows)));
   PP_RETURN_IF_ERROR((inverse_case<ff::fp, true>("fp_inverse(fermat)", 128, 20, dev, rng, rows)));
   PP_RETURN_IF_ERROR((inverse_case<ff::fr, false>("fr_inverse", 128, 20, dev, rng, rows)));
   PP_RETURN_IF_ERROR((inverse_case<ff::fr, true>("fr_inverse(fermat)", 128, 20, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((inverse_case<ff::fp2, false>("fp2_inverse", 128, 20, dev, rng, rows)));
   // Register caps from __launch_bounds__: (256,1) none, (128,3) <= 168, (256,2) <= 128 per thread.
-  PP_RETURN_IF_ERROR((madd_case<false, 256, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((madd_case<false, 128, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((madd_case<false, 128, 3>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((madd_case<false, 256, 2>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((madd_case<true, 256, 1>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
-  PP_RETURN_IF_ERROR((madd_case<true, 128, 3>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
+  using ec::g1_curve, ec::g2_curve;
+  PP_RETURN_IF_ERROR((madd_case<g1_curve, false, 256, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g1_curve, false, 128, 1>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g1_curve, false, 128, 3>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g1_curve, false, 256, 2>("g1_xyzz_madd(reg)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g1_curve, true, 256, 1>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g1_curve, true, 128, 3>("g1_xyzz_madd(L2)", 400, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g2_curve, true, 256, 1>("g2_xyzz_madd(L2)", 100, dev, rng, rows)));
+  PP_RETURN_IF_ERROR((madd_case<g2_curve, true, 128, 2>("g2_xyzz_madd(L2)", 100, dev, rng, rows)));
   PP_RETURN_IF_ERROR((affine_batch_case<8>("g1_affine_batch(L2)", 50, dev, rng, rows)));
   PP_RETURN_IF_ERROR((affine_batch_case<16>("g1_affine_batch(L2)", 25, dev, rng, rows)));
   PP_RETURN_IF_ERROR((affine_batch_case<32>("g1_affine_batch(L2)", 13, dev, rng, rows)));
@@ -393,6 +412,20 @@ status run() {
     std::printf("%s inverse: %.0f SM-clk = %.1f products; Fermat %.0f SM-clk = %.1f products; Fermat / safegcd %.2fx\n",
                 f, inv, inv / mul, fermat, fermat / mul, fermat / inv);
   }
+  const double m = best("fp_mul"), sq = best("fp_sqr"), a = best("fp_add"), inv = best("fp_inverse");
+  const double m2 = best("fp2_mul"), sq2 = best("fp2_sqr"), inv2 = best("fp2_inverse"), madd2 = best("g2_xyzz_madd(L2)");
+  std::printf("fp square: %.2f SM-clk = %.2f products; fp2 product %.2f = %.2f fp products, fp2 square %.2f = %.2f\n", sq,
+              sq / m, m2, m2 / m, sq2, sq2 / m);
+  std::printf("fp2 inverse: %.0f SM-clk = %.1f fp2 products; g1 madd %.1f SM-clk = %.2f fp products; g2 madd %.1f = %.2f fp2 products\n",
+              inv2, inv2 / m2, madd, madd / m, madd2, madd2 / m2);
+  // A batch-affine addition's arithmetic: Montgomery's trick (3M), the slope (1M), x3 (1S), y3 (1M),
+  // six subtractions; with no inversion and no memory traffic (its floor), then with one inversion
+  // per 64 additions.
+  const double floor1 = 5 * m + sq + 6 * a, floor2 = 5 * m2 + sq2 + 12 * a;
+  std::printf("g1 batch-affine floor: %.1f SM-clk = %.2fx the XYZZ madd (L2); with an inversion per 64: %.1f = %.2fx\n",
+              floor1, floor1 / madd, floor1 + inv / 64, (floor1 + inv / 64) / madd);
+  std::printf("g2 batch-affine floor: %.1f SM-clk = %.2fx the XYZZ madd (L2); with an inversion per 64: %.1f = %.2fx\n",
+              floor2, floor2 / madd2, floor2 + inv2 / 64, (floor2 + inv2 / 64) / madd2);
   return ok_status();
 }
 

@@ -8,7 +8,8 @@
 
 namespace pp::cuda::bench {
 
-// n points of G1 in affine form: a walk k G, (k + s) G, ... from random k, s.
+// n points of G1 / G2 in affine form: a walk k G, (k + s) G, ... from random k, s.
 std::vector<ec::g1_affine> random_g1_points(uint64_t seed, int n);
+std::vector<ec::g2_affine> random_g2_points(uint64_t seed, int n);
 
 }  // namespace pp::cuda::bench
