@@ -1,7 +1,7 @@
 // Throughput of the device arithmetic on one GPU, reported per SM per clock so that GPUs and
 // clocks compare: Fp, Fr and Fp2 Montgomery multiplication and squaring, Fp addition, Fp, Fr and Fp2
-// inversion (safegcd against Fermat), G1 and G2 XYZZ mixed addition and G1 batch-affine addition. Each thread runs K independent
-// dependent chains; results go to global memory. Timed with CUDA events (median of 5 after a
+// inversion (safegcd against Fermat), G1 and G2 XYZZ mixed addition and G1 batch-affine addition.
+// Each thread runs K independent dependent chains; results go to global memory. Timed with CUDA events (median of 5 after a
 // warm-up); the SM clock under load is read in-kernel (clock64 against %globaltimer). Prints a
 // table; "SM-clk/op" = time * clock * SMs / ops; column K|mb is the chains per thread (field
 // cases), the __launch_bounds__ minimum blocks (madd cases) or the additions per inversion
