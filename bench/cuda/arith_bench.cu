@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "bench_points.hpp"
@@ -290,7 +289,7 @@ status affine_batch_case(const char* name, int iters, const device_info& dev, st
   const int blocks = blocks_for(affine_batch_chains<S>, threads, dev.sm_count);
   const int64_t n = int64_t(blocks) * threads;
   constexpr int table = 1 << 16;  // 6 MiB of affine points: L2-resident
-  const std::vector<ec::g1_affine> q_host = random_g1_points(rng(), table);
+  const std::vector<ec::g1_affine> q_host = random_points<ec::g1_curve>(rng(), table);
   std::vector<ec::g1_affine> acc_host(n * S);
   for (int64_t i = 0; i < n * S; ++i) acc_host[i] = q_host[(i * 7 + 3) % table];
   device_operands<ec::g1_affine> d;  // x: the accumulators, y: the table
@@ -312,11 +311,7 @@ status madd_case(const char* name, int iters, const device_info& dev, std::mt199
   const int blocks = blocks_for(madd_chains<Curve, Stream, Threads, MinBlocks>, threads, dev.sm_count);
   const int64_t n = int64_t(blocks) * threads;
   constexpr int table = 1 << 16;  // 6 (G1) or 12 (G2) MiB of affine points: L2-resident
-  std::vector<point> q_host;
-  if constexpr (std::is_same_v<Curve, ec::g1_curve>)
-    q_host = random_g1_points(rng(), table);
-  else
-    q_host = random_g2_points(rng(), table);
+  const std::vector<point> q_host = random_points<Curve>(rng(), table);
   std::vector<acc_point> acc_host(n);
   for (int64_t i = 0; i < n; ++i) acc_host[i] = ec::to_xyzz(q_host[(i * 7 + 3) % table]);
   acc_point* d_acc = nullptr;

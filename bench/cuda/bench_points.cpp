@@ -8,8 +8,6 @@
 
 namespace pp::cuda::bench {
 
-namespace {
-
 template <class Curve>
 std::vector<ec::affine<Curve>> random_points(uint64_t seed, int n) {
   std::mt19937_64 rng(seed);
@@ -25,9 +23,7 @@ std::vector<ec::affine<Curve>> random_points(uint64_t seed, int n) {
   return out;
 }
 
-}  // namespace
-
-std::vector<ec::g1_affine> random_g1_points(uint64_t seed, int n) { return random_points<ec::g1_curve>(seed, n); }
-std::vector<ec::g2_affine> random_g2_points(uint64_t seed, int n) { return random_points<ec::g2_curve>(seed, n); }
+template std::vector<ec::g1_affine> random_points<ec::g1_curve>(uint64_t, int);
+template std::vector<ec::g2_affine> random_points<ec::g2_curve>(uint64_t, int);
 
 }  // namespace pp::cuda::bench

@@ -8,8 +8,9 @@
 
 namespace pp::cuda::bench {
 
-// n points of G1 / G2 in affine form: a walk k G, (k + s) G, ... from random k, s.
-std::vector<ec::g1_affine> random_g1_points(uint64_t seed, int n);
-std::vector<ec::g2_affine> random_g2_points(uint64_t seed, int n);
+// n points of Curve (G1 or G2: instantiated in bench_points.cpp) in affine form: a walk k G,
+// (k + s) G, ... from random k, s.
+template <class Curve>
+std::vector<ec::affine<Curve>> random_points(uint64_t seed, int n);
 
 }  // namespace pp::cuda::bench
